@@ -1,0 +1,79 @@
+"""The JSON Lines contract of ENGINE.md: one request object in, one answer object out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from types import ModuleType
+from typing import IO, Any
+
+from .core import EngineError, check_fields
+from .registry import system_module
+
+_OPS = ("resolve", "odds", "opposed")
+
+
+def answer(request: Any) -> dict[str, Any]:
+    """Answer one decoded request: its result, or ``{"error": ...}``."""
+    try:
+        return _dispatch(request)
+    except EngineError as error:
+        return {"error": str(error)}
+    except RecursionError:
+        return {"error": "This request is nested too deeply to read."}
+
+
+def _dispatch(request: Any) -> dict[str, Any]:
+    if not isinstance(request, Mapping):
+        raise EngineError("Each request must be a JSON object.")
+    system = request.get("system")
+    op = request.get("op")
+    if "system" not in request:
+        raise EngineError("The request does not say which 'system' to use.")
+    module = system_module(system)
+    if op not in _OPS:
+        raise EngineError(f"Unknown op {op!r}; use one of: resolve, odds, opposed.")
+    if op == "resolve":
+        check_fields(request, ("system", "op", "params", "faces"), "the request")
+        if "faces" not in request:
+            raise EngineError("'resolve' needs the rolled 'faces'.")
+        return _resolve_side(module, request).contract()
+    if op == "odds":
+        check_fields(request, ("system", "op", "params"), "the request (odds take no faces)")
+        return module.odds(module.parse_params(request.get("params", {})))
+    if not hasattr(module, "opposed"):
+        raise EngineError(f"The {system} system has no opposed tests.")
+    check_fields(request, ("system", "op", "a", "b"), "the request")
+    sides = []
+    for name in ("a", "b"):
+        if name not in request:
+            raise EngineError(f"An opposed test needs side '{name}'.")
+        side = check_fields(request[name], ("params", "faces"), f"side '{name}'")
+        if "faces" not in side:
+            raise EngineError(f"Side '{name}' needs its rolled 'faces'.")
+        sides.append(_resolve_side(module, side))
+    return module.opposed(*sides).contract()
+
+
+def _resolve_side(module: ModuleType, request: Mapping[str, Any]) -> Any:
+    params = module.parse_params(request.get("params", {}))
+    return module.resolve(params, module.parse_faces(params, request["faces"]))
+
+
+def serve(lines: Iterable[str], out: IO[str]) -> int:
+    """Answer each JSON line; return the exit code (1 only if no line was JSON at all)."""
+    seen = parsed = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        seen += 1
+        try:
+            request = json.loads(line)
+        except ValueError:
+            reply: dict[str, Any] = {"error": "This line is not valid JSON."}
+        else:
+            parsed += 1
+            reply = answer(request)
+        out.write(json.dumps(reply, ensure_ascii=False) + "\n")
+        out.flush()
+    return 1 if seen and not parsed else 0
