@@ -1,0 +1,53 @@
+# Two commands for a newcomer: `make run` and `make test` (README).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+HOST ?= 127.0.0.1
+
+.PHONY: run test install lint bench messages clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Python 3.11 or newer is needed (found: $$($(PYTHON) --version))."; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Stamps: reinstall only when the requirement files change.
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py seed_demo
+	@echo ""
+	@echo "  The Table is at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
+	@echo ""
+	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --lifespan off
+
+test: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/python bench/odds.py
+
+# Needs GNU gettext; the compiled catalogues are committed so `make run` does not.
+messages: $(VENV)/.installed-dev
+	$(BIN)/python manage.py makemessages -l pl --no-obsolete --ignore=.venv --ignore=bench
+	$(BIN)/python manage.py compilemessages -l pl --ignore=.venv
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

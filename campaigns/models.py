@@ -1,0 +1,85 @@
+"""Campaigns, who plays in them, and their invite links."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class System(models.TextChoices):
+    """The five rule systems of RULES.md; the values are the engine's system keys."""
+
+    FASTTEST = "fasttest", "FastTest"
+    AST = "ast", _("Alternative Test System")
+    T10 = "t10", _("T10 pool (Moorcrest)")
+    CAERBANNOG = "caerbannog", "Caerbannog 2026"
+    TWOD6 = "2d6", _("Post-apocalyptic 2d6")
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class CampaignQuerySet(models.QuerySet):
+    def for_member(self, user) -> CampaignQuerySet:
+        """Campaigns the user plays in or runs; everything else is a 404 for them."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(memberships__user=user)
+
+
+class Campaign(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    system = models.CharField(_("rule system"), max_length=20, choices=System.choices)
+    gm = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="campaigns_run",
+        verbose_name=_("game master"),
+    )
+    # Null when the GM has revoked the link; regenerating replaces it, so old links die.
+    invite_token = models.CharField(
+        max_length=64, unique=True, null=True, blank=True, default=new_invite_token
+    )
+    settings = models.JSONField(_("settings"), default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CampaignQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = _("campaign")
+        verbose_name_plural = _("campaigns")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def is_gm(self, user) -> bool:
+        return user.is_authenticated and user.pk == self.gm_id
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        GM = "gm", _("game master")
+        PLAYER = "player", _("player")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")
+        ]
+        ordering = ["campaign", "role", "user__username"]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.campaign} ({self.role})"

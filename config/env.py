@@ -1,0 +1,91 @@
+"""Small readers for settings from environment variables that fail loudly on bad values.
+
+Each error names the variable, so a mistyped deployment stops at start-up with a sentence that
+says what to fix instead of misbehaving later.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_bool(name: str, default: bool, environ: Mapping[str, str] = os.environ) -> bool:
+    raw = environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name} must be one of 1/0, true/false, yes/no, on/off; got {raw!r}."
+    )
+
+
+def env_list(name: str, default: list[str], environ: Mapping[str, str] = os.environ) -> list[str]:
+    raw = environ.get(name)
+    if raw is None:
+        return default
+    items = [item.strip() for item in raw.split(",") if item.strip()]
+    if not items:
+        raise ImproperlyConfigured(f"{name} is set but lists nothing; give comma-separated values.")
+    return items
+
+
+def database_from_url(url: str, name: str = "DATABASE_URL") -> dict:
+    """Django's DATABASES entry for a ``postgres://`` or ``sqlite:///`` URL."""
+    parts = urlsplit(url)
+    if parts.scheme in ("postgres", "postgresql"):
+        db_name = unquote(parts.path.lstrip("/"))
+        if not db_name:
+            raise ImproperlyConfigured(f"{name} must name a database, e.g. postgres://host/table.")
+        try:
+            port = parts.port
+        except ValueError as error:
+            raise ImproperlyConfigured(f"{name} has a bad port: {error}.") from error
+        options = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": db_name,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(port or ""),
+            "OPTIONS": options,
+            "CONN_MAX_AGE": 0,
+        }
+    if parts.scheme == "sqlite":
+        path = unquote(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else ""
+        if not path:
+            raise ImproperlyConfigured(f"{name} for SQLite must look like sqlite:///path/to/db.")
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": path}
+    raise ImproperlyConfigured(
+        f"{name} must start with postgres:// or sqlite:///; got scheme {parts.scheme!r}."
+    )
+
+
+def channel_layer_from_url(url: str | None, name: str = "REDIS_URL") -> dict:
+    """The in-memory layer for one process, channels-redis when a Redis URL is given.
+
+    ``REDIS_CHANNEL_LAYER=pubsub`` picks the pub/sub layer instead of the core one.
+    """
+    if not url:
+        return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    if urlsplit(url).scheme not in ("redis", "rediss", "unix"):
+        raise ImproperlyConfigured(f"{name} must start with redis://, rediss:// or unix://.")
+    kind = os.environ.get("REDIS_CHANNEL_LAYER", "core")
+    backends = {
+        "core": "channels_redis.core.RedisChannelLayer",
+        "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    }
+    if kind not in backends:
+        raise ImproperlyConfigured("REDIS_CHANNEL_LAYER must be 'core' or 'pubsub'.")
+    return {"BACKEND": backends[kind], "CONFIG": {"hosts": [url]}}

@@ -1,0 +1,3 @@
+"""Websocket routes. Each open page holds one socket; the table consumer is routed here."""
+
+websocket_urlpatterns: list = []

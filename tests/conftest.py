@@ -1,0 +1,89 @@
+"""Shared fixtures: the people at a table, and access to the real services and browser.
+
+A test that needs PostgreSQL, Redis or Chromium skips with a reason where they are absent; with
+REQUIRE_SERVICES=1 (set by .ci/run) the same absence fails the test instead, so CI cannot pass
+by skipping them.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from urllib.parse import urlsplit
+
+import pytest
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+CHROMIUM = "/usr/bin/chromium"
+
+
+def missing(reason: str) -> None:
+    """Skip for want of a service, or fail when CI requires it."""
+    if REQUIRE_SERVICES:
+        pytest.fail(f"REQUIRE_SERVICES is set but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def _reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        missing("DATABASE_URL does not point at PostgreSQL (set it to run this test)")
+    if not _reachable(parts.hostname or "127.0.0.1", parts.port or 5432):
+        missing(f"PostgreSQL at {parts.hostname}:{parts.port or 5432} is not reachable")
+    return url
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = os.environ.get("REDIS_URL", "")
+    parts = urlsplit(url)
+    if parts.scheme not in ("redis", "rediss"):
+        missing("REDIS_URL does not point at Redis (set it to run this test)")
+    if not _reachable(parts.hostname or "127.0.0.1", parts.port or 6379):
+        missing(f"Redis at {parts.hostname}:{parts.port or 6379} is not reachable")
+    return url
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if not os.path.exists(CHROMIUM):
+        missing(f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    return CHROMIUM
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username: str, password: str = "a-long-test-password"):
+        return django_user_model.objects.create_user(username=username, password=password)
+
+    return make
+
+
+@pytest.fixture
+def gm(make_user):
+    return make_user("gm")
+
+
+@pytest.fixture
+def player(make_user):
+    return make_user("player")
+
+
+@pytest.fixture
+def other_player(make_user):
+    return make_user("other")
+
+
+@pytest.fixture
+def outsider(make_user):
+    return make_user("outsider")

@@ -1,0 +1,81 @@
+"""Sign up, log in, log out, change password, switch language: the pages around the table."""
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_home_page_sends_an_anonymous_visitor_to_log_in(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_a_newcomer_signs_up_and_lands_logged_in(client, django_user_model):
+    response = client.post(
+        reverse("signup"),
+        {"username": "zosia", "password1": "kości-i-smoki-2026", "password2": "kości-i-smoki-2026"},
+    )
+    assert response.status_code == 302
+    assert django_user_model.objects.filter(username="zosia").exists()
+    assert client.get(reverse("home")).status_code == 200
+
+
+def test_a_sign_up_with_mismatched_passwords_keeps_the_username_and_says_why(client):
+    response = client.post(
+        reverse("signup"),
+        {"username": "zosia", "password1": "kości-i-smoki-2026", "password2": "inne-hasło-2026"},
+    )
+    assert response.status_code == 200
+    assert 'value="zosia"' in response.content.decode()
+    assert "didn’t match" in response.content.decode()
+
+
+def test_a_wrong_password_is_refused_with_a_message(client, player):
+    response = client.post(reverse("login"), {"username": "player", "password": "wrong"})
+    assert response.status_code == 200
+    assert "Please enter a correct username and password" in response.content.decode()
+
+
+def test_a_player_logs_in_and_out(client, player):
+    response = client.post(
+        reverse("login"), {"username": "player", "password": "a-long-test-password"}
+    )
+    assert response.status_code == 302
+    client.post(reverse("logout"))
+    assert client.get(reverse("home")).status_code == 302
+
+
+def test_a_player_changes_their_password(client, player):
+    client.force_login(player)
+    response = client.post(
+        reverse("password_change"),
+        {
+            "old_password": "a-long-test-password",
+            "new_password1": "nowe-hasło-do-stołu",
+            "new_password2": "nowe-hasło-do-stołu",
+        },
+    )
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.check_password("nowe-hasło-do-stołu")
+
+
+def test_the_base_page_loads_htmx_locally_and_sends_csrf_with_htmx(client):
+    html = client.get(reverse("login")).content.decode()
+    assert '<script src="/static/js/htmx.min.js"' in html
+    assert 'hx-headers=\'{"X-CSRFToken":' in html
+
+
+def test_the_base_page_has_a_skip_link_and_a_phone_viewport(client):
+    html = client.get(reverse("login")).content.decode()
+    assert 'class="skip-link" href="#main"' in html
+    assert 'name="viewport" content="width=device-width, initial-scale=1"' in html
+
+
+def test_the_language_switch_turns_the_page_polish(client):
+    client.post(reverse("set_language"), {"language": "pl", "next": "/"})
+    html = client.get(reverse("login")).content.decode()
+    assert '<html lang="pl">' in html
+    assert "Zaloguj się" in html

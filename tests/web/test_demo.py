@@ -1,0 +1,48 @@
+"""The demo table a newcomer gets from `make run`."""
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from campaigns.demo import DEMO_PASSWORD, seed_demo
+from campaigns.models import Campaign, System
+from sheets.models import NPC, Character
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_has_one_campaign_per_rule_system():
+    seed_demo()
+    assert sorted(Campaign.objects.values_list("system", flat=True)) == sorted(System.values)
+
+
+def test_every_demo_campaign_has_a_gm_and_three_players_with_characters():
+    for campaign in seed_demo():
+        assert campaign.memberships.filter(role="player").count() == 3
+        assert campaign.is_gm(campaign.gm)
+        assert Character.objects.filter(campaign=campaign).count() == 3
+
+
+def test_the_fasttest_demo_ships_the_four_sample_npcs_of_the_seed():
+    seed_demo()
+    campaign = Campaign.objects.get(system=System.FASTTEST)
+    names = set(NPC.objects.filter(campaign=campaign).values_list("name", flat=True))
+    assert names == {"Wojownik (Warrior)", "Troll", "Goblin", "Smok (Dragon)"}
+
+
+def test_seeding_twice_changes_nothing():
+    seed_demo()
+    counts = (Campaign.objects.count(), Character.objects.count(), NPC.objects.count())
+    seed_demo()
+    assert (Campaign.objects.count(), Character.objects.count(), NPC.objects.count()) == counts
+
+
+def test_a_demo_login_opens_the_home_page(client):
+    seed_demo()
+    assert client.login(username="ala", password=DEMO_PASSWORD)
+    assert "Królestwo Zarith" in client.get("/").content.decode()
+
+
+def test_the_demo_is_refused_outside_debug(settings):
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="only in DEBUG"):
+        call_command("seed_demo")

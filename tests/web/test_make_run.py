@@ -1,0 +1,91 @@
+"""`make run`, as a newcomer types it: it serves a login page that the demo logins open."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(url: str, process: subprocess.Popen, seconds: float = 90) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"make run exited with {process.returncode}")
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"{url} did not answer within {seconds} s")
+
+
+@pytest.fixture
+def served(tmp_path):
+    """`make run` on a free port with a fresh SQLite file and the in-memory layer."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'table.sqlite3'}"
+    process = subprocess.Popen(
+        ["make", "run", f"PORT={port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(f"{base}/accounts/login/", process)
+        yield base, process
+    finally:
+        stop(process)
+
+
+def stop(process: subprocess.Popen) -> str:
+    """End `make` and the server it started; return what they printed."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        return process.communicate(timeout=15)[0]
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        return process.communicate()[0]
+
+
+def test_make_run_serves_a_login_page_that_a_demo_login_opens(served):
+    base, _ = served
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    login_page = opener.open(f"{base}/accounts/login/").read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login_page).group(1)
+    form = urllib.parse.urlencode(
+        {"username": "gm", "password": "demo-table", "csrfmiddlewaretoken": token}
+    ).encode()
+    home = opener.open(urllib.request.Request(f"{base}/accounts/login/", data=form)).read()
+    assert "Caerbannog 2026" in home.decode()
+
+
+def test_make_run_prints_the_url_and_the_demo_logins(served):
+    base, process = served
+    output = stop(process)
+    assert f"{base}/" in output
+    assert "Demo logins: gm, ala, bartek, celina (password: demo-table)" in output

@@ -1,0 +1,111 @@
+"""Settings come from the environment, and bad or unsafe values stop start-up with a message."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import channel_layer_from_url, database_from_url, env_bool, env_list
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD_SECRET = "x" * 20 + "-a-long-random-production-secret-0123456789"
+SERVICE_VARIABLES = ("DATABASE_URL", "REDIS_URL", "REQUIRE_SERVICES")
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items() if k not in SERVICE_VARIABLES}
+    environ.pop("DJANGO_SETTINGS_MODULE", None)
+    for name in ("PRODUCTION", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"):
+        environ.pop(name, None)
+    environ.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_production_settings_pass_the_deployment_checks():
+    result = manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        PRODUCTION="1", SECRET_KEY=GOOD_SECRET, ALLOWED_HOSTS="table.example.org",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = manage("check", PRODUCTION="1", ALLOWED_HOSTS="table.example.org")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_production_refuses_a_wildcard_host():
+    result = manage("check", PRODUCTION="1", SECRET_KEY=GOOD_SECRET, ALLOWED_HOSTS="*")
+    assert result.returncode != 0
+    assert "ALLOWED_HOSTS" in result.stderr
+
+
+def test_production_refuses_debug():
+    result = manage(
+        "check", PRODUCTION="1", DEBUG="1", SECRET_KEY=GOOD_SECRET, ALLOWED_HOSTS="a.example"
+    )
+    assert result.returncode != 0
+    assert "DEBUG must be off" in result.stderr
+
+
+def test_a_bad_database_url_names_the_variable_at_start_up():
+    result = manage("check", DATABASE_URL="mysql://somewhere/table")
+    assert result.returncode != 0
+    assert "DATABASE_URL must start with postgres:// or sqlite:///" in result.stderr
+
+
+def test_a_bad_boolean_names_the_variable():
+    with pytest.raises(ImproperlyConfigured, match="DEBUG must be one of"):
+        env_bool("DEBUG", False, {"DEBUG": "perhaps"})
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("1", True), ("off", False), ("Yes", True)])
+def test_booleans_read_the_usual_spellings(raw, expected):
+    assert env_bool("DEBUG", not expected, {"DEBUG": raw}) is expected
+
+
+def test_an_empty_host_list_is_refused():
+    with pytest.raises(ImproperlyConfigured, match="ALLOWED_HOSTS is set but lists nothing"):
+        env_list("ALLOWED_HOSTS", [], {"ALLOWED_HOSTS": " , "})
+
+
+def test_a_postgres_url_becomes_a_database_entry():
+    entry = database_from_url("postgres://table:s%40cret@db.local:5433/table?sslmode=require")
+    assert entry["ENGINE"] == "django.db.backends.postgresql"
+    assert (entry["NAME"], entry["USER"], entry["PASSWORD"]) == ("table", "table", "s@cret")
+    assert (entry["HOST"], entry["PORT"], entry["OPTIONS"]) == (
+        "db.local", "5433", {"sslmode": "require"},
+    )  # fmt: skip
+
+
+def test_a_postgres_url_without_a_database_is_refused():
+    with pytest.raises(ImproperlyConfigured, match="must name a database"):
+        database_from_url("postgres://db.local:5432/")
+
+
+def test_a_redis_url_selects_channels_redis():
+    layer = channel_layer_from_url("redis://127.0.0.1:6379/0")
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+
+
+def test_no_redis_url_means_the_in_memory_layer():
+    assert channel_layer_from_url(None)["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+
+
+def test_a_bad_redis_url_is_refused():
+    with pytest.raises(ImproperlyConfigured, match="REDIS_URL must start with redis://"):
+        channel_layer_from_url("http://127.0.0.1:6379")
