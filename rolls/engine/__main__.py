@@ -7,9 +7,12 @@ from .protocol import serve
 
 
 def main() -> int:
-    # Read bytes and decode leniently so one bad byte costs one line, not the whole run.
-    lines = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-    out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n")
+    # Decode leniently so one bad byte costs one line, not the whole run; a BOM is not a request.
+    lines = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace")
+    # A lone surrogate echoed in an error message becomes a JSON escape instead of a crash.
+    out = io.TextIOWrapper(
+        sys.stdout.buffer, encoding="utf-8", errors="backslashreplace", newline="\n"
+    )
     try:
         return serve(lines, out)
     finally:

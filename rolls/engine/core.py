@@ -38,7 +38,7 @@ def check_fields(raw: Any, allowed: Iterable[str], where: str = "params") -> Map
     allowed = set(allowed)
     unknown = sorted(str(key) for key in raw if key not in allowed)
     if unknown:
-        names = ", ".join(f"'{name}'" for name in unknown)
+        names = ", ".join(repr(name) for name in unknown)
         raise EngineError(f"Unknown field {names} in {where}.")
     return raw
 

@@ -39,7 +39,9 @@ def _dispatch(request: Any) -> dict[str, Any]:
             raise EngineError("'resolve' needs the rolled 'faces'.")
         return _resolve_side(module, request).contract()
     if op == "odds":
-        check_fields(request, ("system", "op", "params"), "the request (odds take no faces)")
+        if "faces" in request:
+            raise EngineError("'odds' computes every possible roll; it takes no 'faces'.")
+        check_fields(request, ("system", "op", "params"), "the request")
         return module.odds(module.parse_params(request.get("params", {})))
     if not hasattr(module, "opposed"):
         raise EngineError(f"The {system} system has no opposed tests.")
@@ -69,7 +71,7 @@ def serve(lines: Iterable[str], out: IO[str]) -> int:
         seen += 1
         try:
             request = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             reply: dict[str, Any] = {"error": "This line is not valid JSON."}
         else:
             parsed += 1
