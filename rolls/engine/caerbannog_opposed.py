@@ -1,0 +1,86 @@
+"""Caerbannog opposed tests (RULES.md section 4, point 10): initiator's result minus opponent's.
+
+Not in the JSON contract of ENGINE.md (which lists no opposed op for caerbannog), so this module
+deliberately does not offer the protocol's ``opposed`` name; the web app calls ``opposed_test``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .caerbannog import (
+    Params,
+    Result,
+    heroic_effort,
+    outcome_of,
+    parse_faces,
+    refuse_after_critical,
+    resolve,
+)
+from .core import EngineError
+
+
+@dataclass(frozen=True, slots=True)
+class Opposed:
+    """An opposed test: the initiator's result minus the opponent's is the success level."""
+
+    initiator: Result
+    opponent: Result
+    level: int
+    success: bool
+    heroic_cost: int
+    przebicia: int
+    outcome: str
+
+    def contract(self) -> dict[str, Any]:
+        """The engine's own answer for an opposed test (ENGINE.md has none for caerbannog)."""
+        return {
+            "level": self.level,
+            "success": self.success,
+            "heroic_cost": self.heroic_cost,
+            "przebicia": self.przebicia,
+            "outcome": self.outcome,
+            "initiator": self.initiator.contract(),
+            "opponent": self.opponent.contract(),
+        }
+
+
+def opposed_test(
+    initiator: Params, initiator_faces: Any, opponent: Params, opponent_faces: Any
+) -> Opposed:
+    """Resolve an opposed test; each side's ``result`` is its die + modifier (+ boost).
+
+    The opponent's result is the initiator's difficulty, so both sides have difficulty 0. Only
+    the initiator may use heroic effort (``initiator.heroic``), on the opposed level. A side's
+    critical failure counts as 0: the opponent's as a result of 0, the initiator's as a level of
+    0 with the outcome "critical_failure".
+    """
+    for name, side in (("initiator", initiator), ("opponent", opponent)):
+        if side.difficulty:
+            raise EngineError(
+                f"In an opposed test the other side's result is the difficulty: leave the "
+                f"{name}'s 'difficulty' at 0."
+            )
+    if opponent.heroic:
+        raise EngineError("Only the initiator of an opposed test may use heroic effort.")
+    a = resolve(replace(initiator, heroic=False), parse_faces(initiator, initiator_faces))
+    b = resolve(opponent, parse_faces(opponent, opponent_faces))
+    if a.critical_failure:
+        refuse_after_critical(False, initiator.heroic)
+        level = 0
+    else:
+        level = a.result - b.result
+    cost = 0
+    if initiator.heroic:
+        level, cost = heroic_effort(level)
+    success = level > 0
+    return Opposed(
+        initiator=a,
+        opponent=b,
+        level=level,
+        success=success,
+        heroic_cost=cost,
+        przebicia=level // 3 if success else 0,
+        outcome=outcome_of(level, a.critical_failure),
+    )
