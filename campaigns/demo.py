@@ -271,6 +271,11 @@ DEMO_CHARACTERS = {
     ],
 }
 
+# The FastTest demo plays with magic and experience dice on, so both show at once.
+DEMO_SETTINGS = {
+    System.FASTTEST: {"fasttest": {"magic": True, "experience_dice": True, "emanation": True}},
+}
+
 CAMPAIGN_NAMES = {
     System.FASTTEST: "Królestwo Zarith (FastTest)",
     System.AST: "Sagi Północy (AST)",
@@ -296,7 +301,9 @@ def seed_demo() -> list[Campaign]:
     campaigns = []
     for system, characters in DEMO_CHARACTERS.items():
         campaign, _ = Campaign.objects.get_or_create(
-            name=CAMPAIGN_NAMES[system], gm=gm, defaults={"system": system}
+            name=CAMPAIGN_NAMES[system],
+            gm=gm,
+            defaults={"system": system, "settings": DEMO_SETTINGS.get(system, {})},
         )
         Membership.objects.get_or_create(
             campaign=campaign, user=gm, defaults={"role": Membership.Role.GM}

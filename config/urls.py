@@ -17,6 +17,9 @@ accounts = [
 
 urlpatterns = [
     path("", campaign_views.home, name="home"),
+    path("", include("campaigns.urls")),
+    path("c/<int:campaign_id>/", include("sheets.urls")),
+    path("c/<int:campaign_id>/npcs/", include("sheets.npc_urls")),
     path("accounts/", include(accounts)),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
