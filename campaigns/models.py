@@ -83,3 +83,61 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.campaign} ({self.role})"
+
+
+class GameSessionQuerySet(models.QuerySet):
+    def open(self) -> GameSessionQuerySet:
+        return self.filter(ended_at__isnull=True)
+
+
+class GameSession(models.Model):
+    """A game night. Its rolls are numbered 1, 2, 3... by ``last_seq``, without gaps."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sessions")
+    title = models.CharField(_("title"), max_length=120, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    # The seq of the newest log entry; bumped under a row lock by rolls.actions.
+    last_seq = models.PositiveIntegerField(default=0)
+
+    objects = GameSessionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign"],
+                condition=models.Q(ended_at__isnull=True),
+                name="one_open_session_per_campaign",
+            )
+        ]
+        verbose_name = _("game session")
+        verbose_name_plural = _("game sessions")
+
+    def __str__(self) -> str:
+        return self.title or f"{self.campaign} #{self.pk}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.ended_at is None
+
+
+class Scene(models.Model):
+    """A scene within a session. AST: the GM's challenge points are per scene."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="scenes")
+    number = models.PositiveIntegerField()
+    title = models.CharField(_("title"), max_length=120, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    challenge_points = models.PositiveIntegerField(_("challenge points left"), default=0)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="one_scene_per_number")
+        ]
+        verbose_name = _("scene")
+        verbose_name_plural = _("scenes")
+
+    def __str__(self) -> str:
+        return self.title or _("Scene %(number)s") % {"number": self.number}

@@ -1,0 +1,81 @@
+"""Words for the engine's keys, in the reader's language. The engine itself writes no prose.
+
+Game terms keep their original names beside the translation (RULES.md's outcome table).
+"""
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+OUTCOME_LABELS = {
+    # FastTest and AST (RULES.md's shared outcome keys).
+    "yes_and": _("Tak, i… (yes, and…)"),
+    "yes": _("Tak (yes)"),
+    "yes_but": _("Tak, ale… (yes, but…)"),
+    "no_but": _("Nie, ale… (no, but…)"),
+    "no": _("Nie (no)"),
+    "no_and": _("Nie, i… (no, and…)"),
+    # T10.
+    "catastrophe": _("Katastrof (catastrophe)"),
+    "fail": _("Misslyckande (failure)"),
+    "fail_but": _("Misslyckande, men… (failure, but…)"),
+    "success_but": _("Lyckat, men… (success, but…)"),
+    "impressive": _("Imponerande (impressive)"),
+    # Caerbannog and 2d6.
+    "success": pgettext_lazy("outcome", "Success"),
+    "failure": pgettext_lazy("outcome", "Failure"),
+    "critical_failure": _("Krytyczna porażka (critical failure)"),
+}
+
+#: Outcomes shown in the good colour.
+GOOD_OUTCOMES = frozenset({"yes_and", "yes", "yes_but", "success_but", "success", "impressive"})
+
+#: Why a die was kept or dropped (core.Die.why), read out to screen readers.
+DIE_REASONS = {
+    "": "",
+    "kept": _("kept"),
+    "best": _("kept: the most favourable"),
+    "worst": _("kept: the least favourable"),
+    "only": _("kept"),
+    "dropped": _("dropped"),
+    "read": _("read"),
+    "match": _("same face as the read die"),
+    "success": _("success"),
+    "setback": _("setback"),
+    "cancelled": _("cancelled by a setback"),
+    "exploded": _("exploded"),
+    "high": _("dropped: high"),
+    "low": _("dropped: low"),
+}
+
+#: Names of the numbers a log entry shows beside the dice.
+FACT_LABELS = {
+    "chance": _("chance"),
+    "chance_raw": _("attribute + skill"),
+    "net": _("net dice"),
+    "level": _("test level"),
+    "mode": _("mode"),
+    "extra_and": _("extra “and”"),
+    "funt_gained": _("FUNT gained"),
+    "result": _("result"),
+    "severity": _("bad options"),
+    "extra_options": _("extra options"),
+    "kept": _("die read"),
+    "rozmach_gained": _("Rozmach gained"),
+    "rozmach": _("Rozmach now"),
+    "przebicia": _("przebicia"),
+    "heroic_cost": _("heroic effort cost"),
+    "total": _("total"),
+    "success_points": _("success points"),
+    "failure_points": _("failure points"),
+    "automatic": _("automatic"),
+    "difficulty": _("difficulty"),
+}
+
+KIND_LABELS = {
+    "test": _("test"),
+    "reroll": _("re-roll"),
+    "boost": _("boost"),
+    "heroic": _("heroic effort"),
+    "wound_test": _("wound test"),
+    "magic_die": _("magic die"),
+}

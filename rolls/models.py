@@ -1,0 +1,81 @@
+"""The roll log: every roll of a game session, in order, never edited or deleted."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Visibility(models.TextChoices):
+    PUBLIC = "public", _("public")
+    # A player's secret roll: that player and the GM see it.
+    SECRET = "secret", _("secret (me and the GM)")
+    # The GM's hidden roll: the GM alone.
+    HIDDEN = "hidden", _("hidden (GM only)")
+
+
+class Roll(models.Model):
+    """One entry of a session's log: who rolled what for whom, the faces, and the result.
+
+    ``seq`` numbers the entries of a session without gaps, so a page that missed some asks
+    for "everything after N" and gets exactly those. ``params`` are the engine's parameters,
+    ``sources`` say where every modifier came from, ``faces`` are in the engine's format, so
+    anyone can re-resolve the roll and check it.
+    """
+
+    session = models.ForeignKey(
+        "campaigns.GameSession", on_delete=models.PROTECT, related_name="rolls"
+    )
+    seq = models.PositiveIntegerField()
+    scene = models.ForeignKey(
+        "campaigns.Scene", on_delete=models.PROTECT, null=True, blank=True, related_name="rolls"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rolls"
+    )
+    character = models.ForeignKey(
+        "sheets.Character", on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls"
+    )
+    npc = models.ForeignKey(
+        "sheets.NPC", on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls"
+    )
+    # Names as they were at the time of the roll: a renamed or deleted character keeps its past.
+    character_name = models.CharField(max_length=120, blank=True)
+    system = models.CharField(max_length=20)
+    kind = models.CharField(max_length=30, default="test")
+    parent = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="follow_ups"
+    )
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    label = models.CharField(max_length=200, blank=True)
+    params = models.JSONField(default=dict)
+    sources = models.JSONField(default=list)
+    faces = models.JSONField(default=list)
+    result = models.JSONField(default=dict)
+    idempotency_key = models.UUIDField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seq"], name="one_entry_per_seq"),
+            models.UniqueConstraint(
+                fields=["session", "idempotency_key"], name="one_roll_per_request"
+            ),
+        ]
+        verbose_name = _("roll")
+        verbose_name_plural = _("rolls")
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.label}"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None:
+            raise ValueError("Log entries are never edited.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("Log entries are never deleted.")
