@@ -20,6 +20,7 @@ urlpatterns = [
     path("", include("campaigns.urls")),
     path("c/<int:campaign_id>/", include("sheets.urls")),
     path("c/<int:campaign_id>/npcs/", include("sheets.npc_urls")),
+    path("c/<int:campaign_id>/", include("rolls.urls")),
     path("accounts/", include(accounts)),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

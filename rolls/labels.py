@@ -79,3 +79,25 @@ KIND_LABELS = {
     "wound_test": _("wound test"),
     "magic_die": _("magic die"),
 }
+
+#: What a modifier changes, for "+5 penalty dice: Szermierz (szermierz 4k, zwinny)".
+SOURCE_KINDS = {
+    "bonus": _("bonus dice"),
+    "penalty": _("penalty dice"),
+    "skill": _("skill"),
+    "attribute": _("attribute"),
+    "white": _("white dice"),
+    "level": _("test level"),
+    "pool": _("dice in the pool"),
+    "difficulty": _("difficulty"),
+    "ease": _("eased"),
+    "hinder": _("hindered"),
+    "modifier": _("modifier"),
+    "circumstance": _("circumstance modifier"),
+    "personal": _("personal modifier"),
+    "equipment": _("equipment modifier"),
+    "supernatural": _("supernatural modifier"),
+    "helpers": _("helpers"),
+    "challenge": _("challenge points"),
+    "funt": _("FUNT spent"),
+}

@@ -1,3 +1,9 @@
-"""Websocket routes. Each open page holds one socket; the table consumer is routed here."""
+"""Websocket routes. Each open page of a campaign holds one socket to its table."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from rolls.consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/campaigns/<int:campaign_id>/", TableConsumer.as_asgi()),
+]

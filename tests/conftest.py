@@ -87,3 +87,9 @@ def other_player(make_user):
 @pytest.fixture
 def outsider(make_user):
     return make_user("outsider")
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # The real hasher costs ~0.3 s per user on this machine; tests create many users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

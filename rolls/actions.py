@@ -1,0 +1,196 @@
+"""The writes that matter for the live table, one function per action.
+
+Each saves in one transaction and broadcasts in ``transaction.on_commit``, so a page never shows
+something that did not happen (a rolled-back roll), and views and consumers never save rolls.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from campaigns.models import Campaign, GameSession, Membership, Scene
+from rolls.engine import EngineError, system_module
+from rolls.engine.core import RandomSource
+from rolls.models import Roll, Visibility
+from rolls.payload import engine_faces, result_document, roll_payload
+from sheets.models import Character
+
+
+class ActionRefused(Exception):
+    """A request the table cannot carry out; the message is for the person who made it."""
+
+
+def campaign_group(campaign_id: int) -> str:
+    return f"campaign-{campaign_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def broadcast(group: str, event: dict[str, Any]) -> None:
+    async_to_sync(get_channel_layer().group_send)(group, event)
+
+
+def _broadcast_on_commit(group: str, event: dict[str, Any]) -> None:
+    transaction.on_commit(lambda: broadcast(group, event))
+
+
+# --- Sessions and scenes ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def start_session(campaign: Campaign, title: str = "") -> GameSession:
+    """Open a game night with its first scene. One open session per campaign."""
+    if GameSession.objects.open().filter(campaign=campaign).exists():
+        raise ActionRefused(_("A session is already running; end it before starting another."))
+    try:
+        with transaction.atomic():
+            session = GameSession.objects.create(campaign=campaign, title=title)
+    except IntegrityError as error:  # a second click in the same instant
+        raise ActionRefused(_("A session is already running.")) from error
+    _open_scene(session, campaign)
+    _broadcast_on_commit(
+        campaign_group(campaign.pk), {"type": "table.session", "session": session.pk}
+    )
+    return session
+
+
+@transaction.atomic
+def end_session(session: GameSession) -> GameSession:
+    locked = GameSession.objects.select_for_update().get(pk=session.pk)
+    if not locked.is_open:
+        raise ActionRefused(_("This session has already ended."))
+    locked.ended_at = timezone.now()
+    locked.save(update_fields=["ended_at"])
+    _broadcast_on_commit(
+        campaign_group(locked.campaign_id), {"type": "table.session", "session": locked.pk}
+    )
+    return locked
+
+
+@transaction.atomic
+def new_scene(session: GameSession, title: str = "") -> Scene:
+    """Start a scene: AST challenge points refill, every Caerbannog Rozmach goes back to 0."""
+    locked = GameSession.objects.select_for_update().select_related("campaign").get(pk=session.pk)
+    if not locked.is_open:
+        raise ActionRefused(_("This session has ended; start a new one."))
+    scene = _open_scene(locked, locked.campaign, title)
+    _broadcast_on_commit(
+        campaign_group(locked.campaign_id),
+        {"type": "table.scene", "session": locked.pk, "scene": scene.number},
+    )
+    return scene
+
+
+def _open_scene(session: GameSession, campaign: Campaign, title: str = "") -> Scene:
+    last = session.scenes.order_by("-number").values_list("number", flat=True).first() or 0
+    players = Membership.objects.filter(campaign=campaign, role=Membership.Role.PLAYER).count()
+    scene = Scene.objects.create(
+        session=session,
+        number=last + 1,
+        title=title,
+        # RULES.md (AST): at the start of each scene the GM gets one point per player.
+        challenge_points=players if campaign.system == "ast" else 0,
+    )
+    if campaign.system == "caerbannog":
+        _reset_rozmach(campaign)
+    return scene
+
+
+def _reset_rozmach(campaign: Campaign) -> None:
+    # RULES.md (Caerbannog): the Rozmach pool goes back to 0 at the end of each scene.
+    for character in Character.objects.select_for_update().filter(campaign=campaign):
+        resources = character.data.get("resources")
+        if isinstance(resources, dict) and resources.get("rozmach", 0) != 0:
+            resources["rozmach"] = 0
+            character.save(update_fields=["data", "updated_at"])
+
+
+# --- Rolls ------------------------------------------------------------------------------------
+
+
+def record_roll(
+    *,
+    session: GameSession,
+    actor,
+    system: str,
+    params: dict[str, Any],
+    key: uuid.UUID,
+    label: str = "",
+    sources: list[dict[str, Any]] | None = None,
+    character: Character | None = None,
+    npc=None,
+    visibility: str = Visibility.PUBLIC,
+    kind: str = "test",
+    parent: Roll | None = None,
+    rng: RandomSource | None = None,
+) -> tuple[Roll, bool]:
+    """Roll on the server, log it under the next seq, broadcast it once committed.
+
+    Returns ``(roll, created)``: a repeated ``key`` (a retried or double-clicked request) gets
+    the roll it already made, and nothing is rolled twice.
+    """
+    try:
+        with transaction.atomic():
+            return _record(
+                session, actor, system, params, key, label, sources or [], character, npc,
+                visibility, kind, parent, rng,
+            )  # fmt: skip
+    except IntegrityError:
+        # Two requests with one key raced past the lookup: the first one's roll is the roll.
+        existing = Roll.objects.filter(session=session, idempotency_key=key).first()
+        if existing is None:
+            raise
+        return existing, False
+
+
+def _record(session, actor, system, params, key, label, sources, character, npc, visibility,
+            kind, parent, rng) -> tuple[Roll, bool]:  # fmt: skip
+    # The row lock serialises every roll of a session: seq has no gaps and no duplicates.
+    locked = GameSession.objects.select_for_update().get(pk=session.pk)
+    existing = Roll.objects.filter(session=locked, idempotency_key=key).first()
+    if existing is not None:
+        return existing, False
+    if not locked.is_open:
+        raise ActionRefused(_("This session has ended; the GM can start a new one."))
+    module = system_module(system)
+    try:
+        result = module.roll(module.parse_params(params), rng or secrets.SystemRandom())
+    except EngineError as error:
+        raise ActionRefused(str(error)) from error
+    document = result_document(result)
+    locked.last_seq += 1
+    locked.save(update_fields=["last_seq"])
+    roll = Roll.objects.create(
+        session=locked,
+        seq=locked.last_seq,
+        scene=locked.scenes.order_by("-number").first(),
+        actor=actor,
+        character=character,
+        npc=npc,
+        character_name=character.name if character else (npc.name if npc else ""),
+        system=system,
+        kind=kind,
+        parent=parent,
+        visibility=visibility,
+        label=label,
+        params=params,
+        sources=sources,
+        faces=engine_faces(system, document["dice"]),
+        result=document,
+        idempotency_key=key,
+    )
+    payload = roll_payload(roll)
+    _broadcast_on_commit(
+        campaign_group(locked.campaign_id), {"type": "table.roll", "payload": payload}
+    )
+    return roll, True

@@ -1,0 +1,35 @@
+"""Reading a session's log for one viewer: the page, the replay and the exports share this."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campaigns.models import Campaign, GameSession
+from rolls.models import Roll
+from rolls.payload import for_viewer, roll_payload
+
+
+def current_session(campaign: Campaign) -> GameSession | None:
+    """The running session, else the latest one (its log stays readable), else None."""
+    sessions = GameSession.objects.filter(campaign=campaign)
+    return sessions.open().first() or sessions.order_by("-started_at", "-pk").first()
+
+
+def entries_for(session: GameSession, user, is_gm: bool, newest_first: bool = True) -> list[dict]:
+    """Every entry of the session as this viewer may see it, in two queries whatever the count."""
+    rolls = Roll.objects.filter(session=session).select_related("actor", "parent")
+    rolls = rolls.order_by("-seq" if newest_first else "seq")
+    return [for_viewer(roll_payload(roll), user.pk, is_gm) for roll in rolls]
+
+
+def log_context(campaign: Campaign, user, session: GameSession | None = None) -> dict[str, Any]:
+    """What ``rolls/_log.html`` needs."""
+    session = session or current_session(campaign)
+    is_gm = campaign.is_gm(user)
+    return {
+        "log_campaign": campaign,
+        "log_session": session,
+        "log_entries": entries_for(session, user, is_gm) if session else [],
+        "log_last_seq": session.last_seq if session else 0,
+        "log_is_gm": is_gm,
+    }

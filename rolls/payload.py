@@ -1,0 +1,90 @@
+"""A roll as the log shows it: one JSON-able dict built once, then filtered per viewer.
+
+The page and the websocket broadcast both render ``templates/rolls/_entry.html`` from this dict,
+so a live entry and a reloaded one can never disagree, and a consumer never queries the database
+per event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from rolls.models import Roll, Visibility
+
+# The numbers of the engine's answer a log entry shows beside the dice, per system.
+FACTS = {
+    "fasttest": ("chance_raw", "chance", "net"),
+    "ast": ("level", "mode", "extra_and", "funt_gained"),
+    "t10": ("result", "severity", "extra_options"),
+    "caerbannog": ("kept", "result", "przebicia", "rozmach_gained", "rozmach", "heroic_cost"),
+    "2d6": ("total", "success_points", "failure_points", "automatic"),
+}
+
+
+def engine_faces(system: str, dice: list[dict[str, Any]]) -> Any:
+    """The faces of a roll in ENGINE.md's format, so anyone can re-resolve it and check it."""
+    if system == "fasttest":
+        return {
+            "d10": [die["face"] for die in dice if die["sides"] == 10],
+            "d6": [die["face"] for die in dice if die["sides"] == 6],
+        }
+    if system == "ast":
+        black = next(die["face"] for die in dice if die["group"] == "black")
+        return {"black": black, "white": [die["face"] for die in dice if die["group"] == "white"]}
+    return [die["face"] for die in dice]
+
+
+def result_document(result: Any) -> dict[str, Any]:
+    """What is stored of an engine result: ENGINE.md's answer and every die with its fate."""
+    return {"answer": result.contract(), "dice": [asdict(die) for die in result.dice]}
+
+
+def roll_payload(roll: Roll) -> dict[str, Any]:
+    """Everything a log entry shows. Needs ``actor`` (and ``parent``) loaded or cached."""
+    answer = roll.result.get("answer", {})
+    facts = [(key, answer[key]) for key in FACTS.get(roll.system, ()) if key in answer]
+    return {
+        "id": roll.pk,
+        "session_id": roll.session_id,
+        "seq": roll.seq,
+        "kind": roll.kind,
+        "parent_seq": roll.parent.seq if roll.parent_id else None,
+        "visibility": roll.visibility,
+        "actor_id": roll.actor_id,
+        "actor_name": roll.actor.get_username(),
+        "character_id": roll.character_id,
+        "character_name": roll.character_name,
+        "system": roll.system,
+        "label": roll.label,
+        "sources": roll.sources,
+        "dice": roll.result.get("dice", []),
+        "outcome": answer.get("outcome", ""),
+        "facts": facts,
+        "faces": roll.faces,
+        "params": roll.params,
+        "created_at": roll.created_at.isoformat(),
+        "redacted": False,
+    }
+
+
+def may_see(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
+    """Server-side visibility: public to the table, secret to roller and GM, hidden to the GM."""
+    visibility = payload["visibility"]
+    if visibility == Visibility.PUBLIC or is_gm:
+        return True
+    return visibility == Visibility.SECRET and payload["actor_id"] == user_id
+
+
+def for_viewer(payload: dict[str, Any], user_id: int, is_gm: bool) -> dict[str, Any]:
+    """The payload itself, or only that a hidden roll happened: no faces, no outcome, no who."""
+    if may_see(payload, user_id, is_gm):
+        return payload
+    return {
+        "id": payload["id"],
+        "session_id": payload["session_id"],
+        "seq": payload["seq"],
+        "visibility": payload["visibility"],
+        "created_at": payload["created_at"],
+        "redacted": True,
+    }

@@ -1,0 +1,64 @@
+"""Template filters that turn the engine's keys into words in the reader's language."""
+
+from django import template
+
+from rolls.labels import (
+    DIE_REASONS,
+    FACT_LABELS,
+    GOOD_OUTCOMES,
+    KIND_LABELS,
+    OUTCOME_LABELS,
+    SOURCE_KINDS,
+)
+
+register = template.Library()
+
+
+@register.filter
+def outcome_label(key: str) -> str:
+    return OUTCOME_LABELS.get(key, key)
+
+
+@register.filter
+def outcome_is_good(key: str) -> bool:
+    return key in GOOD_OUTCOMES
+
+
+@register.filter
+def fact_label(key: str) -> str:
+    return FACT_LABELS.get(key, key.replace("_", " "))
+
+
+@register.filter
+def die_reason(key: str) -> str:
+    return DIE_REASONS.get(key, key)
+
+
+@register.filter
+def kind_label(key: str) -> str:
+    return KIND_LABELS.get(key, key)
+
+
+@register.filter
+def fact_value(value):
+    """Booleans and missing values as words; numbers as they are (signed where it helps)."""
+    if value is None:
+        return "–"
+    if value is True:
+        return "✓"
+    if value is False:
+        return "✗"
+    return value
+
+
+@register.filter
+def source_kind(key: str) -> str:
+    return SOURCE_KINDS.get(key, key)
+
+
+@register.filter
+def signed(value) -> str:
+    """+3, −2, 0: the sign a modifier reads with."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return str(value)
+    return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")

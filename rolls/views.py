@@ -1,0 +1,104 @@
+"""Sessions, scenes, the log and its exports. Rolls themselves are recorded by rolls.actions."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns.access import gm_campaign, member_campaign
+from campaigns.models import GameSession
+from rolls import actions, export
+from rolls.log import entries_for, log_context
+
+
+def _session_of(campaign, session_id: int) -> GameSession:
+    return get_object_or_404(GameSession, pk=session_id, campaign=campaign)
+
+
+@require_GET
+@login_required
+def session_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The log partial of the campaign's current session (htmx refreshes it on a new session)."""
+    campaign = member_campaign(request, campaign_id)
+    return render(request, "rolls/_log.html", log_context(campaign, request.user))
+
+
+@require_GET
+@login_required
+def session_detail(request: HttpRequest, campaign_id: int, session_id: int) -> HttpResponse:
+    campaign = member_campaign(request, campaign_id)
+    session = _session_of(campaign, session_id)
+    context = log_context(campaign, request.user, session) | {
+        "campaign": campaign,
+        "session": session,
+        "scenes": session.scenes.all(),
+        "is_gm": campaign.is_gm(request.user),
+    }
+    return render(request, "rolls/session_detail.html", context)
+
+
+@require_POST
+@login_required
+def session_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    title = request.POST.get("title", "").strip()[:120]
+    try:
+        session = actions.start_session(campaign, title)
+    except actions.ActionRefused as refusal:
+        messages.error(request, str(refusal))
+        return redirect("campaign_detail", campaign.pk)
+    return redirect("session_detail", campaign.pk, session.pk)
+
+
+@require_POST
+@login_required
+def session_end(request: HttpRequest, campaign_id: int, session_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    try:
+        actions.end_session(_session_of(campaign, session_id))
+    except actions.ActionRefused as refusal:
+        messages.error(request, str(refusal))
+    return redirect("session_detail", campaign.pk, session_id)
+
+
+@require_POST
+@login_required
+def scene_new(request: HttpRequest, campaign_id: int, session_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    title = request.POST.get("title", "").strip()[:120]
+    try:
+        actions.new_scene(_session_of(campaign, session_id), title)
+    except actions.ActionRefused as refusal:
+        messages.error(request, str(refusal))
+    return redirect("session_detail", campaign.pk, session_id)
+
+
+_EXPORTS = {
+    "md": "text/markdown; charset=utf-8",
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json",
+}
+
+
+@require_GET
+@login_required
+def session_export(
+    request: HttpRequest, campaign_id: int, session_id: int, fmt: str
+) -> HttpResponse:
+    campaign = member_campaign(request, campaign_id)
+    session = _session_of(campaign, session_id)
+    entries = entries_for(session, request.user, campaign.is_gm(request.user), newest_first=False)
+    if fmt == "md":
+        body = export.as_markdown(session, entries)
+    elif fmt == "csv":
+        body = export.as_csv(entries)
+    else:
+        body = export.as_json(session, entries)
+    response = HttpResponse(body, content_type=_EXPORTS[fmt])
+    name = slugify(f"{campaign.name}-{session.pk}") or f"session-{session.pk}"
+    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return response

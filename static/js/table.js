@@ -1,0 +1,119 @@
+// The table's live connection: one websocket per page, gapless by sequence numbers.
+// The page shows the log rendered by the server; this keeps it current, reconnects with
+// backoff, and after every (re)connect asks for exactly the entries it has not got.
+(function () {
+  "use strict";
+  const root = document.querySelector("[data-table-socket]");
+  if (!root) return;
+
+  const state = root.querySelector("[data-connection-state]");
+  const labels = {
+    connecting: state.dataset.labelConnecting || "Connecting…",
+    live: state.dataset.labelLive || "Live",
+    offline: state.dataset.labelOffline || "Offline — reconnecting…",
+  };
+  let socket = null;
+  let attempt = 0;
+  let timer = null;
+
+  function logRoot() { return document.querySelector("[data-table-socket]"); }
+  function entriesList() { return logRoot().querySelector("[data-entries]"); }
+  function sessionId() { const s = logRoot().dataset.session; return s ? parseInt(s, 10) : null; }
+
+  function lastSeq() {
+    const list = entriesList();
+    if (!list) return 0;
+    let max = 0;
+    list.querySelectorAll(":scope > li[data-seq]").forEach(function (li) {
+      max = Math.max(max, parseInt(li.dataset.seq, 10));
+    });
+    return max;
+  }
+
+  function setState(name) {
+    const el = logRoot().querySelector("[data-connection-state]");
+    el.dataset.connectionState = name;
+    el.textContent = labels[name];
+  }
+
+  function insertEntry(message) {
+    if (message.session !== sessionId()) return;
+    const list = entriesList();
+    if (!list || list.querySelector(':scope > li[data-seq="' + message.seq + '"]')) return;
+    const template = document.createElement("template");
+    template.innerHTML = message.html.trim();
+    const li = template.content.firstElementChild;
+    // Newest first: before the first entry with a lower seq.
+    const after = Array.from(list.children).find(function (other) {
+      return parseInt(other.dataset.seq, 10) < message.seq;
+    });
+    list.insertBefore(li, after || null);
+    const empty = logRoot().querySelector("[data-empty]");
+    if (empty) empty.remove();
+    document.dispatchEvent(new CustomEvent("table:entry", { detail: message }));
+  }
+
+  function refreshLog() {
+    // A session started or ended: fetch the log partial, then sync from what it shows.
+    const url = logRoot().dataset.logUrl;
+    fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } })
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(response); })
+      .then(function (html) {
+        const template = document.createElement("template");
+        template.innerHTML = html.trim();
+        const fresh = template.content.firstElementChild;
+        const current = logRoot();
+        fresh.querySelector("[data-connection-state]").replaceWith(
+          current.querySelector("[data-connection-state]"));
+        current.replaceWith(fresh);
+        sendSince();
+      })
+      .catch(function () { /* the next reconnect syncs again */ });
+  }
+
+  function sendSince() {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "since", session: sessionId(), seq: lastSeq() }));
+    }
+  }
+
+  function connect() {
+    clearTimeout(timer);
+    setState("connecting");
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    const url = scheme + location.host + "/ws/campaigns/" + logRoot().dataset.campaign +
+      "/?lang=" + encodeURIComponent(logRoot().dataset.lang || "en");
+    socket = new WebSocket(url);
+    socket.addEventListener("open", function () {
+      attempt = 0;
+      setState("live");
+      sendSince();
+    });
+    socket.addEventListener("message", function (event) {
+      let message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      if (message.type === "entry") insertEntry(message);
+      else if (message.type === "synced" && message.more) sendSince();
+      else if (message.type === "session") refreshLog();
+      else document.dispatchEvent(new CustomEvent("table:" + message.type, { detail: message }));
+    });
+    socket.addEventListener("close", function (event) {
+      setState("offline");
+      if (event.code === 4403) return; // not a member (any more): retrying cannot help
+      // Exponential backoff with jitter: 1 s, 2 s, 4 s ... at most 30 s.
+      const delay = Math.min(30000, 1000 * Math.pow(2, attempt)) * (0.5 + Math.random() / 2);
+      attempt += 1;
+      timer = setTimeout(connect, delay);
+    });
+  }
+
+  // Tests and the GM's tools can cut the connection to prove a reconnect loses nothing.
+  window.tableSocket = {
+    drop: function () { if (socket) socket.close(); },
+    state: function () { return logRoot().querySelector("[data-connection-state]").dataset.connectionState; },
+  };
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && (!socket || socket.readyState === WebSocket.CLOSED)) connect();
+  });
+  connect();
+})();

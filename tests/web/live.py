@@ -1,0 +1,53 @@
+"""Helpers for the live-table tests: a table with a GM and two players, and socket clients."""
+
+from __future__ import annotations
+
+import uuid
+
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from campaigns.models import Campaign, Membership
+from config.asgi import application
+from rolls import actions
+from sheets.models import Character
+
+FASTTEST_TEST = {"attribute": 5, "skills": [1], "bonus": 1, "penalty": 0}
+
+
+def make_table(gm, player, other_player, system: str = "fasttest"):
+    campaign = Campaign.objects.create(name="Stół", system=system, gm=gm)
+    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
+    Membership.objects.create(campaign=campaign, user=player)
+    Membership.objects.create(campaign=campaign, user=other_player)
+    hero = Character.objects.create(campaign=campaign, owner=player, name="Brunhilda", data={})
+    session = actions.start_session(campaign, "Noc pierwsza")
+    return campaign, hero, session
+
+
+def roll(session, actor, visibility="public", key=None, **extra):
+    created, _ = actions.record_roll(
+        session=session,
+        actor=actor,
+        system="fasttest",
+        params=FASTTEST_TEST,
+        key=key or uuid.uuid4(),
+        label="BUDOWA + WALKA",
+        visibility=visibility,
+        **extra,
+    )
+    return created
+
+
+def socket_for(user, campaign, origin: bytes = b"http://localhost", lang: str = "en"):
+    """A websocket communicator logged in as ``user`` (None: anonymous)."""
+    headers = []
+    if origin is not None:
+        headers.append((b"origin", origin))
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
+    return WebsocketCommunicator(
+        application, f"/ws/campaigns/{campaign.pk}/?lang={lang}", headers=headers
+    )

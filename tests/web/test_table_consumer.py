@@ -1,0 +1,141 @@
+"""The table's websocket: who may connect, what each viewer receives, and gapless replay."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from tests.web.live import make_table, roll, socket_for
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture
+def table(gm, player, other_player):
+    return make_table(gm, player, other_player)
+
+
+async def connected(user, campaign, **kwargs):
+    socket = await sync_to_async(socket_for)(user, campaign, **kwargs)
+    ok, _ = await socket.connect()
+    return socket, ok
+
+
+async def sync(socket, session, seq=0):
+    await socket.send_json_to({"type": "since", "session": session.pk, "seq": seq})
+    messages = []
+    while True:
+        message = await socket.receive_json_from(timeout=3)
+        if message["type"] == "synced":
+            return messages
+        messages.append(message)
+
+
+async def test_a_member_connects(table, player):
+    campaign, _, _ = table
+    socket, ok = await connected(player, campaign)
+    assert ok
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize("origin", [b"http://evil.example", None])
+async def test_a_foreign_or_missing_origin_is_refused(table, player, origin):
+    campaign, _, _ = table
+    socket, ok = await connected(player, campaign, origin=origin)
+    assert not ok
+
+
+async def test_an_anonymous_user_is_refused(table):
+    campaign, _, _ = table
+    socket, ok = await connected(None, campaign)
+    assert not ok
+
+
+async def test_a_non_member_is_refused(table, outsider):
+    campaign, _, _ = table
+    socket, ok = await connected(outsider, campaign)
+    assert not ok
+
+
+async def test_a_public_roll_reaches_every_member_live(table, player, other_player, gm):
+    campaign, _, session = table
+    sockets = [(await connected(user, campaign))[0] for user in (player, other_player, gm)]
+    for socket in sockets:
+        await sync(socket, session)
+    await sync_to_async(roll)(session, player)
+    for socket in sockets:
+        message = await socket.receive_json_from(timeout=3)
+        assert (message["type"], message["seq"]) == ("entry", 1)
+        assert "Tak" in message["html"] or "Nie" in message["html"]
+        await socket.disconnect()
+
+
+async def test_a_player_never_receives_the_faces_of_another_players_secret_roll(
+    table, player, other_player, gm
+):
+    campaign, _, session = table
+    other, _ = await connected(other_player, campaign)
+    master, _ = await connected(gm, campaign)
+    await sync(other, session)
+    await sync(master, session)
+    secret = await sync_to_async(roll)(session, player, visibility="secret")
+    seen_by_other = await other.receive_json_from(timeout=3)
+    seen_by_gm = await master.receive_json_from(timeout=3)
+    faces = [str(die["face"]) for die in secret.result["dice"]]
+    assert "A hidden roll was made." in seen_by_other["html"]
+    assert 'class="face"' not in seen_by_other["html"]
+    assert secret.label not in json.dumps(seen_by_other)
+    assert all(f'<span class="face">{face}</span>' in seen_by_gm["html"] for face in faces)
+    await other.disconnect()
+    await master.disconnect()
+
+
+async def test_the_gms_hidden_roll_is_hidden_from_the_roller_too_if_not_gm(table, player, gm):
+    campaign, _, session = table
+    socket, _ = await connected(player, campaign)
+    await sync(socket, session)
+    await sync_to_async(roll)(session, gm, visibility="hidden")
+    message = await socket.receive_json_from(timeout=3)
+    assert "A hidden roll was made." in message["html"]
+    await socket.disconnect()
+
+
+async def test_replay_after_a_gap_returns_exactly_the_missing_entries_in_order(table, player):
+    campaign, _, session = table
+    for _ in range(5):
+        await sync_to_async(roll)(session, player)
+    socket, _ = await connected(player, campaign)
+    replayed = await sync(socket, session, seq=2)
+    assert [message["seq"] for message in replayed] == [3, 4, 5]
+    await socket.disconnect()
+
+
+async def test_a_roll_made_before_the_page_asks_is_sent_once(table, player):
+    campaign, _, session = table
+    socket, _ = await connected(player, campaign)
+    await sync_to_async(roll)(session, player)  # arrives live and is in the database too
+    replayed = await sync(socket, session, seq=0)
+    assert [message["seq"] for message in replayed] == [1]
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.disconnect()
+
+
+async def test_a_replay_for_another_campaigns_session_is_refused(table, gm, player, other_player):
+    campaign, _, _ = table
+    _, _, foreign = await sync_to_async(make_table)(gm, player, other_player)
+    socket, _ = await connected(player, campaign)
+    await socket.send_json_to({"type": "since", "session": foreign.pk, "seq": 0})
+    assert (await socket.receive_json_from(timeout=3))["type"] == "error"
+    await socket.disconnect()
+
+
+async def test_a_client_message_is_never_relayed_to_the_table(table, player, other_player):
+    campaign, _, session = table
+    speaker, _ = await connected(player, campaign)
+    listener, _ = await connected(other_player, campaign)
+    await sync(listener, session)
+    await speaker.send_json_to({"type": "table.roll", "payload": {"seq": 99}})
+    await speaker.send_json_to({"type": "entry", "html": "<b>forged</b>"})
+    assert await listener.receive_nothing(timeout=0.3)
+    await speaker.disconnect()
+    await listener.disconnect()
