@@ -194,3 +194,27 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
         campaign_group(locked.campaign_id), {"type": "table.roll", "payload": payload}
     )
     return roll, True
+
+
+@transaction.atomic
+def roll_from_panel(*, session, actor, character, panel, key, visibility) -> tuple[Roll, bool]:
+    """Roll a test panel for a character and spend what the panel spends, in one transaction."""
+    roll, created = record_roll(
+        session=session,
+        actor=actor,
+        system=panel.system,
+        params=panel.params,
+        key=key,
+        label=panel.label,
+        sources=panel.sources,
+        character=character,
+        visibility=visibility,
+    )
+    if created and panel.spend:
+        locked = Character.objects.select_for_update().get(pk=character.pk)
+        for name, amount in panel.spend.items():
+            if locked.data.get(name, 0) < amount:
+                raise ActionRefused(_("Not enough left to spend; look at the sheet again."))
+            locked.data[name] -= amount
+        locked.save(update_fields=["data", "updated_at"])
+    return roll, created

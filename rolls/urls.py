@@ -14,3 +14,10 @@ urlpatterns = [
         name="session_export",
     ),
 ]
+
+from rolls import panel_views  # noqa: E402
+
+urlpatterns += [
+    path("characters/<int:pk>/test/", panel_views.test_panel, name="test_panel"),
+    path("characters/<int:pk>/test/roll/", panel_views.test_roll, name="test_roll"),
+]

@@ -62,3 +62,20 @@ def signed(value) -> str:
     if isinstance(value, bool) or not isinstance(value, int):
         return str(value)
     return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
+
+
+@register.filter
+def percent(p: float) -> str:
+    """A probability as a percentage a player reads at a glance: 8.3%, <0.1%, 100%."""
+    if p <= 0:
+        return "0%"
+    if p < 0.001:
+        return "<0.1%"
+    if p >= 1:
+        return "100%"
+    return f"{p * 100:.1f}%"
+
+
+@register.filter
+def percent_width(p: float) -> str:
+    return f"{max(0.0, min(1.0, p)) * 100:.1f}%"

@@ -1,0 +1,104 @@
+"""The test panel on a sheet: open it from a stat, watch the odds, roll."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaigns.access import member_campaign
+from campaigns.models import GameSession
+from rolls import actions
+from rolls.models import Visibility
+from rolls.panels import panel_module
+from rolls.payload import roll_payload
+from sheets.models import Character
+
+
+def _character_to_roll(request: HttpRequest, campaign_id: int, pk: int):
+    """The character if the user may roll for it (its owner or the GM), else 404."""
+    campaign = member_campaign(request, campaign_id)
+    character = get_object_or_404(Character, pk=pk, campaign=campaign)
+    if character.owner_id != request.user.pk and not campaign.is_gm(request.user):
+        raise Http404("No such test panel.")
+    return campaign, character
+
+
+def _visibilities(campaign, user) -> list[tuple[str, str]]:
+    choices = [
+        (Visibility.PUBLIC, Visibility.PUBLIC.label),
+        (Visibility.SECRET, _("secret (me and the GM)")),
+    ]
+    if campaign.is_gm(user):
+        choices = [
+            (Visibility.PUBLIC, Visibility.PUBLIC.label),
+            (Visibility.HIDDEN, Visibility.HIDDEN.label),
+        ]
+    return choices
+
+
+def _render(request, campaign, character, choices, *, status=200, rolled=None, refusal=""):
+    panel = panel_module(campaign.system).build(character, campaign, choices)
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    context = {
+        "campaign": campaign,
+        "character": character,
+        "panel": panel,
+        "session": session,
+        "key": uuid.uuid4(),
+        "visibilities": _visibilities(campaign, request.user),
+        "visibility": choices.get("visibility", Visibility.PUBLIC),
+        "rolled": rolled,
+        "refusal": refusal,
+    }
+    return render(request, "rolls/_panel.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    campaign, character = _character_to_roll(request, campaign_id, pk)
+    choices = request.POST if request.method == "POST" else request.GET
+    return _render(request, campaign, character, choices)
+
+
+@require_POST
+@login_required
+def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    """Roll what the panel shows. A repeated key answers with the first roll, never a second."""
+    campaign, character = _character_to_roll(request, campaign_id, pk)
+    choices = request.POST
+
+    def refuse(status: int, message: str = "") -> HttpResponse:
+        return _render(request, campaign, character, choices, status=status, refusal=message)
+
+    try:
+        key = uuid.UUID(choices.get("key", ""))
+    except ValueError:
+        return refuse(400, _("This roll request is malformed; reload the page and try again."))
+    visibility = choices.get("visibility", Visibility.PUBLIC)
+    if visibility not in dict(_visibilities(campaign, request.user)):
+        return refuse(400, _("Choose who may see this roll."))
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    if session is None:
+        return refuse(409, _("No game session is running; the GM starts one."))
+    panel = panel_module(campaign.system).build(character, campaign, choices)
+    if not panel.ready:
+        return refuse(422)
+    try:
+        roll, _created = actions.roll_from_panel(
+            session=session,
+            actor=request.user,
+            character=character,
+            panel=panel,
+            key=key,
+            visibility=visibility,
+        )
+    except actions.ActionRefused as refusal:
+        return refuse(409, str(refusal))
+    character.refresh_from_db()
+    return _render(request, campaign, character, choices, rolled=roll_payload(roll))

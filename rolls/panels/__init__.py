@@ -1,0 +1,88 @@
+"""Test panels: what a player is about to roll, built from the sheet, the player's choices and
+the GM's modifiers, with exact odds. One module per system; the views only call ``build``.
+
+Each module offers ``build(character, campaign, choices, pending=None) -> Panel``: ``choices`` is
+the panel form as posted (a ``QueryDict`` or a dict of lists), ``pending`` the GM's modifiers of
+a pending test (a later step). The server always rebuilds the panel from the posted choices, so a
+roll uses exactly what the panel showed and nothing the client could forge beyond its choices.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+PANEL_MODULES = {
+    "fasttest": "rolls.panels.fasttest",
+    "ast": "rolls.panels.ast",
+    "t10": "rolls.panels.t10",
+    "caerbannog": "rolls.panels.caerbannog",
+    "2d6": "rolls.panels.twod6",
+}
+
+
+@dataclass
+class Panel:
+    """A test ready to roll (``params`` set) or not yet (``errors`` say why)."""
+
+    system: str
+    template: str
+    label: str = ""
+    params: dict[str, Any] | None = None
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    odds: list[tuple[str, float]] = field(default_factory=list)
+    success: float | None = None
+    context: dict[str, Any] = field(default_factory=dict)
+    # Called with the character inside the roll's transaction (e.g. spend experience dice).
+    spend: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ready(self) -> bool:
+        return self.params is not None and not self.errors
+
+
+def panel_module(system: str) -> ModuleType:
+    return importlib.import_module(PANEL_MODULES[system])
+
+
+def source(kind: str, amount: int, text: str = "") -> dict[str, Any]:
+    """One modifier with where it came from, as the log shows it."""
+    return {"kind": kind, "amount": amount, "source": text}
+
+
+def ints(choices, name: str) -> list[int]:
+    """Every whole number posted under ``name``; anything else is ignored (forged input)."""
+    values = choices.getlist(name) if hasattr(choices, "getlist") else choices.get(name, [])
+    if isinstance(values, (str, int)):
+        values = [values]
+    out = []
+    for value in values:
+        try:
+            out.append(int(value))
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+def one_int(choices, name: str, default: int = 0) -> int | str:
+    """The posted whole number, the default when empty, or the raw text when it is not one."""
+    raw = choices.get(name, "") if hasattr(choices, "get") else ""
+    if isinstance(raw, list):
+        raw = raw[0] if raw else ""
+    raw = str(raw).strip()
+    if raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
+
+
+def one_str(choices, name: str, default: str = "") -> str:
+    raw = choices.get(name, default) if hasattr(choices, "get") else default
+    if isinstance(raw, list):
+        raw = raw[0] if raw else default
+    return str(raw)

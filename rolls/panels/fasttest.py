@@ -1,0 +1,172 @@
+"""The FastTest test panel: attribute + skill(s), traits as bonus dice, wound dice, the GM's
+penalty dice, the d10/d6 split with the recommended one marked, and the exact odds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from campaigns.system_settings import system_settings
+from rolls.engine import EngineError, fasttest
+from rolls.engine.core import OUTCOMES
+from rolls.engine.fasttest_combat import Wound, wounds_for_test
+from rolls.panels import Panel, ints, one_int, one_str, source
+from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES
+
+TEMPLATE = "rolls/panels/fasttest.html"
+MAX_EXTRA = 20  # circumstance dice a player may type in one test
+
+
+def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
+    data = character.data
+    settings = system_settings(campaign)
+    panel = Panel(system="fasttest", template=TEMPLATE)
+    errors = panel.errors
+
+    attribute = one_str(choices, "attribute")
+    if attribute not in ATTRIBUTES:
+        errors.setdefault("attribute", []).append(_("Choose the attribute to test."))
+    skill_names = list(settings["skills"])
+    chosen_skills = [name for name in skill_names if name in _strs(choices, "skill")]
+    if len(chosen_skills) > 1 and not settings["multi_skill"]:
+        errors.setdefault("skill", []).append(
+            _("This campaign tests one skill at a time (multi-skill tests are off).")
+        )
+    traits = data.get("traits", [])
+    ticked = sorted({i for i in ints(choices, "trait") if 0 <= i < len(traits)})
+    bonus_other = _count(choices, "bonus_other", errors, _("Other bonus dice"))
+    penalty_other = _count(choices, "penalty_other", errors, _("Other penalty dice"))
+    experience = _experience(choices, data, settings, errors)
+    ignore_wounds = one_str(choices, "ignore_wounds") == "on"
+
+    panel.context = {
+        "attributes": [(name, data["attributes"].get(name)) for name in ATTRIBUTES],
+        "skills": [(name, data["skills"].get(name, 0)) for name in skill_names],
+        "traits": list(enumerate(traits)),
+        "chosen_attribute": attribute,
+        "chosen_skills": chosen_skills,
+        "ticked": ticked,
+        "bonus_other": bonus_other,
+        "penalty_other": penalty_other,
+        "experience": experience,
+        "experience_available": data.get("experience_dice", 0),
+        "experience_rule": settings["experience_dice"],
+        "multi_skill": settings["multi_skill"],
+        "ignore_wounds": ignore_wounds,
+    }
+    if errors:
+        return panel
+
+    wounds = [Wound(w["severity"], w["bandaged"], w["label"]) for w in data.get("wounds", [])]
+    wound_dice = 0 if ignore_wounds else wounds_for_test(ENGINE_ATTRIBUTES[attribute], wounds)
+    trait_dice = sum(traits[i]["level"] for i in ticked)
+    sources = []
+    if trait_dice:
+        names = ", ".join(f"{traits[i]['name']} {traits[i]['level']}" for i in ticked)
+        sources.append(source("bonus", trait_dice, _("traits (%(names)s)") % {"names": names}))
+    if bonus_other:
+        sources.append(source("bonus", bonus_other, _("circumstances")))
+    if experience:
+        sources.append(source("bonus", experience, _("experience dice")))
+    if penalty_other:
+        sources.append(source("penalty", penalty_other, _("circumstances")))
+    if wound_dice:
+        sources.append(source("penalty", wound_dice, _("wounds")))
+    npc_traits: list[int] = []
+    if pending:
+        npc_traits = pending.get("npc_traits", [])
+        sources.extend(pending.get("sources", []))
+    params = {
+        "attribute": data["attributes"][attribute],
+        "skills": [data["skills"].get(name, 0) for name in chosen_skills],
+        "bonus": trait_dice + bonus_other + experience + (pending or {}).get("bonus", 0),
+        "penalty": penalty_other + (pending or {}).get("penalty", 0),
+        "npc_traits": npc_traits,
+        "wounds": wound_dice,
+    }
+    try:
+        parsed = fasttest.parse_params(params)
+    except EngineError as error:
+        errors.setdefault("", []).append(str(error))
+        return panel
+    _overflow_sources(parsed, sources)
+    splits = fasttest.split_odds(parsed)
+    best = fasttest.choose_split(splits).extra_d10
+    extra_d10 = _split(choices, parsed, best, pending)
+    params["extra_d10"] = extra_d10
+    chosen = splits[extra_d10]
+
+    panel.label = " + ".join(
+        [f"{attribute} {params['attribute']}"]
+        + [f"{name} {data['skills'].get(name, 0):+d}" for name in chosen_skills]
+    )
+    panel.params = params
+    panel.sources = sources
+    panel.odds = [(key, chosen.odds[key]) for key in reversed(OUTCOMES)]
+    panel.success = chosen.success
+    panel.spend = {"experience_dice": experience} if experience else {}
+    panel.context |= {
+        "chance": parsed.chance,
+        "net": parsed.net,
+        "wound_dice": wound_dice,
+        "splits": splits,
+        "best_split": best,
+        "extra_d10": extra_d10,
+        "player_splits": parsed.net > 0,
+        "d10_count": 1 + extra_d10,
+        "d6_count": 1 + abs(parsed.net) - extra_d10,
+    }
+    return panel
+
+
+def _strs(choices, name: str) -> list[str]:
+    if hasattr(choices, "getlist"):
+        return choices.getlist(name)
+    value = choices.get(name, [])
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _count(choices, name: str, errors: dict, label: str) -> int:
+    value = one_int(choices, name)
+    if not isinstance(value, int) or not 0 <= value <= MAX_EXTRA:
+        errors.setdefault(name, []).append(
+            _("%(label)s must be a whole number from 0 to %(max)s.")
+            % {"label": label, "max": MAX_EXTRA}
+        )
+        return 0
+    return value
+
+
+def _experience(choices, data: dict, settings: dict, errors: dict) -> int:
+    value = one_int(choices, "experience")
+    if value == 0:
+        return 0
+    if not settings["experience_dice"]:
+        errors.setdefault("experience", []).append(_("Experience dice are off in this campaign."))
+        return 0
+    available = data.get("experience_dice", 0)
+    if not isinstance(value, int) or not 0 <= value <= available:
+        errors.setdefault("experience", []).append(
+            _("You can spend from 0 to %(n)s experience dice.") % {"n": available}
+        )
+        return 0
+    return value
+
+
+def _overflow_sources(parsed: fasttest.Params, sources: list) -> None:
+    if parsed.overflow_bonus:
+        sources.append(source("bonus", parsed.overflow_bonus, _("chance above 9")))
+    if parsed.overflow_penalty:
+        sources.append(source("penalty", parsed.overflow_penalty, _("chance below 1")))
+
+
+def _split(choices, parsed: fasttest.Params, best: int, pending) -> int:
+    """The player picks the split of bonus dice (default: the recommended one); penalty dice are
+    the GM's to split (RULES.md's Decision: all d10 unless the GM says otherwise)."""
+    extra = abs(parsed.net)
+    if parsed.net < 0:
+        chosen = (pending or {}).get("extra_d10")
+        return chosen if isinstance(chosen, int) and 0 <= chosen <= extra else extra
+    value = one_int(choices, "extra_d10", default=best)
+    return value if isinstance(value, int) and 0 <= value <= extra else best

@@ -1,0 +1,213 @@
+"""The FastTest test panel on a sheet: odds before the roll, then one roll per click."""
+
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from campaigns.models import Campaign, Membership
+from rolls import actions
+from rolls.models import Roll
+from sheets.models import Character
+
+pytestmark = pytest.mark.django_db
+
+SHEET = {
+    "attributes": {"BUDOWA": 7, "ZRĘCZNOŚĆ": 5, "UMYSŁ": 4, "DUCH": 4},
+    "skills": {"WALKA": 2, "SPRAWNOŚĆ": 1, "KULTURA": -1, "TECHNIKA": -2, "PRZYRODA": 0,
+               "EKWIPUNEK": 0},
+    "traits": [{"name": "Rycerz", "level": 2, "magic": False},
+               {"name": "szermierka", "level": 1, "magic": False}],
+    "flaw": None,
+    "wounds": [{"label": "cięcie", "severity": "light", "bandaged": True}],
+    "armor": 1, "magic_die": None, "xp": 0, "experience_dice": 2,
+}  # fmt: skip
+
+
+@pytest.fixture
+def table(gm, player, other_player):
+    campaign = Campaign.objects.create(
+        name="Zarith", system="fasttest", gm=gm,
+        settings={"fasttest": {"experience_dice": True}},
+    )  # fmt: skip
+    Membership.objects.create(campaign=campaign, user=gm, role="gm")
+    Membership.objects.create(campaign=campaign, user=player)
+    Membership.objects.create(campaign=campaign, user=other_player)
+    hero = Character.objects.create(campaign=campaign, owner=player, name="Brunhilda", data=SHEET)
+    return campaign, hero
+
+
+def panel_url(hero, name="test_panel"):
+    return reverse(name, args=[hero.campaign_id, hero.pk])
+
+
+def test_a_click_on_an_attribute_opens_the_panel_with_exact_odds(client, table, player):
+    _, hero = table
+    client.force_login(player)
+    html = client.get(panel_url(hero), {"attribute": "BUDOWA"}).content.decode()
+    assert 'value="BUDOWA" checked' in html
+    assert "Exact odds" in html
+
+
+def test_ticking_traits_adds_their_levels_as_bonus_dice(client, table, player):
+    _, hero = table
+    client.force_login(player)
+    response = client.post(
+        panel_url(hero), {"attribute": "BUDOWA", "skill": "WALKA", "trait": ["0", "1"]}
+    )
+    panel = response.context["panel"]
+    assert panel.params["bonus"] == 3
+    assert panel.sources[0] == {
+        "kind": "bonus", "amount": 3, "source": "traits (Rycerz 2, szermierka 1)",
+    }  # fmt: skip
+
+
+def test_wounds_count_on_budowa_but_a_bandaged_one_not_on_umysl(client, table, player):
+    _, hero = table
+    client.force_login(player)
+    budowa = client.post(panel_url(hero), {"attribute": "BUDOWA"}).context["panel"]
+    umysl = client.post(panel_url(hero), {"attribute": "UMYSŁ"}).context["panel"]
+    assert (budowa.params["wounds"], umysl.params["wounds"]) == (1, 0)
+
+
+def test_the_recommended_split_is_preselected_for_bonus_dice(client, table, player):
+    _, hero = table
+    client.force_login(player)
+    panel = client.post(
+        panel_url(hero), {"attribute": "BUDOWA", "trait": ["0"], "ignore_wounds": "on"}
+    ).context["panel"]
+    assert panel.params["extra_d10"] == panel.context["best_split"] == 2
+
+
+def test_typed_text_in_a_number_field_is_refused_with_a_message(client, table, player):
+    _, hero = table
+    client.force_login(player)
+    response = client.post(panel_url(hero), {"attribute": "BUDOWA", "bonus_other": "dużo"})
+    assert not response.context["panel"].ready
+    assert "Other bonus dice must be a whole number from 0 to 20." in response.content.decode()
+
+
+def test_a_forged_trait_index_is_ignored(client, table, player):
+    _, hero = table
+    client.force_login(player)
+    panel = client.post(panel_url(hero), {"attribute": "BUDOWA", "trait": ["7", "x"]}).context[
+        "panel"
+    ]
+    assert panel.params["bonus"] == 0
+
+
+def test_rolling_without_a_running_session_says_so_and_rolls_nothing(client, table, player):
+    _, hero = table
+    client.force_login(player)
+    response = client.post(
+        panel_url(hero, "test_roll"), {"attribute": "BUDOWA", "key": str(uuid.uuid4())}
+    )
+    assert response.status_code == 409
+    assert "No game session is running" in response.content.decode()
+    assert not Roll.objects.exists()
+
+
+def test_a_double_submitted_roll_creates_one_roll(client, table, player):
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    form = {"attribute": "BUDOWA", "skill": "WALKA", "key": str(uuid.uuid4())}
+    first = client.post(panel_url(hero, "test_roll"), form)
+    second = client.post(panel_url(hero, "test_roll"), form)
+    assert (first.status_code, second.status_code) == (200, 200)
+    assert Roll.objects.count() == 1
+    assert first.context["rolled"]["seq"] == second.context["rolled"]["seq"] == 1
+
+
+def test_a_roll_logs_the_test_and_every_modifier_with_its_source(client, table, player):
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    client.post(
+        panel_url(hero, "test_roll"),
+        {"attribute": "BUDOWA", "skill": "WALKA", "trait": ["0"], "penalty_other": "1",
+         "key": str(uuid.uuid4())},
+    )  # fmt: skip
+    roll = Roll.objects.get()
+    assert roll.label == "BUDOWA 7 + WALKA +2"
+    assert [(s["kind"], s["amount"]) for s in roll.sources] == [
+        ("bonus", 2), ("penalty", 1), ("penalty", 1),
+    ]  # fmt: skip
+
+
+def test_spent_experience_dice_leave_the_sheet(client, table, player):
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    client.post(
+        panel_url(hero, "test_roll"),
+        {"attribute": "BUDOWA", "experience": "2", "key": str(uuid.uuid4())},
+    )
+    hero.refresh_from_db()
+    assert hero.data["experience_dice"] == 0
+
+
+def test_spending_more_experience_dice_than_the_sheet_has_is_refused(client, table, player):
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    response = client.post(
+        panel_url(hero, "test_roll"),
+        {"attribute": "BUDOWA", "experience": "3", "key": str(uuid.uuid4())},
+    )
+    assert "You can spend from 0 to 2 experience dice." in response.content.decode()
+    assert not Roll.objects.exists()
+
+
+def test_a_malformed_key_is_refused(client, table, player):
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    response = client.post(panel_url(hero, "test_roll"), {"attribute": "BUDOWA", "key": "1"})
+    assert response.status_code == 400
+    assert not Roll.objects.exists()
+
+
+def test_a_player_cannot_choose_the_gms_hidden_visibility(client, table, player):
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    response = client.post(
+        panel_url(hero, "test_roll"),
+        {"attribute": "BUDOWA", "visibility": "hidden", "key": str(uuid.uuid4())},
+    )
+    assert response.status_code == 400
+    assert not Roll.objects.exists()
+
+
+def test_another_player_cannot_open_or_roll_this_characters_panel(client, table, other_player):
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(other_player)
+    assert client.get(panel_url(hero), {"attribute": "BUDOWA"}).status_code == 404
+    form = {"attribute": "BUDOWA", "key": str(uuid.uuid4())}
+    assert client.post(panel_url(hero, "test_roll"), form).status_code == 404
+
+
+def test_an_outsider_gets_404(client, table, outsider):
+    _, hero = table
+    client.force_login(outsider)
+    assert client.get(panel_url(hero)).status_code == 404
+
+
+def test_the_gm_rolls_for_a_players_character(client, table, gm):
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(gm)
+    form = {"attribute": "DUCH", "visibility": "hidden", "key": str(uuid.uuid4())}
+    assert client.post(panel_url(hero, "test_roll"), form).status_code == 200
+    assert Roll.objects.get().actor == gm
+
+
+def test_a_chance_above_nine_becomes_bonus_dice_named_in_the_log(client, table, player):
+    campaign, hero = table
+    client.force_login(player)
+    hero.data["attributes"]["BUDOWA"] = 8
+    hero.save()
+    panel = client.post(panel_url(hero), {"attribute": "BUDOWA", "skill": "WALKA"}).context["panel"]
+    assert {"kind": "bonus", "amount": 1, "source": "chance above 9"} in panel.sources
