@@ -1,0 +1,75 @@
+"""Real servers for end-to-end tests: uvicorn processes serving the app on loopback ports."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+UVICORN = str(Path(sys.executable).with_name("uvicorn"))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def app_env(**overrides: str) -> dict[str, str]:
+    """The environment of a served app: this one, minus test-runner and service settings."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "PYTEST_CURRENT_TEST")
+    }
+    env.update(overrides)
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True,
+        capture_output=True, timeout=120,
+    )  # fmt: skip
+
+
+def wait_until_up(base: str, process: subprocess.Popen, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server at {base} exited with {process.returncode}")
+        try:
+            urllib.request.urlopen(f"{base}/accounts/login/", timeout=2)
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{base} did not answer within {seconds} s")
+
+
+@contextlib.contextmanager
+def uvicorn(env: dict[str, str], port: int | None = None) -> Iterator[str]:
+    """Serve the app with uvicorn on a free loopback port; yield its base URL."""
+    port = port or free_port()
+    process = subprocess.Popen(
+        [UVICORN, "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+         "--lifespan", "off", "--log-level", "warning"],
+        cwd=ROOT, env=env, start_new_session=True,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base, process)
+        yield base
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
