@@ -1,0 +1,133 @@
+"""Sessions, scenes and the log pages: what each viewer sees, and the exports."""
+
+import csv
+import io
+import json
+
+import pytest
+from django.urls import reverse
+
+from campaigns.models import GameSession
+from rolls.models import Roll
+from tests.web.live import make_table, roll
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(gm, player, other_player):
+    return make_table(gm, player, other_player)
+
+
+def export(client, campaign, session, fmt):
+    return client.get(reverse("session_export", args=[campaign.pk, session.pk, fmt]))
+
+
+def test_the_gm_starts_a_session_from_a_button(client, gm, player, other_player):
+    campaign, _, session = make_table(gm, player, other_player)
+    client.force_login(gm)
+    client.post(reverse("session_end", args=[campaign.pk, session.pk]))
+    response = client.post(reverse("session_start", args=[campaign.pk]), {"title": "Noc druga"})
+    assert response.status_code == 302
+    assert GameSession.objects.open().get(campaign=campaign).title == "Noc druga"
+
+
+def test_a_player_cannot_start_end_or_add_scenes(client, table, player):
+    campaign, _, session = table
+    client.force_login(player)
+    assert client.post(reverse("session_start", args=[campaign.pk])).status_code == 404
+    assert client.post(reverse("session_end", args=[campaign.pk, session.pk])).status_code == 404
+    assert client.post(reverse("scene_new", args=[campaign.pk, session.pk])).status_code == 404
+
+
+def test_an_outsider_gets_404_on_the_session_and_its_exports(client, table, outsider):
+    campaign, _, session = table
+    client.force_login(outsider)
+    assert client.get(reverse("session_detail", args=[campaign.pk, session.pk])).status_code == 404
+    assert export(client, campaign, session, "json").status_code == 404
+
+
+def test_a_session_of_another_campaign_is_404(client, table, gm, player, other_player):
+    campaign, _, _ = table
+    _, _, foreign = make_table(gm, player, other_player)
+    client.force_login(player)
+    assert client.get(reverse("session_detail", args=[campaign.pk, foreign.pk])).status_code == 404
+
+
+def test_the_session_page_shows_the_log_newest_first(client, table, player):
+    campaign, _, session = table
+    for _ in range(3):
+        roll(session, player)
+    client.force_login(player)
+    html = client.get(reverse("session_detail", args=[campaign.pk, session.pk])).content.decode()
+    assert html.index('data-seq="3"') < html.index('data-seq="2"') < html.index('data-seq="1"')
+
+
+def test_the_log_page_runs_the_same_queries_for_3_or_30_rolls(
+    client, table, player, django_assert_max_num_queries
+):
+    campaign, _, session = table
+    client.force_login(player)
+    url = reverse("session_log", args=[campaign.pk])
+    for _ in range(3):
+        roll(session, player)
+    with django_assert_max_num_queries(8) as few:
+        client.get(url)
+    for _ in range(27):
+        roll(session, player)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        client.get(url)
+
+
+def test_another_players_secret_roll_shows_as_hidden_on_the_page(
+    client, table, player, other_player
+):
+    campaign, _, session = table
+    secret = roll(session, player, visibility="secret")
+    client.force_login(other_player)
+    html = client.get(reverse("session_detail", args=[campaign.pk, session.pk])).content.decode()
+    assert "A hidden roll was made." in html
+    assert secret.label not in html
+
+
+def test_exports_apply_visibility(client, table, player, other_player, gm):
+    campaign, _, session = table
+    roll(session, player)
+    roll(session, gm, visibility="hidden")
+    client.force_login(other_player)
+    document = json.loads(export(client, campaign, session, "json").content)
+    assert [entry["redacted"] for entry in document["entries"]] == [False, True]
+    assert "faces" not in document["entries"][1]
+
+
+def test_the_markdown_export_reads_as_a_log(client, table, player):
+    campaign, _, session = table
+    roll(session, player)
+    client.force_login(player)
+    response = export(client, campaign, session, "md")
+    assert response["Content-Type"].startswith("text/markdown")
+    assert "- **#1** player — BUDOWA + WALKA: **" in response.content.decode()
+
+
+def test_the_csv_export_has_one_row_per_entry(client, table, player, gm):
+    campaign, _, session = table
+    roll(session, player)
+    roll(session, gm, visibility="hidden")
+    client.force_login(gm)
+    rows = list(csv.reader(io.StringIO(export(client, campaign, session, "csv").content.decode())))
+    assert [row[0] for row in rows] == ["seq", "1", "2"]
+    assert rows[2][2] == "hidden"
+
+
+def test_an_unknown_export_format_is_404(client, table, player):
+    campaign, _, session = table
+    client.force_login(player)
+    url = reverse("session_detail", args=[campaign.pk, session.pk]) + "log.xml"
+    assert client.get(url).status_code == 404
+
+
+def test_entries_are_kept_when_a_character_is_deleted(table, player):
+    _, hero, session = table
+    roll(session, player, character=hero)
+    hero.delete()
+    assert Roll.objects.get().character_name == "Brunhilda"
