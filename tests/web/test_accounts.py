@@ -79,3 +79,21 @@ def test_the_language_switch_turns_the_page_polish(client):
     html = client.get(reverse("login")).content.decode()
     assert '<html lang="pl">' in html
     assert "Zaloguj się" in html
+
+
+def test_signing_up_from_an_invite_returns_to_the_invite(client):
+    response = client.post(
+        reverse("signup") + "?next=/join/abc/",
+        {"username": "nowy", "password1": "kości-i-smoki-2026", "password2": "kości-i-smoki-2026",
+         "next": "/join/abc/"},
+    )  # fmt: skip
+    assert response["Location"] == "/join/abc/"
+
+
+def test_sign_up_ignores_a_next_that_leaves_the_site(client):
+    response = client.post(
+        reverse("signup"),
+        {"username": "nowy", "password1": "kości-i-smoki-2026", "password2": "kości-i-smoki-2026",
+         "next": "https://evil.example/"},
+    )  # fmt: skip
+    assert response["Location"] == reverse("home")
