@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -22,6 +23,9 @@ from rolls.engine.core import RandomSource
 from rolls.models import Roll, Visibility
 from rolls.payload import engine_faces, result_document, roll_payload
 from sheets.models import Character
+
+#: ``resolver(module, parsed_params, rng) -> result``: how a roll's dice are had (see record_roll).
+Resolver = Callable[[Any, Any, Any], Any]
 
 
 class ActionRefused(Exception):
@@ -133,17 +137,23 @@ def record_roll(
     kind: str = "test",
     parent: Roll | None = None,
     rng: RandomSource | None = None,
+    resolver: Resolver | None = None,
+    on_result: Callable[[Any, Roll], None] | None = None,
 ) -> tuple[Roll, bool]:
     """Roll on the server, log it under the next seq, broadcast it once committed.
 
     Returns ``(roll, created)``: a repeated ``key`` (a retried or double-clicked request) gets
     the roll it already made, and nothing is rolled twice.
+
+    ``resolver(module, params, rng)`` replaces the plain ``module.roll`` for follow-ups that
+    re-read the parent's faces (a boost) or re-roll some of them; ``on_result(result, roll)``
+    runs inside the same transaction to update the sheet (Rozmach, FUNT, spent dice).
     """
     try:
         with transaction.atomic():
             return _record(
                 session, actor, system, params, key, label, sources or [], character, npc,
-                visibility, kind, parent, rng,
+                visibility, kind, parent, rng, resolver or _plain_roll, on_result,
             )  # fmt: skip
     except IntegrityError:
         # Two requests with one key raced past the lookup: the first one's roll is the roll.
@@ -153,8 +163,12 @@ def record_roll(
         return existing, False
 
 
+def _plain_roll(module, params, rng):
+    return module.roll(params, rng)
+
+
 def _record(session, actor, system, params, key, label, sources, character, npc, visibility,
-            kind, parent, rng) -> tuple[Roll, bool]:  # fmt: skip
+            kind, parent, rng, resolver, on_result) -> tuple[Roll, bool]:  # fmt: skip
     # The row lock serialises every roll of a session: seq has no gaps and no duplicates.
     locked = GameSession.objects.select_for_update().get(pk=session.pk)
     existing = Roll.objects.filter(session=locked, idempotency_key=key).first()
@@ -164,7 +178,7 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
         raise ActionRefused(_("This session has ended; the GM can start a new one."))
     module = system_module(system)
     try:
-        result = module.roll(module.parse_params(params), rng or secrets.SystemRandom())
+        result = resolver(module, module.parse_params(params), rng or secrets.SystemRandom())
     except EngineError as error:
         raise ActionRefused(str(error)) from error
     document = result_document(result)
@@ -189,6 +203,8 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
         result=document,
         idempotency_key=key,
     )
+    if on_result is not None:
+        on_result(result, roll)
     payload = roll_payload(roll)
     _broadcast_on_commit(
         campaign_group(locked.campaign_id), {"type": "table.roll", "payload": payload}
@@ -197,9 +213,25 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
 
 
 @transaction.atomic
-def roll_from_panel(*, session, actor, character, panel, key, visibility) -> tuple[Roll, bool]:
-    """Roll a test panel for a character and spend what the panel spends, in one transaction."""
-    roll, created = record_roll(
+def roll_from_panel(
+    *, session, actor, character, panel, key, visibility, kind="test", parent=None, resolver=None
+) -> tuple[Roll, bool]:
+    """Roll a test panel for a character; what the roll spends or gains lands on the sheet in
+    the same transaction (experience dice spent, FUNT gained, Rozmach after the roll)."""
+
+    def update_sheet(result, roll: Roll) -> None:
+        if not panel.spend and panel.on_result is None:
+            return
+        locked = Character.objects.select_for_update().get(pk=character.pk)
+        for name, amount in panel.spend.items():
+            if locked.data.get(name, 0) < amount:
+                raise ActionRefused(_("Not enough left to spend; look at the sheet again."))
+            locked.data[name] -= amount
+        if panel.on_result is not None:
+            panel.on_result(locked.data, result)
+        locked.save(update_fields=["data", "updated_at"])
+
+    return record_roll(
         session=session,
         actor=actor,
         system=panel.system,
@@ -209,12 +241,34 @@ def roll_from_panel(*, session, actor, character, panel, key, visibility) -> tup
         sources=panel.sources,
         character=character,
         visibility=visibility,
+        kind=kind,
+        parent=parent,
+        resolver=resolver,
+        on_result=update_sheet,
     )
-    if created and panel.spend:
-        locked = Character.objects.select_for_update().get(pk=character.pk)
-        for name, amount in panel.spend.items():
-            if locked.data.get(name, 0) < amount:
-                raise ActionRefused(_("Not enough left to spend; look at the sheet again."))
-            locked.data[name] -= amount
-        locked.save(update_fields=["data", "updated_at"])
-    return roll, created
+
+
+@transaction.atomic
+def roll_follow_up(*, parent: Roll, actor, character, kind, build, key) -> tuple[Roll, bool]:
+    """A follow-up of ``parent`` (re-roll, boost, heroic effort...), checked and rolled under the
+    session's lock, so two clicks at once cannot both spend the test's one re-roll.
+
+    ``build()`` returns the follow-up's panel, or raises ActionRefused when the rules no longer
+    allow it (it is called after the lock is taken, so it sees every earlier follow-up).
+    """
+    GameSession.objects.select_for_update().get(pk=parent.session_id)
+    existing = Roll.objects.filter(session_id=parent.session_id, idempotency_key=key).first()
+    if existing is not None:
+        return existing, False
+    panel = build()
+    return roll_from_panel(
+        session=parent.session,
+        actor=actor,
+        character=character,
+        panel=panel,
+        key=key,
+        visibility=parent.visibility,
+        kind=kind,
+        parent=parent,
+        resolver=panel.resolver,
+    )

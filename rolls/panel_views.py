@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from rolls import actions
-from rolls.models import Visibility
+from rolls.models import Roll, Visibility
 from rolls.panels import panel_module
 from rolls.payload import roll_payload
 from sheets.models import Character
@@ -42,8 +42,13 @@ def _visibilities(campaign, user) -> list[tuple[str, str]]:
 
 
 def _render(request, campaign, character, choices, *, status=200, rolled=None, refusal=""):
-    panel = panel_module(campaign.system).build(character, campaign, choices)
+    """The panel partial; after a roll, with the entry and what may follow it."""
+    module = panel_module(campaign.system)
+    panel = module.build(character, campaign, choices)
     session = GameSession.objects.open().filter(campaign=campaign).first()
+    follow_ups = []
+    if rolled is not None and hasattr(module, "follow_ups"):
+        follow_ups = module.follow_ups(rolled, character, campaign)
     context = {
         "campaign": campaign,
         "character": character,
@@ -52,7 +57,9 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         "key": uuid.uuid4(),
         "visibilities": _visibilities(campaign, request.user),
         "visibility": choices.get("visibility", Visibility.PUBLIC),
-        "rolled": rolled,
+        "rolled": roll_payload(rolled) if rolled is not None else None,
+        "rolled_roll": rolled,
+        "follow_ups": follow_ups,
         "refusal": refusal,
     }
     return render(request, "rolls/_panel.html", context, status=status)
@@ -101,4 +108,49 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))
     character.refresh_from_db()
-    return _render(request, campaign, character, choices, rolled=roll_payload(roll))
+    return _render(request, campaign, character, choices, rolled=roll)
+
+
+@require_POST
+@login_required
+def test_follow_up(
+    request: HttpRequest, campaign_id: int, pk: int, roll_id: int, kind: str
+) -> HttpResponse:
+    """Something the rules allow after a roll, logged as its own entry linked to that roll."""
+    campaign, character = _character_to_roll(request, campaign_id, pk)
+    parent = get_object_or_404(
+        Roll.objects.select_related("session", "actor"), pk=roll_id, character=character
+    )
+    module = panel_module(campaign.system)
+    choices = request.POST
+
+    def refuse(status: int, message: str) -> HttpResponse:
+        return _render(request, campaign, character, {}, status=status, refusal=message,
+                       rolled=parent)  # fmt: skip
+
+    try:
+        key = uuid.UUID(choices.get("key", ""))
+    except ValueError:
+        return refuse(400, _("This request is malformed; reload the page and try again."))
+
+    def build():
+        offered = {f.kind for f in module.follow_ups(parent, character, campaign)}
+        if kind not in offered:
+            raise actions.ActionRefused(_("That can no longer be done with this roll."))
+        panel = module.build_follow_up(kind, parent, character, campaign, choices)
+        if not panel.ready:
+            messages = [m for field_messages in panel.errors.values() for m in field_messages]
+            raise actions.ActionRefused(" ".join(messages))
+        return panel
+
+    if not hasattr(module, "follow_ups"):
+        return refuse(409, _("Nothing can follow a roll in this system."))
+    try:
+        roll, _created = actions.roll_follow_up(
+            parent=parent, actor=request.user, character=character, kind=kind, build=build,
+            key=key,
+        )  # fmt: skip
+    except actions.ActionRefused as refusal:
+        return refuse(409, str(refusal))
+    character.refresh_from_db()
+    return _render(request, campaign, character, {}, rolled=roll)

@@ -20,4 +20,9 @@ from rolls import panel_views  # noqa: E402
 urlpatterns += [
     path("characters/<int:pk>/test/", panel_views.test_panel, name="test_panel"),
     path("characters/<int:pk>/test/roll/", panel_views.test_roll, name="test_roll"),
+    path(
+        "characters/<int:pk>/rolls/<int:roll_id>/<slug:kind>/",
+        panel_views.test_follow_up,
+        name="test_follow_up",
+    ),
 ]

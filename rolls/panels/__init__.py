@@ -5,11 +5,18 @@ Each module offers ``build(character, campaign, choices, pending=None) -> Panel`
 the panel form as posted (a ``QueryDict`` or a dict of lists), ``pending`` the GM's modifiers of
 a pending test (a later step). The server always rebuilds the panel from the posted choices, so a
 roll uses exactly what the panel showed and nothing the client could forge beyond its choices.
+
+Where the rules allow something after a roll (a re-roll, a boost, heroic effort), the module also
+offers ``follow_ups(roll, character, campaign) -> list[FollowUp]`` (what may be done now with
+that roll: an empty list when nothing may) and ``build_follow_up(kind, roll, character, campaign,
+choices) -> Panel``, a panel whose ``resolver`` re-reads or re-rolls the parent's dice. The
+follow-up is logged as its own entry linked to the roll it follows; entries are never edited.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -36,12 +43,27 @@ class Panel:
     odds: list[tuple[str, float]] = field(default_factory=list)
     success: float | None = None
     context: dict[str, Any] = field(default_factory=dict)
-    # Called with the character inside the roll's transaction (e.g. spend experience dice).
+    # Sheet counters the roll spends (e.g. {"experience_dice": 2}), refused if they fell short.
     spend: dict[str, int] = field(default_factory=dict)
+    # ``on_result(sheet_data, engine_result)`` updates the locked sheet after the roll, inside
+    # its transaction (AST: FUNT gained; Caerbannog: the Rozmach pool after the roll).
+    on_result: Callable[[dict[str, Any], Any], None] | None = None
+    # For follow-ups: ``resolver(module, params, rng)`` (see rolls.actions.record_roll).
+    resolver: Callable[[Any, Any, Any], Any] | None = None
 
     @property
     def ready(self) -> bool:
         return self.params is not None and not self.errors
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """Something the rules allow after a roll: its kind (a key of rolls.labels.KIND_LABELS),
+    the button's words, and the extra fields its small form asks for (e.g. dice to re-roll)."""
+
+    kind: str
+    label: str
+    fields: tuple[dict[str, Any], ...] = ()
 
 
 def panel_module(system: str) -> ModuleType:
