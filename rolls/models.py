@@ -79,3 +79,52 @@ class Roll(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("Log entries are never deleted.")
+
+
+class PendingTest(models.Model):
+    """A test the GM has called for and is shaping while the player watches.
+
+    ``target`` is what is tested (the panel choices the GM fixed, e.g. the attribute and skill);
+    ``modifiers`` are the GM's (penalty dice with their sources, an NPC's ticked traits,
+    difficulty...). Every change bumps ``revision`` under a row lock; a roll carries the revision
+    its player saw and is refused if the GM changed the test in between.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("waiting for the roll")
+        ROLLED = "rolled", _("rolled")
+        CANCELLED = "cancelled", _("called off")
+
+    session = models.ForeignKey(
+        "campaigns.GameSession", on_delete=models.CASCADE, related_name="pending_tests"
+    )
+    character = models.ForeignKey(
+        "sheets.Character", on_delete=models.CASCADE, related_name="pending_tests"
+    )
+    called_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tests_called"
+    )
+    target = models.JSONField(default=dict)
+    modifiers = models.JSONField(default=dict)
+    revision = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    roll = models.OneToOneField(
+        Roll, on_delete=models.PROTECT, null=True, blank=True, related_name="pending_test"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["character"],
+                condition=models.Q(status="open"),
+                name="one_open_test_per_character",
+            )
+        ]
+        verbose_name = _("pending test")
+        verbose_name_plural = _("pending tests")
+
+    def __str__(self) -> str:
+        return f"{self.character} r{self.revision} ({self.status})"
