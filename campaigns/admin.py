@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign, GameSession, Membership, Scene
 
 
 class MembershipInline(admin.TabularInline):
@@ -13,6 +13,8 @@ class MembershipInline(admin.TabularInline):
 class CampaignAdmin(admin.ModelAdmin):
     list_display = ["name", "system", "gm", "created_at"]
     list_filter = ["system"]
+    list_select_related = ["gm"]
+    readonly_fields = ["created_at"]
     search_fields = ["name", "gm__username"]
     inlines = [MembershipInline]
 
@@ -21,4 +23,19 @@ class CampaignAdmin(admin.ModelAdmin):
 class MembershipAdmin(admin.ModelAdmin):
     list_display = ["campaign", "user", "role", "joined_at"]
     list_filter = ["role"]
+    list_select_related = ["campaign", "user"]
+    autocomplete_fields = ["user"]
     search_fields = ["campaign__name", "user__username"]
+
+
+class SceneInline(admin.TabularInline):
+    model = Scene
+    extra = 0
+
+
+@admin.register(GameSession)
+class GameSessionAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "campaign", "started_at", "ended_at", "last_seq"]
+    list_select_related = ["campaign"]
+    readonly_fields = ["last_seq"]
+    inlines = [SceneInline]

@@ -1,0 +1,27 @@
+"""Django admin: every model of the app is there, and its list page opens."""
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.urls import reverse
+
+from campaigns.demo import seed_demo
+
+pytestmark = pytest.mark.django_db
+APPS = ("campaigns", "sheets", "rolls")
+
+
+def test_every_model_is_registered_in_the_admin():
+    models = [m for name in APPS for m in apps.get_app_config(name).get_models()]
+    assert [m.__name__ for m in models if not admin.site.is_registered(m)] == []
+
+
+@pytest.mark.parametrize(
+    "model", [m for name in APPS for m in apps.get_app_config(name).get_models()],
+    ids=lambda m: m.__name__,
+)  # fmt: skip
+def test_each_admin_list_page_opens(admin_client, model):
+    seed_demo()
+    meta = model._meta
+    url = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+    assert admin_client.get(url).status_code == 200
