@@ -39,3 +39,9 @@ class GameSessionAdmin(admin.ModelAdmin):
     list_select_related = ["campaign"]
     readonly_fields = ["last_seq"]
     inlines = [SceneInline]
+
+
+@admin.register(Scene)
+class SceneAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "session", "number", "challenge_points", "started_at"]
+    list_select_related = ["session"]
