@@ -134,39 +134,63 @@ DEMO_CHARACTERS = {
             name,
             {
                 "attributes": [{"name": a} for a in attrs],
-                "advantages": [{"name": adv}],
-                "equipment": [{"name": eq}],
+                "advantages": [{"name": a} for a in advantages],
+                "equipment": [{"name": e} for e in equipment],
                 "positive_states": [],
                 "negative_states": [],
                 "funt": 1,
             },
         )
-        for player, name, attrs, adv, eq in [
-            ("Ala", "Olaf", ["Ciało: silny", "Umysł: bystry"], "walka toporem", "ostry topór"),
-            ("Bartek", "Ingrid", ["Ciało: zwinna", "Duch: odważna"], "łucznictwo", "długi łuk"),
-            ("Celina", "Sigrun", ["Umysł: mądra", "Duch: spokojna"], "zielarstwo", "torba ziół"),
+        for player, name, attrs, advantages, equipment in [
+            # Olaf as the seed draws him: five white dice against the bear (example 1).
+            (
+                "Ala",
+                "Olaf",
+                ["Ciało: silny", "Umysł: sprytny"],
+                ["walka toporem", "orientacja w terenie"],
+                ["ostry topór", "bogato zdobiona skórznia"],
+            ),
+            ("Bartek", "Ingrid", ["Ciało: zwinna", "Duch: odważna"], ["łucznictwo"], ["długi łuk"]),
+            (
+                "Celina",
+                "Sigrun",
+                ["Umysł: mądra", "Duch: spokojna"],
+                ["zielarstwo"],
+                ["torba ziół"],
+            ),
         ]
     ],
     System.T10: [
-        (player, name, {"attributes": attrs, "skills": skills})
-        for player, name, attrs, skills in [
+        (
+            player,
+            name,
+            {
+                "attributes": [{"name": n, "value": v} for n, v in attrs.items()],
+                "skills": [{"name": n, "value": v} for n, v in skills.items()],
+                "equipment": [{"name": item[0], "dice": item[1]}],
+            },
+        )
+        for player, name, attrs, skills, item in [
             (
                 "Ala",
                 "Astrid",
                 {"Styrka": 4, "Smidighet": 3, "Intellekt": 2, "Karisma": 2},
                 {"Svärd": 3, "Rida": 2},
+                ("Långsvärd", 1),
             ),
             (
                 "Bartek",
                 "Erik",
                 {"Styrka": 2, "Smidighet": 4, "Intellekt": 3, "Karisma": 2},
                 {"Båge": 3, "Smyga": 3},
+                ("Jaktbåge", 1),
             ),
             (
                 "Celina",
                 "Freja",
                 {"Styrka": 2, "Smidighet": 2, "Intellekt": 4, "Karisma": 3},
                 {"Läkekonst": 3, "Övertala": 2},
+                ("Läkeväska", 1),
             ),
         ]
     ],
@@ -239,18 +263,19 @@ DEMO_CHARACTERS = {
             player,
             name,
             {
-                "attributes": attrs,
-                "skills": skills,
-                "specialisations": [],
+                "attributes": [{"name": n, "value": v} for n, v in attrs.items()],
+                "skills": [{"name": n, "value": v} for n, v in skills.items()],
+                "specialisations": [{"name": special[0], "skill": special[1]}],
                 "advantages": [{"name": adv, "category": "personal", "modifier": 1}],
             },
         )
-        for player, name, attrs, skills, adv in [
+        for player, name, attrs, skills, special, adv in [
             (
                 "Ala",
                 "Aoife",
                 {"Siła": 6, "Zręczność": 7, "Umysł": 5, "Charyzma": 4},
                 {"Skradanie": 8, "Strzelanie": 5},
+                ("W ruinach", "Skradanie"),
                 "Czujna",
             ),
             (
@@ -258,6 +283,7 @@ DEMO_CHARACTERS = {
                 "Rurik",
                 {"Siła": 8, "Zręczność": 5, "Umysł": 4, "Charyzma": 5},
                 {"Walka": 6, "Przetrwanie": 5},
+                ("Topór", "Walka"),
                 "Twardziel",
             ),
             (
@@ -265,6 +291,7 @@ DEMO_CHARACTERS = {
                 "Mila",
                 {"Siła": 4, "Zręczność": 5, "Umysł": 8, "Charyzma": 6},
                 {"Wiedza": 7, "Medycyna": 6},
+                ("Choroby", "Medycyna"),
                 "Bibliotekarka",
             ),
         ]
