@@ -1,0 +1,136 @@
+"""Forms of the GM's NPC trait lists: quick entry from a line, and the full form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from sheets.npc_parse import (
+    LEVEL_MAX,
+    LEVEL_MIN,
+    NAME_MAX,
+    TRAIT_NAME_MAX,
+    TRAITS_MAX,
+    NPCParseError,
+    ParsedNPC,
+    parse_npc_lines,
+)
+
+BLANK_TRAIT_ROWS = 3
+
+
+class QuickNPCForm(forms.Form):
+    text = forms.CharField(
+        label=_("Quick entry"),
+        max_length=5000,
+        strip=False,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 2,
+                "autocomplete": "off",
+                "spellcheck": "false",
+            }
+        ),
+        help_text=_(
+            "Name, a colon, then traits separated by commas, e.g. “Troll: wielki 3k, paskudny "
+            "3k, głodny”. A level is a number with k at the end of the trait (3k, 3 k, (3) and "
+            "3d work too); a trait without one is 1k; levels go from 1 to 20. One NPC per line "
+            "adds several at once."
+        ),
+    )
+
+    def clean_text(self) -> list[ParsedNPC]:
+        try:
+            return parse_npc_lines(self.cleaned_data["text"])
+        except NPCParseError as error:
+            raise forms.ValidationError(error.messages) from None
+
+
+class NPCForm(forms.Form):
+    name = forms.CharField(
+        label=_("Name"), max_length=NAME_MAX, widget=forms.TextInput(attrs={"autocomplete": "off"})
+    )
+    notes = forms.CharField(
+        label=_("Notes (only you see them)"),
+        required=False,
+        max_length=10000,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+    revealed = forms.BooleanField(
+        label=_("Shown to players"),
+        required=False,
+        help_text=_("Players then see the name and the traits, never the notes."),
+    )
+
+
+class TraitRowForm(forms.Form):
+    """One trait; a row left blank is dropped, a level without a name is an error."""
+
+    name = forms.CharField(label=_("Trait"), required=False, max_length=TRAIT_NAME_MAX)
+    dice = forms.IntegerField(
+        label=_("Dice (k)"),
+        required=False,
+        min_value=LEVEL_MIN,
+        max_value=LEVEL_MAX,
+        error_messages={
+            "invalid": _("A whole number, 1 to 20."),
+            "min_value": _("Dice: 1 to 20."),
+            "max_value": _("Dice: 1 to 20."),
+        },
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if not cleaned.get("name") and cleaned.get("dice") is not None:
+            self.add_error("name", _("Name the trait, or clear the row to remove it."))
+        return cleaned
+
+    def trait(self) -> dict[str, Any] | None:
+        data = getattr(self, "cleaned_data", {})
+        if not data.get("name"):
+            return None
+        # A trait written without a number is 1, as in the seed.
+        return {"name": data["name"], "dice": data.get("dice") or 1}
+
+
+class BaseTraitFormSet(forms.BaseFormSet):
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        seen: set[str] = set()
+        for form in self.forms:
+            trait = form.trait()
+            if trait is None:
+                continue
+            key = trait["name"].casefold()
+            if key in seen:
+                form.add_error("name", _("This trait is already listed."))
+            seen.add(key)
+        if any(self.errors):
+            raise forms.ValidationError(_("Some traits need fixing; see the marked rows."))
+        if not self.traits():
+            raise forms.ValidationError(_("List at least one trait."))
+
+    def traits(self) -> list[dict[str, Any]]:
+        return [trait for form in self.forms if (trait := form.trait()) is not None]
+
+
+TraitFormSet = forms.formset_factory(
+    TraitRowForm,
+    formset=BaseTraitFormSet,
+    extra=BLANK_TRAIT_ROWS,
+    max_num=TRAITS_MAX,
+    absolute_max=TRAITS_MAX + BLANK_TRAIT_ROWS,
+    validate_max=True,
+)
+
+
+def trait_formset(data=None, traits: list[dict[str, Any]] | None = None) -> BaseTraitFormSet:
+    initial = [
+        {"name": t.get("name", ""), "dice": t.get("dice", 1)}
+        for t in (traits or [])
+        if isinstance(t, dict)
+    ]
+    return TraitFormSet(data, prefix="traits", initial=initial)

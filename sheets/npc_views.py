@@ -1,0 +1,188 @@
+"""The GM's NPC trait lists: quick entry, the full form, reveal to players, delete.
+
+Players see only the NPCs the GM has revealed, read-only and without the GM's notes.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaigns import actions
+from campaigns.access import gm_campaign, member_campaign
+from campaigns.models import Campaign
+from sheets.models import NPC
+from sheets.npc_forms import BLANK_TRAIT_ROWS, NPCForm, QuickNPCForm, trait_formset
+from sheets.npc_parse import TRAITS_MAX, format_npc_line
+
+
+def _gm_npc(request: HttpRequest, campaign_id: int, pk: int) -> tuple[Campaign, NPC]:
+    """The GM's campaign and one of its NPCs; anyone else, or another campaign's NPC: 404."""
+    campaign = gm_campaign(request, campaign_id)
+    return campaign, get_object_or_404(NPC, campaign=campaign, pk=pk)
+
+
+def _list_url(campaign: Campaign, npc: NPC | None = None) -> str:
+    url = reverse("npc_list", args=[campaign.pk])
+    return f"{url}#npc-{npc.pk}" if npc else url
+
+
+def _board(
+    request: HttpRequest, campaign: Campaign, form: QuickNPCForm, status: str = ""
+) -> HttpResponse:
+    """The list page, or only its board (quick entry + NPCs) for htmx."""
+    is_gm = campaign.is_gm(request.user)
+    npcs = NPC.objects.filter(campaign=campaign)
+    if not is_gm:
+        npcs = npcs.filter(revealed=True).defer("notes")
+    context = {
+        "campaign": campaign,
+        "is_gm": is_gm,
+        "npcs": list(npcs),
+        "quick_form": form,
+        "board_status": status,
+    }
+    template = "sheets/npcs/_board.html" if request.htmx else "sheets/npcs/list.html"
+    return render(request, template, context)
+
+
+@require_GET
+@login_required
+def npc_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = member_campaign(request, campaign_id)
+    return _board(request, campaign, QuickNPCForm())
+
+
+@require_POST
+@login_required
+def npc_quick_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    form = QuickNPCForm(request.POST)
+    if not form.is_valid():
+        return _board(request, campaign, form)
+    created = actions.create_npcs(campaign, form.cleaned_data["text"])
+    names = ", ".join(npc.name for npc in created)
+    status = ngettext("Added %(names)s.", "Added %(count)s NPCs: %(names)s.", len(created)) % {
+        "count": len(created),
+        "names": names,
+    }
+    if request.htmx:
+        return _board(request, campaign, QuickNPCForm(), status)
+    messages.success(request, status)
+    return redirect(_list_url(campaign))
+
+
+def _typed_again(request: HttpRequest):
+    """The form as typed plus more blank trait rows, without judging it yet."""
+    post = request.POST
+    try:
+        total = int(post.get("traits-TOTAL_FORMS", "0"))
+    except ValueError:
+        total = 0
+    total = max(0, min(total, TRAITS_MAX))
+    traits = [
+        {"name": post.get(f"traits-{i}-name", ""), "dice": post.get(f"traits-{i}-dice", "")}
+        for i in range(total)
+    ]
+    traits = [t for t in traits if t["name"] or t["dice"]]
+    form = NPCForm(
+        initial={
+            "name": post.get("name", ""),
+            "notes": post.get("notes", ""),
+            "revealed": bool(post.get("revealed")),
+        }
+    )
+    formset = trait_formset(traits=traits)
+    formset.extra = BLANK_TRAIT_ROWS * 2
+    return form, formset
+
+
+def _npc_form_page(
+    request: HttpRequest, campaign: Campaign, npc: NPC | None
+) -> HttpResponse | tuple[NPCForm, object]:
+    """The full NPC form for create and edit; returns the page, or the valid forms."""
+    if request.method == "POST" and "add_rows" in request.POST:
+        form, formset = _typed_again(request)
+    elif request.method == "POST":
+        form = NPCForm(request.POST)
+        formset = trait_formset(request.POST)
+        if form.is_valid() & formset.is_valid():
+            return form, formset
+    elif npc is not None:
+        form = NPCForm(initial={"name": npc.name, "notes": npc.notes, "revealed": npc.revealed})
+        formset = trait_formset(traits=npc.traits)
+    else:
+        form, formset = NPCForm(), trait_formset()
+    context = {
+        "campaign": campaign,
+        "npc": npc,
+        "form": form,
+        "formset": formset,
+        "line": format_npc_line(npc.name, npc.traits) if npc else "",
+    }
+    return render(request, "sheets/npcs/form.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def npc_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    result = _npc_form_page(request, campaign, None)
+    if isinstance(result, HttpResponse):
+        return result
+    form, formset = result
+    npc = actions.create_npc(campaign, traits=formset.traits(), **form.cleaned_data)
+    messages.success(request, _("Added %(name)s.") % {"name": npc.name})
+    return redirect(_list_url(campaign, npc))
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def npc_edit(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    campaign, npc = _gm_npc(request, campaign_id, pk)
+    result = _npc_form_page(request, campaign, npc)
+    if isinstance(result, HttpResponse):
+        return result
+    form, formset = result
+    actions.update_npc(npc, traits=formset.traits(), **form.cleaned_data)
+    messages.success(request, _("Saved %(name)s.") % {"name": npc.name})
+    return redirect(_list_url(campaign, npc))
+
+
+@require_POST
+@login_required
+def npc_reveal(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    campaign, npc = _gm_npc(request, campaign_id, pk)
+    choice = request.POST.get("revealed")
+    if choice not in ("0", "1"):
+        return HttpResponseBadRequest(_("Say revealed=1 to show the NPC or revealed=0 to hide it."))
+    actions.set_npc_revealed(npc, choice == "1")
+    if request.htmx:
+        return render(
+            request,
+            "sheets/npcs/_npc_card.html",
+            {"campaign": campaign, "npc": npc, "is_gm": True},
+        )
+    if npc.revealed:
+        messages.success(request, _("Players now see %(name)s.") % {"name": npc.name})
+    else:
+        messages.success(request, _("%(name)s is hidden from players.") % {"name": npc.name})
+    return redirect(_list_url(campaign, npc))
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def npc_delete(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    campaign, npc = _gm_npc(request, campaign_id, pk)
+    if request.method == "POST":
+        name = npc.name
+        actions.delete_npc(npc)
+        messages.success(request, _("Deleted %(name)s.") % {"name": name})
+        return redirect(_list_url(campaign))
+    return render(request, "sheets/npcs/delete.html", {"campaign": campaign, "npc": npc})
