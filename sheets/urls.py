@@ -1,3 +1,26 @@
-from django.urls import path  # noqa: F401
+"""Character sheet URLs, under ``c/<campaign_id>/``."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from sheets import views
+
+urlpatterns = [
+    path("characters/new/", views.character_create, name="character_create"),
+    path("characters/totals/", views.character_totals, name="character_totals"),
+    path("characters/import/", views.character_import, name="character_import"),
+    path("characters/<int:pk>/", views.character_detail, name="character_detail"),
+    path("characters/<int:pk>/export/", views.character_export, name="character_export"),
+    path("characters/<int:pk>/delete/", views.character_delete, name="character_delete"),
+    path(
+        "characters/<int:pk>/section/<slug:section>/",
+        views.character_section,
+        name="character_section",
+    ),
+    path("characters/<int:pk>/wounds/", views.character_wound_add, name="character_wound_add"),
+    path(
+        "characters/<int:pk>/wounds/<int:index>/",
+        views.character_wound_change,
+        name="character_wound_change",
+    ),
+    path("characters/<int:pk>/develop/", views.character_develop, name="character_develop"),
+]

@@ -6,16 +6,36 @@ call; nothing outside these modules knows a system's sheet rules.
 - ``default_data(campaign) -> dict``: a blank sheet for a new character in that campaign.
 - ``data_from_post(post, campaign) -> dict``: the sheet as typed in the form (a ``QueryDict``),
   in the JSON shape of ``Character.data``; values that do not parse stay as the typed strings so
-  the form can show them again with their error.
+  the form can show them again with their error. It must also accept a post holding only some
+  fields (one section's form, see ``SECTIONS``): what is missing comes back empty, never raises.
 - ``validate(data, campaign, *, creating: bool) -> tuple[dict, dict[str, list[str]]]``: the cleaned
   data and the errors keyed by the form field's name (``""`` for the sheet as a whole). Creation
   applies the system's creation rules (FastTest: attributes sum to 20 and so on); later edits keep
-  every value within its bounds.
+  every value within its bounds. It must accept any JSON value inside ``data`` (an import is
+  validated with it): wrong types are errors, never exceptions.
 - ``totals(data, campaign) -> list[Total]``: the running totals shown while the player types.
 - ``derived(data, campaign) -> dict``: values computed from the sheet for display (FastTest magic
-  die start, next development cost; Caerbannog skill dice...).
-- ``FORM_TEMPLATE`` and ``SHEET_TEMPLATE``: the template partials that render the editable form
-  and the sheet's system section.
+  die start, next development cost; Caerbannog skill dice...). Called on valid data only.
+- ``FORM_TEMPLATE``: the partial rendering the creation form's fields (the generic page supplies
+  the ``<form>``, the name field, the running totals and the buttons).
+- ``SHEET_TEMPLATE``: the partial rendering the system's part of the character page. Without
+  ``SECTIONS`` it is the read-only sheet, and the page wraps it in one box whose "Edit" opens
+  ``FORM_TEMPLATE`` (validated with ``creating=False``). With ``SECTIONS`` it lays the sections
+  out, including the generic box for each:
+  ``{% include "sheets/_section.html" with section=sections.attributes %}``.
+- ``SECTIONS`` (optional) ``tuple[Section, ...]``: the boxes of the paper sheet that are edited
+  on their own after creation (htmx swaps one box; without JavaScript the page posts it).
+
+Context given to every one of these templates: ``campaign``, ``settings`` (the campaign's
+``system_settings``), ``data`` (the sheet, or the values as typed when re-shown with errors),
+``errors`` (field name -> messages), ``character`` (None while creating), ``creating``,
+``can_edit`` (the viewer may edit: owner or GM), ``is_gm``, and on the character page ``derived``
+and ``sections``; a section's template also gets ``section`` and ``editing`` (render inputs).
+``{% load sheet_tags %}`` offers ``{% field_errors errors "name" %}`` (the messages of one field,
+with the id ``<name>-error`` for ``aria-describedby``), ``errors|has_errors:"name"``,
+``mapping|get:key``, ``rows|with_blanks:2`` (typed rows plus blank ones), ``index|fieldname:
+"trait_{}_name"``, and for roll targets ``name|roll_as:"attribute"`` / ``target|roll_json``
+(render stats as ``<button type="button" class="roll-target" data-roll="...">`` for editors).
 """
 
 from __future__ import annotations
@@ -41,7 +61,49 @@ class Total:
     value: int
     target: str
     ok: bool
+    #: Show the value with its sign ("+1"), as skill sums are written.
+    signed: bool = False
+
+
+@dataclass(frozen=True)
+class Section:
+    """One box of the paper sheet, edited on its own after creation.
+
+    ``fields`` are the parts of ``Character.data`` its form edits, as dotted paths
+    (``"attributes"``, ``"resources.rozmach"``): saving copies exactly those from
+    ``data_from_post`` into the stored sheet and validates the whole with ``creating=False``.
+    ``gm_only``: after creation only the GM edits it (FastTest attributes and skills).
+    A path missing from what ``data_from_post`` returns is removed from the sheet, so
+    ``validate`` fills in its default.
+    An empty ``fields`` marks a box that is shown but has no form of its own (its template may
+    hold action forms, e.g. the FastTest wound tracker).
+    """
+
+    key: str
+    title: str
+    template: str
+    fields: tuple[str, ...] = ()
+    gm_only: bool = False
+    #: Shown only when this key of the campaign's ``system_settings`` is true (FastTest "magic").
+    setting: str = ""
+    #: Keys of the other boxes that show values computed from this one (FastTest: traits ->
+    #: magic die, next development cost); they are fetched again after this box is saved.
+    refreshes: tuple[str, ...] = ()
+
+
+#: The single box used for a module without ``SECTIONS``: the whole system part of the sheet.
+WHOLE_SHEET = "sheet"
 
 
 def sheet_module(system: str) -> ModuleType:
     return importlib.import_module(SHEET_MODULES[system])
+
+
+def sections(module: ModuleType) -> tuple[Section, ...]:
+    """The module's boxes, or one box holding the whole sheet when it declares none."""
+    declared = getattr(module, "SECTIONS", None)
+    if declared:
+        return tuple(declared)
+    from django.utils.translation import gettext_lazy as _
+
+    return (Section(WHOLE_SHEET, _("Sheet"), "sheets/_whole_sheet.html", fields=("*",)),)

@@ -1,0 +1,226 @@
+"""Writes to characters: one function per action, each validating with the system's module.
+
+Views call these and render what they return; no view saves a character itself. Each action
+returns the errors keyed by form field (empty when it saved), so a refused write can be shown at
+the field that caused it with everything typed kept.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from campaigns.models import Campaign
+from rolls.engine.core import EngineError
+from rolls.engine.fasttest_sheet import spend_development
+from sheets.models import Character
+from sheets.systems import Section, sheet_module
+from sheets.systems.fasttest import MAX_WOUNDS, NAME_MAX, SEVERITIES
+
+Errors = dict[str, list[str]]
+NAME_FIELD = "name"
+OWNER_FIELD = "owner"
+
+
+def clean_name(name: Any) -> tuple[str, Errors]:
+    """A character's name: required, at most the model's length."""
+    text = name.strip() if isinstance(name, str) else ""
+    limit = Character._meta.get_field("name").max_length
+    if not text:
+        return "", {NAME_FIELD: [_("Give the character a name.")]}
+    if len(text) > limit:
+        return "", {NAME_FIELD: [_("Keep the name to %(max)d characters.") % {"max": limit}]}
+    return text, {}
+
+
+def owner_choices(campaign: Campaign, by) -> list:
+    """Who a new character may belong to: the GM picks any member; a player only themselves."""
+    if not campaign.is_gm(by):
+        return [by]
+    users = get_user_model().objects.filter(memberships__campaign=campaign).order_by("username")
+    return list(users)
+
+
+def create_character(
+    campaign: Campaign, *, by, name: Any, data: Any, owner_id: Any = None
+) -> tuple[Character | None, Errors]:
+    """A new character with a sheet that passes the system's creation rules."""
+    module = sheet_module(campaign.system)
+    clean_data, errors = module.validate(data, campaign, creating=True)
+    errors = dict(errors)
+    text, name_errors = clean_name(name)
+    errors.update(name_errors)
+    owner = by
+    if owner_id not in (None, ""):
+        owner = next((u for u in owner_choices(campaign, by) if str(u.pk) == str(owner_id)), None)
+        if owner is None:
+            errors[OWNER_FIELD] = [_("Choose a member of this campaign.")]
+    if errors:
+        return None, errors
+    character = Character.objects.create(campaign=campaign, owner=owner, name=text, data=clean_data)
+    return character, {}
+
+
+def _get_path(data: dict, path: str) -> tuple[bool, Any]:
+    node: Any = data
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return False, None
+        node = node[part]
+    return True, node
+
+
+def _set_path(data: dict, path: str, present: bool, value: Any) -> None:
+    *parents, last = path.split(".")
+    node = data
+    for part in parents:
+        if not isinstance(node.get(part), dict):
+            node[part] = {}
+        node = node[part]
+    if present:
+        node[last] = value
+    else:
+        node.pop(last, None)
+
+
+def merge_section(stored: dict, section: Section, posted: dict) -> dict:
+    """The stored sheet with the section's parts replaced by what was posted."""
+    if section.fields == ("*",):
+        return copy.deepcopy(posted)
+    merged = copy.deepcopy(stored) if isinstance(stored, dict) else {}
+    for path in section.fields:
+        present, value = _get_path(posted, path)
+        _set_path(merged, path, present, value)
+    return merged
+
+
+def update_section(character: Character, section: Section, posted: dict) -> tuple[dict, Errors]:
+    """Save one box of the sheet; returns the merged values (as typed) and the errors."""
+    campaign = character.campaign
+    merged = merge_section(character.data, section, posted)
+    clean, errors = sheet_module(campaign.system).validate(merged, campaign, creating=False)
+    if not errors:
+        character.data = clean
+        character.save(update_fields=["data", "updated_at"])
+    return merged, dict(errors)
+
+
+def rename_character(character: Character, name: Any) -> Errors:
+    text, errors = clean_name(name)
+    if not errors:
+        character.name = text
+        character.save(update_fields=["name", "updated_at"])
+    return errors
+
+
+def _locked(character: Character) -> Character:
+    """The character re-read under a row lock, so two quick clicks cannot lose a write."""
+    locked = Character.objects.select_for_update().get(pk=character.pk)
+    locked.campaign = character.campaign
+    return locked
+
+
+def _save_validated(character: Character, data: dict, field: str) -> Errors:
+    """Validate a changed sheet as an edit; errors of the sheet land on ``field``."""
+    clean, errors = sheet_module(character.campaign.system).validate(
+        data, character.campaign, creating=False
+    )
+    if errors:
+        return {field: [message for messages in errors.values() for message in messages]}
+    character.data = clean
+    character.save(update_fields=["data", "updated_at"])
+    return {}
+
+
+# FastTest: wounds and development -------------------------------------------------------------
+
+
+@transaction.atomic
+def add_wound(character: Character, label: Any, severity: Any) -> Errors:
+    character = _locked(character)
+    errors: Errors = {}
+    label = label.strip() if isinstance(label, str) else ""
+    if len(label) > NAME_MAX:
+        errors["wound_label"] = [_("Keep the label to %(max)d characters.") % {"max": NAME_MAX}]
+    if severity not in SEVERITIES:
+        errors["wound_severity"] = [_("Choose how severe the wound is.")]
+    wounds = list(character.data.get("wounds", []))
+    if len(wounds) >= MAX_WOUNDS:
+        errors["wound_label"] = [_("A sheet holds at most %(max)d wounds.") % {"max": MAX_WOUNDS}]
+    if errors:
+        return errors
+    wounds.append({"label": label, "severity": severity, "bandaged": False})
+    return _save_validated(character, {**character.data, "wounds": wounds}, "wound_label")
+
+
+def _wound_index(character: Character, index: int) -> int | None:
+    wounds = character.data.get("wounds", [])
+    return index if isinstance(wounds, list) and 0 <= index < len(wounds) else None
+
+
+@transaction.atomic
+def set_wound_bandaged(character: Character, index: int, bandaged: bool) -> Errors:
+    character = _locked(character)
+    if _wound_index(character, index) is None:
+        return {"wounds": [_("That wound is no longer on the sheet.")]}
+    wounds = copy.deepcopy(character.data["wounds"])
+    wounds[index]["bandaged"] = bandaged
+    return _save_validated(character, {**character.data, "wounds": wounds}, "wounds")
+
+
+@transaction.atomic
+def remove_wound(character: Character, index: int) -> Errors:
+    character = _locked(character)
+    if _wound_index(character, index) is None:
+        return {"wounds": [_("That wound is no longer on the sheet.")]}
+    wounds = copy.deepcopy(character.data["wounds"])
+    del wounds[index]
+    return _save_validated(character, {**character.data, "wounds": wounds}, "wounds")
+
+
+@transaction.atomic
+def develop(character: Character, target: Any, new_name: Any = "", magic: bool = False) -> Errors:
+    """FastTest development: +1 level on trait ``target`` (its index) or, with ``target`` "new",
+    a new trait at level 1; paid with the current sum of trait levels in XP."""
+    character = _locked(character)
+    data = copy.deepcopy(character.data)
+    traits = data.get("traits", [])
+    levels = [trait["level"] for trait in traits]
+    try:
+        xp_left = spend_development(data.get("xp", 0), levels)
+    except EngineError:
+        cost = sum(levels)
+        return {
+            "develop": [
+                _("The next development costs %(cost)d XP; this character has %(xp)d.")
+                % {"cost": cost, "xp": data.get("xp", 0)}
+            ]
+        }
+    if target == "new":
+        name = new_name.strip() if isinstance(new_name, str) else ""
+        if not name:
+            return {"develop_name": [_("Name the new trait.")]}
+        traits.append({"name": name, "level": 1, "magic": magic})
+    else:
+        try:
+            index = int(target)
+        except (TypeError, ValueError):
+            index = -1
+        if not 0 <= index < len(traits):
+            return {"develop": [_("Choose a trait to raise, or a new trait.")]}
+        traits[index]["level"] += 1
+    data["traits"] = traits
+    data["xp"] = xp_left
+    clean, errors = sheet_module(character.campaign.system).validate(
+        data, character.campaign, creating=False
+    )
+    if errors:
+        field = "develop_name" if target == "new" else "develop"
+        return {field: [message for messages in errors.values() for message in messages]}
+    character.data = clean
+    character.save(update_fields=["data", "updated_at"])
+    return {}

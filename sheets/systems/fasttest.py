@@ -1,0 +1,453 @@
+"""The FastTest sheet (RULES.md section 1: "Character sheet", "Magic", "Development").
+
+Shape of ``Character.data``::
+
+    {"attributes": {"BUDOWA": 7, "ZRĘCZNOŚĆ": 5, "UMYSŁ": 4, "DUCH": 4},
+     "skills": {"WALKA": 2, ...},                 # the campaign's six names
+     "traits": [{"name": "Rycerz", "level": 2, "magic": false}, ...],   # first = concept
+     "flaw": "chciwy" | null,
+     "wounds": [{"label": "cut", "severity": "light", "bandaged": false}],
+     "armor": 1, "magic_die": 10 | null, "xp": 0, "experience_dice": 0}
+
+Creation applies the seed's rules. Afterwards (the decision of this module, shown on the sheet):
+attributes, skills and traits are changed by the GM only, or by the owner through development
+(a new trait or +1 level for XP); the owner keeps armor, the magic die and wounds up to date, and
+XP and experience dice are given by the GM. After creation the bounds widen where the seed's own
+examples go beyond the creation ranges (BUDOWA 8, BUDOWA 2): attributes 1..10, trait levels
+1..10.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from campaigns.system_settings import system_settings
+from rolls.engine import fasttest_combat
+from rolls.engine.fasttest_sheet import MAGIC_DICE, development_cost, starting_magic_die
+from sheets.systems import Section, Total
+
+FORM_TEMPLATE = "sheets/fasttest/form.html"
+SHEET_TEMPLATE = "sheets/fasttest/sheet.html"
+
+ATTRIBUTES: tuple[str, ...] = ("BUDOWA", "ZRĘCZNOŚĆ", "UMYSŁ", "DUCH")
+ATTRIBUTE_SUM = 20
+ATTRIBUTE_RANGE_CREATING = (3, 7)
+ATTRIBUTE_RANGE = (1, 10)
+SKILL_COUNT = 6
+SKILL_SUM = 0
+SKILL_RANGE = (-2, 2)
+TRAIT_POINTS = 3
+TRAIT_POINTS_WITH_FLAW = 4
+TRAIT_LEVEL_MAX_CREATING = 2
+TRAIT_LEVEL_RANGE = (1, 10)
+MAX_TRAITS = 30
+MAX_WOUNDS = 20
+NAME_MAX = 60
+ARMOR_RANGE = (0, 10)
+XP_RANGE = (0, 999)
+EXPERIENCE_DICE_RANGE = (0, 20)
+
+SEVERITIES = fasttest_combat.SEVERITIES
+SEVERITY_LABELS = {
+    fasttest_combat.SCRATCH: gettext_lazy("Draśnięcie (scratch)"),
+    fasttest_combat.LIGHT: gettext_lazy("Lekka (light)"),
+    fasttest_combat.HEAVY: gettext_lazy("Ciężka (heavy)"),
+    fasttest_combat.DEADLY: gettext_lazy("Śmiertelna (deadly)"),
+}
+#: The engine's attribute keys, for the wound penalty of a test on each attribute.
+ENGINE_ATTRIBUTES = dict(zip(ATTRIBUTES, fasttest_combat.ATTRIBUTES, strict=True))
+
+SECTIONS = (
+    Section(
+        "attributes",
+        gettext_lazy("Attributes (Cechy)"),
+        "sheets/fasttest/_attributes.html",
+        ("attributes",),
+        gm_only=True,
+        refreshes=("magic",),
+    ),
+    Section(
+        "skills",
+        gettext_lazy("Skills (Umiejętności)"),
+        "sheets/fasttest/_skills.html",
+        ("skills",),
+        gm_only=True,
+    ),
+    Section(
+        "traits",
+        gettext_lazy("Traits (Wyróżniki)"),
+        "sheets/fasttest/_traits.html",
+        ("traits", "flaw"),
+        gm_only=True,
+        refreshes=("magic", "experience"),
+    ),
+    Section(
+        "wounds",
+        gettext_lazy("Wounds (Rany)"),
+        "sheets/fasttest/_wounds.html",
+        refreshes=("attributes",),
+    ),
+    Section("armor", gettext_lazy("Armor (Pancerz)"), "sheets/fasttest/_armor.html", ("armor",)),
+    Section(
+        "magic",
+        gettext_lazy("Magic die (Kość magii)"),
+        "sheets/fasttest/_magic.html",
+        ("magic_die",),
+        setting="magic",
+    ),
+    Section(
+        "experience",
+        gettext_lazy("Experience (Doświadczenie)"),
+        "sheets/fasttest/_experience.html",
+        ("xp", "experience_dice"),
+        gm_only=True,
+        refreshes=("traits", "magic"),  # development raises traits, possibly magic ones
+    ),
+)
+
+
+def skill_names(campaign) -> list[str]:
+    return list(system_settings(campaign)["skills"])
+
+
+def default_data(campaign) -> dict:
+    return {
+        "attributes": {name: 5 for name in ATTRIBUTES},
+        "skills": {name: 0 for name in skill_names(campaign)},
+        "traits": [],
+        "flaw": None,
+        "wounds": [],
+        "armor": 0,
+        "magic_die": None,
+        "xp": 0,
+        "experience_dice": 0,
+    }
+
+
+# Reading the form ---------------------------------------------------------------------------
+
+
+def _number(raw: str | None) -> int | str:
+    """An int when the text is one, else the text itself (so the form can show it again)."""
+    text = (raw or "").strip()
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _row_indexes(post, prefix: str) -> list[int]:
+    indexes = set()
+    for key in post:
+        if key.startswith(prefix):
+            head = key[len(prefix) :].split("_", 1)[0]
+            if head.isdigit() and len(head) <= 3:
+                indexes.add(int(head))
+    return sorted(indexes)
+
+
+def data_from_post(post, campaign) -> dict:
+    data: dict[str, Any] = {
+        "attributes": {name: _number(post.get(f"attr_{name}")) for name in ATTRIBUTES},
+        "skills": {
+            name: _number(post.get(f"skill_{index}"))
+            for index, name in enumerate(skill_names(campaign))
+        },
+        "flaw": (post.get("flaw") or "").strip() or None,
+    }
+    traits = []
+    for index in _row_indexes(post, "trait_"):
+        name = (post.get(f"trait_{index}_name") or "").strip()
+        level = (post.get(f"trait_{index}_level") or "").strip()
+        if not name and not level:
+            continue  # a blank row of the form
+        traits.append(
+            {
+                "name": name,
+                "level": _number(level),
+                "magic": post.get(f"trait_{index}_magic") == "on",
+            }
+        )
+    data["traits"] = traits
+    for key in ("armor", "xp", "experience_dice"):
+        if key in post:
+            data[key] = _number(post.get(key))
+    if "magic_die" in post:
+        raw = (post.get("magic_die") or "").strip().lower().removeprefix("d")
+        data["magic_die"] = None if raw in ("", "none") else _number(raw)
+    return data
+
+
+# Validation ---------------------------------------------------------------------------------
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Errors(dict):
+    def add(self, key: str, message: str) -> None:
+        self.setdefault(key, []).append(message)
+
+
+def _bounded(errors: _Errors, key: str, label: str, value: Any, bounds: tuple[int, int]) -> bool:
+    low, high = bounds
+    if not _is_int(value):
+        errors.add(key, _("%(name)s: enter a whole number.") % {"name": label})
+        return False
+    if not low <= value <= high:
+        errors.add(
+            key,
+            _("%(name)s must be between %(low)d and %(high)d.")
+            % {"name": label, "low": low, "high": high},
+        )
+        return False
+    return True
+
+
+def _name(errors: _Errors, key: str, value: Any, what: str) -> str | None:
+    if not isinstance(value, str) or not value.strip():
+        errors.add(key, _("Give the %(what)s a name.") % {"what": what})
+        return None
+    if len(value.strip()) > NAME_MAX:
+        errors.add(key, _("Keep the name to %(max)d characters.") % {"max": NAME_MAX})
+        return None
+    return value.strip()
+
+
+def _validate_attributes(data: dict, creating: bool, errors: _Errors) -> dict:
+    raw = data.get("attributes")
+    if not isinstance(raw, dict):
+        errors.add("attributes", _("The attributes must be an object of four numbers."))
+        return {}
+    unknown = sorted(str(key) for key in raw if key not in ATTRIBUTES)
+    if unknown:
+        errors.add("attributes", _("Unknown attribute: %(names)s.") % {"names": ", ".join(unknown)})
+    bounds = ATTRIBUTE_RANGE_CREATING if creating else ATTRIBUTE_RANGE
+    clean = {}
+    for name in ATTRIBUTES:
+        if _bounded(errors, f"attr_{name}", name, raw.get(name), bounds):
+            clean[name] = raw[name]
+    if creating and len(clean) == len(ATTRIBUTES) and sum(clean.values()) != ATTRIBUTE_SUM:
+        errors.add(
+            "attributes",
+            _("The attributes must sum to exactly %(target)d; they sum to %(sum)d.")
+            % {"target": ATTRIBUTE_SUM, "sum": sum(clean.values())},
+        )
+    return clean
+
+
+def _validate_skills(data: dict, names: list[str], creating: bool, errors: _Errors) -> dict:
+    raw = data.get("skills")
+    if not isinstance(raw, dict):
+        errors.add("skills", _("The skills must be an object of six numbers."))
+        return {}
+    unknown = sorted(str(key) for key in raw if key not in names)
+    if unknown and creating:
+        errors.add(
+            "skills",
+            _("This campaign's skills are %(names)s; unknown: %(unknown)s.")
+            % {"names": ", ".join(names), "unknown": ", ".join(unknown)},
+        )
+    clean = {}
+    for index, name in enumerate(names):
+        if name not in raw and not creating:
+            continue  # the GM renamed a skill after this sheet was made; the GM re-enters it
+        if _bounded(errors, f"skill_{index}", name, raw.get(name), SKILL_RANGE):
+            clean[name] = raw[name]
+    if creating and len(clean) == len(names) and sum(clean.values()) != SKILL_SUM:
+        errors.add(
+            "skills",
+            _("The skills must sum to exactly %(target)d; they sum to %(sum)+d.")
+            % {"target": SKILL_SUM, "sum": sum(clean.values())},
+        )
+    return clean
+
+
+def _validate_traits(data: dict, creating: bool, errors: _Errors) -> tuple[list, str | None]:
+    raw = data.get("traits")
+    flaw_raw = data.get("flaw")
+    flaw = None
+    if flaw_raw is not None:
+        flaw = _name(errors, "flaw", flaw_raw, _("flaw"))
+    if not isinstance(raw, list):
+        errors.add("traits", _("The traits must be a list."))
+        return [], flaw
+    if len(raw) > MAX_TRAITS:
+        errors.add("traits", _("A sheet holds at most %(max)d traits.") % {"max": MAX_TRAITS})
+        return [], flaw
+    if not raw:
+        errors.add("traits", _("Write at least the first trait: your concept or profession."))
+    clean, seen, all_good = [], set(), True
+    for index, trait in enumerate(raw):
+        key = f"trait_{index}"
+        if not isinstance(trait, dict):
+            errors.add(f"{key}_name", _("Each trait needs a name and a level."))
+            all_good = False
+            continue
+        name = _name(errors, f"{key}_name", trait.get("name"), _("trait"))
+        if name and name.casefold() in seen:
+            errors.add(f"{key}_name", _("“%(name)s” is already a trait.") % {"name": name})
+            name = None
+        level = trait.get("level")
+        label = _("Level of “%(name)s”") % {"name": name} if name else _("Trait level")
+        good_level = _bounded(errors, f"{key}_level", label, level, TRAIT_LEVEL_RANGE)
+        if good_level and creating and level > TRAIT_LEVEL_MAX_CREATING:
+            errors.add(
+                f"{key}_level",
+                _("“%(name)s” has %(level)d levels; at creation a trait has at most %(max)d.")
+                % {
+                    "max": TRAIT_LEVEL_MAX_CREATING,
+                    "name": name or _("This trait"),
+                    "level": level,
+                },
+            )
+            good_level = False
+        magic = trait.get("magic", False)
+        if not isinstance(magic, bool):
+            errors.add(f"{key}_name", _("The magic mark must be true or false."))
+            good_level = False
+        if name is None or not good_level:
+            all_good = False
+            continue
+        seen.add(name.casefold())
+        clean.append({"name": name, "level": level, "magic": magic})
+    if flaw and flaw.casefold() in seen:
+        errors.add("flaw", _("The flaw cannot also be a trait."))
+    if creating and all_good and clean:
+        target = TRAIT_POINTS_WITH_FLAW if flaw else TRAIT_POINTS
+        spent = sum(trait["level"] for trait in clean)
+        if spent != target:
+            errors.add("traits", _trait_points_message(spent, target, bool(flaw)))
+    return clean, flaw
+
+
+def _trait_points_message(spent: int, target: int, flaw: bool) -> str:
+    values = {"target": target, "spent": spent}
+    if flaw:
+        return (
+            _("With a flaw, spend exactly %(target)d trait points; you spent %(spent)d.") % values
+        )
+    return _("Spend exactly %(target)d trait points; you spent %(spent)d.") % values
+
+
+def _validate_wounds(data: dict, errors: _Errors) -> list:
+    raw = data.get("wounds", [])
+    if not isinstance(raw, list):
+        errors.add("wounds", _("The wounds must be a list."))
+        return []
+    if len(raw) > MAX_WOUNDS:
+        errors.add("wounds", _("A sheet holds at most %(max)d wounds.") % {"max": MAX_WOUNDS})
+        return []
+    clean = []
+    for wound in raw:
+        if not isinstance(wound, dict):
+            errors.add("wounds", _("Each wound needs a severity."))
+            continue
+        label = wound.get("label", "")
+        severity = wound.get("severity")
+        bandaged = wound.get("bandaged", False)
+        if not isinstance(label, str) or len(label.strip()) > NAME_MAX:
+            errors.add(
+                "wounds",
+                _("A wound's label is text of at most %(max)d characters.") % {"max": NAME_MAX},
+            )
+        elif severity not in SEVERITIES:
+            errors.add(
+                "wounds",
+                _("A wound's severity is one of: %(keys)s.") % {"keys": ", ".join(SEVERITIES)},
+            )
+        elif not isinstance(bandaged, bool):
+            errors.add("wounds", _("A wound is bandaged (true) or not (false)."))
+        else:
+            clean.append({"label": label.strip(), "severity": severity, "bandaged": bandaged})
+    return clean
+
+
+def validate(data: Any, campaign, *, creating: bool) -> tuple[dict, dict[str, list[str]]]:
+    errors = _Errors()
+    if not isinstance(data, dict):
+        errors.add("", _("The sheet must be a JSON object."))
+        return {}, dict(errors)
+    settings = system_settings(campaign)
+    clean: dict[str, Any] = {
+        "attributes": _validate_attributes(data, creating, errors),
+        "skills": _validate_skills(data, list(settings["skills"]), creating, errors),
+    }
+    clean["traits"], clean["flaw"] = _validate_traits(data, creating, errors)
+    clean["wounds"] = _validate_wounds(data, errors)
+    labels = {
+        "armor": (_("Armor"), ARMOR_RANGE),
+        "xp": (_("XP"), XP_RANGE),
+        "experience_dice": (_("Experience dice"), EXPERIENCE_DICE_RANGE),
+    }
+    for key, (label, bounds) in labels.items():
+        value = data.get(key, 0)
+        if _bounded(errors, key, label, value, bounds):
+            clean[key] = value
+    if "magic_die" in data:
+        die = data["magic_die"]
+        if die is not None and (not _is_int(die) or die not in MAGIC_DICE):
+            errors.add("magic_die", _("The magic die is none, d4, d6, d8, d10 or d12."))
+        clean["magic_die"] = die
+    else:
+        clean["magic_die"] = _starting_die(clean, settings) if creating else None
+    return (clean if not errors else {}), dict(errors)
+
+
+def _starting_die(data: dict, settings: dict) -> int | None:
+    attributes = data.get("attributes")
+    duch = attributes.get("DUCH") if isinstance(attributes, dict) else None
+    if not settings["magic"] or not _is_int(duch):
+        return None
+    traits = data.get("traits") if isinstance(data.get("traits"), list) else []
+    magic = sum(1 for trait in traits if isinstance(trait, dict) and trait.get("magic") is True)
+    return starting_magic_die(duch, magic)
+
+
+# Running totals and derived values -------------------------------------------------------------
+
+
+def _sum_ints(values) -> int:
+    return sum(value for value in values if _is_int(value))
+
+
+def totals(data: dict, campaign) -> list[Total]:
+    attributes = data.get("attributes") if isinstance(data.get("attributes"), dict) else {}
+    skills = data.get("skills") if isinstance(data.get("skills"), dict) else {}
+    traits = data.get("traits") if isinstance(data.get("traits"), list) else []
+    attribute_sum = _sum_ints(attributes.values())
+    skill_sum = _sum_ints(skills.values())
+    points = _sum_ints(trait.get("level") for trait in traits if isinstance(trait, dict))
+    target = TRAIT_POINTS_WITH_FLAW if data.get("flaw") else TRAIT_POINTS
+    return [
+        Total(_("Attributes"), attribute_sum, str(ATTRIBUTE_SUM), attribute_sum == ATTRIBUTE_SUM),
+        Total(_("Skills"), skill_sum, str(SKILL_SUM), skill_sum == SKILL_SUM, signed=True),
+        Total(_("Trait points"), points, str(target), points == target),
+    ]
+
+
+def derived(data: dict, campaign) -> dict:
+    settings = system_settings(campaign)
+    traits = data.get("traits") if isinstance(data.get("traits"), list) else []
+    levels = [t["level"] for t in traits if isinstance(t, dict) and _is_int(t.get("level"))]
+    wounds = [
+        fasttest_combat.Wound(w["severity"], w.get("bandaged") is True, w.get("label", ""))
+        for w in data.get("wounds") or []
+        if isinstance(w, dict) and w.get("severity") in SEVERITIES
+    ]
+    cost = development_cost([level for level in levels if level >= 1])
+    xp = data.get("xp", 0)
+    return {
+        "starting_magic_die": _starting_die(data, settings),
+        "development_cost": cost,
+        "can_develop": _is_int(xp) and xp >= cost,
+        "trait_points": sum(levels),
+        "wound_dice": {
+            name: fasttest_combat.wounds_for_test(ENGINE_ATTRIBUTES[name], wounds)
+            for name in ATTRIBUTES
+        },
+    }

@@ -1,0 +1,308 @@
+"""The T10 (Moorcrest) sheet: named attributes and skills, items that add or take dice."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from django.http import QueryDict
+
+from campaigns.demo import DEMO_CHARACTERS
+from campaigns.models import System
+from sheets.models import Character
+from sheets.systems import t10 as module
+from tests.web.sheet_helpers import client_for, sheet, url
+from tests.web.test_sheet_fasttest import errors_of, field_value
+
+pytest_plugins = ["tests.web.sheet_fixtures"]
+
+ASTRID = next(data for _p, name, data in DEMO_CHARACTERS[System.T10] if name == "Astrid")
+HX = {"HTTP_HX_REQUEST": "true"}
+#: Session, user, campaign, character: the same for a sheet of 1 or 30 skills.
+QUERIES_PER_SHEET = 4
+
+
+def post(**fields: str) -> QueryDict:
+    query = QueryDict(mutable=True)
+    for name, value in fields.items():
+        query[name.replace("__", "-")] = value
+    return query
+
+
+def check(data, creating=True):
+    return module.validate(data, None, creating=creating)
+
+
+def rolls(page: str) -> list[dict]:
+    return [json.loads(html.unescape(raw)) for raw in re.findall(r'data-roll="([^"]*)"', page)]
+
+
+# Defaults and reading the form -----------------------------------------------------------------
+
+
+def test_a_blank_sheet_names_no_attribute_or_skill():
+    data = module.default_data(None)
+    assert data == {"attributes": [], "skills": [], "equipment": []}
+    assert check(data) == (data, {})
+
+
+def test_the_form_is_read_as_typed():
+    data = module.data_from_post(
+        post(
+            attributes__0__name="Styrka",
+            attributes__0__value="4",
+            skills__0__name="Svärd",
+            skills__0__value="tre",
+            equipment__0__name="",
+            equipment__0__dice="0",
+        ),
+        None,
+    )
+    assert data == {
+        "attributes": [{"name": "Styrka", "value": "4"}],
+        "skills": [{"name": "Svärd", "value": "tre"}],
+        "equipment": [],
+    }
+
+
+def test_an_item_row_left_at_zero_dice_and_no_name_is_blank():
+    data = module.data_from_post(post(equipment__0__name=" ", equipment__0__dice="0"), None)
+    assert data["equipment"] == []
+
+
+# Validation ----------------------------------------------------------------------------------
+
+
+def test_astrid_of_the_demo_is_a_valid_sheet():
+    assert check(ASTRID) == (ASTRID, {})
+
+
+def test_an_older_sheet_of_name_value_objects_is_read_as_rows():
+    cleaned, errors = check({"attributes": {"Styrka": 4}, "skills": {"Svärd": 3}})
+    assert errors == {}
+    assert cleaned["attributes"] == [{"name": "Styrka", "value": 4}]
+    assert cleaned["skills"] == [{"name": "Svärd", "value": 3}]
+
+
+@pytest.mark.parametrize("value", [0, 11, "x", None, 2.5, True])
+def test_an_attribute_outside_one_to_ten_is_refused_at_its_field(value):
+    _cleaned, errors = check(sheet(ASTRID, attributes=[{"name": "Styrka", "value": value}]))
+    assert errors == {"attributes-0-value": ["Enter a whole number from 1 to 10."]}
+
+
+@pytest.mark.parametrize("value", [0, 10])
+def test_a_skill_may_be_untrained_or_at_ten(value):
+    _cleaned, errors = check(sheet(ASTRID, skills=[{"name": "Rida", "value": value}]))
+    assert errors == {}
+
+
+@pytest.mark.parametrize("value", [-1, 11, "1e3"])
+def test_a_skill_outside_zero_to_ten_is_refused_at_its_field(value):
+    _cleaned, errors = check(sheet(ASTRID, skills=[{"name": "Rida", "value": value}]))
+    assert errors == {"skills-0-value": ["Enter a whole number from 0 to 10."]}
+
+
+@pytest.mark.parametrize(("typed", "dice"), [("-5", -5), ("\u22122", -2), ("+5", 5), (0, 0)])
+def test_an_item_gives_or_takes_up_to_five_dice(typed, dice):
+    cleaned, errors = check(sheet(ASTRID, equipment=[{"name": "Sköld", "dice": typed}]))
+    assert errors == {}
+    assert cleaned["equipment"] == [{"name": "Sköld", "dice": dice}]
+
+
+@pytest.mark.parametrize("dice", [-6, 6, "mycket"])
+def test_an_item_beyond_five_dice_is_refused_at_its_field(dice):
+    _cleaned, errors = check(sheet(ASTRID, equipment=[{"name": "Sköld", "dice": dice}]))
+    assert errors == {"equipment-0-dice": ["Enter a whole number from −5 to +5."]}
+
+
+def test_a_skill_named_twice_is_refused():
+    skills = [{"name": "Svärd", "value": 3}, {"name": "svärd", "value": 1}]
+    _cleaned, errors = check(sheet(ASTRID, skills=skills))
+    assert errors == {"skills-1-name": ["“svärd” is already in this list."]}
+
+
+def test_a_skill_without_a_name_is_refused():
+    _cleaned, errors = check(sheet(ASTRID, skills=[{"value": 3}]))
+    assert errors == {"skills-0-name": ["Enter a name."]}
+
+
+def test_thirty_one_skills_are_refused_at_the_list():
+    skills = [{"name": f"Färdighet {number}", "value": 1} for number in range(31)]
+    _cleaned, errors = check(sheet(ASTRID, skills=skills))
+    assert errors == {"skills": ["At most 30 entries (this list has 31)."]}
+
+
+@pytest.mark.parametrize("attributes", ["Styrka", 4, [["Styrka", 4]]])
+def test_odd_json_for_a_list_is_refused_never_raised(attributes):
+    _cleaned, errors = check(sheet(ASTRID, attributes=attributes))
+    assert errors
+
+
+# Totals and derived values -------------------------------------------------------------------
+
+
+def test_the_largest_pool_is_the_best_attribute_plus_the_best_skill():
+    totals = module.totals(ASTRID, None)
+    assert [(total.label, total.value) for total in totals] == [
+        ("Largest pool (attribute + skill)", 7)
+    ]
+
+
+def test_there_is_no_pool_total_until_there_is_a_skill():
+    assert module.totals(sheet(ASTRID, skills=[]), None) == []
+
+
+def test_the_pool_total_skips_values_typed_wrongly():
+    data = module.data_from_post(
+        post(
+            attributes__0__name="Styrka",
+            attributes__0__value="99",
+            attributes__1__name="Smidighet",
+            attributes__1__value="3",
+            skills__0__name="Svärd",
+            skills__0__value="2",
+        ),
+        None,
+    )
+    assert module.totals(data, None)[0].value == 5
+
+
+def test_attributes_skills_and_items_are_roll_targets_with_their_dice():
+    derived = module.derived(ASTRID, None)
+    assert derived["attributes"][0]["roll"] == {"attribute": "Styrka", "dice": 4}
+    assert derived["skills"][0]["roll"] == {"skill": "Svärd", "dice": 3}
+    assert derived["equipment"][0]["roll"] == {"item": "Långsvärd", "dice": 1}
+
+
+# Pages -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def t10(make_campaign):
+    return make_campaign("t10")
+
+
+@pytest.fixture
+def astrid(t10, player):
+    return Character.objects.create(campaign=t10, owner=player, name="Astrid", data=sheet(ASTRID))
+
+
+def creation_post(**fields) -> dict:
+    data = {
+        "name": "Erik",
+        "attributes-0-name": "Styrka",
+        "attributes-0-value": "2",
+        "attributes-1-name": "Smidighet",
+        "attributes-1-value": "4",
+        "skills-0-name": "Båge",
+        "skills-0-value": "3",
+        "equipment-0-name": "Jaktbåge",
+        "equipment-0-dice": "1",
+    }
+    data.update({name.replace("__", "-"): value for name, value in fields.items()})
+    return data
+
+
+@pytest.mark.django_db
+def test_a_player_creates_a_t10_character_and_sees_the_pool_parts(t10, player):
+    client = client_for(player)
+    response = client.post(url("character_create", campaign=t10), creation_post())
+    character = Character.objects.get(campaign=t10)
+    page = client.get(response["Location"]).content.decode()
+    assert character.data["skills"] == [{"name": "Båge", "value": 3}]
+    assert {"attribute": "Smidighet", "dice": 4} in rolls(page)
+    assert {"item": "Jaktbåge", "dice": 1} in rolls(page)
+    assert "7 dice" in page
+
+
+@pytest.mark.django_db
+def test_a_wrong_attribute_on_creation_is_shown_at_its_field_and_kept(t10, player):
+    response = client_for(player).post(
+        url("character_create", campaign=t10), creation_post(attributes__1__value="0")
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Enter a whole number from 1 to 10." in errors_of(page, "attributes-1-value")
+    assert field_value(page, "attributes-1-value") == "0"
+    assert field_value(page, "skills-0-name") == "Båge"
+
+
+@pytest.mark.django_db
+def test_the_owner_raises_a_skill_in_its_box(astrid, player):
+    client_for(player).post(
+        url("character_section", character=astrid, section="skills"),
+        {
+            "skills-0-name": "Svärd",
+            "skills-0-value": "4",
+            "skills-1-name": "Rida",
+            "skills-1-value": "2",
+        },
+    )
+    astrid.refresh_from_db()
+    assert astrid.data["skills"][0] == {"name": "Svärd", "value": 4}
+    assert astrid.data["attributes"] == ASTRID["attributes"]
+
+
+@pytest.mark.django_db
+def test_an_older_sheet_is_saved_in_the_new_shape_on_its_next_edit(astrid, player):
+    astrid.data = {"attributes": {"Styrka": 4}, "skills": {"Svärd": 3}}
+    astrid.save()
+    client_for(player).post(
+        url("character_section", character=astrid, section="equipment"),
+        {"equipment-0-name": "Sköld", "equipment-0-dice": "1"},
+    )
+    astrid.refresh_from_db()
+    assert astrid.data["attributes"] == [{"name": "Styrka", "value": 4}]
+    assert astrid.data["equipment"] == [{"name": "Sköld", "dice": 1}]
+
+
+@pytest.mark.django_db
+def test_a_box_saved_with_an_error_keeps_the_typed_rows(astrid, player):
+    response = client_for(player).post(
+        url("character_section", character=astrid, section="attributes"),
+        {"attributes-0-name": "Styrka", "attributes-0-value": "11"},
+        **HX,
+    )
+    page = response.content.decode()
+    astrid.refresh_from_db()
+    assert field_value(page, "attributes-0-value") == "11"
+    assert "Enter a whole number from 1 to 10." in errors_of(page, "attributes-0-value")
+    assert astrid.data["attributes"] == ASTRID["attributes"]
+
+
+@pytest.mark.django_db
+def test_another_player_cannot_edit_the_sheet(astrid, other_player):
+    response = client_for(other_player).post(
+        url("character_section", character=astrid, section="skills"),
+        {"skills-0-name": "Svärd", "skills-0-value": "10"},
+    )
+    astrid.refresh_from_db()
+    assert response.status_code == 404
+    assert astrid.data["skills"] == ASTRID["skills"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("size", [1, 30])
+def test_the_sheet_costs_the_same_queries_however_many_skills(
+    astrid, player, size, django_assert_num_queries
+):
+    astrid.data = sheet(
+        ASTRID, skills=[{"name": f"Färdighet {n}", "value": 2} for n in range(size)]
+    )
+    astrid.save()
+    client = client_for(player)
+    client.get(url("character_detail", character=astrid))
+    with django_assert_num_queries(QUERIES_PER_SHEET):
+        client.get(url("character_detail", character=astrid))
+
+
+@pytest.mark.django_db
+def test_saving_the_attributes_refreshes_the_largest_pool_in_the_skills_box(astrid, player):
+    response = client_for(player).post(
+        url("character_section", character=astrid, section="attributes"),
+        {"attributes-0-name": "Styrka", "attributes-0-value": "6"},
+        **HX,
+    )
+    assert json.loads(response["HX-Trigger"]) == {"sheet-changed": {"boxes": ["skills"]}}
