@@ -44,7 +44,7 @@ def broadcast(group: str, event: dict[str, Any]) -> None:
     async_to_sync(get_channel_layer().group_send)(group, event)
 
 
-def _broadcast_on_commit(group: str, event: dict[str, Any]) -> None:
+def broadcast_on_commit(group: str, event: dict[str, Any]) -> None:
     transaction.on_commit(lambda: broadcast(group, event))
 
 
@@ -62,7 +62,7 @@ def start_session(campaign: Campaign, title: str = "") -> GameSession:
     except IntegrityError as error:  # a second click in the same instant
         raise ActionRefused(_("A session is already running.")) from error
     _open_scene(session, campaign)
-    _broadcast_on_commit(
+    broadcast_on_commit(
         campaign_group(campaign.pk), {"type": "table.session", "session": session.pk}
     )
     return session
@@ -75,7 +75,7 @@ def end_session(session: GameSession) -> GameSession:
         raise ActionRefused(_("This session has already ended."))
     locked.ended_at = timezone.now()
     locked.save(update_fields=["ended_at"])
-    _broadcast_on_commit(
+    broadcast_on_commit(
         campaign_group(locked.campaign_id), {"type": "table.session", "session": locked.pk}
     )
     return locked
@@ -88,7 +88,7 @@ def new_scene(session: GameSession, title: str = "") -> Scene:
     if not locked.is_open:
         raise ActionRefused(_("This session has ended; start a new one."))
     scene = _open_scene(locked, locked.campaign, title)
-    _broadcast_on_commit(
+    broadcast_on_commit(
         campaign_group(locked.campaign_id),
         {"type": "table.scene", "session": locked.pk, "scene": scene.number},
     )
@@ -206,7 +206,7 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     if on_result is not None:
         on_result(result, roll)
     payload = roll_payload(roll)
-    _broadcast_on_commit(
+    broadcast_on_commit(
         campaign_group(locked.campaign_id), {"type": "table.roll", "payload": payload}
     )
     return roll, True

@@ -23,6 +23,8 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     settings = system_settings(campaign)
     panel = Panel(system="fasttest", template=TEMPLATE)
     errors = panel.errors
+    # What the GM called for is fixed; the player still picks traits, experience dice, split.
+    choices = _with_target(choices, (pending or {}).get("target", {}))
 
     attribute = one_str(choices, "attribute")
     if attribute not in ATTRIBUTES:
@@ -54,6 +56,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "experience_rule": settings["experience_dice"],
         "multi_skill": settings["multi_skill"],
         "ignore_wounds": ignore_wounds,
+        "pending": pending,
     }
     if errors:
         return panel
@@ -73,16 +76,13 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         sources.append(source("penalty", penalty_other, _("circumstances")))
     if wound_dice:
         sources.append(source("penalty", wound_dice, _("wounds")))
-    npc_traits: list[int] = []
-    if pending:
-        npc_traits = pending.get("npc_traits", [])
-        sources.extend(pending.get("sources", []))
+    gm = _gm_modifiers((pending or {}).get("modifiers", {}), sources)
     params = {
         "attribute": data["attributes"][attribute],
         "skills": [data["skills"].get(name, 0) for name in chosen_skills],
-        "bonus": trait_dice + bonus_other + experience + (pending or {}).get("bonus", 0),
-        "penalty": penalty_other + (pending or {}).get("penalty", 0),
-        "npc_traits": npc_traits,
+        "bonus": trait_dice + bonus_other + experience + gm["bonus"],
+        "penalty": penalty_other + gm["penalty"],
+        "npc_traits": gm["npc_traits"],
         "wounds": wound_dice,
     }
     try:
@@ -118,6 +118,48 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "d6_count": 1 + abs(parsed.net) - extra_d10,
     }
     return panel
+
+
+def _with_target(choices, target: dict[str, Any]):
+    """The posted choices with the GM's target on top (a player cannot re-aim a called test)."""
+    if not target:
+        return choices
+    merged = {key: choices.getlist(key) if hasattr(choices, "getlist") else choices[key]
+              for key in choices}  # fmt: skip
+    merged.update({key: value if isinstance(value, list) else [value]
+                   for key, value in target.items()})  # fmt: skip
+    return _Choices(merged)
+
+
+class _Choices(dict):
+    """A dict of lists that answers like a QueryDict."""
+
+    def get(self, key, default=None):
+        values = super().get(key)
+        return values[-1] if values else default
+
+    def getlist(self, key):
+        return list(super().get(key, []))
+
+
+def _gm_modifiers(modifiers: dict[str, Any], sources: list) -> dict[str, Any]:
+    """The GM's dice of a pending test, each with its source, as engine inputs."""
+    bonus = penalty = 0
+    for entry in modifiers.get("dice", []):
+        if entry["kind"] == "bonus":
+            bonus += entry["amount"]
+            sources.append(source("bonus", entry["amount"], entry["source"]))
+        elif entry["kind"] == "penalty":
+            penalty += entry["amount"]
+            sources.append(source("penalty", entry["amount"], entry["source"]))
+    npc = modifiers.get("npc")
+    npc_traits = [trait["dice"] for trait in npc["traits"]] if npc else []
+    if npc_traits:
+        names = ", ".join(f"{t['name']} {t['dice']}k" for t in npc["traits"])
+        sources.append(
+            source("penalty", fasttest.npc_penalty(npc_traits), f"{npc['name']} ({names})")
+        )
+    return {"bonus": bonus, "penalty": penalty, "npc_traits": npc_traits}
 
 
 def _strs(choices, name: str) -> list[str]:
@@ -166,7 +208,7 @@ def _split(choices, parsed: fasttest.Params, best: int, pending) -> int:
     the GM's to split (RULES.md's Decision: all d10 unless the GM says otherwise)."""
     extra = abs(parsed.net)
     if parsed.net < 0:
-        chosen = (pending or {}).get("extra_d10")
+        chosen = (pending or {}).get("modifiers", {}).get("extra_d10")
         return chosen if isinstance(chosen, int) and 0 <= chosen <= extra else extra
     value = one_int(choices, "extra_d10", default=best)
     return value if isinstance(value, int) and 0 <= value <= extra else best

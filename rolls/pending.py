@@ -1,0 +1,265 @@
+"""The GM's pending tests: call one, shape it live, and roll it exactly as the player saw it.
+
+Every change is a small operation applied under the pending test's row lock, so two GM changes
+at once are applied one after the other and neither is lost; each bumps ``revision`` and tells
+the player's pages (their user group) and the GM's, which fetch the fresh panel.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from campaigns.models import GameSession, Scene
+from rolls.actions import (
+    ActionRefused,
+    broadcast_on_commit,
+    roll_from_panel,
+    user_group,
+)
+from rolls.models import PendingTest
+from rolls.panels import panel_module
+from sheets.models import NPC
+
+MAX_DICE_ENTRIES = 20
+MAX_AMOUNT = 20
+
+
+def _announce(pending: PendingTest, gm_id: int) -> None:
+    event = {
+        "type": "table.pending",
+        "pending": pending.pk,
+        "character": pending.character_id,
+        "revision": pending.revision,
+        "status": pending.status,
+    }
+    for user_id in {pending.character.owner_id, gm_id}:
+        broadcast_on_commit(user_group(user_id), event)
+
+
+@transaction.atomic
+def call_test(*, session: GameSession, character, gm, target: dict[str, Any]) -> PendingTest:
+    """Call for a test on a character; an earlier open call for it is called off."""
+    if not session.is_open:
+        raise ActionRefused(_("Start a session before calling for tests."))
+    for old in PendingTest.objects.select_for_update().filter(
+        character=character, status=PendingTest.Status.OPEN
+    ):
+        old.status = PendingTest.Status.CANCELLED
+        old.save(update_fields=["status", "updated_at"])
+        _announce(old, gm.pk)
+    pending = PendingTest.objects.create(
+        session=session, character=character, called_by=gm, target=target, modifiers={}
+    )
+    _announce(pending, gm.pk)
+    return pending
+
+
+@transaction.atomic
+def change_test(pending_id: int, gm, operation: str, **args: Any) -> PendingTest:
+    """Apply one GM operation to an open pending test and bump its revision."""
+    pending = (
+        PendingTest.objects.select_for_update()
+        .select_related("character", "session__campaign")
+        .get(pk=pending_id)
+    )
+    if pending.status != PendingTest.Status.OPEN:
+        raise ActionRefused(_("This test has already been rolled or called off."))
+    apply = OPERATIONS.get(operation)
+    if apply is None:
+        raise ActionRefused(_("Unknown change to a test."))
+    apply(pending, pending.modifiers, **args)
+    pending.revision += 1
+    pending.save(update_fields=["modifiers", "target", "revision", "updated_at"])
+    _announce(pending, gm.pk)
+    return pending
+
+
+@transaction.atomic
+def cancel_test(pending_id: int, gm) -> PendingTest:
+    pending = PendingTest.objects.select_for_update().select_related("character").get(pk=pending_id)
+    if pending.status == PendingTest.Status.OPEN:
+        pending.status = PendingTest.Status.CANCELLED
+        pending.revision += 1
+        pending.save(update_fields=["status", "revision", "updated_at"])
+        _release_challenge(pending)
+        _announce(pending, gm.pk)
+    return pending
+
+
+@transaction.atomic
+def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibility):
+    """Roll a pending test if the player saw its latest revision; else refuse, losing nothing."""
+    pending = (
+        PendingTest.objects.select_for_update()
+        .select_related("character", "session__campaign")
+        .get(pk=pending_id)
+    )
+    if pending.status != PendingTest.Status.OPEN:
+        raise ActionRefused(_("This test has already been rolled or called off."))
+    if pending.revision != revision:
+        raise StaleTest(_("The GM just changed this test — look again."))
+    campaign = pending.session.campaign
+    panel = panel_module(campaign.system).build(
+        pending.character, campaign, choices, pending=pending_view(pending)
+    )
+    if not panel.ready:
+        raise ActionRefused(" ".join(m for ms in panel.errors.values() for m in ms))
+    roll, created = roll_from_panel(
+        session=pending.session,
+        actor=actor,
+        character=pending.character,
+        panel=panel,
+        key=key,
+        visibility=visibility,
+    )
+    if created:
+        pending.status = PendingTest.Status.ROLLED
+        pending.roll = roll
+        pending.save(update_fields=["status", "roll", "updated_at"])
+        _announce(pending, campaign.gm_id)
+    return roll, created
+
+
+class StaleTest(ActionRefused):
+    """The player's view of a pending test is older than the GM's latest change."""
+
+
+def pending_view(pending: PendingTest) -> dict[str, Any]:
+    """What a panel needs of a pending test: the fixed target and the GM's modifiers."""
+    return {
+        "id": pending.pk,
+        "revision": pending.revision,
+        "target": pending.target,
+        "modifiers": pending.modifiers,
+    }
+
+
+# --- Operations -----------------------------------------------------------------------------
+
+
+def _amount(value: Any, low: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_AMOUNT:
+        raise ActionRefused(
+            _("A number of dice must be from %(low)s to %(high)s.")
+            % {"low": low, "high": MAX_AMOUNT}
+        )
+    return value
+
+
+def _text(value: Any) -> str:
+    text = str(value or "").strip()[:80]
+    if not text:
+        raise ActionRefused(_("Say where the modifier comes from (e.g. darkness)."))
+    return text
+
+
+def _add_dice(pending, modifiers, kind: str, amount: Any, source: str = "") -> None:
+    if kind not in ("bonus", "penalty", "level", "pool", "circumstance", "modifier"):
+        raise ActionRefused(_("Unknown kind of modifier."))
+    entries = modifiers.setdefault("dice", [])
+    if len(entries) >= MAX_DICE_ENTRIES:
+        raise ActionRefused(_("That is as many modifiers as one test can hold."))
+    low = -MAX_AMOUNT if kind in ("pool", "circumstance", "modifier") else 1
+    entries.append({"kind": kind, "amount": _amount(amount, low), "source": _text(source)})
+
+
+def _remove_dice(pending, modifiers, index: Any) -> None:
+    entries = modifiers.get("dice", [])
+    if not isinstance(index, int) or not 0 <= index < len(entries):
+        raise ActionRefused(_("That modifier is no longer there; look again."))
+    entries.pop(index)
+
+
+def _set_npc(pending, modifiers, npc_id: Any, traits: Any) -> None:
+    """Tick an NPC's applicable traits (FastTest: the highest plus 1 for each other)."""
+    npc = NPC.objects.filter(pk=npc_id, campaign_id=pending.session.campaign_id).first()
+    if npc is None:
+        raise ActionRefused(_("No such NPC in this campaign."))
+    chosen = sorted({i for i in traits if isinstance(i, int) and 0 <= i < len(npc.traits)})
+    if not chosen:
+        modifiers.pop("npc", None)
+        return
+    modifiers["npc"] = {
+        "id": npc.pk,
+        "name": npc.name,
+        "traits": [{"name": npc.traits[i]["name"], "dice": npc.traits[i]["dice"]} for i in chosen],
+    }
+
+
+def _clear_npc(pending, modifiers) -> None:
+    modifiers.pop("npc", None)
+
+
+def _set_number(name: str, low: int, high: int):
+    def setter(pending, modifiers, value: Any) -> None:
+        if value is None:
+            modifiers.pop(name, None)
+            return
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ActionRefused(
+                _("That must be a whole number from %(low)s to %(high)s.")
+                % {"low": low, "high": high}
+            )
+        modifiers[name] = value
+
+    return setter
+
+
+def _set_target(pending, modifiers, target: Any) -> None:
+    if not isinstance(target, dict):
+        raise ActionRefused(_("Choose what is tested."))
+    pending.target = target
+
+
+def _set_challenge(pending, modifiers, value: Any) -> None:
+    """AST: challenge points the GM puts into this test, taken from the scene's pool."""
+    scene = (
+        Scene.objects.select_for_update()
+        .filter(session=pending.session)
+        .order_by("-number")
+        .first()
+    )
+    if scene is None:
+        raise ActionRefused(_("There is no scene to take challenge points from."))
+    current = modifiers.get("challenge", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ActionRefused(_("Challenge points must be a whole number, 0 or more."))
+    if value - current > scene.challenge_points:
+        raise ActionRefused(
+            _("Only %(n)s challenge points are left in this scene.") % {"n": scene.challenge_points}
+        )
+    scene.challenge_points -= value - current
+    scene.save(update_fields=["challenge_points"])
+    modifiers["challenge"] = value
+
+
+def _release_challenge(pending: PendingTest) -> None:
+    """A called-off test gives its challenge points back to the scene."""
+    spent = pending.modifiers.get("challenge", 0)
+    if spent:
+        scene = (
+            Scene.objects.select_for_update()
+            .filter(session=pending.session)
+            .order_by("-number")
+            .first()
+        )
+        if scene is not None:
+            scene.challenge_points += spent
+            scene.save(update_fields=["challenge_points"])
+
+
+OPERATIONS = {
+    "add_dice": _add_dice,
+    "remove_dice": _remove_dice,
+    "set_npc": _set_npc,
+    "clear_npc": _clear_npc,
+    "set_difficulty": _set_number("difficulty", 0, 30),
+    "set_easing": _set_number("easing", 0, 10),
+    "set_hindering": _set_number("hindering", 0, 10),
+    "set_extra_d10": _set_number("extra_d10", 0, 200),
+    "set_challenge": _set_challenge,
+    "set_target": _set_target,
+}
