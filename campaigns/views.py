@@ -100,6 +100,8 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "members": members,
         "left_behind": left_behind if is_gm else [],
         "npc_count": npcs.count(),
+        # Newest first; the running one (if any) leads the list.
+        "sessions": list(campaign.sessions.order_by("-started_at", "-pk")[:10]),
         **(_invite_context(request, campaign) if is_gm else {}),
     }
     return render(request, "campaigns/detail.html", context)

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaigns.access import member_campaign
 from campaigns.models import Campaign
 from campaigns.system_settings import system_settings
+from rolls.log import log_context
 from sheets import actions, export
 from sheets.models import Character
 from sheets.systems import Section, sections, sheet_module
@@ -192,7 +193,7 @@ def _answer_box(
         context["action_errors"] = errors
         context["typed"] = typed or {}
     if not request.htmx:
-        return render(request, "sheets/detail.html", context)
+        return _detail_page(request, campaign, context)
     response = _render_box(request, context, key)
     refreshes = context["sections"][key].section.refreshes
     if not errors and refreshes:
@@ -275,6 +276,12 @@ def character_detail(request: HttpRequest, campaign_id: int, pk: int) -> HttpRes
             if not (allowed and _may_edit_section(request, campaign, section)):
                 editing = ""
     context = _sheet_context(request, campaign, character, editing=editing)
+    return _detail_page(request, campaign, context)
+
+
+def _detail_page(request: HttpRequest, campaign: Campaign, context: dict) -> HttpResponse:
+    """The whole sheet page: the sheet, its test panel, and the table's roll log beside it."""
+    context |= log_context(campaign, request.user)
     return render(request, "sheets/detail.html", context)
 
 

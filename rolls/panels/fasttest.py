@@ -36,7 +36,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
             _("This campaign tests one skill at a time (multi-skill tests are off).")
         )
     traits = data.get("traits", [])
-    ticked = sorted({i for i in ints(choices, "trait") if 0 <= i < len(traits)})
+    ticked = _ticked_traits(choices, traits)
     bonus_other = _count(choices, "bonus_other", errors, _("Other bonus dice"))
     penalty_other = _count(choices, "penalty_other", errors, _("Other penalty dice"))
     experience = _experience(choices, data, settings, errors)
@@ -160,6 +160,14 @@ def _gm_modifiers(modifiers: dict[str, Any], sources: list) -> dict[str, Any]:
             source("penalty", fasttest.npc_penalty(npc_traits), f"{npc['name']} ({names})")
         )
     return {"bonus": bonus, "penalty": penalty, "npc_traits": npc_traits}
+
+
+def _ticked_traits(choices, traits: list[dict]) -> list[int]:
+    """Traits ticked by index (the panel's checkboxes) or by name (a click on the sheet)."""
+    names = {trait["name"]: index for index, trait in enumerate(traits)}
+    ticked = {i for i in ints(choices, "trait") if 0 <= i < len(traits)}
+    ticked |= {names[name] for name in _strs(choices, "trait") if name in names}
+    return sorted(ticked)
 
 
 def _strs(choices, name: str) -> list[str]:

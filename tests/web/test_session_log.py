@@ -131,3 +131,28 @@ def test_entries_are_kept_when_a_character_is_deleted(table, player):
     roll(session, player, character=hero)
     hero.delete()
     assert Roll.objects.get().character_name == "Brunhilda"
+
+
+def test_the_campaign_page_offers_the_gm_to_start_a_session(client, gm, player, other_player):
+    campaign, _, session = make_table(gm, player, other_player)
+    client.force_login(gm)
+    client.post(reverse("session_end", args=[campaign.pk, session.pk]))
+    html = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+    assert reverse("session_start", args=[campaign.pk]) in html
+
+
+def test_the_campaign_page_leads_players_to_the_running_session(client, table, player):
+    campaign, _, session = table
+    client.force_login(player)
+    html = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+    assert reverse("session_detail", args=[campaign.pk, session.pk]) in html
+    assert reverse("session_start", args=[campaign.pk]) not in html
+
+
+def test_the_sheet_page_shows_the_running_sessions_log(client, table, player):
+    campaign, hero, session = table
+    roll(session, player, character=hero)
+    client.force_login(player)
+    html = client.get(reverse("character_detail", args=[campaign.pk, hero.pk])).content.decode()
+    assert 'id="roll-log"' in html
+    assert f'id="roll-{session.pk}-1"' in html
