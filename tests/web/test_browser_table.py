@@ -1,0 +1,108 @@
+"""The live table in real browsers: a GM and two players at one table, on a live server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+
+pytestmark = pytest.mark.browser
+CAMPAIGN = "Królestwo Zarith (FastTest)"
+
+
+@pytest.fixture
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def table(browser, tmp_path):
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={CAMPAIGN}")
+        gm.click("text=Start a session")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
+        ala = open_sheet(browser, base, "ala", "Brunhilda z Gór")
+        bartek = open_sheet(browser, base, "bartek", "Zbyszko Cichy")
+        yield gm, ala, bartek
+
+
+def open_sheet(browser, base, username, character):
+    page = log_in(browser, base, username)
+    page.click(f"text={CAMPAIGN}")
+    page.click(f"text={character}")
+    page.wait_for_selector(".connection[data-connection-state='live']")
+    return page
+
+
+def roll_budowa(page, visibility: str = "public") -> None:
+    if not page.query_selector("#test-panel form"):
+        page.click("button.roll-target:has-text('BUDOWA')")
+        page.wait_for_selector("#test-panel form")
+    page.select_option("#visibility", visibility)
+    page.wait_for_selector("#test-panel .roll-button:not([disabled])")
+    before = page.locator("#test-panel .rolled").count()
+    page.click("#test-panel .roll-button")
+    page.wait_for_function(
+        "n => document.querySelectorAll('#test-panel .rolled').length > n || "
+        "document.querySelector('#test-panel .rolled')", arg=before,
+    )  # fmt: skip
+
+
+def entry(page, seq: int):
+    selector = f"#roll-log [data-entries] > li[data-seq='{seq}']"
+    page.wait_for_selector(selector, timeout=10_000)
+    return page.locator(selector)
+
+
+def test_a_players_roll_shows_in_all_three_logs(table):
+    gm, ala, bartek = table
+    roll_budowa(ala)
+    for page in (gm, ala, bartek):
+        assert "BUDOWA 7" in entry(page, 1).inner_text()
+
+
+def test_a_secret_roll_shows_in_two_logs_and_never_reaches_the_third(table):
+    gm, ala, bartek = table
+    frames: list[str] = []
+    bartek.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
+    bartek.reload()  # listen from the first frame of a fresh socket
+    bartek.wait_for_selector(".connection[data-connection-state='live']")
+    roll_budowa(ala, visibility="secret")
+    assert "BUDOWA 7" in entry(ala, 1).inner_text()
+    assert "BUDOWA 7" in entry(gm, 1).inner_text()
+    assert "A hidden roll was made." in entry(bartek, 1).inner_text()
+    assert "BUDOWA 7" not in bartek.content()
+    sent = [json.loads(frame) for frame in frames if frame.startswith("{")]
+    assert [m["seq"] for m in sent if m.get("type") == "entry"] == [1]
+    assert all("BUDOWA 7" not in m.get("html", "") for m in sent)
+    assert all('class="face"' not in m.get("html", "") for m in sent)
+
+
+def test_a_reload_shows_the_same_log(table):
+    _, ala, _ = table
+    roll_budowa(ala)
+    roll_budowa(ala)
+    before = entry(ala, 2).inner_text()
+    ala.reload()
+    assert entry(ala, 2).inner_text() == before
+    assert ala.locator("#roll-log [data-entries] > li").count() == 2
+
+
+def test_a_cut_connection_ends_with_every_roll_once(table):
+    _, ala, bartek = table
+    roll_budowa(ala)
+    bartek.evaluate("window.tableSocket.drop()")
+    roll_budowa(ala)
+    roll_budowa(ala)
+    bartek.wait_for_selector(".connection[data-connection-state='live']", timeout=15_000)
+    for seq in (1, 2, 3):
+        assert entry(bartek, seq).count() == 1
+    assert bartek.locator("#roll-log [data-entries] > li").count() == 3
