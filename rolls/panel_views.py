@@ -13,9 +13,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from rolls import actions
-from rolls.models import Roll, Visibility
-from rolls.panels import panel_module
+from rolls import pending as pending_actions
+from rolls.models import PendingTest, Roll, Visibility
+from rolls.panels import one_int, panel_module
 from rolls.payload import roll_payload
+from rolls.pending import pending_view
 from sheets.models import Character
 
 
@@ -41,10 +43,23 @@ def _visibilities(campaign, user) -> list[tuple[str, str]]:
     return choices
 
 
+def _pending_for(character, choices) -> PendingTest | None:
+    """The open pending test the panel was asked to show, if it is this character's."""
+    pending_id = one_int(choices, "pending", default=None)
+    if not isinstance(pending_id, int):
+        return None
+    return PendingTest.objects.filter(
+        pk=pending_id, character=character, status=PendingTest.Status.OPEN
+    ).first()
+
+
 def _render(request, campaign, character, choices, *, status=200, rolled=None, refusal=""):
     """The panel partial; after a roll, with the entry and what may follow it."""
     module = panel_module(campaign.system)
-    panel = module.build(character, campaign, choices)
+    pending = None if rolled is not None else _pending_for(character, choices)
+    panel = module.build(
+        character, campaign, choices, pending=pending_view(pending) if pending else None
+    )
     session = GameSession.objects.open().filter(campaign=campaign).first()
     follow_ups = []
     if rolled is not None and hasattr(module, "follow_ups"):
@@ -61,6 +76,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         "rolled_roll": rolled,
         "follow_ups": follow_ups,
         "refusal": refusal,
+        "pending": pending,
     }
     return render(request, "rolls/_panel.html", context, status=status)
 
@@ -93,6 +109,8 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     session = GameSession.objects.open().filter(campaign=campaign).first()
     if session is None:
         return refuse(409, _("No game session is running; the GM starts one."))
+    if choices.get("pending"):
+        return _roll_pending(request, campaign, character, choices, key, visibility, refuse)
     panel = panel_module(campaign.system).build(character, campaign, choices)
     if not panel.ready:
         return refuse(422)
@@ -105,6 +123,25 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
             key=key,
             visibility=visibility,
         )
+    except actions.ActionRefused as refusal:
+        return refuse(409, str(refusal))
+    character.refresh_from_db()
+    return _render(request, campaign, character, choices, rolled=roll)
+
+
+def _roll_pending(request, campaign, character, choices, key, visibility, refuse):
+    """Roll a test the GM called for, at exactly the revision the player was shown."""
+    pending_id = one_int(choices, "pending", default=None)
+    revision = one_int(choices, "revision", default=None)
+    if not isinstance(pending_id, int) or not isinstance(revision, int):
+        return refuse(400, _("This roll request is malformed; reload the page and try again."))
+    if not PendingTest.objects.filter(pk=pending_id, character=character).exists():
+        raise Http404("No such pending test.")
+    try:
+        roll, _created = pending_actions.roll_pending(
+            pending_id=pending_id, revision=revision, actor=request.user, choices=choices,
+            key=key, visibility=visibility,
+        )  # fmt: skip
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))
     character.refresh_from_db()

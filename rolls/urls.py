@@ -26,3 +26,15 @@ urlpatterns += [
         name="test_follow_up",
     ),
 ]
+
+from rolls import dashboard  # noqa: E402
+
+urlpatterns += [
+    path("dashboard/", dashboard.dashboard, name="dashboard"),
+    path("dashboard/party/", dashboard.dashboard_party, name="dashboard_party"),
+    path("dashboard/pending/", dashboard.dashboard_pending, name="dashboard_pending"),
+    path("dashboard/characters/<int:pk>/call/", dashboard.call_test, name="call_test"),
+    path("pending/<int:pending_id>/change/", dashboard.change_test, name="change_test"),
+    path("pending/<int:pending_id>/cancel/", dashboard.cancel_test, name="cancel_test"),
+    path("dashboard/npcs/", dashboard.quick_npc, name="dashboard_quick_npc"),
+]

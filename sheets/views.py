@@ -26,6 +26,7 @@ from campaigns.access import member_campaign
 from campaigns.models import Campaign
 from campaigns.system_settings import system_settings
 from rolls.log import log_context
+from rolls.models import PendingTest
 from sheets import actions, export
 from sheets.models import Character
 from sheets.systems import Section, sections, sheet_module
@@ -282,6 +283,11 @@ def character_detail(request: HttpRequest, campaign_id: int, pk: int) -> HttpRes
 def _detail_page(request: HttpRequest, campaign: Campaign, context: dict) -> HttpResponse:
     """The whole sheet page: the sheet, its test panel, and the table's roll log beside it."""
     context |= log_context(campaign, request.user)
+    if context["can_edit"]:
+        # A test the GM has called for and the player has not rolled yet opens at once.
+        context["pending_test"] = PendingTest.objects.filter(
+            character=context["character"], status=PendingTest.Status.OPEN
+        ).first()
     return render(request, "sheets/detail.html", context)
 
 

@@ -220,3 +220,41 @@ def _split(choices, parsed: fasttest.Params, best: int, pending) -> int:
         return chosen if isinstance(chosen, int) and 0 <= chosen <= extra else extra
     value = one_int(choices, "extra_d10", default=best)
     return value if isinstance(value, int) and 0 <= value <= extra else best
+
+
+# --- The GM's side: calling for a test and shaping it -------------------------------------------
+
+#: What the GM may change on a pending FastTest test (see rolls.pending.OPERATIONS).
+GM_CONTROLS = ("bonus", "penalty", "npc", "extra_d10")
+
+
+def target_fields(character, campaign) -> list[dict[str, Any]]:
+    """The fields of the GM's "call for a test" form: what is tested."""
+    data = character.data
+    settings = system_settings(campaign)
+    skills = [(name, f"{name} {data['skills'].get(name, 0):+d}") for name in settings["skills"]]
+    return [
+        {
+            "name": "attribute",
+            "label": _("Attribute (Cecha)"),
+            "type": "select",
+            "choices": [(name, f"{name} {data['attributes'].get(name)}") for name in ATTRIBUTES],
+        },
+        {
+            "name": "skill",
+            "label": _("Skill (Umiejętność)"),
+            "type": "multiselect" if settings["multi_skill"] else "select",
+            "choices": ([] if settings["multi_skill"] else [("", _("none"))]) + skills,
+        },
+    ]
+
+
+def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
+    """The target the GM chose, or the messages saying what is wrong with it."""
+    target = {
+        "attribute": one_str(post, "attribute"),
+        "skill": [s for s in _strs(post, "skill") if s],
+    }
+    panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})
+    wrong = [m for name in ("attribute", "skill") for m in panel.errors.get(name, [])]
+    return target, wrong

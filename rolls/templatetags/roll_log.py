@@ -3,6 +3,7 @@
 from django import template
 
 from rolls.labels import (
+    CONTROL_LABELS,
     DIE_REASONS,
     FACT_LABELS,
     GOOD_OUTCOMES,
@@ -79,3 +80,13 @@ def percent(p: float) -> str:
 @register.filter
 def percent_width(p: float) -> str:
     return f"{max(0.0, min(1.0, p)) * 100:.1f}%"
+
+
+@register.filter
+def get_item(mapping, key):
+    return mapping.get(key) if isinstance(mapping, dict) else None
+
+
+@register.filter
+def control_label(key: str) -> str:
+    return CONTROL_LABELS.get(key, key)

@@ -51,6 +51,12 @@
     load(panel.dataset.panelUrl + "?" + queryOf(target).toString(), false);
   });
 
+  // A test the GM called before this page opened is shown at once.
+  const initial = panelElement();
+  if (initial && initial.dataset.pending) {
+    load(initial.dataset.panelUrl + "?pending=" + initial.dataset.pending, true);
+  }
+
   // The GM called for (or changed) a test on this character: show it at once.
   document.addEventListener("table:pending", function (event) {
     const panel = panelElement();

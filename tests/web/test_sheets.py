@@ -20,8 +20,9 @@ pytest_plugins = ["tests.web.sheet_fixtures"]
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
-# Session, user, campaign, character; then the log beside the sheet: its session and entries.
-SHEET_PAGE_QUERIES = 6
+# Session, user, campaign, character; then the log beside the sheet (its session and entries)
+# and the test the GM may have called for.
+SHEET_PAGE_QUERIES = 7
 
 
 def text(response) -> str:

@@ -1,0 +1,186 @@
+"""The GM's dashboard: the party live, the pending tests being shaped, NPCs at hand, the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns import actions as campaign_actions
+from campaigns.access import gm_campaign
+from campaigns.models import GameSession
+from rolls import pending as pending_actions
+from rolls.actions import ActionRefused
+from rolls.log import log_context
+from rolls.models import PendingTest
+from rolls.panels import one_int, one_str, panel_module
+from rolls.party import vitals
+from rolls.pending import pending_view
+from sheets.models import NPC, Character
+from sheets.npc_forms import QuickNPCForm
+
+
+def _open_session(campaign) -> GameSession | None:
+    return GameSession.objects.open().filter(campaign=campaign).first()
+
+
+def _party(campaign) -> list[dict[str, Any]]:
+    characters = Character.objects.filter(campaign=campaign).select_related("owner")
+    return [{"character": c, "vitals": vitals(c, campaign.system)} for c in characters]
+
+
+def _pending_cards(campaign, session) -> list[dict[str, Any]]:
+    if session is None:
+        return []
+    tests = (
+        PendingTest.objects.filter(session=session, status=PendingTest.Status.OPEN)
+        .select_related("character")
+        .order_by("created_at")
+    )
+    return [_card(campaign, test) for test in tests]
+
+
+def _card(campaign, test: PendingTest) -> dict[str, Any]:
+    """One pending test as the GM sees it: the odds before the player's own bonus dice."""
+    module = panel_module(campaign.system)
+    panel = module.build(test.character, campaign, {}, pending=pending_view(test))
+    return {
+        "test": test,
+        "panel": panel,
+        "controls": getattr(module, "GM_CONTROLS", ()),
+        "npc": test.modifiers.get("npc"),
+        "dice": list(enumerate(test.modifiers.get("dice", []))),
+    }
+
+
+def _dashboard_context(request, campaign) -> dict[str, Any]:
+    session = _open_session(campaign)
+    module = panel_module(campaign.system)
+    party = _party(campaign)
+    for member in party:
+        member["target_fields"] = module.target_fields(member["character"], campaign)
+    return {
+        "campaign": campaign,
+        "session": session,
+        "scene": session.scenes.order_by("-number").first() if session else None,
+        "party": party,
+        "cards": _pending_cards(campaign, session),
+        "npcs": NPC.objects.filter(campaign=campaign),
+        **log_context(campaign, request.user),
+    }
+
+
+@require_GET
+@login_required
+def dashboard(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    return render(request, "rolls/dashboard.html", _dashboard_context(request, campaign))
+
+
+@require_GET
+@login_required
+def dashboard_party(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The party grid alone: the dashboard refreshes it when a sheet or a roll changes it."""
+    campaign = gm_campaign(request, campaign_id)
+    return render(request, "rolls/_party.html", _dashboard_context(request, campaign))
+
+
+@require_GET
+@login_required
+def dashboard_pending(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    return render(request, "rolls/_pending_list.html", _dashboard_context(request, campaign))
+
+
+def _back(request, campaign, message: str = "") -> HttpResponse:
+    """After a GM action: the pending list for htmx, the dashboard otherwise."""
+    if message:
+        messages.error(request, message)
+    if request.htmx:
+        context = _dashboard_context(request, campaign) | {"refusal": message}
+        return render(request, "rolls/_pending_list.html", context)
+    return redirect(reverse("dashboard", args=[campaign.pk]) + "#pending-tests")
+
+
+@require_POST
+@login_required
+def call_test(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    character = get_object_or_404(Character, pk=pk, campaign=campaign)
+    session = _open_session(campaign)
+    if session is None:
+        return _back(request, campaign, _("Start a session before calling for tests."))
+    module = panel_module(campaign.system)
+    target, wrong = module.target_from_post(request.POST, character, campaign)
+    if wrong:
+        return _back(request, campaign, " ".join(wrong))
+    try:
+        pending_actions.call_test(
+            session=session, character=character, gm=request.user, target=target
+        )
+    except ActionRefused as refusal:
+        return _back(request, campaign, str(refusal))
+    return _back(request, campaign)
+
+
+def _operation(post, campaign) -> tuple[str, dict[str, Any]]:
+    """The GM's change as (operation, arguments), read from a small form."""
+    op = one_str(post, "op")
+    if op == "add_dice":
+        return op, {
+            "kind": one_str(post, "kind"),
+            "amount": one_int(post, "amount", default=None),
+            "source": one_str(post, "source"),
+        }
+    if op == "remove_dice":
+        return op, {"index": one_int(post, "index", default=None)}
+    if op == "set_npc":
+        traits = [one_int({"v": v}, "v", default=None) for v in post.getlist("trait")]
+        return op, {"npc_id": one_int(post, "npc", default=None), "traits": traits}
+    if op in ("set_difficulty", "set_easing", "set_hindering", "set_extra_d10", "set_challenge"):
+        value = one_int(post, "value", default=None)
+        return op, {"value": value}
+    return op, {}
+
+
+@require_POST
+@login_required
+def change_test(request: HttpRequest, campaign_id: int, pending_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    test = get_object_or_404(PendingTest, pk=pending_id, session__campaign=campaign)
+    op, args = _operation(request.POST, campaign)
+    try:
+        pending_actions.change_test(test.pk, request.user, op, **args)
+    except ActionRefused as refusal:
+        return _back(request, campaign, str(refusal))
+    return _back(request, campaign)
+
+
+@require_POST
+@login_required
+def cancel_test(request: HttpRequest, campaign_id: int, pending_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    test = get_object_or_404(PendingTest, pk=pending_id, session__campaign=campaign)
+    pending_actions.cancel_test(test.pk, request.user)
+    return _back(request, campaign)
+
+
+@require_POST
+@login_required
+def quick_npc(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Quick entry of NPCs from the dashboard, reading the line like the NPC page does."""
+    campaign = gm_campaign(request, campaign_id)
+    form = QuickNPCForm(request.POST)
+    if form.is_valid():
+        created = campaign_actions.create_npcs(campaign, form.cleaned_data["text"])
+        messages.success(request, ", ".join(npc.name for npc in created))
+    else:
+        for error in form.errors.get("text", []):
+            messages.error(request, error)
+    return redirect(reverse("dashboard", args=[campaign.pk]) + "#npc-hand-title")

@@ -1,0 +1,67 @@
+"""The numbers that matter in play, per system: what the GM's dashboard shows of each character."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from rolls.engine.fasttest_combat import SEVERITIES
+
+_SEVERITY_SHORT = {"scratch": "D", "light": "L", "heavy": "C", "deadly": "Ś"}
+
+
+def vitals(character, system: str) -> list[tuple[str, Any]]:
+    """(label, value) pairs for one character's card; values already as the GM reads them."""
+    data = character.data if isinstance(character.data, dict) else {}
+    return _VITALS.get(system, _named_values)(data)
+
+
+def _fasttest(data: dict) -> list[tuple[str, Any]]:
+    wounds = data.get("wounds", [])
+    by_severity = [
+        f"{sum(1 for w in wounds if w.get('severity') == s)}{_SEVERITY_SHORT[s]}"
+        for s in SEVERITIES
+        if any(w.get("severity") == s for w in wounds)
+    ]
+    unbandaged = sum(1 for w in wounds if not w.get("bandaged"))
+    die = data.get("magic_die")
+    return [
+        (
+            _("Wounds (Rany)"),
+            " ".join(by_severity) + (f" ({unbandaged}!)" if unbandaged else "") if wounds else "–",
+        ),
+        (_("Armor"), data.get("armor", 0)),
+        (_("Magic die"), f"d{die}" if die else "–"),
+        (_("XP"), data.get("xp", 0)),
+        (_("Experience dice"), data.get("experience_dice", 0)),
+    ] + [(name, value) for name, value in data.get("attributes", {}).items()]
+
+
+def _caerbannog(data: dict) -> list[tuple[str, Any]]:
+    resources = data.get("resources", {})
+    return [
+        ("Rozmach", f"{resources.get('rozmach', 0)}/10"),
+        ("Wytrzymałość", resources.get("wytrzymalosc", 0)),
+        ("Determinacja", resources.get("determinacja", 0)),
+        ("Żywotność", resources.get("zywotnosc", 0)),
+        ("Zdrowie", resources.get("zdrowie", 0)),
+    ]
+
+
+def _ast(data: dict) -> list[tuple[str, Any]]:
+    negative = data.get("negative_states", [])
+    return [
+        ("FUNT", data.get("funt", 0)),
+        (_("Negative states"), ", ".join(f"{s['name']} +{s['value']}" for s in negative) or "–"),
+    ]
+
+
+def _named_values(data: dict) -> list[tuple[str, Any]]:
+    rows = data.get("attributes", [])
+    if isinstance(rows, dict):
+        return list(rows.items())
+    return [(row.get("name", ""), row.get("value", "")) for row in rows if isinstance(row, dict)]
+
+
+_VITALS = {"fasttest": _fasttest, "caerbannog": _caerbannog, "ast": _ast}
