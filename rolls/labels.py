@@ -101,3 +101,24 @@ SOURCE_KINDS = {
     "challenge": _("challenge points"),
     "funt": _("FUNT spent"),
 }
+
+# 2d6: a raise of the success-point cap (a specialisation, fitting equipment, help).
+SOURCE_KINDS["cap"] = _("success-point cap")
+
+# AST: the player's own choice of the white die read when the test is eased (a follow-up).
+KIND_LABELS["choose"] = _("white die chosen")
+
+# Caerbannog: the follow-ups of a test, as modifiers the log names.
+SOURCE_KINDS |= {
+    "boost": _("boost"),
+    "heroic": _("heroic effort cost"),
+    "reroll": _("dice re-rolled"),
+}
+
+#: The GM's controls on a pending test.
+CONTROL_LABELS = {
+    "difficulty": _("Difficulty"),
+    "easing": _("Easing factors"),
+    "hindering": _("Hindering factors"),
+    "challenge": _("Challenge points (Punkty Wyzwań)"),
+}
