@@ -15,7 +15,7 @@ from campaigns.models import GameSession
 from rolls import actions
 from rolls import pending as pending_actions
 from rolls.models import PendingTest, Roll, Visibility
-from rolls.panels import one_int, panel_module
+from rolls.panels import one_int, panel_module, with_target
 from rolls.payload import roll_payload
 from rolls.pending import pending_view
 from sheets.models import Character
@@ -145,7 +145,9 @@ def _roll_pending(request, campaign, character, choices, key, visibility, refuse
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))
     character.refresh_from_db()
-    return _render(request, campaign, character, choices, rolled=roll)
+    # The panel stays on the test just rolled (its target was fixed, so it was not posted).
+    target = PendingTest.objects.get(pk=pending_id).target
+    return _render(request, campaign, character, with_target(choices, target), rolled=roll)
 
 
 @require_POST

@@ -108,3 +108,28 @@ def one_str(choices, name: str, default: str = "") -> str:
     if isinstance(raw, list):
         raw = raw[0] if raw else default
     return str(raw)
+
+
+class Choices(dict):
+    """A dict of lists that answers like a QueryDict (``get`` gives the last, ``getlist`` all)."""
+
+    def get(self, key, default=None):
+        values = super().get(key)
+        return values[-1] if values else default
+
+    def getlist(self, key):
+        return list(super().get(key, []))
+
+
+def with_target(choices, target: dict[str, Any]):
+    """The posted choices with the GM's target on top (a player cannot re-aim a called test)."""
+    if not target:
+        return choices
+    getlist = choices.getlist if hasattr(choices, "getlist") else None
+    merged = {key: getlist(key) if getlist else _as_list(choices[key]) for key in choices}
+    merged.update({key: _as_list(value) for key, value in target.items()})
+    return Choices(merged)
+
+
+def _as_list(value: Any) -> list:
+    return value if isinstance(value, list) else [value]

@@ -11,7 +11,7 @@ from campaigns.system_settings import system_settings
 from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import Wound, wounds_for_test
-from rolls.panels import Panel, ints, one_int, one_str, source
+from rolls.panels import Panel, ints, one_int, one_str, source, with_target
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES
 
 TEMPLATE = "rolls/panels/fasttest.html"
@@ -24,7 +24,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     panel = Panel(system="fasttest", template=TEMPLATE)
     errors = panel.errors
     # What the GM called for is fixed; the player still picks traits, experience dice, split.
-    choices = _with_target(choices, (pending or {}).get("target", {}))
+    choices = with_target(choices, (pending or {}).get("target", {}))
 
     attribute = one_str(choices, "attribute")
     if attribute not in ATTRIBUTES:
@@ -118,28 +118,6 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "d6_count": 1 + abs(parsed.net) - extra_d10,
     }
     return panel
-
-
-def _with_target(choices, target: dict[str, Any]):
-    """The posted choices with the GM's target on top (a player cannot re-aim a called test)."""
-    if not target:
-        return choices
-    merged = {key: choices.getlist(key) if hasattr(choices, "getlist") else choices[key]
-              for key in choices}  # fmt: skip
-    merged.update({key: value if isinstance(value, list) else [value]
-                   for key, value in target.items()})  # fmt: skip
-    return _Choices(merged)
-
-
-class _Choices(dict):
-    """A dict of lists that answers like a QueryDict."""
-
-    def get(self, key, default=None):
-        values = super().get(key)
-        return values[-1] if values else default
-
-    def getlist(self, key):
-        return list(super().get(key, []))
 
 
 def _gm_modifiers(modifiers: dict[str, Any], sources: list) -> dict[str, Any]:

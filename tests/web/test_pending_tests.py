@@ -262,3 +262,15 @@ class TestOnlyTheGM:
         html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
         assert 'id="party-' in html
         assert "Brunhilda: BUDOWA 7" in html
+
+
+@pytest.mark.django_db
+def test_after_rolling_a_called_test_the_panel_stays_on_that_test(client, table, gm, player):
+    campaign, hero, _, session = table
+    test = pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "DUCH"})
+    client.force_login(player)
+    response = client.post(
+        reverse("test_roll", args=[campaign.pk, hero.pk]), roll_form(test, revision=1)
+    )
+    assert response.context["panel"].label == "DUCH 4"
+    assert not response.context["panel"].errors

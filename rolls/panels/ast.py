@@ -1,0 +1,353 @@
+"""The Alternative Test System test panel (RULES.md section 2): the applicable items of the sheet
+as white dice, FUNT spent as more of them, negative states and other hindrances on the test
+level, the black die's six levels against the white dice, and the exact odds.
+
+After the roll: the FUNT re-roll (once per test, N FUNTs re-roll N white dice) and, when the
+test is eased, the player's choice of the white die read ("choose": the same faces read again
+with another die). Either one settles the test's first entry; a re-roll may still be read with
+another die when eased. The FUNT a multiple gives follows the test's final reading: a reading
+that replaces another adds or takes back the difference (never below 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from rolls.engine import EngineError
+from rolls.engine import ast as engine
+from rolls.engine.core import OUTCOMES, RANK, SUCCESSES
+from rolls.labels import OUTCOME_LABELS
+from rolls.panels import FollowUp, Panel, ints, one_int, one_str, source
+from sheets.systems import ast as sheet
+from sheets.systems.named_lists import NAME_MAX
+
+TEMPLATE = "rolls/panels/ast.html"
+#: Other hindrances a player may type for one test (the sheet's own states go up to 10 each).
+MAX_HINDRANCE = 20
+#: Lists whose entries give one white die each; positive states give their value.
+ITEM_LISTS = tuple(spec.key for spec in sheet.LISTS if spec.positive and not spec.valued)
+
+
+def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
+    cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
+    panel = Panel(system="ast", template=TEMPLATE)
+    errors = panel.errors
+
+    ticked = _ticked(cleaned, choices)
+    funt_available = cleaned["funt"]
+    funt = _funt(choices, funt_available, errors)
+    hindrance = one_int(choices, "hindrance")
+    if not isinstance(hindrance, int) or not 0 <= hindrance <= MAX_HINDRANCE:
+        errors.setdefault("hindrance", []).append(
+            _("Other hindrances must be a whole number from 0 to %(max)s.") % {"max": MAX_HINDRANCE}
+        )
+    hindrance_source = " ".join(one_str(choices, "hindrance_source").split())
+    if len(hindrance_source) > NAME_MAX:
+        errors.setdefault("hindrance_source", []).append(
+            _("Say where the hindrance comes from in at most %(max)s characters.")
+            % {"max": NAME_MAX}
+        )
+    panel.context = {
+        "lists": [
+            (spec, [(entry, entry["name"] in ticked[spec.key]) for entry in cleaned[spec.key]])
+            for spec in sheet.LISTS
+        ],
+        "funt": funt,
+        "funt_available": funt_available,
+        "hindrance": hindrance,
+        "hindrance_source": hindrance_source,
+        "max_hindrance": MAX_HINDRANCE,
+        "name_max": NAME_MAX,
+    }
+    if errors:
+        return panel
+
+    chosen = {key: [e for e in cleaned[key] if e["name"] in ticked[key]] for key in ticked}
+    items = [entry for key in ITEM_LISTS for entry in chosen[key]]
+    states = chosen["positive_states"]
+    negatives = chosen["negative_states"]
+    white = len(items) + sum(state["value"] for state in states) + funt
+    level_mod = sum(state["value"] for state in negatives) + hindrance
+    sources = []
+    if items or states:
+        names = [entry["name"] for entry in items] + [_valued(state) for state in states]
+        sources.append(source("white", white - funt, ", ".join(names)))
+    if funt:
+        sources.append(source("funt", funt, _("one white die each")))
+    if negatives:
+        total = sum(state["value"] for state in negatives)
+        sources.append(source("level", total, ", ".join(map(_valued, negatives))))
+    if hindrance:
+        sources.append(source("level", hindrance, hindrance_source or _("other hindrances")))
+    if pending:
+        level_mod += pending.get("level_mod", 0)
+        sources.extend(pending.get("sources", []))
+    params = {"white": white, "level_mod": level_mod}
+    try:
+        parsed = engine.parse_params(params)
+        odds = engine.odds(parsed)["odds"]
+    except EngineError as error:
+        errors.setdefault("", []).append(str(error))
+        return panel
+
+    panel.label = _label(white, level_mod)
+    panel.params = params
+    panel.sources = sources
+    panel.odds = [(key, odds[key]) for key in reversed(OUTCOMES)]
+    panel.success = sum(odds[key] for key in SUCCESSES)
+    panel.spend = {"funt": funt} if funt else {}
+    panel.on_result = _gain_funt(0)
+    panel.context |= {
+        "white": white,
+        "rolled_white": parsed.rolled_white,
+        "level_mod": level_mod,
+        "level_low": 1 + level_mod,
+        "level_high": engine.SIDES + level_mod,
+        "levels": _levels(parsed),
+        "modes": _modes(parsed),
+    }
+    return panel
+
+
+def follow_ups(roll, character, campaign) -> list[FollowUp]:
+    """What the rules allow after this entry: nothing once something followed it."""
+    if roll.system != "ast" or roll.kind not in ("test", "reroll") or roll.follow_ups.exists():
+        return []
+    try:
+        first = _rebuild(roll)
+    except EngineError:
+        return []
+    offered = []
+    funt = _sheet_funt(character)
+    if roll.kind == "test" and funt >= 1:
+        dice = [
+            (str(index), _die_text(index, face, index == first.read_index))
+            for index, face in enumerate(first.white)
+        ]
+        offered.append(
+            FollowUp(
+                "reroll",
+                _("Re-roll the ticked dice with FUNT"),
+                (
+                    {
+                        "type": "checkboxes",
+                        "name": "die",
+                        "label": _(
+                            "FUNT re-roll, once per test: tick the white dice to re-roll, "
+                            "one FUNT each (you have %(n)s)"
+                        )
+                        % {"n": funt},
+                        "choices": dice,
+                    },
+                ),
+            )
+        )
+    readings = _other_readings(first)
+    if readings:
+        offered.append(
+            FollowUp(
+                "choose",
+                _("Read this die instead"),
+                (
+                    {
+                        "type": "radio",
+                        "name": "choice",
+                        "label": _(
+                            "Eased: you choose the white die read. Reading another one settles "
+                            "the test (no re-roll afterwards)."
+                        ),
+                        "choices": readings,
+                    },
+                ),
+            )
+        )
+    return offered
+
+
+def build_follow_up(kind: str, roll, character, campaign, choices) -> Panel:
+    panel = Panel(system="ast", template=TEMPLATE, label=roll.label)
+    try:
+        first = _rebuild(roll)
+    except EngineError as error:
+        panel.errors[""] = [str(error)]
+        return panel
+    if kind == "reroll":
+        _reroll(panel, roll, first, character, choices)
+    elif kind == "choose":
+        _choose(panel, roll, first, choices)
+    else:
+        panel.errors[""] = [_("That can no longer be done with this roll.")]
+    return panel
+
+
+# --- the test -------------------------------------------------------------------------------
+
+
+def _ticked(cleaned: Mapping[str, Any], choices) -> dict[str, set[str]]:
+    """The names ticked in each list; names the sheet does not hold are ignored (forged).
+
+    A panel opened from an entry of the sheet (``list`` and ``item``) starts with it ticked.
+    """
+    ticked = {}
+    for spec in sheet.LISTS:
+        names = {entry["name"] for entry in cleaned[spec.key]}
+        ticked[spec.key] = names & set(_strs(choices, spec.key))
+    opened_list, opened_item = one_str(choices, "list"), one_str(choices, "item")
+    if opened_list in ticked:
+        names = {entry["name"] for entry in cleaned[opened_list]}
+        if opened_item in names:
+            ticked[opened_list].add(opened_item)
+    return ticked
+
+
+def _funt(choices, available: int, errors: dict) -> int:
+    value = one_int(choices, "funt")
+    if value == 0:
+        return 0
+    if not isinstance(value, int) or not 0 <= value <= available:
+        errors.setdefault("funt", []).append(
+            _("You can spend from 0 to %(n)s FUNT.") % {"n": available}
+        )
+        return 0
+    return value
+
+
+def _valued(state: Mapping[str, Any]) -> str:
+    return state["name"] if state["value"] == 1 else f"{state['name']} {state['value']}"
+
+
+def _label(white: int, level_mod: int) -> str:
+    if white:
+        dice = ngettext("%(n)s white die", "%(n)s white dice", white) % {"n": white}
+    else:
+        dice = _("no white dice (2 rolled, hindered)")
+    level = _("black d6 + %(n)s") % {"n": level_mod} if level_mod else _("black d6")
+    return _("%(dice)s vs %(level)s") % {"dice": dice, "level": level}
+
+
+def _levels(params: engine.Params) -> list[dict[str, Any]]:
+    """Each face of the black die: the test level it makes and the mode that follows."""
+    return [
+        {"black": black, "level": black + params.level_mod, "mode": _mode(params, black)}
+        for black in range(1, engine.SIDES + 1)
+    ]
+
+
+def _mode(params: engine.Params, black: int) -> str:
+    return engine.mode_for(params.white, black + params.level_mod)
+
+
+def _modes(params: engine.Params) -> list[dict[str, Any]]:
+    """Eased, even and hindered with the black faces that give each, and their chance."""
+    out = []
+    for mode in (engine.EASED, engine.EVEN, engine.HINDERED):
+        faces = [b for b in range(1, engine.SIDES + 1) if _mode(params, b) == mode]
+        if faces:
+            span = str(faces[0]) if len(faces) == 1 else f"{faces[0]}–{faces[-1]}"
+            out.append({"mode": mode, "faces": span, "p": len(faces) / engine.SIDES})
+    return out
+
+
+def _strs(choices, name: str) -> list[str]:
+    if hasattr(choices, "getlist"):
+        return choices.getlist(name)
+    value = choices.get(name, [])
+    return [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)]
+
+
+# --- after the roll -------------------------------------------------------------------------
+
+
+def _rebuild(roll) -> engine.Result:
+    """The entry's result, re-resolved from its stored params and faces."""
+    params = engine.parse_params(roll.params)
+    return engine.resolve(params, engine.parse_faces(params, roll.faces))
+
+
+def _sheet_funt(character) -> int:
+    funt = character.data.get("funt", 0)
+    return funt if isinstance(funt, int) and not isinstance(funt, bool) else 0
+
+
+def _die_text(index: int, face: int, read: bool) -> str:
+    text = _("die %(n)s: %(face)s") % {"n": index + 1, "face": face}
+    return _("%(die)s (read)") % {"die": text} if read else text
+
+
+def _other_readings(first: engine.Result) -> list[tuple[str, str]]:
+    """When eased, one white die per other face the player may read instead, best first."""
+    if first.mode != engine.EASED or first.read != "white":
+        return []
+    readings = []
+    seen = {first.face}
+    for index in sorted(range(len(first.white)), key=lambda i: -RANK[_outcome(first.white[i])]):
+        face = first.white[index]
+        if face in seen:
+            continue
+        seen.add(face)
+        text = _("%(face)s: %(outcome)s") % {
+            "face": face,
+            "outcome": OUTCOME_LABELS[_outcome(face)],
+        }
+        extra = first.white.count(face) - 1
+        if extra:
+            text += " " + _("(+%(n)s “and”, +1 FUNT)") % {"n": extra}
+        readings.append((str(index), text))
+    return readings
+
+
+def _outcome(face: int) -> str:
+    return engine.FACE_OUTCOME[face]
+
+
+def _reroll(panel: Panel, roll, first: engine.Result, character, choices) -> None:
+    indices = sorted({i for i in ints(choices, "die") if 0 <= i < len(first.white)})
+    available = _sheet_funt(character)
+    if not indices:
+        panel.errors["die"] = [_("Tick the white dice to re-roll (one FUNT each).")]
+        return
+    if len(indices) > available:
+        panel.errors["die"] = [
+            ngettext(
+                "Re-rolling %(n)s die costs %(n)s FUNT; you have %(have)s.",
+                "Re-rolling %(n)s dice costs %(n)s FUNT; you have %(have)s.",
+                len(indices),
+            )
+            % {"n": len(indices), "have": available}
+        ]
+        return
+    dice = ", ".join(f"{i + 1} ({first.white[i]})" for i in indices)
+    panel.params = {key: value for key, value in roll.params.items() if key != "choice"}
+    panel.sources = [
+        source("funt", len(indices), _("re-rolled white dice %(dice)s") % {"dice": dice})
+    ]
+    panel.spend = {"funt": len(indices)}
+    panel.on_result = _gain_funt(first.funt_gained)
+    panel.resolver = lambda module, params, rng: engine.roll_reroll(first, indices, rng)
+
+
+def _choose(panel: Panel, roll, first: engine.Result, choices) -> None:
+    offered = {value for value, _text in _other_readings(first)}
+    index = one_int(choices, "choice", default=-1)
+    if not isinstance(index, int) or str(index) not in offered:
+        panel.errors["choice"] = [_("Choose one of the white dice offered.")]
+        return
+    faces = engine.Faces(first.black, first.white)
+    panel.params = {**roll.params, "choice": index}
+    panel.on_result = _gain_funt(first.funt_gained)
+    panel.resolver = lambda module, params, rng: engine.resolve(params, faces)
+
+
+def _gain_funt(replaced: int):
+    """``on_result``: the FUNT a multiple gives, less what the reading it replaces gave."""
+
+    def gain(data: dict[str, Any], result: engine.Result) -> None:
+        change = result.funt_gained - replaced
+        if change:
+            data["funt"] = max(sheet.FUNT_MIN, min(sheet.FUNT_MAX, data.get("funt", 0) + change))
+
+    return gain

@@ -1,0 +1,559 @@
+"""The Caerbannog 2026 test panel (RULES.md section 4): a skill (or a combined test of several,
+or a defence), the difficulty by name or number, easing and hindering factors, a fixed modifier,
+the Rozmach pool from the sheet, the exact odds; after the roll a boost, heroic effort and one
+re-roll, each logged as its own entry linked to the roll it follows.
+
+Decisions of this panel (the rules leave them open):
+
+- A defence is tested on its own (three dice of its level's size); it has no category bonus, so
+  a defence test offers no boost. A combined test's boost adds the main skill's category bonus,
+  and a skill whose category bonus is 0 offers no boost (it would cost Rozmach for nothing).
+- A test and its follow-ups form a chain: each follow-up follows the newest entry of the chain
+  and carries the test's state (its faces and its boost). Follow-ups are offered only while the
+  entry is the character's latest roll, in the session's current scene, and the sheet's Rozmach
+  is still what that entry left; otherwise a later roll, a new scene or an edit of the sheet
+  would be overwritten by an old test's pool.
+- A re-roll (once per test, whatever ability allows it: the player's call) replaces the dice and
+  resolves them afresh from the Rozmach pool the test started with, so only the final roll
+  generates Rozmach. A boost taken before the re-roll is undone with it (its Rozmach is not
+  spent) and may be taken again on the new dice: the result is the same as carrying it over,
+  but a boost can never land on a critical failure or on an empty pool. The player may name
+  the dice re-rolled (an ability may re-roll only some); none named means all of them.
+- Heroic effort settles the test: nothing follows it, so it comes after any boost or re-roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import groupby
+from typing import Any
+
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from rolls.actions import ActionRefused
+from rolls.engine import EngineError, caerbannog
+from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
+from rolls.engine.caerbannog_pool import clamp_rozmach
+from rolls.models import Roll
+from rolls.panels import FollowUp, Panel, ints, one_int, one_str, source
+from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_groups
+from sheets.templatetags.sheet_tags import roman
+
+TEMPLATE = "rolls/panels/caerbannog.html"
+MAX_FACTORS = 20  # easing or hindering factors a player may count in one test
+MAX_DIFFICULTY = 20
+MAX_MODIFIER = 20
+SOURCE_MAX = 60
+COMBINED, ADDED = "combined", "added"
+#: What heroic effort may be paid with: the sheet's resource key and its name.
+HEROIC_RESOURCES = ("wytrzymalosc", "determinacja")
+FOLLOW_UP_KINDS = ("test", "reroll", "boost", "heroic")
+
+
+def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
+    data = character.data
+    panel = Panel(system="caerbannog", template=TEMPLATE)
+    errors = panel.errors
+    skills = _skills(data)
+    defences = _defences(data)
+
+    chosen = [name for name in skills if name in set(_strs(choices, "skill"))]
+    chosen_defences = [name for name in DEFENCE_NAMES if name in set(_strs(choices, "defence"))]
+    main = _main(one_str(choices, "main"), chosen, skills)
+    form = one_str(choices, "form", COMBINED)
+    form = form if form in (COMBINED, ADDED) else COMBINED
+    if len(chosen_defences) > 1:
+        errors.setdefault("defence", []).append(
+            _("Test one defence at a time: untick all but one.")
+        )
+    elif chosen_defences and chosen:
+        errors.setdefault("defence", []).append(
+            _("A defence is tested on its own: untick the skills, or the defence.")
+        )
+    difficulty, difficulty_name = _difficulty(choices, errors)
+    easing = _count(choices, "easing", errors, _("Easing factors"))
+    hindering = _count(choices, "hindering", errors, _("Hindering factors"))
+    modifier = one_int(choices, "modifier")
+    if not isinstance(modifier, int) or not -MAX_MODIFIER <= modifier <= MAX_MODIFIER:
+        errors.setdefault("modifier", []).append(
+            _("The modifier must be a whole number from −%(max)s to %(max)s.")
+            % {"max": MAX_MODIFIER}
+        )
+        modifier = 0
+    modifier_source = one_str(choices, "modifier_source").strip()
+    if len(modifier_source) > SOURCE_MAX:
+        errors.setdefault("modifier_source", []).append(
+            _("Keep where the modifier comes from to %(max)s characters.") % {"max": SOURCE_MAX}
+        )
+    pool = _rozmach(data)
+    picked = set(chosen_defences)
+
+    panel.context = {
+        "skill_groups": [
+            {**group, "skills": [s for s in group["skills"] if s["name"] not in chosen]}
+            for group in _groups(data)
+        ],
+        "defence_groups": [
+            {**group, "defences": [d for d in group["defences"] if d["name"] not in picked]}
+            for group in defence_groups(data)
+        ],
+        "chosen": [skills[name] for name in chosen],
+        "chosen_defences": [defences[name] for name in chosen_defences],
+        "main": main,
+        "form": form,
+        "difficulties": _difficulty_choices(difficulty),
+        "difficulty": difficulty,
+        "easing": _shown(choices, "easing", easing, errors),
+        "hindering": _shown(choices, "hindering", hindering, errors),
+        "net_ease": caerbannog.net_ease(easing, hindering),
+        "modifier": _shown(choices, "modifier", modifier, errors),
+        "modifier_source": modifier_source,
+        "rozmach": pool,
+        "max_factors": MAX_FACTORS,
+        "max_modifier": MAX_MODIFIER,
+    }
+    if errors or not (chosen or chosen_defences):
+        return panel
+
+    if chosen:
+        others = [name for name in chosen if name != main]
+        tested = [skills[main]] + [skills[name] for name in others]
+        sizes = [entry["die"] for entry in tested]
+        dice = added_dice(sizes[0], sizes[1:]) if form == ADDED else combined_dice(sizes)
+        bonus = skills[main]["bonus"]
+        joiner = " + " if form == COMBINED or len(tested) == 1 else _(" with ")
+        what = joiner.join(f"{entry['name']} {roman(entry['level'])}" for entry in tested)
+    else:
+        tested = [defences[chosen_defences[0]]]
+        dice = combined_dice([tested[0]["die"]])
+        bonus = 0
+        what = f"{tested[0]['name']} {roman(tested[0]['level'])}"
+    ease = caerbannog.net_ease(easing, hindering)
+
+    sources = [source("difficulty", difficulty, difficulty_name)]
+    if len(tested) > 1:
+        sources.append(source("pool", len(dice), _pool_text(tested, dice, form)))
+    if easing or hindering:
+        kind = "hinder" if ease < 0 else "ease"
+        sources.append(source(kind, abs(ease), _ease_text(easing, hindering, ease)))
+    if modifier:
+        sources.append(source("modifier", modifier, modifier_source or _("fixed modifier")))
+    if pending:
+        modifier += pending.get("modifier", 0)
+        sources.extend(pending.get("sources", []))
+    params = {
+        "dice": list(dice),
+        "difficulty": difficulty,
+        "ease": ease,
+        "modifier": modifier,
+        "bonus": bonus,
+        "rozmach": pool,
+    }
+    try:
+        odds = caerbannog.odds(caerbannog.parse_params(params))
+    except EngineError as error:
+        errors.setdefault("", []).append(str(error))
+        return panel
+
+    panel.label = f"{what} ({dice_text(dice)}) {_('vs')} {difficulty}"[:200]
+    panel.params = params
+    panel.sources = sources
+    outcomes = odds["odds"]
+    panel.odds = [(key, outcomes[key]) for key in caerbannog_outcomes()]
+    panel.success = outcomes[caerbannog.SUCCESS]
+    panel.on_result = _keep_rozmach(pool)
+    results = [(int(key), p) for key, p in odds["result_odds"].items()]
+    tallest = max(p for _key, p in results)
+    panel.context |= {
+        "dice": dice,
+        "dice_text": dice_text(dice),
+        "ease": ease,
+        "mode": caerbannog.ease_mode(ease),
+        "bonus": bonus,
+        "boost_category": skills[main]["category_label"] if chosen else "",
+        "results": [(value, p, p / tallest) for value, p in results],
+        "rozmach_mean": odds["rozmach_mean"],
+        "even": len(dice) % 2 == 0,
+    }
+    return panel
+
+
+def caerbannog_outcomes() -> tuple[str, ...]:
+    """Outcome keys best first."""
+    return (caerbannog.SUCCESS, caerbannog.FAILURE, caerbannog.CRITICAL_FAILURE)
+
+
+def dice_text(dice: Sequence[int]) -> str:
+    """Dice as a player writes them: (8, 8, 6) -> "2d8+1d6"."""
+    return "+".join(f"{len(list(run))}d{sides}" for sides, run in groupby(dice))
+
+
+# --- Reading the sheet and the choices ----------------------------------------------------------
+
+
+def _groups(data: dict) -> list[dict]:
+    """The sheet's skill groups, each skill with a known die (a broken level is left out)."""
+    groups = []
+    for group in skill_groups(data):
+        bonus = group["bonus"] if _is_int(group["bonus"]) else 0
+        rows = [
+            {
+                "name": row["name"],
+                "level": row["level"],
+                "die": row["die"],
+                "category": group["key"],
+                "category_label": str(group["label"]),
+                "bonus": bonus,
+            }
+            for row in group["skills"]
+            if row["die"] is not None and row["name"]
+        ]
+        groups.append({"key": group["key"], "label": group["label"], "bonus": bonus,
+                       "skills": rows})  # fmt: skip
+    return groups
+
+
+def _skills(data: dict) -> dict[str, dict]:
+    """Every testable skill by name, in sheet order."""
+    return {row["name"]: row for group in _groups(data) for row in group["skills"]}
+
+
+def _defences(data: dict) -> dict[str, dict]:
+    return {
+        row["name"]: row
+        for group in defence_groups(data)
+        for row in group["defences"]
+        if row["die"] is not None
+    }
+
+
+def _main(posted: str, chosen: list[str], skills: dict[str, dict]) -> str:
+    """The main skill: the one posted if it is chosen, else the highest level (sheet order)."""
+    if posted in chosen:
+        return posted
+    if not chosen:
+        return ""
+    return max(chosen, key=lambda name: skills[name]["level"])
+
+
+def _difficulty(choices, errors: dict) -> tuple[int, str]:
+    """The difficulty and its name: a named one, or any whole number from 0 to MAX_DIFFICULTY."""
+    raw = one_str(choices, "difficulty").strip()
+    if raw == "":
+        raw = "przeciętny"
+    if raw in caerbannog.DIFFICULTIES:
+        return caerbannog.DIFFICULTIES[raw], raw
+    value = one_int(choices, "difficulty")
+    if not isinstance(value, int) or not 0 <= value <= MAX_DIFFICULTY:
+        names = ", ".join(f"{name} {value}" for name, value in caerbannog.DIFFICULTIES.items())
+        errors.setdefault("difficulty", []).append(
+            _("Choose a difficulty (%(names)s) or a whole number from 0 to %(max)s.")
+            % {"names": names, "max": MAX_DIFFICULTY}
+        )
+        return caerbannog.DIFFICULTIES["przeciętny"], "przeciętny"
+    return value, _difficulty_name(value)
+
+
+def _difficulty_name(value: int) -> str:
+    for name, number in caerbannog.DIFFICULTIES.items():
+        if number == value:
+            return name
+    return _("set by number")
+
+
+def _difficulty_choices(current: int) -> list[tuple[str, str, bool]]:
+    """The select's options: every number from 0 to the maximum, the named ones by name."""
+    named = {number: name for name, number in caerbannog.DIFFICULTIES.items()}
+    options = []
+    for number in range(MAX_DIFFICULTY + 1):
+        if number in named:
+            options.append((named[number], f"{named[number]} ({number})", number == current))
+        else:
+            options.append((str(number), str(number), number == current))
+    return options
+
+
+def _count(choices, name: str, errors: dict, label: str) -> int:
+    value = one_int(choices, name)
+    if not isinstance(value, int) or not 0 <= value <= MAX_FACTORS:
+        errors.setdefault(name, []).append(
+            _("%(label)s must be a whole number from 0 to %(max)s.")
+            % {"label": label, "max": MAX_FACTORS}
+        )
+        return 0
+    return value
+
+
+def _shown(choices, name: str, value: int, errors: dict) -> int | str:
+    """What a number field shows again: the value, or what was typed when it was refused."""
+    return one_str(choices, name) if name in errors else value
+
+
+def _rozmach(data: dict) -> int:
+    resources = data.get("resources")
+    value = resources.get("rozmach", 0) if isinstance(resources, dict) else 0
+    return clamp_rozmach(value) if _is_int(value) else 0
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _strs(choices, name: str) -> list[str]:
+    if hasattr(choices, "getlist"):
+        return choices.getlist(name)
+    value = choices.get(name, [])
+    return [value] if isinstance(value, str) else [str(item) for item in value]
+
+
+def _pool_text(tested: list[dict], dice: Sequence[int], form: str) -> str:
+    counts = [3 if form == ADDED else 1] * len(tested)
+    if form == COMBINED and len(tested) == 2:
+        counts = [2, 1]
+    parts = ", ".join(
+        f"{entry['name']} {count}d{entry['die']}"
+        for entry, count in zip(tested, counts, strict=True)
+    )
+    if form == ADDED:
+        return _("main skill with others added: %(parts)s") % {"parts": parts}
+    return _("combined test: %(parts)s") % {"parts": parts}
+
+
+def _ease_text(easing: int, hindering: int, ease: int) -> str:
+    verdict = {1: _("eased"), -1: _("hindered"), 0: _("they cancel out")}[ease]
+    return _("eased ×%(e)s, hindered ×%(h)s → %(verdict)s") % {
+        "e": easing,
+        "h": hindering,
+        "verdict": verdict,
+    }
+
+
+# --- After the roll -----------------------------------------------------------------------------
+
+
+def _keep_rozmach(expected: int):
+    """``on_result``: the sheet's Rozmach becomes the pool the engine left (gain, cap, spending).
+
+    ``expected`` is the pool the test was built on; if the sheet changed meanwhile (another roll
+    or an edit in the same instant) the roll is refused rather than overwriting it.
+    """
+
+    def on_result(sheet: dict, result: Any) -> None:
+        resources = sheet.setdefault("resources", {})
+        if _rozmach(sheet) != expected:
+            raise ActionRefused(
+                _("The Rozmach pool changed meanwhile; look at the sheet and roll again.")
+            )
+        resources["rozmach"] = result.rozmach
+
+    return on_result
+
+
+def follow_ups(roll: Roll, character, campaign) -> list[FollowUp]:
+    """What may follow ``roll`` now: a re-roll, a boost, heroic effort (see the module's notes)."""
+    state = _chain_state(roll, character)
+    if state is None:
+        return []
+    params, answer = state["params"], roll.result["answer"]
+    critical = answer["critical_failure"]
+    offers = []
+    if not state["rerolled"]:
+        offers.append(
+            FollowUp(
+                "reroll",
+                _("Re-roll (an ability allows it)"),
+                (
+                    {
+                        "type": "checkboxes",
+                        "name": "die",
+                        "label": _("Dice to re-roll (none ticked: all of them)"),
+                        "choices": [
+                            (index, f"d{sides}: {face}")
+                            for index, (sides, face) in enumerate(
+                                zip(params.dice, roll.faces, strict=True)
+                            )
+                        ],
+                    },
+                ),
+            )
+        )
+    if not critical and not params.boost and params.bonus > 0 and answer["rozmach"] >= 1:
+        offers.append(
+            FollowUp(
+                "boost",
+                _("Boost: spend 1 Rozmach for %(bonus)s (category bonus)")
+                % {"bonus": f"+{params.bonus}"},
+            )
+        )
+    if not critical and answer["result"] <= 0:
+        cost = 1 - answer["result"]
+        resources = character.data.get("resources", {})
+        names = _resource_names()
+        ordered = sorted(HEROIC_RESOURCES, key=lambda key: _amount(resources, key) < cost)
+        offers.append(
+            FollowUp(
+                "heroic",
+                _("Heroic effort: pay %(cost)s for exactly 1 success") % {"cost": cost},
+                (
+                    {
+                        "type": "radio",
+                        "name": "resource",
+                        "label": _("Pay with"),
+                        "choices": [
+                            (key, _resource_choice(names[key], _amount(resources, key), cost))
+                            for key in ordered
+                        ],
+                    },
+                ),
+            )
+        )
+    return offers
+
+
+def build_follow_up(kind: str, roll: Roll, character, campaign, choices) -> Panel:
+    """The follow-up's panel: the parent's params changed as ``kind`` says, and a resolver that
+    re-reads (boost, heroic effort) or re-rolls (re-roll) the parent's dice."""
+    panel = Panel(system="caerbannog", template=TEMPLATE, label=roll.label)
+    state = _chain_state(roll, character)
+    if state is None or kind not in ("reroll", "boost", "heroic"):
+        panel.errors[""] = [_("That can no longer be done with this roll.")]
+        return panel
+    params = dict(roll.params)
+    faces = list(roll.faces)
+    sources = [s for s in roll.sources if s.get("kind") not in ("boost", "heroic")]
+    pool_after_parent = roll.result["answer"]["rozmach"]
+    on_result = _keep_rozmach(pool_after_parent)
+
+    if kind == "boost":
+        params["boost"] = True
+        sources = list(roll.sources) + [
+            source("boost", params["bonus"], _("category bonus, 1 Rozmach spent"))
+        ]
+        panel.resolver = _reread(faces)
+    elif kind == "heroic":
+        params["heroic"] = True
+        sources = list(roll.sources)
+        resource = one_str(choices, "resource")
+        if resource not in HEROIC_RESOURCES:
+            panel.errors["resource"] = [_("Choose what heroic effort is paid with.")]
+            return panel
+        try:
+            cost = caerbannog.resolve(caerbannog.parse_params(params), faces).heroic_cost
+        except EngineError as error:
+            panel.errors[""] = [str(error)]
+            return panel
+        name = _resource_names()[resource]
+        have = _amount(character.data.get("resources", {}), resource)
+        if have < cost:
+            panel.errors["resource"] = [
+                _("Heroic effort costs %(cost)s %(name)s; the sheet has %(have)s.")
+                % {"cost": cost, "name": name, "have": have}
+            ]
+            return panel
+        sources.append(source("heroic", cost, _("paid with %(name)s") % {"name": name}))
+        panel.resolver = _reread(faces)
+        on_result = _pay_heroic(on_result, resource, name)
+    else:
+        # The pool the test started with: the re-rolled dice alone generate Rozmach, and a boost
+        # taken before is undone with the dice it was taken on (see the module's notes).
+        params["boost"] = False
+        params["heroic"] = False
+        which = sorted({i for i in ints(choices, "die") if 0 <= i < len(faces)})
+        if len(which) in (0, len(faces)):
+            sources.append(source("reroll", len(faces), _("all dice")))
+            which_arg = None
+        else:
+            text = ", ".join(f"d{params['dice'][i]} ({faces[i]})" for i in which)
+            sources.append(source("reroll", len(which), text))
+            which_arg = which
+        panel.resolver = _redraw(faces, which_arg)
+    panel.params = params
+    panel.sources = sources
+    panel.on_result = on_result
+    return panel
+
+
+def _reread(faces: list[int]):
+    def resolver(module, params, rng):
+        return module.resolve(params, module.parse_faces(params, faces))
+
+    return resolver
+
+
+def _redraw(faces: list[int], which: list[int] | None):
+    def resolver(module, params, rng):
+        return draw_reroll(params, faces, rng, which)
+
+    return resolver
+
+
+def _pay_heroic(keep_rozmach, resource: str, name: str):
+    def on_result(sheet: dict, result: Any) -> None:
+        keep_rozmach(sheet, result)
+        resources = sheet.setdefault("resources", {})
+        have = _amount(resources, resource)
+        if have < result.heroic_cost:
+            raise ActionRefused(
+                _("Heroic effort costs %(cost)s %(name)s; the sheet has %(have)s.")
+                % {"cost": result.heroic_cost, "name": name, "have": have}
+            )
+        resources[resource] = have - result.heroic_cost
+
+    return on_result
+
+
+def _chain_state(roll: Roll, character) -> dict[str, Any] | None:
+    """The test ``roll`` belongs to, if something may still follow it, else None.
+
+    Something may follow only the newest entry of a test that has not been settled by heroic
+    effort, while it is the character's latest roll in the session's current scene and the
+    sheet still holds the Rozmach it left.
+    """
+    if roll.system != "caerbannog" or roll.kind not in FOLLOW_UP_KINDS:
+        return None
+    try:
+        params = caerbannog.parse_params(roll.params)
+        caerbannog.parse_faces(params, roll.faces)
+        answer = roll.result["answer"]
+        pool_left = answer["rozmach"]
+    except (EngineError, KeyError, TypeError):
+        return None
+    if params.heroic or roll.follow_ups.exists():
+        return None
+    latest = (
+        Roll.objects.filter(session_id=roll.session_id, character_id=character.pk)
+        .order_by("-seq")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if latest != roll.pk:
+        return None
+    current_scene = roll.session.scenes.aggregate(last=Max("number"))["last"]
+    if roll.scene is not None and roll.scene.number != current_scene:
+        return None
+    if _rozmach(character.data) != pool_left:
+        return None
+    rerolled = False
+    entry = roll
+    while entry is not None:
+        if entry.kind == "reroll":
+            rerolled = True
+            break
+        entry = entry.parent
+    return {"params": params, "rerolled": rerolled}
+
+
+def _resource_names() -> dict[str, str]:
+    return {"wytrzymalosc": _("Wytrzymałość"), "determinacja": _("Determinacja")}
+
+
+def _amount(resources: Any, key: str) -> int:
+    value = resources.get(key, 0) if isinstance(resources, dict) else 0
+    return value if _is_int(value) else 0
+
+
+def _resource_choice(name: str, have: int, cost: int) -> str:
+    if have < cost:
+        return _("%(name)s (you have %(have)s: not enough)") % {"name": name, "have": have}
+    return _("%(name)s (you have %(have)s)") % {"name": name, "have": have}

@@ -1,0 +1,309 @@
+"""The post-apocalyptic 2d6 test panel (RULES.md section 5): attribute + skill (+ a
+specialisation), the modifiers in their four categories with each category's sum and clamp,
+helpers, the difficulty, the success-point cap, the automatic flags and the exact odds, success
+points included. Nothing follows a roll in this system.
+
+Decisions of this panel, where RULES.md and the seed are silent:
+
+- A specialisation raises the success-point cap by 1. The seed names specialisations among the
+  ways to raise the limit but gives no size; one step is the smallest raise, and fitting
+  equipment or help (typed as the cap raise) adds more when the GM says so. Only one
+  specialisation counts in a test, and only one of the chosen skill: a specialisation posted for
+  another skill (left over from switching skills) is ignored.
+- "No skill" tests the attribute alone: skill 0, so at most 1 success point.
+- The difficulty is the GM's; until it is typed the panel shows 15. The seed has no table of
+  difficulties, so the panel offers the two its examples use: 15 (the library, the ambush) and
+  20 (the mayor's speech to a hostile crowd).
+- Up to MAX_FREE free modifiers per category, each −5..+5 with a short source ("other" when left
+  blank). A row with a source but no number yet counts as nothing.
+- The log gets one source per category that has entries: the amount that counts (after the
+  clamp) and what made it up; cap raises are logged as "cap" sources.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from rolls.engine import EngineError, twod6
+from rolls.panels import Panel, one_str, source
+from sheets.systems.named_lists import NAME_MAX, check_int, signed
+from sheets.systems.twod6 import CATEGORY_LABELS, success_point_limit, validate
+
+TEMPLATE = "rolls/panels/twod6.html"
+MAX_FREE = 5  # free modifiers a player may type per category
+DEFAULT_DIFFICULTY = 15
+DIFFICULTY_MIN, DIFFICULTY_MAX = 1, 60  # 10 + 10 + 4 × 5 + 12 = 52 is the best total a sheet allows
+MAX_CAP_RAISE = 10
+SPECIALISATION_RAISE = 1
+#: The difficulties the seed's examples use, with what they were set for.
+SEED_DIFFICULTIES = (15, 20)
+
+_PLACEHOLDERS = {
+    "circumstance": gettext_lazy("e.g. unfamiliar ground"),
+    "personal": gettext_lazy("e.g. exhausted"),
+    "equipment": gettext_lazy("e.g. no medical kit"),
+    "supernatural": gettext_lazy("e.g. PSI: foresight"),
+}
+
+
+def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
+    sheet, _sheet_errors = validate(character.data, campaign, creating=False)
+    panel = Panel(system="2d6", template=TEMPLATE)
+    errors = panel.errors
+
+    attributes = {row["name"]: row["value"] for row in sheet["attributes"]}
+    skills = {row["name"]: row["value"] for row in sheet["skills"]}
+    attribute = one_str(choices, "attribute")
+    if attribute not in attributes:
+        message = (
+            _("Choose the attribute to test.")
+            if attributes
+            else _("This sheet has no attributes yet; add them on the sheet first.")
+        )
+        errors.setdefault("attribute", []).append(message)
+    skill = one_str(choices, "skill")
+    if skill and skill not in skills:
+        errors.setdefault("skill", []).append(_("Choose one of the skills on this sheet."))
+        skill = ""
+    skill_specialisations = [s["name"] for s in sheet["specialisations"] if s["skill"] == skill]
+    specialisation = one_str(choices, "specialisation")
+    if specialisation not in skill_specialisations:
+        specialisation = ""
+    ticked_names = set(_strs(choices, "advantage"))
+    advantages = [{**row, "ticked": row["name"] in ticked_names} for row in sheet["advantages"]]
+    free = {category: _free_rows(choices, category, errors) for category in twod6.CATEGORIES}
+    helpers, helpers_typed = _number(
+        choices, "helpers", 0, twod6.MAX_HELPERS, 0, errors, _("Helpers")
+    )
+    difficulty, difficulty_typed = _number(
+        choices, "difficulty", DIFFICULTY_MIN, DIFFICULTY_MAX, DEFAULT_DIFFICULTY, errors,
+        _("The difficulty"),
+    )  # fmt: skip
+    cap_raise, cap_raise_typed = _number(
+        choices, "cap_raise", 0, MAX_CAP_RAISE, 0, errors, _("The cap raise")
+    )
+    cap_source = _clean_text(one_str(choices, "cap_source"))
+
+    panel.context = {
+        "attributes": list(attributes.items()),
+        "skills": [(name, value, success_point_limit(value)) for name, value in skills.items()],
+        "chosen_attribute": attribute,
+        "chosen_skill": skill,
+        "specialisations": skill_specialisations,
+        "chosen_specialisation": specialisation,
+        "specialisation_raise": SPECIALISATION_RAISE,
+        "helpers": helpers_typed,
+        "max_helpers": twod6.MAX_HELPERS,
+        "difficulty": difficulty_typed,
+        "difficulty_min": DIFFICULTY_MIN,
+        "difficulty_max": DIFFICULTY_MAX,
+        "seed_difficulties": SEED_DIFFICULTIES,
+        "cap_raise": cap_raise_typed,
+        "cap_source": cap_source,
+        "max_cap_raise": MAX_CAP_RAISE,
+        "mod_limit": twod6.MOD_LIMIT,
+        "categories": [
+            {
+                "key": category,
+                "label": CATEGORY_LABELS[category],
+                "advantages": [a for a in advantages if a["category"] == category],
+                "rows": free[category],
+                "placeholder": _PLACEHOLDERS[category],
+            }
+            for category in twod6.CATEGORIES
+        ],
+    }
+    if errors:
+        return panel
+
+    pending = pending or {}
+    difficulty = _pending_int(pending, "difficulty", difficulty)
+    entries = {category: [] for category in twod6.CATEGORIES}
+    for advantage in advantages:
+        if advantage["ticked"]:
+            entries[advantage["category"]].append((advantage["name"], advantage["modifier"]))
+    for category, rows in free.items():
+        entries[category] += [(row["label"], row["amount"]) for row in rows if row["counts"]]
+    pending_modifiers = pending.get("modifiers")
+    if isinstance(pending_modifiers, dict):
+        for category in twod6.CATEGORIES:
+            values = pending_modifiers.get(category, [])
+            entries[category] += [(_("GM"), v) for v in values if isinstance(v, int)]
+
+    spec_raise = SPECIALISATION_RAISE if specialisation else 0
+    params = {
+        "attribute": attributes[attribute],
+        "skill": skills.get(skill, 0),
+        "modifiers": {
+            category: [amount for _text, amount in entries[category]]
+            for category in twod6.CATEGORIES
+        },
+        "helpers": helpers,
+        "difficulty": difficulty,
+        "cap_bonus": spec_raise + cap_raise,
+    }
+    try:
+        parsed = twod6.parse_params(params)
+    except EngineError as error:
+        errors.setdefault("", []).append(str(error))
+        return panel
+    odds = twod6.odds(parsed)
+
+    sums = _category_sums(parsed, entries, helpers)
+    for category, row in zip(panel.context["categories"], sums, strict=True):
+        category["sum"] = row
+    sources = [_category_source(row) for row in sums if row["entries"] or row["helpers"]]
+    if spec_raise:
+        sources.append(
+            source("cap", spec_raise, _("specialisation %(name)s") % {"name": specialisation})
+        )
+    if cap_raise:
+        sources.append(source("cap", cap_raise, cap_source or _("equipment or help")))
+    sources.extend(pending.get("sources", []))
+
+    test = f"{attribute} {params['attribute']}"
+    if skill:
+        test += f" + {skill} {params['skill']}"
+        if specialisation:
+            test += f" ({specialisation})"
+    panel.label = _("%(test)s vs %(difficulty)s") % {"test": test, "difficulty": difficulty}
+    panel.params = params
+    panel.sources = sources
+    panel.odds = [(key, odds["odds"][key]) for key in ("success", "failure")]
+    panel.success = odds["odds"]["success"]
+    panel.context |= {
+        "modifier": parsed.modifier,
+        "base": parsed.base,
+        "cap": parsed.cap,
+        "attribute_value": params["attribute"],
+        "skill_value": params["skill"],
+        "spec_raise": spec_raise,
+        "automatic": parsed.automatic,
+        "need": difficulty - parsed.base,
+        "best_total": parsed.base + twod6.DICE * twod6.SIDES,
+        "used_difficulty": difficulty,
+        "points": _points(odds["success_points_odds"]),
+    }
+    return panel
+
+
+def _strs(choices, name: str) -> list[str]:
+    if hasattr(choices, "getlist"):
+        return choices.getlist(name)
+    value = choices.get(name, [])
+    return [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)]
+
+
+def _clean_text(raw: str) -> str:
+    """A short single line as typed: no control characters, spaces collapsed, at most NAME_MAX."""
+    text = " ".join(raw.split())
+    return "".join(c for c in text if unicodedata.category(c) != "Cc")[:NAME_MAX]
+
+
+def _number(choices, name, lo, hi, default, errors, label) -> tuple[int, int | str]:
+    """The posted whole number within lo..hi (the default when blank) and what to show again."""
+    raw = one_str(choices, name).strip()
+    if raw == "":
+        return default, default
+    value, message = check_int(raw, lo, hi)
+    if message:
+        errors.setdefault(name, []).append(f"{label}: {message}")
+        return default, raw[:12]
+    return value, value
+
+
+def _free_rows(choices, category: str, errors: dict) -> list[dict[str, Any]]:
+    """The free modifiers typed under ``category``: every typed row, then one blank row."""
+    label = CATEGORY_LABELS[category]
+    typed = []
+    for index in range(MAX_FREE):
+        raw = one_str(choices, f"mod-{category}-{index}-value").strip()[:12]
+        text = _clean_text(one_str(choices, f"mod-{category}-{index}-source"))
+        row = {
+            "index": index,
+            "number": index + 1,
+            "value": raw,
+            "source": text,
+            "label": text or _("other"),
+            "amount": 0,
+            "counts": False,
+            "errors": [],
+            "blank": raw == "" and text == "",
+        }
+        if raw:
+            amount, message = check_int(raw, -twod6.MOD_LIMIT, twod6.MOD_LIMIT)
+            if message:
+                message = _("%(category)s, modifier %(n)s: %(message)s") % {
+                    "category": label,
+                    "n": index + 1,
+                    "message": message,
+                }
+                row["errors"].append(message)
+                errors.setdefault(f"mod-{category}-{index}-value", []).append(message)
+            else:
+                row["amount"], row["counts"] = amount, True
+        typed.append(row)
+    last = max((row["index"] for row in typed if not row["blank"]), default=-1)
+    return typed[: min(last + 2, MAX_FREE)]
+
+
+def _pending_int(pending: dict[str, Any], name: str, default: int) -> int:
+    value = pending.get(name)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _category_sums(parsed: twod6.Params, entries: dict, helpers: int) -> list[dict[str, Any]]:
+    """Per category: its entries, what they add up to and what counts after the engine's clamp."""
+    sums = []
+    for category, clamped in zip(twod6.CATEGORIES, parsed.clamped, strict=True):
+        own_helpers = helpers if category == "circumstance" else 0
+        raw = sum(amount for _text, amount in entries[category]) + own_helpers
+        sums.append(
+            {
+                "key": category,
+                "label": CATEGORY_LABELS[category],
+                "entries": entries[category],
+                "helpers": own_helpers,
+                "raw": raw,
+                "clamped": clamped,
+                "held": raw != clamped,
+            }
+        )
+    return sums
+
+
+def _category_source(row: dict[str, Any]) -> dict[str, Any]:
+    parts = [f"{text} {signed(amount)}" for text, amount in row["entries"]]
+    if row["helpers"]:
+        parts.append(
+            _("%(n)s helpers %(amount)s") % {"n": row["helpers"], "amount": signed(row["helpers"])}
+        )
+    text = ", ".join(parts)
+    if row["held"]:
+        text = _("%(entries)s (adds up to %(raw)s, held at %(clamped)s)") % {
+            "entries": text,
+            "raw": signed(row["raw"]),
+            "clamped": signed(row["clamped"]),
+        }
+    return source(row["key"], row["clamped"], text)
+
+
+def _points(points_odds: dict[str, float]) -> list[dict[str, Any]]:
+    """Success points 1..cap: the chance of exactly that many and of at least that many, and
+    the bar's height beside the likeliest."""
+    rows = []
+    at_least = 0.0
+    for key in sorted(points_odds, key=int, reverse=True):
+        points = int(key)
+        if points == 0:
+            continue
+        at_least += points_odds[key]
+        rows.append({"points": points, "exactly": points_odds[key], "at_least": at_least})
+    tallest = max((row["exactly"] for row in rows), default=0.0)
+    for row in rows:
+        row["share"] = row["exactly"] / tallest
+    return rows[::-1]

@@ -1,0 +1,53 @@
+"""The GM shapes a player's test live, in real browsers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser import demo_table, log_in
+from tests.web.test_browser_table import CAMPAIGN, browser, entry, open_sheet  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_gm_adds_troll_traits_and_the_player_sees_the_odds_change_then_rolls(
+    browser,  # noqa: F811
+    tmp_path,
+):
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={CAMPAIGN}")
+        gm.click("text=Start a session")
+        gm.click(f"nav.crumbs >> text={CAMPAIGN}")
+        gm.click("text=GM dashboard")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
+        ala = open_sheet(browser, base, "ala", "Brunhilda z Gór")
+        bartek = open_sheet(browser, base, "bartek", "Zbyszko Cichy")
+
+        card = gm.locator(".party-card", has_text="Brunhilda z Gór")
+        card.locator("summary", has_text="Call for a test").click()
+        card.locator("select[name=attribute]").select_option("BUDOWA")
+        card.locator("select[name=skill]").select_option("WALKA")
+        card.locator("button", has_text="Call").click()
+        gm.wait_for_selector(".pending-card")
+
+        ala.wait_for_selector("#test-panel .pending-note")
+        assert "The GM calls for a test" in ala.inner_text("#test-panel h2")
+        odds_before = ala.inner_text(".success-chance")
+
+        gm.click(".pending-card .npc-pick summary")
+        troll = gm.locator(".npc-form", has_text="Troll")
+        troll.locator("label", has_text="wielki").click()
+        troll.locator("label", has_text="śmierdzący").click()
+        troll.locator("button", has_text="Apply").click()
+
+        ala.wait_for_selector("#test-panel .sources li:has-text('Troll')")
+        assert "+5 penalty dice: Troll (wielki 3k, śmierdzący 4k)" in ala.inner_text(
+            "#test-panel .sources"
+        )
+        assert ala.inner_text(".success-chance") != odds_before
+
+        ala.click("#test-panel .roll-button")
+        for page in (gm, ala, bartek):
+            assert "Troll (wielki 3k, śmierdzący 4k)" in entry(page, 1).inner_text()
+        gm.wait_for_selector(".pending-card", state="detached")
