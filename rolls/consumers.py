@@ -101,6 +101,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             {"type": "scene", "session": event["session"], "scene": event["scene"]}
         )
 
+    async def table_sheet(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "sheet", "character": event["character"]})
+
     async def table_pending(self, event: dict[str, Any]) -> None:
         """A pending test changed (sent to the player's own group only)."""
         await self.send_json({k: v for k, v in event.items() if k != "type"} | {"type": "pending"})

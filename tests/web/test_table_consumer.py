@@ -139,3 +139,17 @@ async def test_a_client_message_is_never_relayed_to_the_table(table, player, oth
     assert await listener.receive_nothing(timeout=0.3)
     await speaker.disconnect()
     await listener.disconnect()
+
+
+async def test_a_saved_sheet_is_announced_to_the_table(table, gm):
+    campaign, hero, session = table
+    socket, _ = await connected(gm, campaign)
+    await sync(socket, session)
+
+    def award():
+        hero.data = {**hero.data, "xp": 3}
+        hero.save()
+
+    await sync_to_async(award)()
+    assert await socket.receive_json_from(timeout=3) == {"type": "sheet", "character": hero.pk}
+    await socket.disconnect()
