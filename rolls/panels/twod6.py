@@ -26,7 +26,7 @@ import unicodedata
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from rolls.engine import EngineError, twod6
 from rolls.panels import Panel, one_str, source
@@ -40,7 +40,10 @@ DIFFICULTY_MIN, DIFFICULTY_MAX = 1, 60  # 10 + 10 + 4 × 5 + 12 = 52 is the best
 MAX_CAP_RAISE = 10
 SPECIALISATION_RAISE = 1
 #: The difficulties the seed's examples use, with what they were set for.
-SEED_DIFFICULTIES = (15, 20)
+SEED_DIFFICULTIES = (
+    (15, gettext_lazy("the library, the ambush")),
+    (20, gettext_lazy("a crowd that wants blood")),
+)
 
 _PLACEHOLDERS = {
     "circumstance": gettext_lazy("e.g. unfamiliar ground"),
@@ -51,6 +54,8 @@ _PLACEHOLDERS = {
 
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
+    """The panel for ``choices``; ``pending`` is part of the common interface and read by
+    nothing here."""
     sheet, _sheet_errors = validate(character.data, campaign, creating=False)
     panel = Panel(system="2d6", template=TEMPLATE)
     errors = panel.errors
@@ -120,19 +125,12 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     if errors:
         return panel
 
-    pending = pending or {}
-    difficulty = _pending_int(pending, "difficulty", difficulty)
     entries = {category: [] for category in twod6.CATEGORIES}
     for advantage in advantages:
         if advantage["ticked"]:
             entries[advantage["category"]].append((advantage["name"], advantage["modifier"]))
     for category, rows in free.items():
         entries[category] += [(row["label"], row["amount"]) for row in rows if row["counts"]]
-    pending_modifiers = pending.get("modifiers")
-    if isinstance(pending_modifiers, dict):
-        for category in twod6.CATEGORIES:
-            values = pending_modifiers.get(category, [])
-            entries[category] += [(_("GM"), v) for v in values if isinstance(v, int)]
 
     spec_raise = SPECIALISATION_RAISE if specialisation else 0
     params = {
@@ -163,7 +161,6 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         )
     if cap_raise:
         sources.append(source("cap", cap_raise, cap_source or _("equipment or help")))
-    sources.extend(pending.get("sources", []))
 
     test = f"{attribute} {params['attribute']}"
     if skill:
@@ -195,7 +192,9 @@ def _strs(choices, name: str) -> list[str]:
     if hasattr(choices, "getlist"):
         return choices.getlist(name)
     value = choices.get(name, [])
-    return [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)]
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, (list, tuple)) else []
 
 
 def _clean_text(raw: str) -> str:
@@ -251,11 +250,6 @@ def _free_rows(choices, category: str, errors: dict) -> list[dict[str, Any]]:
     return typed[: min(last + 2, MAX_FREE)]
 
 
-def _pending_int(pending: dict[str, Any], name: str, default: int) -> int:
-    value = pending.get(name)
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
 def _category_sums(parsed: twod6.Params, entries: dict, helpers: int) -> list[dict[str, Any]]:
     """Per category: its entries, what they add up to and what counts after the engine's clamp."""
     sums = []
@@ -279,9 +273,9 @@ def _category_sums(parsed: twod6.Params, entries: dict, helpers: int) -> list[di
 def _category_source(row: dict[str, Any]) -> dict[str, Any]:
     parts = [f"{text} {signed(amount)}" for text, amount in row["entries"]]
     if row["helpers"]:
-        parts.append(
-            _("%(n)s helpers %(amount)s") % {"n": row["helpers"], "amount": signed(row["helpers"])}
-        )
+        n = row["helpers"]
+        words = ngettext("%(n)s helper %(amount)s", "%(n)s helpers %(amount)s", n)
+        parts.append(words % {"n": n, "amount": signed(n)})
     text = ", ".join(parts)
     if row["held"]:
         text = _("%(entries)s (adds up to %(raw)s, held at %(clamped)s)") % {

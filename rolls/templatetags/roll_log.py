@@ -49,6 +49,9 @@ def fact_value(value):
         return "✓"
     if value is False:
         return "✗"
+    if isinstance(value, str):
+        # Keys such as 2d6's automatic "success" read as words, like the outcome.
+        return OUTCOME_LABELS.get(value, value)
     return value
 
 
