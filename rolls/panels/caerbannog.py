@@ -52,6 +52,8 @@ FOLLOW_UP_KINDS = ("test", "reroll", "boost", "heroic")
 
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
+    """The panel for the posted choices. ``pending`` (the GM's modifiers of a called test) is
+    accepted for the interface and not applied yet: that is the pending tests' own step."""
     data = character.data
     panel = Panel(system="caerbannog", template=TEMPLATE)
     errors = panel.errors
@@ -139,9 +141,6 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         sources.append(source(kind, abs(ease), _ease_text(easing, hindering, ease)))
     if modifier:
         sources.append(source("modifier", modifier, modifier_source or _("fixed modifier")))
-    if pending:
-        modifier += pending.get("modifier", 0)
-        sources.extend(pending.get("sources", []))
     params = {
         "dice": list(dice),
         "difficulty": difficulty,
