@@ -84,3 +84,8 @@ def url(name: str, character=None, campaign=None, **kwargs) -> str:
     elif campaign is not None:
         kwargs.update(campaign_id=campaign.pk)
     return reverse(name, kwargs=kwargs)
+
+
+# The sheet page: session, user, campaign, character; then the log beside the sheet (its
+# game session and entries) and the test the GM may have called for.
+SHEET_PAGE_QUERIES = 7

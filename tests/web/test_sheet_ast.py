@@ -13,7 +13,7 @@ from campaigns.demo import DEMO_CHARACTERS
 from campaigns.models import System
 from sheets.models import Character
 from sheets.systems import ast as module
-from tests.web.sheet_helpers import client_for, sheet, url
+from tests.web.sheet_helpers import SHEET_PAGE_QUERIES, client_for, sheet, url
 from tests.web.test_sheet_fasttest import errors_of, field_value
 
 pytest_plugins = ["tests.web.sheet_fixtures"]
@@ -21,7 +21,6 @@ pytest_plugins = ["tests.web.sheet_fixtures"]
 OLAF = next(data for _p, name, data in DEMO_CHARACTERS[System.AST] if name == "Olaf")
 HX = {"HTTP_HX_REQUEST": "true"}
 #: Session, user, campaign, character: the same for a sheet of 1 or 30 entries a list.
-QUERIES_PER_SHEET = 4
 
 
 def post(**fields: str) -> QueryDict:
@@ -432,7 +431,7 @@ def test_the_sheet_costs_the_same_queries_however_long_its_lists(
     olaf.save()
     client = client_for(player)
     client.get(url("character_detail", character=olaf))  # warm the session and caches
-    with django_assert_num_queries(QUERIES_PER_SHEET):
+    with django_assert_num_queries(SHEET_PAGE_QUERIES):
         client.get(url("character_detail", character=olaf))
 
 

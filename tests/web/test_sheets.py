@@ -12,17 +12,13 @@ import types
 import pytest
 
 from sheets.models import Character
-from tests.web.sheet_helpers import JAGA, client_for, sheet, url
+from tests.web.sheet_helpers import JAGA, SHEET_PAGE_QUERIES, client_for, sheet, url
 from tests.web.test_sheet_fasttest import creation_post
 
 pytestmark = pytest.mark.django_db
 pytest_plugins = ["tests.web.sheet_fixtures"]
 
 HX = {"HTTP_HX_REQUEST": "true"}
-
-# Session, user, campaign, character; then the log beside the sheet (its session and entries)
-# and the test the GM may have called for.
-SHEET_PAGE_QUERIES = 7
 
 
 def text(response) -> str:
