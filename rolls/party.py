@@ -7,9 +7,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from rolls.engine.fasttest_combat import SEVERITIES
-
-# In the order of the paper sheet: PostgreSQL's jsonb keeps no key order.
-FASTTEST_ATTRIBUTES = ("BUDOWA", "ZRĘCZNOŚĆ", "UMYSŁ", "DUCH")
+from sheets.systems.fasttest import ATTRIBUTES as FASTTEST_ATTRIBUTES
 
 _SEVERITY_SHORT = {"scratch": "D", "light": "L", "heavy": "C", "deadly": "Ś"}
 
@@ -38,7 +36,9 @@ def _fasttest(data: dict) -> list[tuple[str, Any]]:
         (_("Magic die"), f"d{die}" if die else "–"),
         (_("XP"), data.get("xp", 0)),
         (_("Experience dice"), data.get("experience_dice", 0)),
-    ] + [(name, data.get("attributes", {}).get(name, "–")) for name in FASTTEST_ATTRIBUTES]
+    ] + [  # in the order of the paper sheet: PostgreSQL's jsonb keeps no key order
+        (name, data.get("attributes", {}).get(name, "–")) for name in FASTTEST_ATTRIBUTES
+    ]
 
 
 def _caerbannog(data: dict) -> list[tuple[str, Any]]:
