@@ -125,13 +125,16 @@ CONTROL_LABELS = {
 
 # FastTest after the roll: the magic die (Kość magii) after a spell (rolls.after_roll).
 OUTCOME_LABELS |= {
-    "magic_held": _("Kość magii bez zmian (the magic die holds)"),
-    "magic_dropped": _("Kość magii spada (the magic die drops a step)"),
-    "magic_lost": _("Kość magii stracona (no magic die left; the caster falls unconscious)"),
-    "magic_held_emanation": _("Emanacja (emanation: an uncontrolled eruption; the die holds)"),
-    "magic_dropped_emanation": _("Emanacja (emanation: an eruption; the die drops a step)"),
+    "magic_held": _("Magic die (Kość magii) holds"),
+    "magic_dropped": _("Magic die (Kość magii) drops a step"),
+    "magic_lost": _("Magic die (Kość magii) lost: the caster falls unconscious"),
+    "magic_held_emanation": _("Emanation (niekontrolowana emanacja mocy)! The magic die holds"),
+    "magic_dropped_emanation": _(
+        "Emanation (niekontrolowana emanacja mocy)! The magic die drops a step"
+    ),
     "magic_lost_emanation": _(
-        "Emanacja (emanation: an eruption; no magic die left, the caster falls unconscious)"
+        "Emanation (niekontrolowana emanacja mocy)! The magic die is lost: "
+        "the caster falls unconscious"
     ),
 }
 GOOD_OUTCOMES = GOOD_OUTCOMES | {"magic_held"}

@@ -2,6 +2,9 @@
 as white dice, FUNT spent as more of them, negative states and other hindrances on the test
 level, the black die's six levels against the white dice, and the exact odds.
 
+A test the GM calls for (a pending test) names nothing fixed: the player still ticks what
+applies; the GM adds challenge points (Punkty Wyzwań) taken from the scene, on the test level.
+
 After the roll: the FUNT re-roll (once per test, N FUNTs re-roll N white dice) and, when the
 test is eased, the player's choice of the white die read ("choose": the same faces read again
 with another die). Either one settles the test's first entry; a re-roll may still be read with
@@ -62,6 +65,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "hindrance_source": hindrance_source,
         "max_hindrance": MAX_HINDRANCE,
         "name_max": NAME_MAX,
+        "pending": pending,
     }
     if errors:
         return panel
@@ -83,9 +87,10 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         sources.append(source("level", total, ", ".join(map(_valued, negatives))))
     if hindrance:
         sources.append(source("level", hindrance, hindrance_source or _("other hindrances")))
-    if pending:
-        level_mod += pending.get("level_mod", 0)
-        sources.extend(pending.get("sources", []))
+    challenge = _challenge((pending or {}).get("modifiers") or {})
+    if challenge:
+        level_mod += challenge
+        sources.append(source("challenge", challenge))
     params = {"white": white, "level_mod": level_mod}
     try:
         parsed = engine.parse_params(params)
@@ -184,23 +189,44 @@ def build_follow_up(kind: str, roll, character, campaign, choices) -> Panel:
     return panel
 
 
+def _challenge(modifiers: Mapping[str, Any]) -> int:
+    value = modifiers.get("challenge", 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+# --- The GM's side: calling for a test and shaping it -------------------------------------------
+
+#: What the GM may change on a pending AST test (see rolls.pending.OPERATIONS).
+GM_CONTROLS = ("challenge",)
+
+
+def target_fields(character, campaign) -> list[dict[str, Any]]:
+    """An AST test fixes nothing beforehand: the player ticks what applies to it."""
+    return []
+
+
+def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
+    return {}, []
+
+
 # --- the test -------------------------------------------------------------------------------
 
 
 def _ticked(cleaned: Mapping[str, Any], choices) -> dict[str, set[str]]:
     """The names ticked in each list; names the sheet does not hold are ignored (forged).
 
-    A panel opened from an entry of the sheet (``list`` and ``item``) starts with it ticked.
+    Each ticked entry is posted as ``item=<list>:<name>``. A panel opened from an entry of the
+    sheet gets its roll target instead (``list=<list>&item=<name>``) and starts with it ticked.
     """
-    ticked = {}
-    for spec in sheet.LISTS:
-        names = {entry["name"] for entry in cleaned[spec.key]}
-        ticked[spec.key] = names & set(_strs(choices, spec.key))
-    opened_list, opened_item = one_str(choices, "list"), one_str(choices, "item")
-    if opened_list in ticked:
-        names = {entry["name"] for entry in cleaned[opened_list]}
-        if opened_item in names:
-            ticked[opened_list].add(opened_item)
+    names = {spec.key: {entry["name"] for entry in cleaned[spec.key]} for spec in sheet.LISTS}
+    ticked: dict[str, set[str]] = {key: set() for key in names}
+    opened_list = one_str(choices, "list")
+    for value in _strs(choices, "item"):
+        key, _colon, name = value.partition(":")
+        if key in names and name in names[key]:
+            ticked[key].add(name)
+        elif opened_list in names and value in names[opened_list]:
+            ticked[opened_list].add(value)
     return ticked
 
 

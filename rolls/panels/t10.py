@@ -1,6 +1,10 @@
 """The T10 test panel (RULES.md section 3): one attribute plus one skill from the sheet, item and
 circumstance dice, the difficulty, the exact odds of the six outcomes and of each net result.
-A pool of 0 or less rolls nothing and fails automatically. Nothing follows a T10 roll."""
+A pool of 0 or less rolls nothing and fails automatically. Nothing follows a T10 roll.
+
+A test the GM calls for (a pending test) fixes the attribute and the skill; the GM may set the
+difficulty and add dice to the pool or take them away, each with its source. The player still
+ticks items and types circumstance dice."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
-from rolls.panels import Panel, one_int, one_str, source
+from rolls.panels import Panel, one_int, one_str, source, with_target
 from sheets.systems import t10 as sheet
 from sheets.systems.named_lists import NAME_MAX, signed
 
@@ -27,6 +31,9 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
     panel = Panel(system="t10", template=TEMPLATE)
     errors = panel.errors
+    # What the GM called for is fixed; the player still ticks items and types circumstances.
+    choices = with_target(choices, (pending or {}).get("target") or {})
+    modifiers = (pending or {}).get("modifiers") or {}
 
     attributes = {row["name"]: row for row in cleaned["attributes"]}
     skills = {row["name"]: row for row in cleaned["skills"]}
@@ -57,13 +64,24 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         errors.setdefault("circumstance_source", []).append(
             _("Say where the dice come from in at most %(max)s characters.") % {"max": NAME_MAX}
         )
-    difficulty = one_int(choices, "difficulty", default=engine.DEFAULT_DIFFICULTY)
-    if not isinstance(difficulty, int) or not (
-        engine.MIN_DIFFICULTY <= difficulty <= engine.MAX_DIFFICULTY
+    gm_difficulty = modifiers.get("difficulty")
+    if gm_difficulty is None:
+        difficulty = one_int(choices, "difficulty", default=engine.DEFAULT_DIFFICULTY)
+    else:
+        difficulty = gm_difficulty
+    if (
+        isinstance(difficulty, bool)
+        or not isinstance(difficulty, int)
+        or not (engine.MIN_DIFFICULTY <= difficulty <= engine.MAX_DIFFICULTY)
     ):
-        errors.setdefault("difficulty", []).append(
+        message = (
             _("The difficulty is a whole number from %(lo)s to %(hi)s.")
-            % {"lo": engine.MIN_DIFFICULTY, "hi": engine.MAX_DIFFICULTY}
+            if gm_difficulty is None
+            else _("The GM set difficulty %(set)s; T10 difficulties go from %(lo)s to %(hi)s.")
+        )
+        errors.setdefault("difficulty", []).append(
+            message
+            % {"lo": engine.MIN_DIFFICULTY, "hi": engine.MAX_DIFFICULTY, "set": gm_difficulty}
         )
 
     panel.context = {
@@ -79,6 +97,8 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "difficulty": difficulty,
         "difficulties": range(engine.MIN_DIFFICULTY, engine.MAX_DIFFICULTY + 1),
         "default_difficulty": engine.DEFAULT_DIFFICULTY,
+        "gm_difficulty": gm_difficulty,
+        "pending": pending,
     }
     if errors:
         return panel
@@ -88,9 +108,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     if circumstance:
         sources.append(source("pool", circumstance, circumstance_source or _("circumstances")))
     pool = base + sum(row["dice"] for row in chosen_items) + circumstance
-    if pending:
-        pool += pending.get("pool", 0)
-        sources.extend(pending.get("sources", []))
+    pool += _gm_dice(modifiers, sources)
     params = {"pool": pool, "difficulty": difficulty}
     try:
         odds = engine.odds(engine.parse_params(params))
@@ -111,6 +129,58 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "average": sum(int(result) * p for result, p in odds["result_odds"].items()),
     }
     return panel
+
+
+def _gm_dice(modifiers: Mapping[str, Any], sources: list) -> int:
+    """The GM's dice of a pending test: bonus dice join the pool, penalty dice leave it."""
+    total = 0
+    for entry in modifiers.get("dice", []):
+        sign = {"bonus": 1, "penalty": -1}.get(entry.get("kind"))
+        if sign is None:
+            continue
+        total += sign * entry["amount"]
+        sources.append(source("pool", sign * entry["amount"], entry["source"]))
+    return total
+
+
+# --- The GM's side: calling for a test and shaping it -------------------------------------------
+
+#: What the GM may change on a pending T10 test (see rolls.pending.OPERATIONS).
+GM_CONTROLS = ("bonus", "penalty", "difficulty")
+
+
+def target_fields(character, campaign) -> list[dict[str, Any]]:
+    """The fields of the GM's "call for a test" form: the attribute and the skill."""
+    cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
+    return [
+        {
+            "name": "attribute",
+            "label": _("Attribute (Grundegenskap)"),
+            "type": "select",
+            "choices": [
+                (row["name"], f"{row['name']} {row['value']}") for row in cleaned["attributes"]
+            ],
+        },
+        {
+            "name": "skill",
+            "label": _("Skill (Färdighet)"),
+            "type": "select",
+            "choices": [("", _("none"))]
+            + [(row["name"], f"{row['name']} {row['value']}") for row in cleaned["skills"]],
+        },
+    ]
+
+
+def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
+    """The target the GM chose, or the messages saying what is wrong with it."""
+    target = {"attribute": one_str(post, "attribute"), "skill": one_str(post, "skill")}
+    cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
+    wrong = []
+    if target["attribute"] not in {row["name"] for row in cleaned["attributes"]}:
+        wrong.append(_("Choose the attribute to test."))
+    if target["skill"] and target["skill"] not in {row["name"] for row in cleaned["skills"]}:
+        wrong.append(_("Choose one of the character's skills, or none."))
+    return target, wrong
 
 
 def _label(attribute: str, value: int, skill: str, skills: Mapping, pool: int, difficulty: int):
@@ -141,11 +211,15 @@ def _results(result_odds: Mapping[str, float]) -> list[dict[str, Any]]:
             {
                 "result": result,
                 "p": p,
+                "scale": 0.0,
                 "outcome": engine.outcome_for(result),
                 "or_less": result == low and results[0][0] < low,
                 "or_more": result == high and results[-1][0] > high,
             }
         )
+    tallest = max(row["p"] for row in rows)
+    for row in rows:
+        row["scale"] = row["p"] / tallest  # bar heights: the likeliest result fills its bar
     return rows
 
 
