@@ -138,3 +138,14 @@ OUTCOME_LABELS |= {
     ),
 }
 GOOD_OUTCOMES = GOOD_OUTCOMES | {"magic_held"}
+
+DIE_REASONS |= {"higher": _("dropped: high"), "lower": _("dropped: low")}
+
+#: Words for the values an entry shows (AST's mode) and the roles of dice (core.Die.group).
+VALUE_LABELS = {
+    "eased": _("eased"),
+    "hindered": _("hindered"),
+    "even": _("even (black die read)"),
+    "black": _("black"),
+    "white": _("white"),
+}

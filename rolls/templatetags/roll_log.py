@@ -1,6 +1,8 @@
 """Template filters that turn the engine's keys into words in the reader's language."""
 
 from django import template
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from rolls.labels import (
     CONTROL_LABELS,
@@ -10,6 +12,7 @@ from rolls.labels import (
     KIND_LABELS,
     OUTCOME_LABELS,
     SOURCE_KINDS,
+    VALUE_LABELS,
 )
 
 register = template.Library()
@@ -50,9 +53,17 @@ def fact_value(value):
     if value is False:
         return "✗"
     if isinstance(value, str):
-        # Keys such as 2d6's automatic "success" read as words, like the outcome.
-        return OUTCOME_LABELS.get(value, value)
+        # Keys such as 2d6's automatic "success" or AST's mode read as words.
+        return OUTCOME_LABELS.get(value) or VALUE_LABELS.get(value, value)
     return value
+
+
+@register.filter
+def die_group(group: str) -> str:
+    """A die's role in words: white/black (AST), batch 2 (T10); names and sizes as they are."""
+    if group.startswith("batch "):
+        return _("batch %(n)s") % {"n": group.removeprefix("batch ")}
+    return VALUE_LABELS.get(group, group)
 
 
 @register.filter
@@ -77,7 +88,7 @@ def percent(p: float) -> str:
         return "<0.1%"
     if p >= 1:
         return "100%"
-    return f"{p * 100:.1f}%"
+    return f"{number_format(p * 100, 1)}%"
 
 
 @register.filter
