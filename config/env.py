@@ -88,4 +88,9 @@ def channel_layer_from_url(url: str | None, name: str = "REDIS_URL") -> dict:
     }
     if kind not in backends:
         raise ImproperlyConfigured("REDIS_CHANNEL_LAYER must be 'core' or 'pubsub'.")
-    return {"BACKEND": backends[kind], "CONFIG": {"hosts": [url]}}
+    # No client read timeout: redis-py 8 defaults to 5 s, as long as the core layer's blocking
+    # pop, so every idle consumer crashed and its socket closed (django/channels_redis#422).
+    return {
+        "BACKEND": backends[kind],
+        "CONFIG": {"hosts": [{"address": url, "socket_timeout": None}]},
+    }
