@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy
 from campaigns.system_settings import system_settings
 from rolls.engine.caerbannog import ROZMACH_MAX, SKILL_DICE
 from sheets.systems import Section, Total
+from sheets.systems.checks import Errors, bounded, is_int, number, row_indexes
 
 FORM_TEMPLATE = "sheets/caerbannog/form.html"
 SHEET_TEMPLATE = "sheets/caerbannog/sheet.html"
@@ -141,82 +142,40 @@ def default_data(campaign) -> dict:
 # Reading the form ---------------------------------------------------------------------------
 
 
-def _number(raw: str | None) -> int | str:
-    text = (raw or "").strip()
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
-def _row_indexes(post, prefix: str) -> list[int]:
-    indexes = set()
-    for key in post:
-        if key.startswith(prefix):
-            head = key[len(prefix) :].split("_", 1)[0]
-            if head.isdigit() and len(head) <= 3:
-                indexes.add(int(head))
-    return sorted(indexes)
-
-
 def data_from_post(post, campaign) -> dict:
     skills: list[dict[str, Any]] = [
-        {"name": name, "category": category, "level": _number(post.get(f"std_{index}"))}
+        {"name": name, "category": category, "level": number(post.get(f"std_{index}"))}
         for index, (name, category) in enumerate(STANDARD_SKILLS)
     ]
     for category in ADDED_CATEGORIES:
-        for index in _row_indexes(post, f"{category}_"):
+        for index in row_indexes(post, f"{category}_"):
             name = (post.get(f"{category}_{index}_name") or "").strip()
             level = (post.get(f"{category}_{index}_level") or "").strip()
             if name or level:
-                skills.append({"name": name, "category": category, "level": _number(level)})
+                skills.append({"name": name, "category": category, "level": number(level)})
     return {
         "skills": skills,
         "category_bonuses": {
-            category: _number(post.get(f"bonus_{category}")) for category in CATEGORIES
+            category: number(post.get(f"bonus_{category}")) for category in CATEGORIES
         },
         "defences": {
-            name: _number(post.get(f"defence_{index}")) for index, name in enumerate(DEFENCE_NAMES)
+            name: number(post.get(f"defence_{index}")) for index, name in enumerate(DEFENCE_NAMES)
         },
-        "resources": {key: _number(post.get(f"res_{key}")) for key, _label, _bounds in RESOURCES},
+        "resources": {key: number(post.get(f"res_{key}")) for key, _label, _bounds in RESOURCES},
     }
 
 
 # Validation ---------------------------------------------------------------------------------
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-class _Errors(dict):
-    def add(self, key: str, message: str) -> None:
-        self.setdefault(key, []).append(message)
-
-
-def _bounded(errors: _Errors, key: str, label: str, value: Any, bounds: tuple[int, int]) -> bool:
-    low, high = bounds
-    if not _is_int(value):
-        errors.add(key, _("%(name)s: enter a whole number.") % {"name": label})
-        return False
-    if not low <= value <= high:
-        errors.add(
-            key,
-            _("%(name)s must be between %(low)d and %(high)d.")
-            % {"name": label, "low": low, "high": high},
-        )
-        return False
-    return True
-
-
-def _level(errors: _Errors, key: str, label: str, value: Any) -> bool:
-    if _is_int(value) and LEVEL_RANGE[0] <= value <= LEVEL_RANGE[1]:
+def _level(errors: Errors, key: str, label: str, value: Any) -> bool:
+    if is_int(value) and LEVEL_RANGE[0] <= value <= LEVEL_RANGE[1]:
         return True
     errors.add(key, _("%(name)s: the level is 0, I, II, III or IV (0 to 4).") % {"name": label})
     return False
 
 
-def _validate_skills(data: dict, errors: _Errors) -> list[dict]:
+def _validate_skills(data: dict, errors: Errors) -> list[dict]:
     raw = data.get("skills")
     if not isinstance(raw, list):
         errors.add("skills", _("The skills must be a list."))
@@ -273,7 +232,7 @@ def _validate_skills(data: dict, errors: _Errors) -> list[dict]:
     return printed + added
 
 
-def _check_added_name(errors: _Errors, key: str, name: Any, seen: set[str]) -> str | None:
+def _check_added_name(errors: Errors, key: str, name: Any, seen: set[str]) -> str | None:
     if not isinstance(name, str) or not name.strip():
         errors.add(key, _("Give the skill a name."))
         return None
@@ -289,7 +248,7 @@ def _check_added_name(errors: _Errors, key: str, name: Any, seen: set[str]) -> s
 
 
 def _validate_mapping(
-    data: dict, key: str, names, field, label, check, errors: _Errors, *, default=None
+    data: dict, key: str, names, field, label, check, errors: Errors, *, default=None
 ) -> dict:
     raw = data.get(key, default)
     if not isinstance(raw, dict):
@@ -306,7 +265,7 @@ def _validate_mapping(
 
 
 def validate(data: Any, campaign, *, creating: bool) -> tuple[dict, dict[str, list[str]]]:
-    errors = _Errors()
+    errors = Errors()
     if not isinstance(data, dict):
         errors.add("", _("The sheet must be a JSON object."))
         return {}, dict(errors)
@@ -315,7 +274,7 @@ def validate(data: Any, campaign, *, creating: bool) -> tuple[dict, dict[str, li
         data, "category_bonuses", tuple(CATEGORIES),
         lambda _i, category: f"bonus_{category}",
         lambda category: _("Bonus %(category)s") % {"category": CATEGORY_LABELS[category]},
-        lambda e, k, label, v: _bounded(e, k, label, v, BONUS_RANGE),
+        lambda e, k, label, v: bounded(e, k, label, v, BONUS_RANGE),
         errors,
     )  # fmt: skip
     clean["defences"] = _validate_mapping(
@@ -330,7 +289,7 @@ def validate(data: Any, campaign, *, creating: bool) -> tuple[dict, dict[str, li
         data, "resources", tuple(bounds),
         lambda _i, key: f"res_{key}",
         lambda key: str(bounds[key][0]),
-        lambda e, k, label, v: _bounded(e, k, label, v, bounds[k.removeprefix("res_")][1]),
+        lambda e, k, label, v: bounded(e, k, label, v, bounds[k.removeprefix("res_")][1]),
         errors,
     )  # fmt: skip
     return (clean if not errors else {}), dict(errors)
@@ -344,11 +303,11 @@ def totals(data: dict, campaign) -> list[Total]:
     defences = data.get("defences") if isinstance(data.get("defences"), dict) else {}
     resources = data.get("resources") if isinstance(data.get("resources"), dict) else {}
     skill_levels = sum(
-        s.get("level") for s in skills if isinstance(s, dict) and _is_int(s.get("level"))
+        s.get("level") for s in skills if isinstance(s, dict) and is_int(s.get("level"))
     )
-    defence_levels = sum(value for value in defences.values() if _is_int(value))
+    defence_levels = sum(value for value in defences.values() if is_int(value))
     rozmach = resources.get("rozmach")
-    rozmach = rozmach if _is_int(rozmach) else 0
+    rozmach = rozmach if is_int(rozmach) else 0
     return [
         Total(_("Skill levels"), skill_levels, "", True),
         Total(_("Defence levels"), defence_levels, "", True),
@@ -357,7 +316,7 @@ def totals(data: dict, campaign) -> list[Total]:
 
 
 def _die(level: Any) -> int | None:
-    return SKILL_DICE[level] if _is_int(level) and 0 <= level < len(SKILL_DICE) else None
+    return SKILL_DICE[level] if is_int(level) and 0 <= level < len(SKILL_DICE) else None
 
 
 def skill_groups(data: dict) -> list[dict]:
@@ -454,10 +413,10 @@ def resource_rows(data: dict) -> list[dict]:
 def pd_rozmach(pd: int, table: list) -> int | None:
     """Rozmach the GM's PD table grants for ``pd`` (the highest threshold reached); None when
     the campaign has not filled the table in (RULES.md: the seed lacks it; do not invent)."""
-    rows = [row for row in table if isinstance(row, dict) and _is_int(row.get("pd"))]
+    rows = [row for row in table if isinstance(row, dict) and is_int(row.get("pd"))]
     if not rows:
         return None
-    reached = [row for row in rows if row["pd"] <= pd and _is_int(row.get("rozmach"))]
+    reached = [row for row in rows if row["pd"] <= pd and is_int(row.get("rozmach"))]
     return max(reached, key=lambda row: row["pd"])["rozmach"] if reached else 0
 
 
@@ -469,5 +428,5 @@ def derived(data: dict, campaign) -> dict:
         "skill_groups": skill_groups(data),
         "defence_groups": defence_groups(data),
         "rozmach_track": list(range(ROZMACH_MAX + 1)),
-        "pd_rozmach": pd_rozmach(pd, settings["pd_rozmach"]) if _is_int(pd) else None,
+        "pd_rozmach": pd_rozmach(pd, settings["pd_rozmach"]) if is_int(pd) else None,
     }

@@ -28,6 +28,7 @@ from campaigns.system_settings import system_settings
 from rolls.engine import fasttest_combat
 from rolls.engine.fasttest_sheet import MAGIC_DICE, development_cost, starting_magic_die
 from sheets.systems import Section, Total
+from sheets.systems.checks import Errors, bounded, is_int, number, row_indexes
 
 FORM_TEMPLATE = "sheets/fasttest/form.html"
 SHEET_TEMPLATE = "sheets/fasttest/sheet.html"
@@ -130,36 +131,17 @@ def default_data(campaign) -> dict:
 # Reading the form ---------------------------------------------------------------------------
 
 
-def _number(raw: str | None) -> int | str:
-    """An int when the text is one, else the text itself (so the form can show it again)."""
-    text = (raw or "").strip()
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
-def _row_indexes(post, prefix: str) -> list[int]:
-    indexes = set()
-    for key in post:
-        if key.startswith(prefix):
-            head = key[len(prefix) :].split("_", 1)[0]
-            if head.isdigit() and len(head) <= 3:
-                indexes.add(int(head))
-    return sorted(indexes)
-
-
 def data_from_post(post, campaign) -> dict:
     data: dict[str, Any] = {
-        "attributes": {name: _number(post.get(f"attr_{name}")) for name in ATTRIBUTES},
+        "attributes": {name: number(post.get(f"attr_{name}")) for name in ATTRIBUTES},
         "skills": {
-            name: _number(post.get(f"skill_{index}"))
+            name: number(post.get(f"skill_{index}"))
             for index, name in enumerate(skill_names(campaign))
         },
         "flaw": (post.get("flaw") or "").strip() or None,
     }
     traits = []
-    for index in _row_indexes(post, "trait_"):
+    for index in row_indexes(post, "trait_"):
         name = (post.get(f"trait_{index}_name") or "").strip()
         level = (post.get(f"trait_{index}_level") or "").strip()
         if not name and not level:
@@ -167,48 +149,24 @@ def data_from_post(post, campaign) -> dict:
         traits.append(
             {
                 "name": name,
-                "level": _number(level),
+                "level": number(level),
                 "magic": post.get(f"trait_{index}_magic") == "on",
             }
         )
     data["traits"] = traits
     for key in ("armor", "xp", "experience_dice"):
         if key in post:
-            data[key] = _number(post.get(key))
+            data[key] = number(post.get(key))
     if "magic_die" in post:
         raw = (post.get("magic_die") or "").strip().lower().removeprefix("d")
-        data["magic_die"] = None if raw in ("", "none") else _number(raw)
+        data["magic_die"] = None if raw in ("", "none") else number(raw)
     return data
 
 
 # Validation ---------------------------------------------------------------------------------
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-class _Errors(dict):
-    def add(self, key: str, message: str) -> None:
-        self.setdefault(key, []).append(message)
-
-
-def _bounded(errors: _Errors, key: str, label: str, value: Any, bounds: tuple[int, int]) -> bool:
-    low, high = bounds
-    if not _is_int(value):
-        errors.add(key, _("%(name)s: enter a whole number.") % {"name": label})
-        return False
-    if not low <= value <= high:
-        errors.add(
-            key,
-            _("%(name)s must be between %(low)d and %(high)d.")
-            % {"name": label, "low": low, "high": high},
-        )
-        return False
-    return True
-
-
-def _name(errors: _Errors, key: str, value: Any, what: str) -> str | None:
+def _name(errors: Errors, key: str, value: Any, what: str) -> str | None:
     if not isinstance(value, str) or not value.strip():
         errors.add(key, _("Give the %(what)s a name.") % {"what": what})
         return None
@@ -218,7 +176,7 @@ def _name(errors: _Errors, key: str, value: Any, what: str) -> str | None:
     return value.strip()
 
 
-def _validate_attributes(data: dict, creating: bool, errors: _Errors) -> dict:
+def _validate_attributes(data: dict, creating: bool, errors: Errors) -> dict:
     raw = data.get("attributes")
     if not isinstance(raw, dict):
         errors.add("attributes", _("The attributes must be an object of four numbers."))
@@ -229,7 +187,7 @@ def _validate_attributes(data: dict, creating: bool, errors: _Errors) -> dict:
     bounds = ATTRIBUTE_RANGE_CREATING if creating else ATTRIBUTE_RANGE
     clean = {}
     for name in ATTRIBUTES:
-        if _bounded(errors, f"attr_{name}", name, raw.get(name), bounds):
+        if bounded(errors, f"attr_{name}", name, raw.get(name), bounds):
             clean[name] = raw[name]
     if creating and len(clean) == len(ATTRIBUTES) and sum(clean.values()) != ATTRIBUTE_SUM:
         errors.add(
@@ -240,7 +198,7 @@ def _validate_attributes(data: dict, creating: bool, errors: _Errors) -> dict:
     return clean
 
 
-def _validate_skills(data: dict, names: list[str], creating: bool, errors: _Errors) -> dict:
+def _validate_skills(data: dict, names: list[str], creating: bool, errors: Errors) -> dict:
     raw = data.get("skills")
     if not isinstance(raw, dict):
         errors.add("skills", _("The skills must be an object of six numbers."))
@@ -256,7 +214,7 @@ def _validate_skills(data: dict, names: list[str], creating: bool, errors: _Erro
     for index, name in enumerate(names):
         if name not in raw and not creating:
             continue  # the GM renamed a skill after this sheet was made; the GM re-enters it
-        if _bounded(errors, f"skill_{index}", name, raw.get(name), SKILL_RANGE):
+        if bounded(errors, f"skill_{index}", name, raw.get(name), SKILL_RANGE):
             clean[name] = raw[name]
     if creating and len(clean) == len(names) and sum(clean.values()) != SKILL_SUM:
         errors.add(
@@ -267,7 +225,7 @@ def _validate_skills(data: dict, names: list[str], creating: bool, errors: _Erro
     return clean
 
 
-def _validate_traits(data: dict, creating: bool, errors: _Errors) -> tuple[list, str | None]:
+def _validate_traits(data: dict, creating: bool, errors: Errors) -> tuple[list, str | None]:
     raw = data.get("traits")
     flaw_raw = data.get("flaw")
     flaw = None
@@ -294,7 +252,7 @@ def _validate_traits(data: dict, creating: bool, errors: _Errors) -> tuple[list,
             name = None
         level = trait.get("level")
         label = _("Level of “%(name)s”") % {"name": name} if name else _("Trait level")
-        good_level = _bounded(errors, f"{key}_level", label, level, TRAIT_LEVEL_RANGE)
+        good_level = bounded(errors, f"{key}_level", label, level, TRAIT_LEVEL_RANGE)
         if good_level and creating and level > TRAIT_LEVEL_MAX_CREATING:
             errors.add(
                 f"{key}_level",
@@ -334,7 +292,7 @@ def _trait_points_message(spent: int, target: int, flaw: bool) -> str:
     return _("Spend exactly %(target)d trait points; you spent %(spent)d.") % values
 
 
-def _validate_wounds(data: dict, errors: _Errors) -> list:
+def _validate_wounds(data: dict, errors: Errors) -> list:
     raw = data.get("wounds", [])
     if not isinstance(raw, list):
         errors.add("wounds", _("The wounds must be a list."))
@@ -368,7 +326,7 @@ def _validate_wounds(data: dict, errors: _Errors) -> list:
 
 
 def validate(data: Any, campaign, *, creating: bool) -> tuple[dict, dict[str, list[str]]]:
-    errors = _Errors()
+    errors = Errors()
     if not isinstance(data, dict):
         errors.add("", _("The sheet must be a JSON object."))
         return {}, dict(errors)
@@ -386,11 +344,11 @@ def validate(data: Any, campaign, *, creating: bool) -> tuple[dict, dict[str, li
     }
     for key, (label, bounds) in labels.items():
         value = data.get(key, 0)
-        if _bounded(errors, key, label, value, bounds):
+        if bounded(errors, key, label, value, bounds):
             clean[key] = value
     if "magic_die" in data:
         die = data["magic_die"]
-        if die is not None and (not _is_int(die) or die not in MAGIC_DICE):
+        if die is not None and (not is_int(die) or die not in MAGIC_DICE):
             errors.add("magic_die", _("The magic die is none, d4, d6, d8, d10 or d12."))
         clean["magic_die"] = die
     else:
@@ -401,7 +359,7 @@ def validate(data: Any, campaign, *, creating: bool) -> tuple[dict, dict[str, li
 def _starting_die(data: dict, settings: dict) -> int | None:
     attributes = data.get("attributes")
     duch = attributes.get("DUCH") if isinstance(attributes, dict) else None
-    if not settings["magic"] or not _is_int(duch):
+    if not settings["magic"] or not is_int(duch):
         return None
     traits = data.get("traits") if isinstance(data.get("traits"), list) else []
     magic = sum(1 for trait in traits if isinstance(trait, dict) and trait.get("magic") is True)
@@ -412,7 +370,7 @@ def _starting_die(data: dict, settings: dict) -> int | None:
 
 
 def _sum_ints(values) -> int:
-    return sum(value for value in values if _is_int(value))
+    return sum(value for value in values if is_int(value))
 
 
 def totals(data: dict, campaign) -> list[Total]:
@@ -433,7 +391,7 @@ def totals(data: dict, campaign) -> list[Total]:
 def derived(data: dict, campaign) -> dict:
     settings = system_settings(campaign)
     traits = data.get("traits") if isinstance(data.get("traits"), list) else []
-    levels = [t["level"] for t in traits if isinstance(t, dict) and _is_int(t.get("level"))]
+    levels = [t["level"] for t in traits if isinstance(t, dict) and is_int(t.get("level"))]
     wounds = [
         fasttest_combat.Wound(w["severity"], w.get("bandaged") is True, w.get("label", ""))
         for w in data.get("wounds") or []
@@ -444,7 +402,7 @@ def derived(data: dict, campaign) -> dict:
     return {
         "starting_magic_die": _starting_die(data, settings),
         "development_cost": cost,
-        "can_develop": _is_int(xp) and xp >= cost,
+        "can_develop": is_int(xp) and xp >= cost,
         "trait_points": sum(levels),
         "wound_dice": {
             name: fasttest_combat.wounds_for_test(ENGINE_ATTRIBUTES[name], wounds)

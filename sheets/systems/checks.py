@@ -1,0 +1,55 @@
+"""Reading and checking typed sheet values, shared by the sheet modules that use form rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+
+def number(raw: str | None) -> int | str:
+    """An int when the text is one, else the text itself (so the form can show it again)."""
+    text = (raw or "").strip()
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def row_indexes(post, prefix: str) -> list[int]:
+    """The row numbers present in a form, from field names like ``trait_3_name``."""
+    indexes = set()
+    for key in post:
+        if key.startswith(prefix):
+            head = key[len(prefix) :].split("_", 1)[0]
+            if head.isdigit() and len(head) <= 3:
+                indexes.add(int(head))
+    return sorted(indexes)
+
+
+def is_int(value: Any) -> bool:
+    # JSON true/false are ints to Python; on a sheet they are a forged value, not a number.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Errors(dict):
+    """Messages per form field."""
+
+    def add(self, key: str, message: str) -> None:
+        self.setdefault(key, []).append(message)
+
+
+def bounded(errors: Errors, key: str, label: str, value: Any, bounds: tuple[int, int]) -> bool:
+    """Whether ``value`` is a whole number within ``bounds``; else a message on ``key``."""
+    low, high = bounds
+    if not is_int(value):
+        errors.add(key, _("%(name)s: enter a whole number.") % {"name": label})
+        return False
+    if not low <= value <= high:
+        errors.add(
+            key,
+            _("%(name)s must be between %(low)d and %(high)d.")
+            % {"name": label, "low": low, "high": high},
+        )
+        return False
+    return True
