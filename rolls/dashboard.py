@@ -146,6 +146,12 @@ def _operation(post, campaign) -> tuple[str, dict[str, Any]]:
     if op in ("set_difficulty", "set_easing", "set_hindering", "set_extra_d10", "set_challenge"):
         value = one_int(post, "value", default=None)
         return op, {"value": value}
+    if op == "add_category_modifier":
+        return op, {
+            "category": one_str(post, "category"),
+            "amount": one_int(post, "amount", default=None),
+            "source": one_str(post, "source"),
+        }
     return op, {}
 
 

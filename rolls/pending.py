@@ -263,3 +263,31 @@ OPERATIONS = {
     "set_challenge": _set_challenge,
     "set_target": _set_target,
 }
+
+
+# 2d6: a GM's modifier in any of the four categories (rolls.panels.twod6's Decision).
+def _add_category_modifier(
+    pending, modifiers, category: Any, amount: Any, source: Any = ""
+) -> None:
+    """2d6: a modifier of −5..+5 in one category, kept with the dice entries (so the card lists
+    it and ``remove_dice`` takes it away); the panel adds it to its category before the clamp."""
+    from rolls.engine import twod6
+
+    if category not in twod6.CATEGORIES:
+        raise ActionRefused(
+            _("Choose the category: circumstance, personal, equipment or supernatural.")
+        )
+    limit = twod6.MOD_LIMIT
+    if isinstance(amount, bool) or not isinstance(amount, int) or not -limit <= amount <= limit:
+        raise ActionRefused(
+            _("A modifier must be a whole number from −%(n)s to +%(n)s.") % {"n": limit}
+        )
+    if amount == 0:
+        raise ActionRefused(_("A modifier of 0 changes nothing; give it a sign and a size."))
+    entries = modifiers.setdefault("dice", [])
+    if len(entries) >= MAX_DICE_ENTRIES:
+        raise ActionRefused(_("That is as many modifiers as one test can hold."))
+    entries.append({"kind": category, "amount": amount, "source": _text(source)})
+
+
+OPERATIONS["add_category_modifier"] = _add_category_modifier

@@ -20,6 +20,14 @@ Decisions of this panel (the rules leave them open):
   but a boost can never land on a critical failure or on an empty pool. The player may name
   the dice re-rolled (an ability may re-roll only some); none named means all of them.
 - Heroic effort settles the test: nothing follows it, so it comes after any boost or re-roll.
+
+A test the GM calls for (a pending test) fixes what is tested (skills or a defence), the form of a
+combined test (the "added" form is the GM's to allow) and the difficulty; the player still picks
+the main skill. The GM's own controls: the difficulty (any number from 0 to the operation's 30),
+easing and hindering factors, and fixed modifiers each with its source. **Decision**: the player
+may still count their own easing and hindering factors (an ability, a tool the GM may not know
+about): they are counted with the GM's, so the side that occurs more often among all of them
+wins (RULES.md), and the log names both. The player's own fixed modifier adds to the GM's.
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
 from rolls.engine.caerbannog_pool import clamp_rozmach
 from rolls.models import Roll
-from rolls.panels import FollowUp, Panel, ints, one_int, one_str, source
+from rolls.panels import FollowUp, Panel, ints, one_int, one_str, source, with_target
 from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_groups
 from sheets.templatetags.sheet_tags import roman
 
@@ -52,13 +60,18 @@ FOLLOW_UP_KINDS = ("test", "reroll", "boost", "heroic")
 
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
-    """The panel for the posted choices. ``pending`` (the GM's modifiers of a called test) is
-    accepted for the interface and not applied yet: that is the pending tests' own step."""
+    """The panel for the posted choices; for a test the GM called (``pending``) its target is
+    fixed and the GM's difficulty, factors and modifiers apply, each with its source."""
     data = character.data
     panel = Panel(system="caerbannog", template=TEMPLATE)
     errors = panel.errors
     skills = _skills(data)
     defences = _defences(data)
+    target = (pending or {}).get("target") or {}
+    gm = _gm_modifiers((pending or {}).get("modifiers") or {})
+    # What the GM called for is fixed; the player still picks the main skill and their own
+    # factors and modifier.
+    choices = with_target(choices, target)
 
     chosen = [name for name in skills if name in set(_strs(choices, "skill"))]
     chosen_defences = [name for name in DEFENCE_NAMES if name in set(_strs(choices, "defence"))]
@@ -73,9 +86,13 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         errors.setdefault("defence", []).append(
             _("A defence is tested on its own: untick the skills, or the defence.")
         )
-    difficulty, difficulty_name = _difficulty(choices, errors)
+    if gm["difficulty"] is None:
+        difficulty, difficulty_name = _difficulty(choices, errors)
+    else:
+        difficulty, difficulty_name = gm["difficulty"], _difficulty_name(gm["difficulty"])
     easing = _count(choices, "easing", errors, _("Easing factors"))
     hindering = _count(choices, "hindering", errors, _("Hindering factors"))
+    all_easing, all_hindering = easing + gm["easing"], hindering + gm["hindering"]
     modifier = one_int(choices, "modifier")
     if not isinstance(modifier, int) or not -MAX_MODIFIER <= modifier <= MAX_MODIFIER:
         errors.setdefault("modifier", []).append(
@@ -108,12 +125,19 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "difficulty": difficulty,
         "easing": _shown(choices, "easing", easing, errors),
         "hindering": _shown(choices, "hindering", hindering, errors),
-        "net_ease": caerbannog.net_ease(easing, hindering),
+        "net_ease": caerbannog.net_ease(all_easing, all_hindering),
         "modifier": _shown(choices, "modifier", modifier, errors),
         "modifier_source": modifier_source,
         "rozmach": pool,
         "max_factors": MAX_FACTORS,
         "max_modifier": MAX_MODIFIER,
+        "pending": pending,
+        "gm": gm,
+        "fixed": {
+            "tested": "skill" in target or "defence" in target,
+            "form": "form" in target,
+            "difficulty": "difficulty" in target or gm["difficulty"] is not None,
+        },
     }
     if errors or not (chosen or chosen_defences):
         return panel
@@ -131,21 +155,26 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         dice = combined_dice([tested[0]["die"]])
         bonus = 0
         what = f"{tested[0]['name']} {roman(tested[0]['level'])}"
-    ease = caerbannog.net_ease(easing, hindering)
+    ease = caerbannog.net_ease(all_easing, all_hindering)
 
     sources = [source("difficulty", difficulty, difficulty_name)]
     if len(tested) > 1:
         sources.append(source("pool", len(dice), _pool_text(tested, dice, form)))
-    if easing or hindering:
+    if all_easing or all_hindering:
         kind = "hinder" if ease < 0 else "ease"
-        sources.append(source(kind, abs(ease), _ease_text(easing, hindering, ease)))
+        text = _ease_text(easing, hindering, ease)
+        if gm["easing"] or gm["hindering"]:
+            text = _gm_ease_text(gm["easing"], gm["hindering"], easing, hindering, ease)
+        sources.append(source(kind, abs(ease), text))
     if modifier:
         sources.append(source("modifier", modifier, modifier_source or _("fixed modifier")))
+    for entry in gm["entries"]:
+        sources.append(source("modifier", entry["amount"], entry["source"]))
     params = {
         "dice": list(dice),
         "difficulty": difficulty,
         "ease": ease,
-        "modifier": modifier,
+        "modifier": modifier + sum(entry["amount"] for entry in gm["entries"]),
         "bonus": bonus,
         "rozmach": pool,
     }
@@ -262,13 +291,14 @@ def _difficulty_name(value: int) -> str:
 
 
 def _difficulty_choices(current: int) -> list[tuple[str, str, bool]]:
-    """The select's options: every number from 0 to the maximum, the named ones by name."""
+    """The select's options: every number from 0 to the maximum, the named ones by name (and the
+    GM's difficulty when it is set above the maximum)."""
     named = {number: name for name, number in caerbannog.DIFFICULTIES.items()}
     options = []
-    for number in range(MAX_DIFFICULTY + 1):
+    for number in range(max(MAX_DIFFICULTY, current) + 1):
         if number in named:
             options.append((named[number], f"{named[number]} ({number})", number == current))
-        else:
+        elif number <= MAX_DIFFICULTY or number == current:
             options.append((str(number), str(number), number == current))
     return options
 
@@ -326,6 +356,128 @@ def _ease_text(easing: int, hindering: int, ease: int) -> str:
         "h": hindering,
         "verdict": verdict,
     }
+
+
+def _gm_ease_text(gm_easing: int, gm_hindering: int, easing: int, hindering: int, ease: int) -> str:
+    """The factors of a called test: the GM's, the player's own, and which side wins."""
+    verdict = {1: _("eased"), -1: _("hindered"), 0: _("they cancel out")}[ease]
+    parts = [
+        _("GM: eased ×%(e)s, hindered ×%(h)s") % {"e": gm_easing, "h": gm_hindering},
+    ]
+    if easing or hindering:
+        parts.append(_("own: eased ×%(e)s, hindered ×%(h)s") % {"e": easing, "h": hindering})
+    return _("%(parts)s → %(verdict)s") % {"parts": "; ".join(parts), "verdict": verdict}
+
+
+# --- The GM's side: calling for a test and shaping it -------------------------------------------
+
+#: What the GM may change on a pending Caerbannog test (see rolls.pending.OPERATIONS).
+GM_CONTROLS = ("difficulty", "easing", "hindering", "modifier")
+
+
+def _gm_modifiers(modifiers: dict[str, Any]) -> dict[str, Any]:
+    """The GM's part of a called test, read defensively (the operations checked it on the way
+    in): the difficulty or None, the factor counts and the fixed modifiers with their sources."""
+    difficulty = modifiers.get("difficulty")
+    entries = [
+        {"amount": entry["amount"], "source": str(entry.get("source", ""))}
+        for entry in modifiers.get("dice", [])
+        if isinstance(entry, dict)
+        and entry.get("kind") == "modifier"
+        and _is_int(entry.get("amount"))
+        and entry["amount"]
+    ]
+    return {
+        "difficulty": difficulty if _is_int(difficulty) and difficulty >= 0 else None,
+        "easing": _gm_count(modifiers.get("easing")),
+        "hindering": _gm_count(modifiers.get("hindering")),
+        "entries": entries,
+    }
+
+
+def _gm_count(value: Any) -> int:
+    return value if _is_int(value) and value > 0 else 0
+
+
+def target_fields(character, campaign) -> list[dict[str, Any]]:
+    """The fields of the GM's "call for a test" form: the skills (several for a combined test)
+    or a defence, the form of a combined test and the difficulty (przeciętny first: the
+    default)."""
+    skills = _skills(character.data)
+    defences = _defences(character.data)
+    names = list(caerbannog.DIFFICULTIES)
+    names.remove("przeciętny")
+    difficulties = [("przeciętny", f"przeciętny ({caerbannog.DIFFICULTIES['przeciętny']})")]
+    difficulties += [(name, f"{name} ({caerbannog.DIFFICULTIES[name]})") for name in names]
+    difficulties += [(str(n), str(n)) for n in range(MAX_DIFFICULTY + 1)]
+    return [
+        {
+            "name": "skill",
+            "label": _("Skills (Umiejętności): several for a combined test"),
+            "type": "multiselect",
+            "choices": [
+                (name, f"{name} {roman(row['level'])} (d{row['die']})")
+                for name, row in skills.items()
+            ],
+        },
+        {
+            "name": "defence",
+            "label": _("or a defence (Obrona)"),
+            "type": "select",
+            "choices": [("", _("none"))]
+            + [
+                (name, f"{name} {roman(row['level'])} (d{row['die']})")
+                for name, row in defences.items()
+            ],
+        },
+        {
+            "name": "form",
+            "label": _("Form of a combined test"),
+            "type": "select",
+            "choices": [
+                (COMBINED, _("Combined (test łączony)")),
+                (ADDED, _("With others added (z dodatkiem)")),
+            ],
+        },
+        {
+            "name": "difficulty",
+            "label": _("Difficulty (Trudność)"),
+            "type": "select",
+            "choices": difficulties,
+        },
+    ]
+
+
+def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
+    """The target the GM chose, or the messages saying what is wrong with it."""
+    skills = _skills(character.data)
+    posted = list(dict.fromkeys(s for s in _strs(post, "skill") if s))
+    defence = one_str(post, "defence").strip()
+    form = one_str(post, "form").strip() or COMBINED
+    difficulty = one_str(post, "difficulty").strip() or "przeciętny"
+    target = {
+        "skill": posted,
+        "defence": [defence] if defence else [],
+        "form": form,
+        "difficulty": difficulty,
+    }
+    wrong = []
+    unknown = [name for name in posted if name not in skills]
+    if unknown:
+        wrong.append(
+            _("Not a skill on this sheet: %(names)s.") % {"names": ", ".join(unknown)[:200]}
+        )
+    if defence and defence not in _defences(character.data):
+        wrong.append(_("Not a defence on this sheet: %(name)s.") % {"name": defence[:60]})
+    if form not in (COMBINED, ADDED):
+        wrong.append(_("Choose the form of the test: combined, or with others added."))
+    if not posted and not defence:
+        wrong.append(_("Choose a skill (several for a combined test) or a defence to test."))
+    if wrong:
+        return target, wrong
+    panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})
+    wrong = [m for messages in panel.errors.values() for m in messages]
+    return target, wrong
 
 
 # --- After the roll -----------------------------------------------------------------------------

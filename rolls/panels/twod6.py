@@ -18,6 +18,15 @@ Decisions of this panel, where RULES.md and the seed are silent:
   blank). A row with a source but no number yet counts as nothing.
 - The log gets one source per category that has entries: the amount that counts (after the
   clamp) and what made it up; cap raises are logged as "cap" sources.
+
+A test the GM calls for (a pending test) fixes the attribute, the skill and the difficulty. The
+GM's controls: the difficulty (the operation's 0..30) and modifiers with their sources in any of
+the four categories (``add_category_modifier``, each −5..+5; a "circumstance" entry added with
+``add_dice`` counts too). **Decision**: the GM may add to every category, not only circumstance,
+because each category is clamped on its own: an anomaly's −3 is supernatural and must not be
+swallowed by a circumstance clamp the player's own modifiers already fill. The GM's modifiers
+join the player's in their category, before the clamp, and the log names them among the rest.
+The player keeps their own choices: specialisation, advantages, typed modifiers, helpers, cap.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rolls.engine import EngineError, twod6
-from rolls.panels import Panel, one_str, source
+from rolls.panels import Panel, one_str, source, with_target
 from sheets.systems.named_lists import NAME_MAX, check_int, signed
 from sheets.systems.twod6 import CATEGORY_LABELS, success_point_limit, validate
 
@@ -54,11 +63,14 @@ _PLACEHOLDERS = {
 
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
-    """The panel for ``choices``; ``pending`` is part of the common interface and read by
-    nothing here."""
+    """The panel for ``choices``; for a test the GM called (``pending``) its target is fixed and
+    the GM's difficulty and modifiers apply, each with its source."""
     sheet, _sheet_errors = validate(character.data, campaign, creating=False)
     panel = Panel(system="2d6", template=TEMPLATE)
     errors = panel.errors
+    target = (pending or {}).get("target") or {}
+    gm = _gm_modifiers((pending or {}).get("modifiers") or {})
+    choices = with_target(choices, target)
 
     attributes = {row["name"]: row["value"] for row in sheet["attributes"]}
     skills = {row["name"]: row["value"] for row in sheet["skills"]}
@@ -84,10 +96,13 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     helpers, helpers_typed = _number(
         choices, "helpers", 0, twod6.MAX_HELPERS, 0, errors, _("Helpers")
     )
-    difficulty, difficulty_typed = _number(
-        choices, "difficulty", DIFFICULTY_MIN, DIFFICULTY_MAX, DEFAULT_DIFFICULTY, errors,
-        _("The difficulty"),
-    )  # fmt: skip
+    if gm["difficulty"] is None:
+        difficulty, difficulty_typed = _number(
+            choices, "difficulty", DIFFICULTY_MIN, DIFFICULTY_MAX, DEFAULT_DIFFICULTY, errors,
+            _("The difficulty"),
+        )  # fmt: skip
+    else:
+        difficulty = difficulty_typed = gm["difficulty"]
     cap_raise, cap_raise_typed = _number(
         choices, "cap_raise", 0, MAX_CAP_RAISE, 0, errors, _("The cap raise")
     )
@@ -118,9 +133,16 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
                 "advantages": [a for a in advantages if a["category"] == category],
                 "rows": free[category],
                 "placeholder": _PLACEHOLDERS[category],
+                "gm_rows": gm["entries"][category],
             }
             for category in twod6.CATEGORIES
         ],
+        "pending": pending,
+        "fixed": {
+            "attribute": "attribute" in target,
+            "skill": "skill" in target,
+            "difficulty": "difficulty" in target or gm["difficulty"] is not None,
+        },
     }
     if errors:
         return panel
@@ -131,6 +153,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
             entries[advantage["category"]].append((advantage["name"], advantage["modifier"]))
     for category, rows in free.items():
         entries[category] += [(row["label"], row["amount"]) for row in rows if row["counts"]]
+        entries[category] += [(row["source"], row["amount"]) for row in gm["entries"][category]]
 
     spec_raise = SPECIALISATION_RAISE if specialisation else 0
     params = {
@@ -186,6 +209,79 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "points": _points(odds["success_points_odds"]),
     }
     return panel
+
+
+# --- The GM's side: calling for a test and shaping it -------------------------------------------
+
+#: What the GM may change on a pending 2d6 test: the difficulty and modifiers in any category
+#: (rolls.pending's ``set_difficulty`` and ``add_category_modifier``).
+GM_CONTROLS = ("difficulty", "category_modifier")
+
+
+def _gm_modifiers(modifiers: dict[str, Any]) -> dict[str, Any]:
+    """The GM's part of a called test, read defensively (the operations checked it on the way
+    in): the difficulty or None, and the modifiers with their sources by category."""
+    difficulty = modifiers.get("difficulty")
+    entries: dict[str, list[dict[str, Any]]] = {category: [] for category in twod6.CATEGORIES}
+    for entry in modifiers.get("dice", []):
+        if not isinstance(entry, dict) or entry.get("kind") not in entries:
+            continue
+        amount = entry.get("amount")
+        if isinstance(amount, int) and not isinstance(amount, bool) and amount:
+            text = _clean_text(str(entry.get("source", ""))) or _("set by the GM")
+            entries[entry["kind"]].append({"amount": amount, "source": text})
+    valid = isinstance(difficulty, int) and not isinstance(difficulty, bool) and difficulty >= 0
+    return {"difficulty": difficulty if valid else None, "entries": entries}
+
+
+def target_fields(character, campaign) -> list[dict[str, Any]]:
+    """The fields of the GM's "call for a test" form: attribute, skill and difficulty (the
+    seed's 15 first, the default; then every number the panel takes)."""
+    sheet, _sheet_errors = validate(character.data, campaign, creating=False)
+    seeds = dict(SEED_DIFFICULTIES)
+    difficulties = [
+        (str(DEFAULT_DIFFICULTY), f"{DEFAULT_DIFFICULTY} ({seeds[DEFAULT_DIFFICULTY]})")
+    ]
+    difficulties += [
+        (str(n), f"{n} ({seeds[n]})" if n in seeds else str(n))
+        for n in range(DIFFICULTY_MIN, DIFFICULTY_MAX + 1)
+        if n != DEFAULT_DIFFICULTY
+    ]
+    return [
+        {
+            "name": "attribute",
+            "label": _("Attribute (Współczynnik)"),
+            "type": "select",
+            "choices": [
+                (row["name"], f"{row['name']} {row['value']}") for row in sheet["attributes"]
+            ],
+        },
+        {
+            "name": "skill",
+            "label": _("Skill (Umiejętność)"),
+            "type": "select",
+            "choices": [("", _("none"))]
+            + [(row["name"], f"{row['name']} {row['value']}") for row in sheet["skills"]],
+        },
+        {
+            "name": "difficulty",
+            "label": _("Difficulty (Poziom trudności)"),
+            "type": "select",
+            "choices": difficulties,
+        },
+    ]
+
+
+def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
+    """The target the GM chose, or the messages saying what is wrong with it."""
+    target = {
+        "attribute": one_str(post, "attribute"),
+        "skill": one_str(post, "skill"),
+        "difficulty": one_str(post, "difficulty").strip() or str(DEFAULT_DIFFICULTY),
+    }
+    panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})
+    wrong = [m for name in ("attribute", "skill", "difficulty") for m in panel.errors.get(name, [])]
+    return target, wrong
 
 
 def _strs(choices, name: str) -> list[str]:
