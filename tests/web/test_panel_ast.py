@@ -1,6 +1,7 @@
 """The AST test panel: white dice from what applies, the level from what hinders, exact odds,
 then the FUNT re-roll and the eased player's choice of the white die read."""
 
+import copy
 import uuid
 
 import pytest
@@ -64,7 +65,9 @@ def table(gm, player, other_player):
     Membership.objects.create(campaign=campaign, user=gm, role="gm")
     Membership.objects.create(campaign=campaign, user=player)
     Membership.objects.create(campaign=campaign, user=other_player)
-    hero = Character.objects.create(campaign=campaign, owner=player, name="Olaf", data=SHEET)
+    hero = Character.objects.create(
+        campaign=campaign, owner=player, name="Olaf", data=copy.deepcopy(SHEET)
+    )
     return campaign, hero
 
 

@@ -1,5 +1,6 @@
 """The FastTest test panel on a sheet: odds before the roll, then one roll per click."""
 
+import copy
 import uuid
 
 import pytest
@@ -33,7 +34,9 @@ def table(gm, player, other_player):
     Membership.objects.create(campaign=campaign, user=gm, role="gm")
     Membership.objects.create(campaign=campaign, user=player)
     Membership.objects.create(campaign=campaign, user=other_player)
-    hero = Character.objects.create(campaign=campaign, owner=player, name="Brunhilda", data=SHEET)
+    hero = Character.objects.create(
+        campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(SHEET)
+    )
     return campaign, hero
 
 

@@ -1,6 +1,7 @@
 """The T10 test panel: attribute + skill ± item and circumstance dice against a difficulty, with
 the exact odds of each outcome and net result; a pool of 0 or less fails automatically."""
 
+import copy
 import uuid
 
 import pytest
@@ -47,7 +48,9 @@ def table(gm, player, other_player):
     Membership.objects.create(campaign=campaign, user=gm, role="gm")
     Membership.objects.create(campaign=campaign, user=player)
     Membership.objects.create(campaign=campaign, user=other_player)
-    hero = Character.objects.create(campaign=campaign, owner=player, name="Astrid", data=SHEET)
+    hero = Character.objects.create(
+        campaign=campaign, owner=player, name="Astrid", data=copy.deepcopy(SHEET)
+    )
     return campaign, hero
 
 

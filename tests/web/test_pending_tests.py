@@ -1,5 +1,6 @@
 """The GM shapes a pending test while the player watches; the roll uses exactly what was shown."""
 
+import copy
 import threading
 import uuid
 
@@ -25,7 +26,9 @@ def table(gm, player, other_player):
     Membership.objects.create(campaign=campaign, user=gm, role="gm")
     Membership.objects.create(campaign=campaign, user=player)
     Membership.objects.create(campaign=campaign, user=other_player)
-    hero = Character.objects.create(campaign=campaign, owner=player, name="Brunhilda", data=SHEET)
+    hero = Character.objects.create(
+        campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(SHEET)
+    )
     troll = NPC.objects.create(campaign=campaign, name="Troll", traits=TROLL)
     session = actions.start_session(campaign)
     return campaign, hero, troll, session
