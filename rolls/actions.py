@@ -75,6 +75,9 @@ def end_session(session: GameSession) -> GameSession:
         raise ActionRefused(_("This session has already ended."))
     locked.ended_at = timezone.now()
     locked.save(update_fields=["ended_at"])
+    from rolls.awards import convert_experience_dice  # rolls.awards imports this module
+
+    convert_experience_dice(locked)
     broadcast_on_commit(
         campaign_group(locked.campaign_id), {"type": "table.session", "session": locked.pk}
     )

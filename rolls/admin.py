@@ -28,3 +28,24 @@ class PendingTestAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     list_select_related = ["character", "session"]
     readonly_fields = ["revision", "roll"]
+
+
+# After the roll and awards (rolls.after_roll, rolls.awards): records of what the GM applied.
+from rolls.models import AppliedWound, Award  # noqa: E402
+
+
+@admin.register(AppliedWound)
+class AppliedWoundAdmin(admin.ModelAdmin):
+    list_display = ["roll", "target", "severity", "test_outcome", "wound_removed", "created_at"]
+    list_filter = ["target", "severity"]
+    list_select_related = ["roll"]
+    readonly_fields = ["roll", "wound_test"]
+
+
+@admin.register(Award)
+class AwardAdmin(admin.ModelAdmin):
+    list_display = ["character_name", "kind", "amount", "reason", "campaign", "created_at"]
+    list_filter = ["kind"]
+    list_select_related = ["campaign"]
+    search_fields = ["character_name", "reason"]
+    readonly_fields = ["roll", "session"]

@@ -128,3 +128,112 @@ class PendingTest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character} r{self.revision} ({self.status})"
+
+
+# --- After the roll: combat wounds and awards (rolls.after_roll, rolls.awards) ------------------
+
+
+class AppliedWound(models.Model):
+    """The combat wound the GM read from one FastTest roll: applied once, never twice.
+
+    ``target`` says who took it: the roll's character (written on the sheet as ``label``) or the
+    enemy (only shown to the GM). A wound that needs a wound test links the test the GM called;
+    once that test is rolled, its reading (RULES.md, "Combat and wounds") is kept here.
+    """
+
+    class Target(models.TextChoices):
+        PLAYER = "player", _("the player's character")
+        ENEMY = "enemy", _("the enemy")
+
+    roll = models.OneToOneField(Roll, on_delete=models.PROTECT, related_name="applied_wound")
+    target = models.CharField(max_length=10, choices=Target.choices)
+    severity = models.CharField(max_length=10)
+    player_weapon = models.CharField(max_length=10)
+    enemy_weapon = models.CharField(max_length=10)
+    label = models.CharField(max_length=60, blank=True)
+    armor = models.PositiveSmallIntegerField(default=0)
+    wound_test = models.OneToOneField(
+        PendingTest,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="applied_wound",
+    )
+    test_outcome = models.CharField(max_length=10, blank=True)
+    alive = models.BooleanField(null=True)
+    conscious = models.BooleanField(null=True)
+    wound_removed = models.BooleanField(default=False)
+    applied_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("applied wound")
+        verbose_name_plural = _("applied wounds")
+
+    def __str__(self) -> str:
+        return f"#{self.roll_id} {self.target} {self.severity}"
+
+
+class Award(models.Model):
+    """XP or an experience die the GM gave, or experience dice turned into XP at a session's end.
+
+    The sheet holds the totals; this keeps who got what and why, and makes an experience die for
+    one failed test something that can be given only once.
+    """
+
+    class Kind(models.TextChoices):
+        XP = "xp", _("XP")
+        EXPERIENCE_DIE = "experience_die", _("experience die")
+        CONVERSION = "conversion", _("experience dice turned into XP")
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="awards"
+    )
+    character = models.ForeignKey(
+        "sheets.Character", on_delete=models.SET_NULL, null=True, blank=True, related_name="awards"
+    )
+    character_name = models.CharField(max_length=120)
+    session = models.ForeignKey(
+        "campaigns.GameSession", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    amount = models.PositiveIntegerField()
+    reason = models.CharField(max_length=120, blank=True)
+    roll = models.ForeignKey(
+        Roll, on_delete=models.PROTECT, null=True, blank=True, related_name="awards"
+    )
+    given_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["roll", "kind"],
+                condition=models.Q(roll__isnull=False),
+                name="one_award_of_a_kind_per_roll",
+            )
+        ]
+        verbose_name = _("award")
+        verbose_name_plural = _("awards")
+
+    def __str__(self) -> str:
+        return f"{self.character_name} +{self.amount} {self.kind}"
+
+
+def _wound_test_rolled(sender, instance: PendingTest, **kwargs) -> None:
+    # A called test is rolled by rolls.pending.roll_pending, whatever it tests; when it is a wound
+    # test, its reading (the wound removed by armor) lands on the sheet in that same transaction.
+    if instance.status == PendingTest.Status.ROLLED and instance.roll_id is not None:
+        from rolls.after_roll import read_wound_test
+
+        read_wound_test(instance)
+
+
+models.signals.post_save.connect(
+    _wound_test_rolled, sender=PendingTest, dispatch_uid="after-roll-wound-test"
+)

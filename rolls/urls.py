@@ -38,3 +38,26 @@ urlpatterns += [
     path("pending/<int:pending_id>/cancel/", dashboard.cancel_test, name="cancel_test"),
     path("dashboard/npcs/", dashboard.quick_npc, name="dashboard_quick_npc"),
 ]
+
+# The GM's tools on the dashboard: after the roll, awards, a night's rest, an NPC's own test.
+from rolls import gm_views  # noqa: E402
+
+urlpatterns += [
+    path("dashboard/after-roll/", gm_views.after_roll_strip, name="after_roll_strip"),
+    path("dashboard/rolls/<int:roll_id>/wound/", gm_views.apply_wound, name="apply_wound"),
+    path("dashboard/rolls/<int:roll_id>/magic-die/", gm_views.magic_die, name="gm_magic_die"),
+    path(
+        "dashboard/rolls/<int:roll_id>/experience-die/",
+        gm_views.roll_experience_die,
+        name="roll_experience_die",
+    ),
+    path("dashboard/awards/", gm_views.awards_panel, name="awards_panel"),
+    path("dashboard/awards/xp/", gm_views.award_xp, name="award_xp"),
+    path(
+        "dashboard/awards/experience-die/",
+        gm_views.award_experience_die,
+        name="award_experience_die",
+    ),
+    path("dashboard/characters/<int:pk>/rest/", gm_views.night_rest, name="night_rest"),
+    path("dashboard/npcs/<int:pk>/roll/", gm_views.npc_roll, name="npc_roll"),
+]

@@ -8,10 +8,11 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from campaigns.system_settings import system_settings
+from rolls.after_roll import MAGIC_DIE, magic_die_panel, magic_follow_ups
 from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import Wound, wounds_for_test
-from rolls.panels import Panel, ints, one_int, one_str, source, with_target
+from rolls.panels import FollowUp, Panel, ints, one_int, one_str, source, with_target
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES
 
 TEMPLATE = "rolls/panels/fasttest.html"
@@ -236,3 +237,20 @@ def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[st
     panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})
     wrong = [m for name in ("attribute", "skill") for m in panel.errors.get(name, [])]
     return target, wrong
+
+
+# --- After the roll: the magic die after a spell (RULES.md section 1, "Magic") ------------------
+
+
+def follow_ups(roll, character, campaign) -> list[FollowUp]:
+    """What may follow a FastTest roll: the magic die, once, after a spell."""
+    return magic_follow_ups(roll, character, campaign)
+
+
+def build_follow_up(kind: str, roll, character, campaign, choices) -> Panel:
+    """The follow-up's panel: its resolver rolls the magic die, ``on_result`` updates the sheet."""
+    if kind != MAGIC_DIE:
+        panel = Panel(system="fasttest", template=TEMPLATE)
+        panel.errors[""] = [_("Nothing like that can follow a FastTest roll.")]
+        return panel
+    return magic_die_panel(character, campaign)

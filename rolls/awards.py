@@ -1,0 +1,244 @@
+"""The GM's awards (RULES.md section 1, "Development"): XP to one character or the whole party,
+an experience die (gained on failing an important test), and at the end of a session every
+experience die still held turned into 1 XP. The sheet holds the totals; ``Award`` rows keep who
+got what and why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from campaigns.models import Campaign, GameSession
+from campaigns.system_settings import system_settings
+from rolls.actions import ActionRefused
+from rolls.engine.core import SUCCESSES
+from rolls.engine.fasttest_sheet import end_session_xp
+from rolls.models import Award, Roll
+from sheets.models import Character
+from sheets.systems import fasttest as fasttest_sheet
+
+XP_AMOUNT = (1, 20)
+REASON_MAX = 120
+RECENT = 8
+
+#: Where a system's sheet keeps its XP: FastTest "xp", Caerbannog's PD. Both sheets cap at 999.
+XP_PATHS: dict[str, tuple[str, ...]] = {"fasttest": ("xp",), "caerbannog": ("resources", "pd")}
+XP_MAX = fasttest_sheet.XP_RANGE[1]
+EXPERIENCE_DICE_MAX = fasttest_sheet.EXPERIENCE_DICE_RANGE[1]
+
+
+def keeps_xp(campaign: Campaign) -> bool:
+    return campaign.system in XP_PATHS
+
+
+def experience_dice_on(campaign: Campaign) -> bool:
+    """FastTest's optional experience dice, switched on in the campaign's settings."""
+    return campaign.system == "fasttest" and bool(system_settings(campaign)["experience_dice"])
+
+
+def _open_session(campaign: Campaign) -> GameSession | None:
+    return GameSession.objects.open().filter(campaign=campaign).first()
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _xp_box(data: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
+    """The dict that holds the XP number (created where a sheet lacks it)."""
+    box = data
+    for key in path[:-1]:
+        if not isinstance(box.get(key), dict):
+            box[key] = {}
+        box = box[key]
+    return box
+
+
+@transaction.atomic
+def give_xp(
+    *, campaign: Campaign, gm, amount: int, reason: str, character_id: int | None = None
+) -> list[Award]:
+    """XP to one character (``character_id``) or to every character of the campaign (None)."""
+    path = XP_PATHS.get(campaign.system)
+    if path is None:
+        raise ActionRefused(_("Sheets of this system keep no XP."))
+    low, high = XP_AMOUNT
+    if not _is_int(amount) or not low <= amount <= high:
+        raise ActionRefused(_("Give from %(low)s to %(high)s XP.") % {"low": low, "high": high})
+    reason = _reason(reason, required=True)
+    characters = Character.objects.select_for_update().filter(campaign=campaign)
+    if character_id is not None:
+        characters = characters.filter(pk=character_id)
+    characters = list(characters)
+    if not characters:
+        raise ActionRefused(_("No such character in this campaign."))
+    session = _open_session(campaign)
+    awards = []
+    for character in characters:
+        box = _xp_box(character.data, path)
+        current = box.get(path[-1], 0) if _is_int(box.get(path[-1], 0)) else 0
+        if current + amount > XP_MAX:
+            raise ActionRefused(
+                _("%(name)s would pass %(max)s XP, the most a sheet holds.")
+                % {"name": character.name, "max": XP_MAX}
+            )
+        box[path[-1]] = current + amount
+        character.save(update_fields=["data", "updated_at"])
+        awards.append(
+            Award(
+                campaign=campaign,
+                character=character,
+                character_name=character.name,
+                session=session,
+                kind=Award.Kind.XP,
+                amount=amount,
+                reason=reason,
+                given_by=gm,
+            )  # fmt: skip
+        )
+    return Award.objects.bulk_create(awards)
+
+
+def _reason(reason: Any, *, required: bool) -> str:
+    text = " ".join(str(reason or "").split())
+    if required and not text:
+        raise ActionRefused(_("Say what the award is for."))
+    if len(text) > REASON_MAX:
+        raise ActionRefused(_("Keep the reason to %(max)s characters.") % {"max": REASON_MAX})
+    return text
+
+
+@transaction.atomic
+def give_experience_die(
+    *, campaign: Campaign, gm, character_id: int, roll_id: int | None = None, reason: str = ""
+) -> Award:
+    """One experience die to a character; with ``roll_id``, for that failed test, only once."""
+    if not experience_dice_on(campaign):
+        raise ActionRefused(_("Experience dice are off in this campaign."))
+    character = (
+        Character.objects.select_for_update().filter(pk=character_id, campaign=campaign).first()
+    )
+    if character is None:
+        raise ActionRefused(_("No such character in this campaign."))
+    reason = _reason(reason, required=False)
+    roll = None
+    if roll_id is not None:
+        roll = _failed_test(campaign, character, roll_id)
+        reason = reason or _("failed an important test (#%(seq)s)") % {"seq": roll.seq}
+    current = character.data.get("experience_dice", 0)
+    current = current if _is_int(current) else 0
+    if current >= EXPERIENCE_DICE_MAX:
+        raise ActionRefused(
+            _("%(name)s already holds %(max)s experience dice, the most a sheet holds.")
+            % {"name": character.name, "max": EXPERIENCE_DICE_MAX}
+        )
+    character.data["experience_dice"] = current + 1
+    character.save(update_fields=["data", "updated_at"])
+    try:
+        with transaction.atomic():
+            return Award.objects.create(
+                campaign=campaign, character=character, character_name=character.name,
+                session=_open_session(campaign), kind=Award.Kind.EXPERIENCE_DIE, amount=1,
+                reason=reason or _("experience die"), roll=roll, given_by=gm,
+            )  # fmt: skip
+    except IntegrityError as error:
+        raise ActionRefused(_("An experience die was already given for this test.")) from error
+
+
+def _failed_test(campaign: Campaign, character: Character, roll_id: int) -> Roll:
+    roll = Roll.objects.filter(
+        pk=roll_id, session__campaign=campaign, character=character, system="fasttest", kind="test"
+    ).first()
+    if roll is None:
+        raise ActionRefused(_("No such test of this character."))
+    if roll.result.get("answer", {}).get("outcome") in SUCCESSES:
+        raise ActionRefused(_("An experience die is gained on a failed test, not a success."))
+    if Award.objects.filter(roll=roll, kind=Award.Kind.EXPERIENCE_DIE).exists():
+        raise ActionRefused(_("An experience die was already given for this test."))
+    return roll
+
+
+def convert_experience_dice(session: GameSession) -> list[Award]:
+    """At the end of a session, every experience die a character still holds becomes 1 XP
+    (only when the campaign plays with experience dice). Called inside ``end_session``."""
+    campaign = session.campaign
+    if not experience_dice_on(campaign):
+        return []
+    awards = []
+    for character in Character.objects.select_for_update().filter(campaign=campaign):
+        dice = character.data.get("experience_dice", 0)
+        if not _is_int(dice) or dice <= 0:
+            continue
+        xp = character.data.get("xp", 0)
+        xp, left = end_session_xp(xp if _is_int(xp) else 0, dice)
+        character.data["xp"] = min(xp, XP_MAX)
+        character.data["experience_dice"] = left
+        character.save(update_fields=["data", "updated_at"])
+        awards.append(
+            Award(
+                campaign=campaign,
+                character=character,
+                character_name=character.name,
+                session=session,
+                kind=Award.Kind.CONVERSION,
+                amount=dice,
+                reason=_("experience dice kept to the end of the session"),
+            )  # fmt: skip
+        )
+    return Award.objects.bulk_create(awards)
+
+
+def recent_awards(campaign: Campaign) -> list[Award]:
+    return list(Award.objects.filter(campaign=campaign)[:RECENT])
+
+
+# --- The GM's forms -----------------------------------------------------------------------------
+
+ALL = "all"
+
+
+class XPForm(forms.Form):
+    character = forms.ChoiceField(label=gettext_lazy("To"))
+    amount = forms.IntegerField(
+        label=gettext_lazy("Amount"),
+        min_value=XP_AMOUNT[0],
+        max_value=XP_AMOUNT[1],
+        initial=2,
+        help_text=gettext_lazy("After an adventure the GM gives 2–5."),
+    )
+    reason = forms.CharField(
+        label=gettext_lazy("For"),
+        max_length=REASON_MAX,
+        widget=forms.TextInput(attrs={"placeholder": gettext_lazy("e.g. the troll's bridge")}),
+    )
+
+    def __init__(self, *args, characters=(), **kwargs) -> None:
+        kwargs.setdefault("auto_id", "xp-%s")
+        super().__init__(*args, **kwargs)
+        self.fields["character"].choices = [(ALL, _("the whole party"))] + [
+            (str(c.pk), c.name) for c in characters
+        ]
+
+    def character_id(self) -> int | None:
+        value = self.cleaned_data["character"]
+        return None if value == ALL else int(value)
+
+
+class ExperienceDieForm(forms.Form):
+    character = forms.ChoiceField(label=gettext_lazy("To"))
+    reason = forms.CharField(
+        label=gettext_lazy("For"),
+        max_length=REASON_MAX,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": gettext_lazy("e.g. failed to hold the gate")}),
+    )
+
+    def __init__(self, *args, characters=(), **kwargs) -> None:
+        kwargs.setdefault("auto_id", "die-%s")
+        super().__init__(*args, **kwargs)
+        self.fields["character"].choices = [(str(c.pk), c.name) for c in characters]

@@ -1,0 +1,313 @@
+"""The GM's tools on the dashboard: after a roll (wound, magic die, experience die), awards, a
+night's rest and an NPC's own test. GM-only (404 for anyone else); writes go through
+``rolls.after_roll``, ``rolls.awards`` and ``rolls.npc_rolls``.
+
+Each form works without JavaScript (a redirect to the dashboard, or the dashboard again with
+the typed values kept); with htmx each answers with the partial it changed, and tells the page
+(``HX-Trigger: table:sheet``) when a sheet changed so the party refreshes.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns.access import gm_campaign
+from campaigns.models import Campaign, GameSession
+from rolls import after_roll, awards, npc_rolls
+from rolls.actions import ActionRefused
+from rolls.dashboard import _dashboard_context
+from rolls.models import Roll
+from rolls.panels import one_int, one_str
+from rolls.payload import roll_payload
+from sheets.models import NPC, Character
+
+#: The event that makes the dashboard refresh the party (see static/js/dashboard.js).
+SHEET_CHANGED = "table:sheet"
+
+
+def _session(campaign: Campaign) -> GameSession | None:
+    return GameSession.objects.open().filter(campaign=campaign).first()
+
+
+def _dashboard(campaign: Campaign, anchor: str) -> HttpResponse:
+    return redirect(reverse("dashboard", args=[campaign.pk]) + anchor)
+
+
+def _key(request: HttpRequest) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(request.POST.get("key", ""))
+    except ValueError:
+        return None
+
+
+def _whole_dashboard(request, campaign, extra: dict[str, Any], status: int) -> HttpResponse:
+    """Without JavaScript, an invalid form comes back inside the whole dashboard, values kept."""
+    context = _dashboard_context(request, campaign) | extra
+    return render(request, "rolls/dashboard.html", context, status=status)
+
+
+# --- After the roll -----------------------------------------------------------------------------
+
+
+def _strip(request, campaign, *, status=200, refusal="", changed=False) -> HttpResponse:
+    """The after-roll strip for htmx; the dashboard (with a message) otherwise."""
+    if not request.htmx:
+        if refusal:
+            messages.error(request, refusal)
+        return _dashboard(campaign, "#after-roll")
+    context = {
+        "campaign": campaign,
+        "session": _session(campaign),
+        "after_roll_refusal": refusal,
+    }
+    response = render(request, "rolls/_after_roll.html", context, status=status)
+    if changed:
+        response["HX-Trigger"] = SHEET_CHANGED
+    return response
+
+
+def _fasttest_roll(campaign: Campaign, roll_id: int) -> Roll:
+    return get_object_or_404(
+        Roll.objects.select_related("session", "character"),
+        pk=roll_id,
+        session__campaign=campaign,
+        system="fasttest",
+        kind="test",
+        character__isnull=False,
+    )
+
+
+@require_GET
+@login_required
+def after_roll_strip(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    context = {"campaign": campaign, "session": _session(campaign)}
+    return render(request, "rolls/_after_roll.html", context)
+
+
+@require_POST
+@login_required
+def apply_wound(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    roll = _fasttest_roll(campaign, roll_id)
+    player_weapon = one_str(request.POST, "player_weapon")
+    enemy_weapon = one_str(request.POST, "enemy_weapon")
+    if {player_weapon, enemy_weapon} - set(after_roll.WEAPON_CLASSES):
+        return _strip(
+            request, campaign, status=400,
+            refusal=_("Choose the weapon class of each side: light, hand or heavy."),
+        )  # fmt: skip
+    try:
+        applied = after_roll.apply_combat_wound(
+            roll=roll, gm=request.user, player_weapon=player_weapon, enemy_weapon=enemy_weapon
+        )
+    except ActionRefused as refusal:
+        return _strip(request, campaign, status=409, refusal=str(refusal))
+    if not request.htmx:
+        messages.success(request, _("Wound applied (#%(seq)s).") % {"seq": roll.seq})
+    return _strip(request, campaign, changed=applied.target == applied.Target.PLAYER)
+
+
+@require_POST
+@login_required
+def magic_die(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    parent = _fasttest_roll(campaign, roll_id)
+    key = _key(request)
+    if key is None:
+        return _strip(request, campaign, status=400, refusal=_("This request is malformed."))
+    try:
+        after_roll.roll_magic_die_after(
+            parent=parent, campaign=campaign, actor=request.user, key=key
+        )
+    except ActionRefused as refusal:
+        return _strip(request, campaign, status=409, refusal=str(refusal))
+    return _strip(request, campaign, changed=True)
+
+
+@require_POST
+@login_required
+def roll_experience_die(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
+    """An experience die for a failed important test, from the after-roll strip."""
+    campaign = gm_campaign(request, campaign_id)
+    roll = _fasttest_roll(campaign, roll_id)
+    try:
+        awards.give_experience_die(
+            campaign=campaign, gm=request.user, character_id=roll.character_id, roll_id=roll.pk
+        )
+    except ActionRefused as refusal:
+        return _strip(request, campaign, status=409, refusal=str(refusal))
+    return _strip(request, campaign, changed=True)
+
+
+# --- Awards -------------------------------------------------------------------------------------
+
+
+def _characters(campaign: Campaign) -> list[Character]:
+    return list(Character.objects.filter(campaign=campaign).only("pk", "name", "campaign_id"))
+
+
+def _awards(request, campaign, *, status=200, changed=False, **forms) -> HttpResponse:
+    context = {"campaign": campaign, **forms}
+    response = render(request, "rolls/_awards.html", context, status=status)
+    if changed:
+        response["HX-Trigger"] = SHEET_CHANGED
+    return response
+
+
+@require_GET
+@login_required
+def awards_panel(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    return _awards(request, campaign)
+
+
+@require_POST
+@login_required
+def award_xp(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    form = awards.XPForm(request.POST, characters=_characters(campaign))
+    if form.is_valid():
+        try:
+            given = awards.give_xp(
+                campaign=campaign,
+                gm=request.user,
+                amount=form.cleaned_data["amount"],
+                reason=form.cleaned_data["reason"],
+                character_id=form.character_id(),
+            )
+        except ActionRefused as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            names = ", ".join(award.character_name for award in given)
+            note = _("+%(xp)s XP: %(names)s") % {"xp": form.cleaned_data["amount"], "names": names}
+            if not request.htmx:
+                messages.success(request, note)
+                return _dashboard(campaign, "#awards")
+            return _awards(request, campaign, changed=True, awards_note=note)
+    if not request.htmx:
+        return _whole_dashboard(request, campaign, {"xp_form": form}, status=422)
+    return _awards(request, campaign, status=422, xp_form=form)
+
+
+@require_POST
+@login_required
+def award_experience_die(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """An experience die from the awards box, or from a character's card (``part=card``)."""
+    campaign = gm_campaign(request, campaign_id)
+    form = awards.ExperienceDieForm(request.POST, characters=_characters(campaign))
+    card = one_str(request.POST, "part") == "card"
+    if form.is_valid():
+        try:
+            given = awards.give_experience_die(
+                campaign=campaign,
+                gm=request.user,
+                character_id=int(form.cleaned_data["character"]),
+                reason=form.cleaned_data["reason"],
+            )
+        except ActionRefused as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            note = _("+1 experience die: %(name)s") % {"name": given.character_name}
+            if not request.htmx:
+                messages.success(request, note)
+                return _dashboard(campaign, f"#party-{given.character_id}" if card else "#awards")
+            if card:
+                return _card(request, campaign, given.character_id, changed=True)
+            return _awards(request, campaign, changed=True, awards_note=note)
+    if card:
+        message = " ".join(m for ms in form.errors.values() for m in ms)
+        pk = one_int(request.POST, "character", default=None)
+        if request.htmx and isinstance(pk, int):
+            return _card(request, campaign, pk, status=409, refusal=message)
+        messages.error(request, message)
+        return _dashboard(campaign, "#party")
+    if not request.htmx:
+        return _whole_dashboard(request, campaign, {"die_form": form}, status=422)
+    return _awards(request, campaign, status=422, die_form=form)
+
+
+# --- A character's card: a night's rest ---------------------------------------------------------
+
+
+def _card(request, campaign, pk: int, *, status=200, refusal="", changed=False) -> HttpResponse:
+    character = get_object_or_404(Character, pk=pk, campaign=campaign)
+    context = {
+        "campaign": campaign,
+        "session": _session(campaign),
+        "character": character,
+        "card_refusal": refusal,
+    }
+    response = render(request, "rolls/_card_tools.html", context, status=status)
+    if changed:
+        response["HX-Trigger"] = SHEET_CHANGED
+    return response
+
+
+@require_POST
+@login_required
+def night_rest(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    character = get_object_or_404(Character, pk=pk, campaign=campaign)
+    try:
+        before, after = after_roll.night_rest(character, campaign)
+    except ActionRefused as refusal:
+        if not request.htmx:
+            messages.error(request, str(refusal))
+            return _dashboard(campaign, f"#party-{pk}")
+        return _card(request, campaign, pk, status=409, refusal=str(refusal))
+    if not request.htmx:
+        messages.success(
+            request,
+            _("%(name)s rests: the magic die is now d%(die)s.")
+            % {"name": character.name, "die": after},
+        )
+        return _dashboard(campaign, f"#party-{pk}")
+    return _card(request, campaign, pk, changed=True)
+
+
+# --- An NPC's own test --------------------------------------------------------------------------
+
+
+@require_POST
+@login_required
+def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    npc = get_object_or_404(NPC, pk=pk, campaign=campaign)
+    form = npc_rolls.read_form(campaign.system, request.POST)
+    state: dict[str, Any] = {"npc_id": npc.pk, "form": form}
+    key = _key(request)
+    status = 200
+    if key is None:
+        form.errors.setdefault("", []).append(_("This request is malformed; reload the page."))
+        status = 400
+    elif not form.ready:
+        status = 422
+    else:
+        try:
+            roll, _created = npc_rolls.roll_npc_test(
+                campaign=campaign, npc=npc, gm=request.user, form=form, key=key
+            )
+        except ActionRefused as refusal:
+            form.errors.setdefault("", []).append(str(refusal))
+            status = 409
+        else:
+            if not request.htmx:
+                messages.success(request, _("Rolled for %(name)s (#%(seq)s).") % {
+                    "name": npc.name, "seq": roll.seq,
+                })  # fmt: skip
+                return _dashboard(campaign, f"#npc-roll-{npc.pk}")
+            state["rolled"] = roll_payload(roll)
+    if not request.htmx:
+        return _whole_dashboard(request, campaign, {"npc_roll": state}, status=status)
+    context = {"campaign": campaign, "session": _session(campaign), "npc": npc, "npc_roll": state}
+    return render(request, "rolls/_npc_roll.html", context, status=status)

@@ -1,0 +1,257 @@
+"""The GM rolls an NPC's own test, in any system: logged with the NPC, hidden by default.
+
+FastTest NPCs are trait lists and RULES.md gives them no rolls of their own (their traits are
+penalty dice against the players), so the GM types a chance (1-9) and bonus or penalty dice: a
+plain FastTest test. The other systems get one small form each, mapped to the engine's params:
+Caerbannog a skill level (three dice of its size), a difficulty and easing; T10 a pool and a
+difficulty; AST white dice and what is added to the test level; 2d6 attribute, skill and
+difficulty. The engine checks the params again; nothing is rolled that it refuses.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from campaigns.models import Campaign, GameSession
+from rolls.actions import ActionRefused, record_roll
+from rolls.engine import EngineError, caerbannog, fasttest, system_module, t10
+from rolls.models import Roll, Visibility
+from rolls.panels import one_int, one_str, source
+from sheets.models import NPC
+
+WHAT_MAX = 80
+MAX_DICE_TYPED = 20
+ROMAN = ("0", "I", "II", "III", "IV")
+DEFAULT_CAERBANNOG_DIFFICULTY = caerbannog.DIFFICULTIES["przeciętny"]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One number of the form; a select when it has ``choices``."""
+
+    name: str
+    label: Any
+    low: int
+    high: int
+    default: int
+    choices: tuple[tuple[int, Any], ...] = ()
+
+
+FIELDS: dict[str, tuple[Field, ...]] = {
+    "fasttest": (
+        Field("chance", gettext_lazy("Chance (1–9)"), fasttest.CHANCE_MIN, fasttest.CHANCE_MAX, 5),
+        Field("bonus", gettext_lazy("Bonus dice"), 0, MAX_DICE_TYPED, 0),
+        Field("penalty", gettext_lazy("Penalty dice"), 0, MAX_DICE_TYPED, 0),
+    ),
+    "caerbannog": (
+        Field(
+            "level",
+            gettext_lazy("Skill level"),
+            0,
+            len(caerbannog.SKILL_DICE) - 1,
+            1,
+            tuple(
+                (index, f"{ROMAN[index]} (3k{sides})")
+                for index, sides in enumerate(caerbannog.SKILL_DICE)
+            ),
+        ),
+        Field("difficulty", gettext_lazy("Difficulty"), 0, 30, DEFAULT_CAERBANNOG_DIFFICULTY),
+        Field(
+            "ease",
+            gettext_lazy("Eased or hindered"),
+            -1,
+            1,
+            0,
+            (
+                (0, gettext_lazy("neither")),
+                (1, gettext_lazy("eased: read the highest die")),
+                (-1, gettext_lazy("hindered: read the lowest die")),
+            ),
+        ),
+    ),
+    "t10": (
+        Field("pool", gettext_lazy("Dice in the pool"), 0, 30, 4),
+        Field(
+            "difficulty",
+            gettext_lazy("Difficulty"),
+            t10.MIN_DIFFICULTY,
+            t10.MAX_DIFFICULTY,
+            t10.DEFAULT_DIFFICULTY,
+        ),
+    ),
+    "ast": (
+        Field("white", gettext_lazy("White dice"), 0, MAX_DICE_TYPED, 2),
+        Field("level_mod", gettext_lazy("Added to the test level"), 0, MAX_DICE_TYPED, 0),
+    ),
+    "2d6": (
+        Field("attribute", gettext_lazy("Attribute"), 0, 20, 5),
+        Field("skill", gettext_lazy("Skill"), 0, 20, 3),
+        Field("difficulty", gettext_lazy("Difficulty"), 0, 40, 15),
+    ),
+}
+
+VISIBILITIES = (
+    (Visibility.HIDDEN, Visibility.HIDDEN.label),
+    (Visibility.PUBLIC, Visibility.PUBLIC.label),
+)
+
+
+@dataclass
+class NPCRollForm:
+    """The form as typed: each field with its value and errors; ``params`` once it is valid."""
+
+    system: str
+    values: dict[str, Any]
+    what: str = ""
+    visibility: str = Visibility.HIDDEN
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    params: dict[str, Any] | None = None
+    sources: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "field": spec,
+                "value": self.values.get(spec.name, spec.default),
+                "errors": self.errors.get(spec.name, []),
+            }
+            for spec in FIELDS[self.system]
+        ]
+
+    @property
+    def ready(self) -> bool:
+        return self.params is not None and not self.errors
+
+
+def blank_form(system: str) -> NPCRollForm:
+    return NPCRollForm(system=system, values={f.name: f.default for f in FIELDS[system]})
+
+
+def read_form(system: str, post) -> NPCRollForm:
+    """Read the posted form: every number within its bounds, then the engine's params."""
+    form = NPCRollForm(system=system, values={})
+    for spec in FIELDS[system]:
+        value = one_int(post, spec.name, default=spec.default)
+        form.values[spec.name] = value
+        allowed = [v for v, _label in spec.choices] if spec.choices else None
+        if (
+            not isinstance(value, int)
+            or not spec.low <= value <= spec.high
+            or (allowed is not None and value not in allowed)
+        ):
+            form.errors.setdefault(spec.name, []).append(
+                _("%(label)s must be a whole number from %(low)s to %(high)s.")
+                % {"label": spec.label, "low": spec.low, "high": spec.high}
+            )
+    form.what = " ".join(one_str(post, "what").split())
+    if len(form.what) > WHAT_MAX:
+        form.errors.setdefault("what", []).append(
+            _("Keep it to %(max)s characters.") % {"max": WHAT_MAX}
+        )
+    form.visibility = one_str(post, "visibility", Visibility.HIDDEN)
+    if form.visibility not in dict(VISIBILITIES):
+        form.errors.setdefault("visibility", []).append(_("Choose who may see this roll."))
+    if form.errors:
+        return form
+    params, sources = BUILDERS[system](form.values)
+    try:
+        system_module(system).parse_params(params)
+    except EngineError as error:
+        form.errors.setdefault("", []).append(str(error))
+        return form
+    form.params, form.sources = params, sources
+    return form
+
+
+def _fasttest(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    params: dict[str, Any] = {
+        "attribute": v["chance"], "skills": [], "bonus": v["bonus"], "penalty": v["penalty"],
+    }  # fmt: skip
+    parsed = fasttest.parse_params(params)
+    if parsed.net > 0:
+        # Bonus dice: the split with the best odds, as the panel recommends to players. Penalty
+        # dice stay all d10 (RULES.md's Decision for the GM's choice).
+        params["extra_d10"] = fasttest.choose_split(fasttest.split_odds(parsed)).extra_d10
+    sources = [source("attribute", v["chance"], _("chance typed by the GM"))]
+    if v["bonus"]:
+        sources.append(source("bonus", v["bonus"], _("typed by the GM")))
+    if v["penalty"]:
+        sources.append(source("penalty", v["penalty"], _("typed by the GM")))
+    return params, sources
+
+
+def _caerbannog(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    sides = caerbannog.SKILL_DICE[v["level"]]
+    params = {"dice": [sides] * 3, "difficulty": v["difficulty"], "ease": v["ease"]}
+    sources = [
+        source("pool", 3, f"{ROMAN[v['level']]} (3k{sides})"),
+        source("difficulty", v["difficulty"]),
+    ]
+    if v["ease"]:
+        sources.append(source("ease" if v["ease"] > 0 else "hinder", 1))
+    return params, sources
+
+
+def _t10(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    params = {"pool": v["pool"], "difficulty": v["difficulty"]}
+    return params, [source("pool", v["pool"]), source("difficulty", v["difficulty"])]
+
+
+def _ast(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    params = {"white": v["white"], "level_mod": v["level_mod"]}
+    sources = [source("white", v["white"])]
+    if v["level_mod"]:
+        sources.append(source("level", v["level_mod"]))
+    return params, sources
+
+
+def _twod6(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    params = {"attribute": v["attribute"], "skill": v["skill"], "difficulty": v["difficulty"]}
+    sources = [
+        source("attribute", v["attribute"]),
+        source("skill", v["skill"]),
+        source("difficulty", v["difficulty"]),
+    ]
+    return params, sources
+
+
+BUILDERS: dict[str, Callable[[dict[str, int]], tuple[dict[str, Any], list[dict[str, Any]]]]] = {
+    "fasttest": _fasttest,
+    "caerbannog": _caerbannog,
+    "t10": _t10,
+    "ast": _ast,
+    "2d6": _twod6,
+}
+
+
+def npc_label(npc: NPC, what: str) -> str:
+    return f"{npc.name}: {what or _('test')}"
+
+
+def roll_npc_test(
+    *, campaign: Campaign, npc: NPC, gm, form: NPCRollForm, key: uuid.UUID
+) -> tuple[Roll, bool]:
+    """Roll the NPC's test in the open session; no character, the NPC named on the entry."""
+    if not form.ready:
+        raise ActionRefused(_("Correct the NPC's test first."))
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    if session is None:
+        raise ActionRefused(_("No game session is running; start one to roll."))
+    return record_roll(
+        session=session,
+        actor=gm,
+        system=campaign.system,
+        params=form.params,
+        key=key,
+        label=npc_label(npc, form.what),
+        sources=form.sources,
+        npc=npc,
+        visibility=form.visibility,
+    )
