@@ -153,6 +153,8 @@ async def test_a_saved_sheet_is_announced_to_the_table(table, gm):
     await sync_to_async(award)()
     assert await socket.receive_json_from(timeout=3) == {"type": "sheet", "character": hero.pk}
     await socket.disconnect()
+
+
 async def test_entries_arrive_in_the_language_of_the_page(table, player):
     campaign, _, session = table
     await sync_to_async(roll)(session, player, visibility="hidden")
