@@ -224,16 +224,3 @@ class Award(models.Model):
     def __str__(self) -> str:
         return f"{self.character_name} +{self.amount} {self.kind}"
 
-
-def _wound_test_rolled(sender, instance: PendingTest, **kwargs) -> None:
-    # A called test is rolled by rolls.pending.roll_pending, whatever it tests; when it is a wound
-    # test, its reading (the wound removed by armor) lands on the sheet in that same transaction.
-    if instance.status == PendingTest.Status.ROLLED and instance.roll_id is not None:
-        from rolls.after_roll import read_wound_test
-
-        read_wound_test(instance)
-
-
-models.signals.post_save.connect(
-    _wound_test_rolled, sender=PendingTest, dispatch_uid="after-roll-wound-test"
-)

@@ -19,7 +19,7 @@ from rolls.actions import (
     roll_from_panel,
     user_group,
 )
-from rolls.models import PendingTest
+from rolls.models import AppliedWound, PendingTest
 from rolls.panels import panel_module
 from sheets.models import NPC
 
@@ -107,6 +107,8 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
     )
     if not panel.ready:
         raise ActionRefused(" ".join(m for ms in panel.errors.values() for m in ms))
+    # A wound test called after a combat wound is logged as one, and read once rolled.
+    wound_test = AppliedWound.objects.filter(wound_test_id=pending.pk).exists()
     roll, created = roll_from_panel(
         session=pending.session,
         actor=actor,
@@ -114,11 +116,16 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         panel=panel,
         key=key,
         visibility=visibility,
+        kind="wound_test" if wound_test else "test",
     )
     if created:
         pending.status = PendingTest.Status.ROLLED
         pending.roll = roll
         pending.save(update_fields=["status", "roll", "updated_at"])
+        if wound_test:
+            from rolls.after_roll import read_wound_test  # after_roll calls tests through here
+
+            read_wound_test(pending)
         _announce(pending, campaign.gm_id)
     return roll, created
 

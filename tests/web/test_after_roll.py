@@ -602,3 +602,12 @@ def test_the_engine_reads_the_scripted_faces(table):
     params = fasttest.parse_params({"attribute": 5})
     for outcome, (d10, d6) in FACES.items():
         assert fasttest.resolve(params, fasttest.Faces((d10,), (d6,))).outcome == outcome
+
+
+def test_the_rolled_wound_test_is_logged_as_a_wound_test(client, monkeypatch, table, gm, player):
+    campaign, hero, session = table
+    roll = rolled(session, hero, "no")
+    client.force_login(gm)
+    wound(client, campaign, roll, "hand", "hand")
+    applied = roll_wound_test(client, monkeypatch, campaign, hero, player, 1, 2, 3, 6)
+    assert applied.wound_test.roll.kind == "wound_test"
