@@ -223,4 +223,3 @@ class Award(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character_name} +{self.amount} {self.kind}"
-
