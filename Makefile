@@ -44,6 +44,9 @@ lint: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/odds.py
 
+bench-live: $(VENV)/.installed
+	$(BIN)/python bench/live_table.py $(ARGS)
+
 # Needs GNU gettext; the compiled catalogues are committed so `make run` does not.
 messages: $(VENV)/.installed-dev
 	$(BIN)/python manage.py makemessages -l pl --no-obsolete --ignore=.venv --ignore=bench

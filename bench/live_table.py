@@ -1,0 +1,1234 @@
+"""The live table under load: latency, throughput and memory, embedded and scaled out.
+
+    .venv/bin/python bench/live_table.py                      (or: make bench-live)
+    .venv/bin/python bench/live_table.py --modes core --ramp  (the largest load held)
+
+One command; it starts what it needs and removes it again, also on Ctrl+C or an error.
+
+Modes (``--modes``, run in this order, each on fresh data):
+  floor     ``bench/live_floor.py``: a bare ``websockets`` server doing the same fan-out, no Django.
+  embedded  the default deployment: one uvicorn process, SQLite (a fresh temporary file), the
+            in-memory channel layer.
+  core      scale-out: two uvicorn processes on two ports, PostgreSQL (a fresh ``bench_<pid>``
+            database on 127.0.0.1:5432, user postgres) and Redis db 7 with channels-redis'
+            core layer.
+  pubsub    the same with channels-redis' pub/sub layer (``REDIS_CHANNEL_LAYER=pubsub``).
+core and pubsub are skipped, with the reason printed, when PostgreSQL or Redis does not answer.
+Servers run with ``DEBUG=0``, uvloop and httptools, without the access log (a production start).
+
+Set-up. ``migrate``, then users, campaigns (FastTest), memberships, characters and Django
+sessions are written straight through the ORM in a subprocess with the mode's DATABASE_URL
+(``bulk_create``; unusable passwords, so no password hashing), and each table's session is opened
+with ``rolls.actions.start_session``. Each user gets a real session row (``_auth_user_id``,
+``_auth_user_backend``, ``_auth_user_hash``): its key is the ``sessionid`` cookie of real
+logged-in requests. Users and campaigns get ids from 10^9 + (pid mod 10^4) x 10^5 on, because
+Redis pub/sub channels are global across database numbers: other processes on this Redis (a test
+run, another benchmark) use other group names (``campaign-<id>``, ``user-<id>``), so no message
+crosses. Redis db 7 is flushed before and after each scale-out run; the database is dropped.
+
+Load. T tables (``--tables``, 100) of P players (``--players``, 6) and their GM, each person one
+websocket (``/ws/campaigns/<id>/?lang=en``, ``sessionid`` cookie, ``Origin``; after the
+handshake ``since``/``synced`` like a page). In scale-out the sockets of a table are split over
+the two servers (members 0, 2, 4... on the first). Rolls arrive open-loop at ``--rate`` per
+second in all (50; Poisson arrivals, ``--even`` for even spacing), round-robin over the tables
+(so each table rolls every T/rate = 2 s on average), each by a random player of the table for
+their own character through the real roll endpoint (POST ``/c/<id>/characters/<id>/test/roll/``,
+htmx headers, CSRF cookie and header), alternating between the servers in scale-out. On the
+floor a roll is a ``{"type": "roll"}`` message on the roller's socket instead of a POST.
+HTTP is a minimal asyncio HTTP/1.1 client on keep-alive connections (a new one only when none
+is idle); the load generator runs on uvloop in this process and its CPU use is printed.
+
+What is measured. The POST's answer (the panel with the rolled entry, ``id="roll-<s>-<seq>"``)
+gives the entry's (session, seq). A delivery is that entry arriving on another socket of the
+table: every socket of the table except the roller's own (whose page already shows the entry from
+the POST's answer), so each roll is expected on P deliveries, the GM included. Latency of a
+delivery = its arrival time on that socket - the moment the POST was written (one monotonic
+clock, one process; "send lag" is how late the generator wrote it against its schedule). A roll
+that fails (not 200), or a delivery that has not arrived ``--drain`` seconds (10) after the
+last roll was sent, is lost; in the percentiles a lost delivery counts as infinitely late. The
+first ``--warmup`` seconds (3) of rolls are sent but not timed; expected/received/lost count
+every roll of the run. Rolls/s held = measured rolls fully delivered / the longer of the window
+and the time from its start to their last delivery: below the target when the servers fall
+behind. Memory: VmRSS summed over the server processes (and their children) before the sockets
+connect, after, and at the end: total at the end, per socket = total / sockets, (on connect) =
+(after - before) / sockets. CPU: the servers and this load generator in percent of one core
+over the measured window, and per roll (servers' CPU time / rolls sent); "machine busy" is the
+share of both cores in use during the window (PostgreSQL and Redis included), and in brackets
+during 2 s before the rolls start: what else keeps the machine busy. Each latency is also
+printed as a ratio to the floor's measured in the same run at the same load.
+
+Ramp (``--ramp``): for each Django mode, start at ``--ramp-start`` (0.1) times the load and
+raise it by ``--ramp-growth`` (x1.5) at a time, tables and rate together (each table keeps its
+rhythm of a roll every T/rate seconds), measuring ``--ramp-seconds`` (20) per step, until p99
+passes ``--ramp-p99`` ms (100) or a delivery is lost; then bisect ``--ramp-refine`` (3) times
+between the last load held and the first one not held, and print the largest load held in
+sockets and rolls/s. Bounded by ``--ramp-max-sockets`` (15000) and the open-file limit. Sockets
+of earlier steps stay connected; a step below the connected tables first closes the sockets of
+the tables it does not use. The floor, when asked for too, is measured once at the given load.
+
+Targets (issue "Measure the live table under load"): no lost delivery up to the largest load
+held; at the default load p99 under 50 ms embedded and under 30 ms scaled out. Figures go into
+notes and the README; nothing is asserted on them. The exit status is 1 when a delivery was lost
+at a fixed load (not in ramp, where a loss ends the ramp), 2 when nothing could be measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import atexit
+import contextlib
+import dataclasses
+import json
+import math
+import os
+import random
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+UVICORN = str(Path(sys.executable).with_name("uvicorn"))
+PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
+REDIS_HOST, REDIS_PORT, REDIS_DB = "127.0.0.1", 6379, 7
+REDIS_URL = f"redis://{REDIS_HOST}:{REDIS_PORT}/{REDIS_DB}"
+ID_BASE = 1_000_000_000 + (os.getpid() % 10_000) * 100_000
+CSRF = "benchcsrf0123456789abcdefghijklm"  # 32 letters and digits: a valid CSRF cookie secret
+ROLL_ID = re.compile(rb'id="roll-(\d+)-(\d+)"')
+# The last line of a logged traceback: "package.module.SomeError: what happened".
+EXCEPTION_LINE = re.compile(r"^[\w.]+(?:Error|Exception|Exit|Full|Timeout)\b.*$", re.MULTILINE)
+MODES = ("floor", "embedded", "core", "pubsub")
+CONNECT_CONCURRENCY = 50
+KEEP_ALIVE_REUSE = 4.0  # s; uvicorn closes a keep-alive connection idle for 5 s
+
+# The sheet of every bench character: the FastTest shape of campaigns/demo.py.
+SHEET = {
+    "attributes": {"BUDOWA": 7, "ZRĘCZNOŚĆ": 5, "UMYSŁ": 4, "DUCH": 4},
+    "skills": {"WALKA": 2, "SPRAWNOŚĆ": 1, "KULTURA": -1, "TECHNIKA": -2, "PRZYRODA": 0,
+               "EKWIPUNEK": 0},
+    "traits": [{"name": "Rycerz", "level": 2, "magic": False},
+               {"name": "szermierka", "level": 1, "magic": False}],
+    "flaw": None,
+    "wounds": [{"label": "cięcie", "severity": "light", "bandaged": False}],
+    "armor": 1, "magic_die": None, "xp": 0, "experience_dice": 0,
+}  # fmt: skip
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# --- Set-up, in a subprocess with the mode's DATABASE_URL ----------------------------------------
+
+
+def setup_tables(first: int, count: int, players: int, migrate: bool) -> list[dict]:
+    """Write ``count`` tables from index ``first`` on; return their ids and session cookies."""
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.sessions.backends.base import VALID_KEY_CHARS
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.core.management import call_command
+    from django.utils import timezone
+    from django.utils.crypto import get_random_string
+
+    from campaigns.models import Campaign, Membership
+    from rolls.actions import start_session
+    from sheets.models import Character
+
+    if migrate:
+        call_command("migrate", verbosity=0, interactive=False)
+    user_model = get_user_model()
+    per_table = players + 1
+    indexes = range(first, first + count)
+
+    def uid(table: int, member: int) -> int:
+        return ID_BASE + table * per_table + member
+
+    users = [
+        user_model(id=uid(t, m), username=f"bench-{t}-{m}", password=make_password(None))
+        for t in indexes
+        for m in range(per_table)
+    ]
+    user_model.objects.bulk_create(users, batch_size=500)
+    campaigns = [
+        Campaign(id=ID_BASE + t, name=f"Bench table {t}", system="fasttest", gm_id=uid(t, 0))
+        for t in indexes
+    ]
+    Campaign.objects.bulk_create(campaigns, batch_size=500)
+    Membership.objects.bulk_create(
+        [
+            Membership(
+                campaign_id=ID_BASE + t,
+                user_id=uid(t, m),
+                role=Membership.Role.GM if m == 0 else Membership.Role.PLAYER,
+            )
+            for t in indexes
+            for m in range(per_table)
+        ],
+        batch_size=500,
+    )
+    Character.objects.bulk_create(
+        [
+            Character(
+                id=uid(t, m),
+                campaign_id=ID_BASE + t,
+                owner_id=uid(t, m),
+                name=f"Hero {t}-{m}",
+                data=SHEET,
+            )
+            for t in indexes
+            for m in range(1, per_table)
+        ],
+        batch_size=500,
+    )
+    sessions = {campaign.pk: start_session(campaign, "Bench night").pk for campaign in campaigns}
+    store, expires = SessionStore(), timezone.now() + timedelta(days=1)
+    backend = "django.contrib.auth.backends.ModelBackend"
+    cookies = {}
+    rows = []
+    for user in users:
+        key = get_random_string(32, VALID_KEY_CHARS)
+        cookies[user.pk] = key
+        data = {
+            "_auth_user_id": str(user.pk),
+            "_auth_user_backend": backend,
+            "_auth_user_hash": user.get_session_auth_hash(),
+        }
+        rows.append(Session(session_key=key, session_data=store.encode(data), expire_date=expires))
+    Session.objects.bulk_create(rows, batch_size=500)
+    return [
+        {
+            "campaign": ID_BASE + t,
+            "session": sessions[ID_BASE + t],
+            "members": [
+                {"cookie": cookies[uid(t, m)], "character": uid(t, m) if m else None}
+                for m in range(per_table)
+            ],
+        }
+        for t in indexes
+    ]
+
+
+def floor_tables(first: int, count: int, players: int) -> list[dict]:
+    """The floor's tables: the same shape, no database (a table's session is its id)."""
+    return [
+        {
+            "campaign": ID_BASE + t,
+            "session": ID_BASE + t,
+            "members": [{"cookie": "", "character": m or None} for m in range(players + 1)],
+        }
+        for t in range(first, first + count)
+    ]
+
+
+# --- Processes, services and clean-up ------------------------------------------------------------
+
+_processes: list[subprocess.Popen] = []
+
+
+def stop_process(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+    if process in _processes:
+        _processes.remove(process)
+
+
+@atexit.register
+def _stop_all() -> None:
+    for process in list(_processes):
+        stop_process(process)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def app_env(**overrides: str) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "REDIS_CHANNEL_LAYER")
+        and not key.startswith("PYTEST")
+    }
+    env.update({"DEBUG": "0", "LOG_LEVEL": "WARNING", **overrides})
+    return env
+
+
+def run_setup(env: dict[str, str], first: int, count: int, players: int, migrate: bool) -> list:
+    command = [PYTHON, __file__, "--setup-db", f"{first},{count},{players},{int(migrate)}"]
+    done = subprocess.run(
+        command, cwd=ROOT, env=env | {"BENCH_ID_BASE": str(ID_BASE)}, capture_output=True,
+        text=True, timeout=600,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"set-up failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout)
+
+
+def start(command: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen:
+    with open(log_path, "ab") as output:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, start_new_session=True, stdout=output, stderr=output
+        )
+    _processes.append(process)
+    return process
+
+
+def wait_for_port(port: int, process: subprocess.Popen, path: str | None) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server on port {port} exited with {process.returncode}")
+        try:
+            if path is None:
+                if reachable("127.0.0.1", port):
+                    return
+            else:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read()
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the server on port {port} did not answer within 60 s")
+
+
+def start_uvicorn(env: dict[str, str], log_path: Path) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    process = start(
+        [UVICORN, "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+         "--lifespan", "off", "--log-level", "warning", "--no-access-log"],
+        env, log_path,
+    )  # fmt: skip
+    wait_for_port(port, process, "/accounts/login/")
+    return process, port
+
+
+def start_floor(log_path: Path) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    process = start([PYTHON, str(ROOT / "bench" / "live_floor.py"), "--port", str(port)],
+                    app_env(), log_path)  # fmt: skip
+    wait_for_port(port, process, None)
+    return process, port
+
+
+def postgres_missing() -> str:
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed"
+    try:
+        psycopg.connect(dbname="postgres", connect_timeout=3, **PG).close()
+    except psycopg.Error as error:
+        return (
+            f"PostgreSQL at {PG['host']}:{PG['port']} (user {PG['user']}) does not answer: "
+            + (str(error).strip().splitlines() or ["?"])[0]
+        )
+    return ""
+
+
+def redis_missing() -> str:
+    try:
+        import redis
+    except ImportError:
+        return "redis-py is not installed"
+    try:
+        redis.Redis(host=REDIS_HOST, port=REDIS_PORT, db=REDIS_DB, socket_timeout=3).ping()
+    except redis.RedisError as error:
+        return f"Redis at {REDIS_HOST}:{REDIS_PORT} does not answer: {error}"
+    return ""
+
+
+def flush_redis() -> None:
+    import redis
+
+    redis.Redis(host=REDIS_HOST, port=REDIS_PORT, db=REDIS_DB, socket_timeout=10).flushdb()
+
+
+@contextlib.contextmanager
+def postgres_database() -> Iterator[str]:
+    import psycopg
+
+    name = f"bench_{os.getpid()}"
+
+    def admin(sql: str) -> None:
+        with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
+            conn.execute(sql)
+
+    admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    admin(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"postgres://{PG['user']}@{PG['host']}:{PG['port']}/{name}"
+    finally:
+        admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def process_tree(pid: int) -> list[int]:
+    pids, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        pids.append(current)
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    todo.extend(int(child) for child in children.read().split())
+    return pids
+
+
+def rss_bytes(pids: list[int]) -> int:
+    total = 0
+    for pid in (p for root in pids for p in process_tree(root)):
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+    return total
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    ticks = 0
+    for pid in (p for root in pids for p in process_tree(root)):
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def machine_ticks() -> tuple[int, int]:
+    with open("/proc/stat") as stat:
+        values = [int(v) for v in stat.readline().split()[1:]]
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)
+
+
+# --- The load generator --------------------------------------------------------------------------
+
+
+class HttpConnection:
+    """One keep-alive HTTP/1.1 connection: write a request, read the status and the body."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer, self.reusable = reader, writer, True
+
+    async def request(self, raw: bytes) -> tuple[int, bytes]:
+        self.writer.write(raw)
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(" ", 2)[1])
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip().lower()
+        if "content-length" in headers:
+            body = await self.reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding") == "chunked":
+            parts = []
+            while True:
+                size = int((await self.reader.readuntil(b"\r\n")).split(b";")[0], 16)
+                if size == 0:
+                    while await self.reader.readuntil(b"\r\n") != b"\r\n":
+                        pass
+                    break
+                parts.append(await self.reader.readexactly(size))
+                await self.reader.readexactly(2)
+            body = b"".join(parts)
+        else:
+            body, self.reusable = await self.reader.read(), False
+        if headers.get("connection") == "close":
+            self.reusable = False
+        return status, body
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+class HttpPool:
+    """Keep-alive connections to one server, reused like a browser reuses them."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.idle: list[tuple[HttpConnection, float]] = []  # with the time it went idle
+        self.opened: set[HttpConnection] = set()
+
+    async def _connection(self) -> tuple[HttpConnection, bool]:
+        now = time.perf_counter()
+        while self.idle:
+            conn, since = self.idle.pop()
+            if now - since < KEEP_ALIVE_REUSE:
+                return conn, True
+            self._close(conn)
+        conn = HttpConnection(*await asyncio.open_connection("127.0.0.1", self.port))
+        self.opened.add(conn)
+        return conn, False
+
+    async def post(self, path: str, cookie: str, body: bytes) -> tuple[int, bytes, float]:
+        """POST a form like htmx does; answer (status, body, the moment it was written).
+
+        A reused connection that the server closed meanwhile is retried once on a new one, as
+        browsers do; the roll's idempotency key makes the retry safe.
+        """
+        origin = f"http://127.0.0.1:{self.port}"
+        raw = (
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nOrigin: {origin}\r\n"
+            f"Cookie: sessionid={cookie}; csrftoken={CSRF}\r\nX-CSRFToken: {CSRF}\r\n"
+            "HX-Request: true\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        ).encode() + body
+        for attempt in (1, 2):
+            conn, reused = await self._connection()
+            sent = time.perf_counter()
+            try:
+                status, answer = await conn.request(raw)
+            except (asyncio.IncompleteReadError, ConnectionError):
+                self._close(conn)
+                if reused and attempt == 1:
+                    continue
+                raise
+            except BaseException:
+                self._close(conn)
+                raise
+            if conn.reusable:
+                self.idle.append((conn, time.perf_counter()))
+            else:
+                self._close(conn)
+            return status, answer, sent
+        raise AssertionError("unreachable")
+
+    def _close(self, conn: HttpConnection) -> None:
+        conn.close()
+        self.opened.discard(conn)
+
+    def close(self) -> None:
+        for conn in list(self.opened):
+            self._close(conn)
+        self.idle = []
+
+
+@dataclasses.dataclass
+class Sock:
+    id: int
+    table: int
+    member: int
+    port: int
+    ws: object = None
+    task: asyncio.Task | None = None
+    synced: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+
+
+@dataclasses.dataclass
+class Roll:
+    table: int
+    roller: int  # the roller's Sock id
+    scheduled: float
+    measured: bool
+    sent: float = math.nan
+    answered: float = math.nan
+    session: int | None = None
+    seq: int | None = None
+    error: str = ""
+
+
+@dataclasses.dataclass
+class Step:
+    """One load held for a while, and what it gave."""
+
+    mode: str
+    tables: int
+    sockets: int
+    rate: float
+    held_rate: float = 0.0
+    rolls: int = 0
+    measured_rolls: int = 0
+    seconds: float = 0.0
+    failed: int = 0  # answered with an error (not 200, or no entry in the answer)
+    unanswered: int = 0  # no answer within the drain time
+    expected: int = 0
+    received: int = 0
+    duplicates: int = 0
+    dropped: int = 0  # sockets the servers closed during the run
+    latencies: list[float] = dataclasses.field(default_factory=list)  # ms, measured window
+    missing: int = 0  # deliveries of the measured window that never came: infinitely late
+    post_ms: list[float] = dataclasses.field(default_factory=list)
+    lag_ms: list[float] = dataclasses.field(default_factory=list)
+    entry_bytes: float = 0.0
+    rss_baseline: int = 0
+    rss_connected: int = 0
+    rss_end: int = 0
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
+    machine_cpu: float = 0.0
+    background_cpu: float = 0.0
+    connect_s: float = 0.0
+    errors: list[str] = dataclasses.field(default_factory=list)
+    server_errors: list[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def lost(self) -> int:
+        return self.expected - self.received
+
+    def pct(self, q: float) -> float:
+        """The q-th percentile latency in ms; a delivery that never came counts as infinite."""
+        count = len(self.latencies) + self.missing
+        if not count:
+            return math.nan
+        rank = min(count, max(1, math.ceil(q / 100 * count)))
+        if rank > len(self.latencies):
+            return math.inf
+        return sorted(self.latencies)[rank - 1]
+
+
+class Load:
+    """The sockets of one mode's tables and the rolls sent through them."""
+
+    def __init__(self, mode: str, ports: list[int], players: int, seed: int) -> None:
+        self.mode, self.ports, self.players = mode, ports, players
+        self.per_table = players + 1
+        self.tables: list[dict] = []
+        self.socks: dict[int, Sock] = {}  # connected sockets by id
+        self.pools = {port: HttpPool(port) for port in ports}
+        self.arrivals: dict[tuple[int, int], dict[int, float]] = {}
+        self.duplicates = self.dropped = 0
+        self.entry_bytes = self.entries = 0
+        self.acks: dict[str, asyncio.Future] = {}
+        self.last_seq: dict[int, int] = {}
+        self.random = random.Random(seed)
+
+    # Sockets
+
+    def sock_id(self, table: int, member: int) -> int:
+        return table * self.per_table + member
+
+    async def connect_tables(self, count: int) -> None:
+        """Have exactly the first ``count`` tables connected."""
+        for sock in [s for s in self.socks.values() if s.table >= count]:
+            await self._close(sock)
+        wanted = [
+            Sock(self.sock_id(t, m), t, m, self.ports[m % len(self.ports)])
+            for t in range(count)
+            for m in range(self.per_table)
+            if self.sock_id(t, m) not in self.socks
+        ]
+        gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+
+        async def one(sock: Sock) -> None:
+            async with gate:
+                await self._open(sock)
+
+        await asyncio.gather(*(one(sock) for sock in wanted))
+
+    async def _open(self, sock: Sock) -> None:
+        from websockets.asyncio.client import connect
+
+        table = self.tables[sock.table]
+        member = table["members"][sock.member]
+        origin = f"http://127.0.0.1:{sock.port}"
+        sock.ws = await connect(
+            f"ws://127.0.0.1:{sock.port}/ws/campaigns/{table['campaign']}/?lang=en",
+            origin=origin, additional_headers={"Cookie": f"sessionid={member['cookie']}"},
+            proxy=None, ping_interval=None, open_timeout=60, close_timeout=2,
+        )  # fmt: skip
+        sock.task = asyncio.create_task(self._read(sock))
+        since = {"type": "since", "session": table["session"]}
+        await sock.ws.send(json.dumps(since | {"seq": self.last_seq.get(sock.table, 0)}))
+        await asyncio.wait_for(sock.synced.wait(), 60)
+        self.socks[sock.id] = sock
+
+    async def _read(self, sock: Sock) -> None:
+        arrivals, clock, loads = self.arrivals, time.perf_counter, json.loads
+        with contextlib.suppress(Exception):
+            async for raw in sock.ws:
+                now = clock()
+                message = loads(raw)
+                kind = message.get("type")
+                if kind == "entry":
+                    seen = arrivals.setdefault((message["session"], message["seq"]), {})
+                    if sock.id in seen:
+                        self.duplicates += 1
+                    else:
+                        seen[sock.id] = now
+                    self.entry_bytes += len(message["html"])
+                    self.entries += 1
+                elif kind == "rolled":
+                    future = self.acks.pop(message["key"], None)
+                    if future is not None and not future.done():
+                        future.set_result((now, message["seq"]))
+                elif kind == "synced":
+                    sock.synced.set()
+        if sock.id in self.socks:  # the server closed a socket the page still had open
+            self.dropped += 1
+
+    async def _close(self, sock: Sock) -> None:
+        self.socks.pop(sock.id, None)
+        if sock.ws is not None:
+            sock.ws.transport.abort()
+        if sock.task is not None:
+            sock.task.cancel()
+            await asyncio.wait([sock.task])
+
+    async def close(self) -> None:
+        for sock in list(self.socks.values()):
+            await self._close(sock)
+        for pool in self.pools.values():
+            pool.close()
+
+    # Rolls
+
+    async def _roll(self, roll: Roll, index: int) -> None:
+        table = self.tables[roll.table]
+        member = table["members"][roll.roller - roll.table * self.per_table]
+        try:
+            if self.mode == "floor":
+                key = uuid.uuid4().hex
+                future = asyncio.get_running_loop().create_future()
+                self.acks[key] = future
+                roll.sent = time.perf_counter()
+                await self.socks[roll.roller].ws.send(json.dumps({"type": "roll", "key": key}))
+                roll.answered, roll.seq = await asyncio.wait_for(future, 30)
+                roll.session = table["session"]
+                return
+            path = f"/c/{table['campaign']}/characters/{member['character']}/test/roll/"
+            body = f"attribute=BUDOWA&skill=WALKA&key={uuid.uuid4()}&visibility=public".encode()
+            pool = self.pools[self.ports[index % len(self.ports)]]
+            status, answer, roll.sent = await asyncio.wait_for(
+                pool.post(path, member["cookie"], body), 30
+            )
+            roll.answered = time.perf_counter()
+            found = ROLL_ID.search(answer)
+            if status != 200 or found is None:
+                roll.error = f"HTTP {status}"
+                return
+            roll.session, roll.seq = int(found.group(1)), int(found.group(2))
+        except Exception as error:  # a failed roll is counted as lost, with its reason
+            roll.error = f"{type(error).__name__}: {error}"[:200]
+        else:
+            self.last_seq[roll.table] = max(self.last_seq.get(roll.table, 0), roll.seq or 0)
+
+    async def run(
+        self, step: Step, warmup: float, seconds: float, drain: float, even: bool, pids: list[int]
+    ) -> Step:
+        """Send rolls open-loop at ``step.rate`` for warmup + seconds; measure; fill ``step``."""
+        self.arrivals.clear()
+        self.duplicates = self.dropped = self.entry_bytes = self.entries = 0
+        rate, total = step.rate, warmup + seconds
+        times, at = [], 0.0
+        while True:
+            at += (1 / rate) if even else self.random.expovariate(rate)
+            if at >= total:
+                break
+            times.append(at)
+        rolls, tasks = [], []
+        begin = time.perf_counter()
+        window_start = begin + warmup
+        cpu = None
+        for index, offset in enumerate(times):
+            due = begin + offset
+            if cpu is None and due >= window_start:
+                await asyncio.sleep(max(0.0, window_start - time.perf_counter()))
+                cpu = (cpu_seconds(pids), time.process_time(), machine_ticks(), time.perf_counter())
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            table = index % step.tables
+            roller = self.sock_id(table, self.random.randint(1, self.players))
+            roll = Roll(table, roller, due, measured=offset >= warmup)
+            rolls.append(roll)
+            tasks.append(asyncio.create_task(self._roll(roll, index)))
+        if cpu is None:
+            cpu = (cpu_seconds(pids), time.process_time(), machine_ticks(), time.perf_counter())
+        await asyncio.sleep(max(0.0, begin + total - time.perf_counter()))
+        end = (cpu_seconds(pids), time.process_time(), machine_ticks(), time.perf_counter())
+        wall = end[3] - cpu[3]
+        step.server_cpu = 100 * (end[0] - cpu[0]) / wall
+        step.client_cpu = 100 * (end[1] - cpu[1]) / wall
+        busy, every = end[2][0] - cpu[2][0], end[2][1] - cpu[2][1]
+        step.machine_cpu = 100 * busy / every if every else math.nan
+
+        deadline = time.perf_counter() + drain
+        await asyncio.wait(tasks, timeout=drain)
+        expected = self._expected(rolls)
+        while time.perf_counter() < deadline and not self._all_arrived(expected):
+            await asyncio.sleep(0.05)
+        for task in tasks:
+            task.cancel()
+        return self._score(step, rolls, expected, window_start, seconds)
+
+    def _expected(self, rolls: list[Roll]) -> list[tuple[Roll, list[int]]]:
+        out = []
+        for roll in rolls:
+            others = [
+                self.sock_id(roll.table, m)
+                for m in range(self.per_table)
+                if self.sock_id(roll.table, m) != roll.roller
+            ]
+            out.append((roll, others))
+        return out
+
+    def _all_arrived(self, expected) -> bool:
+        for roll, others in expected:
+            if roll.seq is None:
+                if not roll.error:
+                    return False
+                continue
+            seen = self.arrivals.get((roll.session, roll.seq), {})
+            if len(seen) < len(others):
+                return False
+        return True
+
+    def _score(self, step: Step, rolls: list[Roll], expected, start: float, seconds: float) -> Step:
+        last = start
+        held = 0
+        step.seconds = seconds
+        for roll, others in expected:
+            step.rolls += 1
+            step.measured_rolls += roll.measured
+            step.expected += len(others)
+            if roll.seq is None:
+                if roll.error:
+                    step.failed += 1
+                    step.errors.append(roll.error)
+                else:
+                    step.unanswered += 1
+                if roll.measured:
+                    step.missing += len(others)
+                continue
+            seen = self.arrivals.get((roll.session, roll.seq), {})
+            times = [seen[s] for s in others if s in seen]
+            step.received += len(times)
+            if not roll.measured:
+                continue
+            step.latencies.extend((t - roll.sent) * 1000 for t in times)
+            step.missing += len(others) - len(times)
+            step.post_ms.append((roll.answered - roll.sent) * 1000)
+            step.lag_ms.append((roll.sent - roll.scheduled) * 1000)
+            if len(times) == len(others):
+                held += 1
+                last = max(last, roll.answered, *times)
+        # Rolls fully delivered per second of the window, stretched when the servers lag behind.
+        step.held_rate = held / max(seconds, last - start)
+        step.duplicates, step.dropped = self.duplicates, self.dropped
+        step.entry_bytes = self.entry_bytes / self.entries if self.entries else 0.0
+        for error in sorted(set(step.errors))[:3]:
+            log(f"  [{step.mode}] a roll failed: {error}")
+        return step
+
+
+# --- Modes ---------------------------------------------------------------------------------------
+
+
+class Deployment:
+    """The servers of one mode, and how to add tables to their database."""
+
+    def __init__(self, mode: str, players: int, stack: contextlib.ExitStack) -> None:
+        self.mode, self.players, self.stack = mode, players, stack
+        self.env: dict[str, str] = {}
+        self.processes: list[subprocess.Popen] = []
+        self.ports: list[int] = []
+        self.made = 0
+        self.folder = Path()
+        self.read: dict[Path, int] = {}  # how far each server log has been read
+
+    def prepare(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="bench-live-"))
+        self.stack.callback(shutil.rmtree, self.folder, True)
+        log(f"[{self.mode}] temporary files (database, server logs) in {self.folder}")
+        if self.mode == "floor":
+            return
+        if self.mode == "embedded":
+            self.env = app_env(DATABASE_URL=f"sqlite:///{self.folder}/table.sqlite3")
+            return
+        url = self.stack.enter_context(postgres_database())
+        log(f"[{self.mode}] temporary database {url}, Redis db {REDIS_DB}")
+        flush_redis()
+        self.stack.callback(flush_redis)
+        self.env = app_env(DATABASE_URL=url, REDIS_URL=REDIS_URL, REDIS_CHANNEL_LAYER=self.mode)
+
+    def add_tables(self, count: int) -> list[dict]:
+        """Write ``count`` more tables (the servers may be running)."""
+        if self.mode == "floor":
+            tables = floor_tables(self.made, count, self.players)
+        else:
+            # The set-up needs no channel layer: nobody listens yet.
+            env = {k: v for k, v in self.env.items() if k != "REDIS_URL"}
+            tables = run_setup(env, self.made, count, self.players, migrate=self.made == 0)
+        self.made += count
+        return tables
+
+    def serve(self) -> None:
+        for number in range(1 if self.mode in ("floor", "embedded") else 2):
+            log_path = self.folder / f"server-{number}.log"
+            self.read[log_path] = 0
+            if self.mode == "floor":
+                process, port = start_floor(log_path)
+            else:
+                process, port = start_uvicorn(self.env, log_path)
+            self.stack.callback(stop_process, process)
+            self.processes.append(process)
+            self.ports.append(port)
+
+    @property
+    def pids(self) -> list[int]:
+        return [process.pid for process in self.processes]
+
+    def new_errors(self) -> list[str]:
+        """The exceptions the servers logged since the last call, most frequent first."""
+        counts: dict[str, int] = {}
+        for path, offset in self.read.items():
+            with open(path, "rb") as server_log:
+                server_log.seek(offset)
+                text = server_log.read().decode(errors="replace")
+                self.read[path] = server_log.tell()
+            for match in EXCEPTION_LINE.finditer(text):
+                line = match.group(0).strip()[:160]
+                counts[line] = counts.get(line, 0) + 1
+        ordered = sorted(counts.items(), key=lambda item: -item[1])
+        return [f"{count} x {line}" for line, count in ordered]
+
+    def check_alive(self) -> None:
+        for process in self.processes:
+            if process.poll() is not None:
+                raise RuntimeError(f"a {self.mode} server exited with {process.returncode}")
+
+
+async def measure(load: Load, deployment: Deployment, tables: int, rate: float, args) -> Step:
+    """Connect the first ``tables`` tables, hold ``rate`` rolls/s, and measure."""
+    step = Step(deployment.mode, tables, tables * load.per_table, rate)
+    step.rss_baseline = rss_bytes(deployment.pids) if not load.socks else 0
+    began = time.perf_counter()
+    await load.connect_tables(tables)
+    step.connect_s = time.perf_counter() - began
+    before = machine_ticks()
+    await asyncio.sleep(2)  # what else keeps this machine busy (other programs, a backlog)
+    after = machine_ticks()
+    step.background_cpu = 100 * (after[0] - before[0]) / max(1, after[1] - before[1])
+    step.rss_connected = rss_bytes(deployment.pids)
+    log(f"  [{step.mode}] {step.sockets} sockets connected in {step.connect_s:.1f} s; "
+        f"rolling {rate:g}/s for {args.warmup:g}+{args.seconds:g} s")  # fmt: skip
+    await load.run(step, args.warmup, args.seconds, args.drain, args.even, deployment.pids)
+    step.rss_end = rss_bytes(deployment.pids)
+    step.server_errors = deployment.new_errors()
+    deployment.check_alive()
+    return step
+
+
+def held(step: Step, limit_ms: float) -> bool:
+    return step.lost == 0 and step.pct(99) <= limit_ms
+
+
+async def run_mode(mode: str, args, stack: contextlib.ExitStack) -> list[Step]:
+    deployment = Deployment(mode, args.players, stack)
+    log(f"[{mode}] preparing")
+    deployment.prepare()
+    started = time.perf_counter()
+    tables = deployment.add_tables(args.tables)
+    log(f"[{mode}] {args.tables} tables written in {time.perf_counter() - started:.1f} s")
+    deployment.serve()
+    load = Load(mode, deployment.ports, args.players, args.seed)
+    load.tables = tables
+    try:
+        if not args.ramp or mode == "floor":
+            return [await measure(load, deployment, args.tables, args.rate, args)]
+        return await ramp(load, deployment, args)
+    finally:
+        await load.close()
+
+
+async def ramp(load: Load, deployment: Deployment, args) -> list[Step]:
+    per_table_rate = args.rate / args.tables
+    limit = max_tables(args)
+    steps: list[Step] = []
+
+    async def at(tables: int) -> Step:
+        if tables > len(load.tables):
+            load.tables += deployment.add_tables(tables - len(load.tables))
+        step = await measure(load, deployment, tables, tables * per_table_rate, args)
+        steps.append(step)
+        verdict = "held" if held(step, args.ramp_p99) else "NOT held"
+        log(f"  [{step.mode}] {step.sockets} sockets, {step.rate:g} rolls/s: p99 (ms) "
+            f"{ms(step.pct(99))}, lost {step.lost}: {verdict}")  # fmt: skip
+        await asyncio.sleep(2)  # let a backlog of a step not held drain before the next
+        return step
+
+    good, bad, tables = 0, 0, max(1, round(args.tables * args.ramp_start))
+    while True:
+        step = await at(tables)
+        if not held(step, args.ramp_p99):
+            bad = tables
+            break
+        good = tables
+        if tables >= limit:
+            log(f"  [{deployment.mode}] stopped at the cap of {limit} tables (--ramp-max-sockets)")
+            break
+        tables = min(limit, max(tables + 1, round(tables * args.ramp_growth)))
+    for _ in range(args.ramp_refine if bad else 0):
+        middle = (good + bad) // 2
+        if middle <= good or middle >= bad:
+            break
+        if held(await at(middle), args.ramp_p99):
+            good = middle
+        else:
+            bad = middle
+    return steps
+
+
+def max_tables(args) -> int:
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    by_files = (soft - 500) // (args.players + 1)  # this process holds one file per socket
+    return max(args.tables, min(by_files, args.ramp_max_sockets // (args.players + 1)))
+
+
+# --- Report --------------------------------------------------------------------------------------
+
+
+def mib(value: float) -> str:
+    return f"{value / 2**20:.0f} MiB"
+
+
+def kib(value: float) -> str:
+    return f"{value / 2**10:.0f} KiB"
+
+
+def ms(value: float) -> str:
+    return "lost" if math.isinf(value) else ("-" if math.isnan(value) else f"{value:.1f}")
+
+
+def with_ratio(value: float, floor: float | None) -> str:
+    if floor is None or not math.isfinite(value) or not math.isfinite(floor) or floor <= 0:
+        return ms(value)
+    return f"{value:.1f} ({value / floor:.1f}x)"
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def cpu_per_roll(step: Step) -> str:
+    """Server CPU time per roll sent in the window: what one roll costs the servers.
+
+    Meaningless when the servers fall behind (they are busy with rolls sent earlier).
+    """
+    if step.held_rate < 0.9 * step.rate:
+        return "unknown (saturated)"
+    return f"{step.server_cpu * step.seconds * 10 / max(1, step.measured_rolls):.1f} ms"
+
+
+def cpu_cell(step: Step) -> str:
+    return (
+        f"{step.server_cpu:.0f} / {step.client_cpu:.0f} "
+        f"| {step.machine_cpu:.0f} ({step.background_cpu:.0f})"
+    )
+
+
+def report(steps: list[Step], floor: Step | None) -> str:
+    lines = [
+        "| mode | sockets | rolls/s target / held | deliveries expected / received / lost "
+        "| p50 ms | p95 ms | p99 ms | max ms | server RSS: total / per socket (on connect) "
+        "| CPU % of a core: servers / load gen | machine busy % (before) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for step in steps:
+        same_load = floor is not None and (floor.rate, floor.sockets) == (step.rate, step.sockets)
+        reference = floor if same_load and step is not floor else None
+        latency = [
+            with_ratio(step.pct(q), reference.pct(q) if reference else None)
+            for q in (50, 95, 99, 100)
+        ]
+        increment = (step.rss_connected - step.rss_baseline) / step.sockets
+        lines.append(
+            f"| {step.mode} | {step.sockets} | {step.rate:g} / {step.held_rate:.1f} "
+            f"| {step.expected} / {step.received} / {step.lost} | {' | '.join(latency)} "
+            f"| {mib(step.rss_end)} / {kib(step.rss_end / step.sockets)} ({kib(increment)}) "
+            f"| {cpu_cell(step)} |"
+        )
+    lines.append("")
+    for step in steps:
+        if not step.post_ms:
+            continue
+        answer = "roll answered" if step.mode != "floor" else "roll acknowledged"
+        lines.append(
+            f"- {step.mode}: {answer} p50 {quantile(step.post_ms, 0.5):.1f} ms, "
+            f"p99 {quantile(step.post_ms, 0.99):.1f} ms; send lag p99 "
+            f"{quantile(step.lag_ms, 0.99):.1f} ms; entry {step.entry_bytes:.0f} B of HTML; "
+            f"server CPU per roll {cpu_per_roll(step)}; "
+            f"rolls failed {step.failed}, unanswered {step.unanswered}; duplicates "
+            f"{step.duplicates}; {step.sockets} sockets connected in {step.connect_s:.1f} s, "
+            f"{step.dropped} closed by the servers."
+        )
+        if step.server_errors:
+            lines.append(f"  - {step.mode} servers logged: " + "; ".join(step.server_errors[:3]))
+    return "\n".join(lines)
+
+
+def ramp_report(steps: list[Step], limit_ms: float) -> str:
+    lines = [
+        "| mode | tables | sockets | rolls/s target / held | lost | p50 ms | p99 ms | max ms "
+        "| server RSS | CPU % of a core: servers / load gen | machine busy % (before) | held |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    best: dict[str, Step] = {}
+    for step in steps:
+        ok = held(step, limit_ms)
+        if ok and (step.mode not in best or step.sockets > best[step.mode].sockets):
+            best[step.mode] = step
+        lines.append(
+            f"| {step.mode} | {step.tables} | {step.sockets} | {step.rate:g} / "
+            f"{step.held_rate:.1f} | {step.lost} | {ms(step.pct(50))} | {ms(step.pct(99))} "
+            f"| {ms(step.pct(100))} | {mib(step.rss_end)} | {cpu_cell(step)} "
+            f"| {'yes' if ok else 'no'} |"
+        )
+    lines.append("")
+    for step in steps:
+        if step.server_errors:
+            lines.append(
+                f"- {step.mode} at {step.sockets} sockets, {step.rate:g} rolls/s, servers "
+                "logged: " + "; ".join(step.server_errors[:3])
+            )
+    for mode in dict.fromkeys(step.mode for step in steps):
+        if mode in best:
+            step = best[mode]
+            lines.append(
+                f"Largest load held ({mode}: p99 <= {limit_ms:g} ms, nothing lost): "
+                f"{step.sockets} sockets, {step.rate:g} rolls/s ({step.tables} tables)."
+            )
+        else:
+            lines.append(f"Largest load held ({mode}): none; the first step was not held.")
+    return "\n".join(lines)
+
+
+# --- Main ----------------------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="The live table under load.", epilog="See the module docstring for details."
+    )
+    parser.add_argument("--tables", type=int, default=100, help="tables (100)")
+    parser.add_argument("--players", type=int, default=6, help="players per table, plus a GM (6)")
+    parser.add_argument("--rate", type=float, default=50, help="rolls per second in all (50)")
+    parser.add_argument("--seconds", type=float, default=20, help="measured seconds (20)")
+    parser.add_argument("--warmup", type=float, default=3, help="seconds rolled, not timed (3)")
+    parser.add_argument("--drain", type=float, default=10, help="seconds to wait for stragglers")
+    parser.add_argument("--modes", default=",".join(MODES), help=f"comma-separated: {MODES}")
+    parser.add_argument("--even", action="store_true", help="evenly spaced rolls, not Poisson")
+    parser.add_argument("--seed", type=int, default=1, help="random seed of the schedule")
+    parser.add_argument("--ramp", action="store_true", help="raise the load until it breaks")
+    parser.add_argument("--ramp-p99", type=float, default=100, help="ms (100)")
+    parser.add_argument("--ramp-start", type=float, default=0.1, help="x the load (0.1)")
+    parser.add_argument("--ramp-growth", type=float, default=1.5, help="factor per step (1.5)")
+    parser.add_argument("--ramp-refine", type=int, default=3, help="bisection steps (3)")
+    parser.add_argument("--ramp-seconds", type=float, default=20, help="measured s per step (20)")
+    parser.add_argument("--ramp-max-sockets", type=int, default=15000, help="cap (15000)")
+    parser.add_argument("--setup-db", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    unknown = [m for m in modes if m not in MODES]
+    if unknown or not modes:
+        parser.error(f"--modes takes some of {', '.join(MODES)}; got {args.modes!r}")
+    args.modes = [m for m in MODES if m in modes]
+    if args.tables < 1 or args.players < 1 or args.rate <= 0 or args.seconds <= 0:
+        parser.error("--tables, --players, --rate and --seconds must be positive")
+    if args.tables * (args.players + 1) > args.ramp_max_sockets:
+        parser.error("more sockets than --ramp-max-sockets allows")
+    if args.ramp:
+        args.seconds = args.ramp_seconds
+    return args
+
+
+async def bench(args, stack: contextlib.ExitStack) -> list[Step]:
+    # SIGTERM stops the run like Ctrl+C does: the task is cancelled and every clean-up runs.
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)
+    steps = []
+    for mode in args.modes:
+        if mode in ("core", "pubsub"):
+            reason = postgres_missing() or redis_missing()
+            if reason:
+                log(f"[{mode}] skipped: {reason}")
+                continue
+        with contextlib.ExitStack() as mode_stack:
+            try:
+                steps += await run_mode(mode, args, mode_stack)
+            finally:
+                log(f"[{mode}] cleaning up")
+    return steps
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.setup_db:
+        global ID_BASE
+        ID_BASE = int(os.environ["BENCH_ID_BASE"])
+        first, count, players, migrate = (int(v) for v in args.setup_db.split(","))
+        print(json.dumps(setup_tables(first, count, players, bool(migrate))))
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    try:
+        import uvloop
+
+        loop_factory = uvloop.new_event_loop
+    except ImportError:
+        loop_factory = None
+    with contextlib.ExitStack() as stack, asyncio.Runner(loop_factory=loop_factory) as runner:
+        try:
+            steps = runner.run(bench(args, stack))
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            log("Interrupted: stopping the servers and removing the data.")
+            return 130
+    if not steps:
+        log("Nothing was measured.")
+        return 2
+    when = time.strftime("%Y-%m-%d")
+    print(
+        f"\nThe live table, {when}, {os.cpu_count()} cores: {args.players} players + GM per "
+        "table; latency from the roll sent to the entry on every other socket of the table.\n"
+    )
+    if args.ramp:
+        fixed = [s for s in steps if s.mode == "floor"]
+        if fixed:
+            print(report(fixed, None) + "\n")
+        print(ramp_report([s for s in steps if s.mode != "floor"], args.ramp_p99))
+        return 0
+    floor = next((s for s in steps if s.mode == "floor"), None)
+    print(report(steps, floor))
+    lost = sum(step.lost for step in steps)
+    print(f"\nLost deliveries: {lost}.")
+    return 1 if lost else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
