@@ -779,7 +779,8 @@ class Load:
         step.machine_cpu = 100 * busy / every if every else math.nan
 
         deadline = time.perf_counter() + drain
-        await asyncio.wait(tasks, timeout=drain)
+        if tasks:
+            await asyncio.wait(tasks, timeout=drain)
         expected = self._expected(rolls)
         while time.perf_counter() < deadline and not self._all_arrived(expected):
             await asyncio.sleep(0.05)

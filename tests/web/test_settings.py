@@ -109,3 +109,11 @@ def test_no_redis_url_means_the_in_memory_layer():
 def test_a_bad_redis_url_is_refused():
     with pytest.raises(ImproperlyConfigured, match="REDIS_URL must start with redis://"):
         channel_layer_from_url("http://127.0.0.1:6379")
+
+
+def test_the_redis_layer_has_no_client_read_timeout():
+    # redis-py 8's 5 s default equals the core layer's blocking pop: idle consumers crashed.
+    layer = channel_layer_from_url("redis://127.0.0.1:6379/0")
+    assert layer["CONFIG"]["hosts"] == [
+        {"address": "redis://127.0.0.1:6379/0", "socket_timeout": None}
+    ]
