@@ -16,6 +16,21 @@
     }, 150);
   }
 
+  // A refresh must not fold up what the GM has opened (an NPC's traits, a call form).
+  let opened = [];
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    if (!target || !root.contains(target)) return;
+    opened = Array.from(target.querySelectorAll("details[id][open]")).map(function (d) { return d.id; });
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    opened.forEach(function (id) {
+      const details = document.getElementById(id);
+      if (details) details.open = true;
+    });
+    opened = [];
+  });
+
   document.addEventListener("table:pending", function () {
     refresh("pending", root.dataset.pendingUrl, "#pending-tests");
   });

@@ -35,8 +35,10 @@ def test_the_gm_adds_troll_traits_and_the_player_sees_the_odds_change_then_rolls
         assert "The GM calls for a test" in ala.inner_text("#test-panel h2")
         odds_before = ala.inner_text(".success-chance")
 
+        gm.wait_for_load_state("networkidle")
         gm.click(".pending-card .npc-pick summary")
         troll = gm.locator(".npc-form", has_text="Troll")
+        troll.locator("label", has_text="wielki").wait_for(state="visible")
         troll.locator("label", has_text="wielki").click()
         troll.locator("label", has_text="śmierdzący").click()
         troll.locator("button", has_text="Apply").click()
