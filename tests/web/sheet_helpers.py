@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import copy
+import html
+import json
+import re
 
+from django.http import QueryDict
 from django.test import Client
 from django.urls import reverse
 
@@ -89,3 +93,19 @@ def url(name: str, character=None, campaign=None, **kwargs) -> str:
 # The sheet page: session, user, campaign, character; then the log beside the sheet (its
 # game session and entries) and the test the GM may have called for.
 SHEET_PAGE_QUERIES = 7
+
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def post(**fields: str) -> QueryDict:
+    """A form as posted; ``rows__0__name`` stands for the field ``rows-0-name``."""
+    query = QueryDict(mutable=True)
+    for name, value in fields.items():
+        query[name.replace("__", "-")] = value
+    return query
+
+
+def rolls(page: str) -> list[dict]:
+    """The roll targets of a rendered sheet, as the page's data-roll attributes hold them."""
+    return [json.loads(html.unescape(raw)) for raw in re.findall(r'data-roll="([^"]*)"', page)]

@@ -2,40 +2,24 @@
 
 from __future__ import annotations
 
-import html
 import json
-import re
 
 import pytest
-from django.http import QueryDict
 
 from campaigns.demo import DEMO_CHARACTERS
 from campaigns.models import System
 from sheets.models import Character
 from sheets.systems import ast as module
-from tests.web.sheet_helpers import SHEET_PAGE_QUERIES, client_for, sheet, url
+from tests.web.sheet_helpers import HX, SHEET_PAGE_QUERIES, client_for, post, rolls, sheet, url
 from tests.web.test_sheet_fasttest import errors_of, field_value
 
 pytest_plugins = ["tests.web.sheet_fixtures"]
 
 OLAF = next(data for _p, name, data in DEMO_CHARACTERS[System.AST] if name == "Olaf")
-HX = {"HTTP_HX_REQUEST": "true"}
-#: Session, user, campaign, character: the same for a sheet of 1 or 30 entries a list.
-
-
-def post(**fields: str) -> QueryDict:
-    query = QueryDict(mutable=True)
-    for name, value in fields.items():
-        query[name.replace("__", "-")] = value
-    return query
 
 
 def check(data, creating=True):
     return module.validate(data, None, creating=creating)
-
-
-def rolls(page: str) -> list[dict]:
-    return [json.loads(html.unescape(raw)) for raw in re.findall(r'data-roll="([^"]*)"', page)]
 
 
 # Defaults and reading the form -----------------------------------------------------------------

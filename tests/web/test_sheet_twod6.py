@@ -2,32 +2,18 @@
 
 from __future__ import annotations
 
-import html
-import json
-import re
-
 import pytest
-from django.http import QueryDict
 
 from campaigns.demo import DEMO_CHARACTERS
 from campaigns.models import System
 from sheets.models import Character
 from sheets.systems import twod6 as module
-from tests.web.sheet_helpers import SHEET_PAGE_QUERIES, client_for, sheet, url
+from tests.web.sheet_helpers import HX, SHEET_PAGE_QUERIES, client_for, post, rolls, sheet, url
 from tests.web.test_sheet_fasttest import errors_of, field_value
 
 pytest_plugins = ["tests.web.sheet_fixtures"]
 
 AOIFE = next(data for _p, name, data in DEMO_CHARACTERS[System.TWOD6] if name == "Aoife")
-HX = {"HTTP_HX_REQUEST": "true"}
-#: Session, user, campaign, character: the same for a sheet of 1 or 30 advantages.
-
-
-def post(**fields: str) -> QueryDict:
-    query = QueryDict(mutable=True)
-    for name, value in fields.items():
-        query[name.replace("__", "-")] = value
-    return query
 
 
 def check(data, creating=True):
@@ -36,10 +22,6 @@ def check(data, creating=True):
 
 def advantage(name="Lornetka", category="equipment", modifier=2) -> dict:
     return {"name": name, "category": category, "modifier": modifier}
-
-
-def rolls(page: str) -> list[dict]:
-    return [json.loads(html.unescape(raw)) for raw in re.findall(r'data-roll="([^"]*)"', page)]
 
 
 # Defaults and reading the form -----------------------------------------------------------------
