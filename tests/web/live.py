@@ -17,9 +17,7 @@ FASTTEST_TEST = {"attribute": 5, "skills": [1], "bonus": 1, "penalty": 0}
 
 def make_table(gm, player, other_player, system: str = "fasttest"):
     campaign = Campaign.objects.create(name="Stół", system=system, gm=gm)
-    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
-    Membership.objects.create(campaign=campaign, user=player)
-    Membership.objects.create(campaign=campaign, user=other_player)
+    seat(campaign, gm, player, other_player)
     hero = Character.objects.create(campaign=campaign, owner=player, name="Brunhilda", data={})
     session = actions.start_session(campaign, "Noc pierwsza")
     return campaign, hero, session
@@ -51,3 +49,10 @@ def socket_for(user, campaign, origin: bytes = b"http://localhost", lang: str = 
     return WebsocketCommunicator(
         application, f"/ws/campaigns/{campaign.pk}/?lang={lang}", headers=headers
     )
+
+
+def seat(campaign, gm, *players) -> None:
+    """Make ``gm`` the campaign's GM member and each of ``players`` a player in it."""
+    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
+    for player in players:
+        Membership.objects.create(campaign=campaign, user=player)

@@ -15,6 +15,7 @@ from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import WEAPON_CLASSES, combat_wound, wound_test_params
 from rolls.models import AppliedWound, PendingTest, Roll
 from sheets.models import Character
+from tests.web.live import seat
 
 pytestmark = pytest.mark.django_db
 
@@ -63,9 +64,7 @@ def make_table(gm, player, other_player, settings=None, hero=HERO):
     campaign = Campaign.objects.create(
         name="Zarith", system="fasttest", gm=gm, settings={"fasttest": settings or SETTINGS}
     )
-    Membership.objects.create(campaign=campaign, user=gm, role="gm")
-    Membership.objects.create(campaign=campaign, user=player)
-    Membership.objects.create(campaign=campaign, user=other_player)
+    seat(campaign, gm, player, other_player)
     character = Character.objects.create(
         campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(hero)
     )

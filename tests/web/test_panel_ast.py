@@ -7,11 +7,12 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign
 from rolls import actions, pending
 from rolls.engine import ast as engine
 from rolls.models import PendingTest, Roll
 from sheets.models import Character
+from tests.web.live import seat
 
 pytestmark = pytest.mark.django_db
 
@@ -62,9 +63,7 @@ def dice(monkeypatch):
 @pytest.fixture
 def table(gm, player, other_player):
     campaign = Campaign.objects.create(name="Sagi Północy", system="ast", gm=gm)
-    Membership.objects.create(campaign=campaign, user=gm, role="gm")
-    Membership.objects.create(campaign=campaign, user=player)
-    Membership.objects.create(campaign=campaign, user=other_player)
+    seat(campaign, gm, player, other_player)
     hero = Character.objects.create(
         campaign=campaign, owner=player, name="Olaf", data=copy.deepcopy(SHEET)
     )

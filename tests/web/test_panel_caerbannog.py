@@ -7,12 +7,13 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign
 from rolls import actions
 from rolls.engine import caerbannog
 from rolls.models import Roll
 from rolls.panels import caerbannog as panel_module
 from sheets.models import Character
+from tests.web.live import seat
 
 pytestmark = pytest.mark.django_db
 
@@ -49,9 +50,7 @@ class Scripted:
 @pytest.fixture
 def table(gm, player, other_player):
     campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
-    Membership.objects.create(campaign=campaign, user=gm, role="gm")
-    Membership.objects.create(campaign=campaign, user=player)
-    Membership.objects.create(campaign=campaign, user=other_player)
+    seat(campaign, gm, player, other_player)
     hero = Character.objects.create(
         campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
     )

@@ -6,10 +6,11 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign
 from rolls import actions
 from rolls.models import Roll
 from sheets.models import Character
+from tests.web.live import seat
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +32,7 @@ def table(gm, player, other_player):
         name="Zarith", system="fasttest", gm=gm,
         settings={"fasttest": {"experience_dice": True}},
     )  # fmt: skip
-    Membership.objects.create(campaign=campaign, user=gm, role="gm")
-    Membership.objects.create(campaign=campaign, user=player)
-    Membership.objects.create(campaign=campaign, user=other_player)
+    seat(campaign, gm, player, other_player)
     hero = Character.objects.create(
         campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(SHEET)
     )

@@ -7,12 +7,13 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign
 from rolls import actions, pending
 from rolls.engine import t10 as engine
 from rolls.models import PendingTest, Roll
 from rolls.panels import panel_module
 from sheets.models import Character
+from tests.web.live import seat
 
 pytestmark = pytest.mark.django_db
 
@@ -45,9 +46,7 @@ def dice(monkeypatch):
 @pytest.fixture
 def table(gm, player, other_player):
     campaign = Campaign.objects.create(name="Moorcrest", system="t10", gm=gm)
-    Membership.objects.create(campaign=campaign, user=gm, role="gm")
-    Membership.objects.create(campaign=campaign, user=player)
-    Membership.objects.create(campaign=campaign, user=other_player)
+    seat(campaign, gm, player, other_player)
     hero = Character.objects.create(
         campaign=campaign, owner=player, name="Astrid", data=copy.deepcopy(SHEET)
     )

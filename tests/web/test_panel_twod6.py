@@ -5,11 +5,12 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign
 from rolls import actions
 from rolls.models import Roll
 from rolls.panels import twod6 as panel_module
 from sheets.models import Character
+from tests.web.live import seat
 
 pytestmark = pytest.mark.django_db
 
@@ -48,9 +49,7 @@ AOIFE = sheet(
 @pytest.fixture
 def table(gm, player, other_player):
     campaign = Campaign.objects.create(name="Pustkowia", system="2d6", gm=gm)
-    Membership.objects.create(campaign=campaign, user=gm, role="gm")
-    Membership.objects.create(campaign=campaign, user=player)
-    Membership.objects.create(campaign=campaign, user=other_player)
+    seat(campaign, gm, player, other_player)
     return campaign
 
 

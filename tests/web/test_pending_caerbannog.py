@@ -7,10 +7,11 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign
 from rolls import actions, pending
 from rolls.models import PendingTest, Roll
 from sheets.models import Character
+from tests.web.live import seat
 from tests.web.test_panel_caerbannog import SHEET, Scripted
 
 pytestmark = pytest.mark.django_db
@@ -21,9 +22,7 @@ DOCIEKLIWOSC = {"skill": ["Dociekliwość"], "defence": [], "form": "combined", 
 @pytest.fixture
 def table(gm, player, other_player):
     campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
-    Membership.objects.create(campaign=campaign, user=gm, role="gm")
-    Membership.objects.create(campaign=campaign, user=player)
-    Membership.objects.create(campaign=campaign, user=other_player)
+    seat(campaign, gm, player, other_player)
     hero = Character.objects.create(
         campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
     )

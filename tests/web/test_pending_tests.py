@@ -8,10 +8,11 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign
 from rolls import actions, pending
 from rolls.models import PendingTest, Roll
 from sheets.models import NPC, Character
+from tests.web.live import seat
 from tests.web.test_panel_fasttest import SHEET
 
 TROLL = [
@@ -23,9 +24,7 @@ TROLL = [
 @pytest.fixture
 def table(gm, player, other_player):
     campaign = Campaign.objects.create(name="Zarith", system="fasttest", gm=gm)
-    Membership.objects.create(campaign=campaign, user=gm, role="gm")
-    Membership.objects.create(campaign=campaign, user=player)
-    Membership.objects.create(campaign=campaign, user=other_player)
+    seat(campaign, gm, player, other_player)
     hero = Character.objects.create(
         campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(SHEET)
     )

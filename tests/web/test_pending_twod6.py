@@ -7,10 +7,11 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign
 from rolls import actions, pending
 from rolls.models import PendingTest, Roll
 from sheets.models import Character
+from tests.web.live import seat
 from tests.web.test_panel_caerbannog import Scripted
 from tests.web.test_panel_twod6 import NOMAD
 
@@ -22,9 +23,7 @@ AMBUSH = {"attribute": "Percepcja", "skill": "Przetrwanie", "difficulty": "15"}
 @pytest.fixture
 def table(gm, player, other_player):
     campaign = Campaign.objects.create(name="Pustkowia", system="2d6", gm=gm)
-    Membership.objects.create(campaign=campaign, user=gm, role="gm")
-    Membership.objects.create(campaign=campaign, user=player)
-    Membership.objects.create(campaign=campaign, user=other_player)
+    seat(campaign, gm, player, other_player)
     hero = Character.objects.create(campaign=campaign, owner=player, name="Nomad", data=NOMAD)
     session = actions.start_session(campaign)
     return campaign, hero, session
