@@ -40,6 +40,23 @@ def env_list(name: str, default: list[str], environ: Mapping[str, str] = os.envi
     return items
 
 
+def env_int(
+    name: str, default: int, minimum: int, maximum: int, environ: Mapping[str, str] = os.environ
+) -> int:
+    raw = environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        value = None
+    if value is None or not minimum <= value <= maximum:
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number from {minimum} to {maximum}; got {raw!r}."
+        )
+    return value
+
+
 def database_from_url(url: str, name: str = "DATABASE_URL") -> dict:
     """Django's DATABASES entry for a ``postgres://`` or ``sqlite:///`` URL."""
     parts = urlsplit(url)
@@ -60,7 +77,6 @@ def database_from_url(url: str, name: str = "DATABASE_URL") -> dict:
             "HOST": parts.hostname or "",
             "PORT": str(port or ""),
             "OPTIONS": options,
-            "CONN_MAX_AGE": 0,
         }
     if parts.scheme == "sqlite":
         path = unquote(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else ""
@@ -72,13 +88,28 @@ def database_from_url(url: str, name: str = "DATABASE_URL") -> dict:
     )
 
 
+def cache_from_url(url: str | None) -> dict:
+    """Where sessions are cached: this process's memory, or Redis shared by every worker.
+
+    With several workers the cache must be shared, or a session ended in one worker would
+    still open pages in another; ``REDIS_URL`` is checked by ``channel_layer_from_url``.
+    """
+    if not url:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "table-cache",
+    }
+
+
 def channel_layer_from_url(url: str | None, name: str = "REDIS_URL") -> dict:
     """The in-memory layer for one process, channels-redis when a Redis URL is given.
 
     ``REDIS_CHANNEL_LAYER=pubsub`` picks the pub/sub layer instead of the core one.
     """
     if not url:
-        return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+        return {"BACKEND": "config.layers.RationedInMemoryChannelLayer"}
     if urlsplit(url).scheme not in ("redis", "rediss", "unix"):
         raise ImproperlyConfigured(f"{name} must start with redis://, rediss:// or unix://.")
     kind = os.environ.get("REDIS_CHANNEL_LAYER", "core")

@@ -14,7 +14,14 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.env import channel_layer_from_url, database_from_url, env_bool, env_list
+from config.env import (
+    cache_from_url,
+    channel_layer_from_url,
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -92,9 +99,20 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+# HTTP requests run on a fixed pool of threads (config/http.py), so a connection can outlive
+# its request and be reused by the next one on that thread; it is checked before reuse.
+DATABASES["default"]["CONN_MAX_AGE"] = 600
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Threads serving HTTP in each ASGI process (websockets stay on the event loop). Each holds one
+# database connection: with PostgreSQL, workers x HTTP_THREADS stays under max_connections.
+HTTP_THREADS = env_int("HTTP_THREADS", 4, minimum=1, maximum=64)
+
 CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"))}
+# Sessions are read on every request: from the cache, and from the database only on a miss.
+CACHES = {"default": cache_from_url(os.environ.get("REDIS_URL"))}
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

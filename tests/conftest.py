@@ -93,3 +93,18 @@ def outsider(make_user):
 def _fast_password_hashing(settings):
     # The real hasher costs ~0.3 s per user on this machine; tests create many users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """The test database, and before it is dropped, no connection left open in another thread.
+
+    Connections outlive requests by design (``CONN_MAX_AGE``); the consumers' database calls
+    run on asgiref's one shared thread, which would otherwise keep PostgreSQL from dropping
+    the test database.
+    """
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()

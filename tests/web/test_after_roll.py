@@ -584,7 +584,7 @@ def test_the_strip_runs_a_constant_number_of_queries(
     client.force_login(gm)
     url = reverse("after_roll_strip", args=[campaign.pk])
     client.get(url)
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         client.get(url)
 
 

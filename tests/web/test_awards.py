@@ -288,5 +288,5 @@ def test_the_awards_box_runs_a_constant_number_of_queries(
     client.force_login(gm)
     url = reverse("awards_panel", args=[campaign.pk])
     client.get(url)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4):
         client.get(url)

@@ -156,7 +156,7 @@ def test_the_campaign_page_runs_the_same_queries_for_any_table(
     _fill(campaign, make_user, players=size, characters_each=size)
     client.force_login(gm)
     # session, user, campaign, memberships, characters, NPC count, game sessions
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         assert client.get(detail(campaign)).status_code == 200
 
 

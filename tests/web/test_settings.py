@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import channel_layer_from_url, database_from_url, env_bool, env_list
+from config.env import (
+    cache_from_url,
+    channel_layer_from_url,
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_SECRET = "x" * 20 + "-a-long-random-production-secret-0123456789"
@@ -78,6 +85,35 @@ def test_booleans_read_the_usual_spellings(raw, expected):
     assert env_bool("DEBUG", not expected, {"DEBUG": raw}) is expected
 
 
+@pytest.mark.parametrize("raw", ["four", "0", "65", "2.5"])
+def test_a_thread_count_out_of_range_names_the_variable(raw):
+    with pytest.raises(ImproperlyConfigured, match="HTTP_THREADS must be a whole number from 1"):
+        env_int("HTTP_THREADS", 4, minimum=1, maximum=64, environ={"HTTP_THREADS": raw})
+
+
+def test_a_thread_count_is_read_from_the_environment():
+    assert env_int("HTTP_THREADS", 4, minimum=1, maximum=64, environ={"HTTP_THREADS": " 8"}) == 8
+    assert env_int("HTTP_THREADS", 4, minimum=1, maximum=64, environ={}) == 4
+
+
+def test_a_bad_thread_count_stops_start_up():
+    result = manage("check", HTTP_THREADS="many")
+    assert result.returncode != 0
+    assert "HTTP_THREADS must be a whole number" in result.stderr
+
+
+def test_sessions_are_cached_in_this_process_without_redis_and_in_redis_with_it():
+    assert cache_from_url(None)["BACKEND"].endswith("LocMemCache")
+    shared = cache_from_url("redis://127.0.0.1:6379/0")
+    assert shared["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert shared["LOCATION"] == "redis://127.0.0.1:6379/0"
+
+
+def test_database_connections_outlive_a_request_and_are_checked_before_reuse(settings):
+    assert settings.DATABASES["default"]["CONN_MAX_AGE"] > 0
+    assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
+
+
 def test_an_empty_host_list_is_refused():
     with pytest.raises(ImproperlyConfigured, match="ALLOWED_HOSTS is set but lists nothing"):
         env_list("ALLOWED_HOSTS", [], {"ALLOWED_HOSTS": " , "})
@@ -103,7 +139,7 @@ def test_a_redis_url_selects_channels_redis():
 
 
 def test_no_redis_url_means_the_in_memory_layer():
-    assert channel_layer_from_url(None)["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    assert channel_layer_from_url(None)["BACKEND"] == "config.layers.RationedInMemoryChannelLayer"
 
 
 def test_a_bad_redis_url_is_refused():
