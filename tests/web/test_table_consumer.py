@@ -1,10 +1,15 @@
 """The table's websocket: who may connect, what each viewer receives, and gapless replay."""
 
+import copy
 import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.test.signals import template_rendered
 
+from rolls.actions import campaign_group
+from rolls.payload import roll_payload
 from tests.web.live import make_table, roll, socket_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -161,4 +166,64 @@ async def test_entries_arrive_in_the_language_of_the_page(table, player):
     socket, _ = await connected(player, campaign, lang="pl")
     [message] = await sync(socket, session)
     assert "A hidden roll was made." not in message["html"]
+    await socket.disconnect()
+
+
+async def test_an_entry_is_rendered_once_for_every_page_of_one_language(
+    table, player, other_player, gm
+):
+    campaign, _, session = table
+    sockets = [(await connected(user, campaign))[0] for user in (player, other_player, gm)]
+    for socket in sockets:
+        await sync(socket, session)
+    rendered = []
+
+    def count(sender, template, **kwargs):
+        if template.name == "rolls/_entry.html":
+            rendered.append(template.name)
+
+    template_rendered.connect(count)
+    try:
+        await sync_to_async(roll)(session, player)
+        htmls = {(await socket.receive_json_from(timeout=3))["html"] for socket in sockets}
+    finally:
+        template_rendered.disconnect(count)
+    assert len(htmls) == 1
+    assert rendered == ["rolls/_entry.html"]
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_a_hidden_roll_reaches_the_gm_whole_and_a_player_redacted_from_one_render_each(
+    table, player, gm
+):
+    campaign, _, session = table
+    seen, master = (await connected(player, campaign))[0], (await connected(gm, campaign))[0]
+    await sync(seen, session)
+    await sync(master, session)
+    await sync_to_async(roll)(session, gm, visibility="hidden")
+    player_html = (await seen.receive_json_from(timeout=3))["html"]
+    gm_html = (await master.receive_json_from(timeout=3))["html"]
+    assert "A hidden roll was made." in player_html
+    assert "A hidden roll was made." not in gm_html
+    assert "BUDOWA + WALKA" in gm_html
+    await seen.disconnect()
+    await master.disconnect()
+
+
+async def test_the_consumer_leaves_the_event_it_received_as_it_was(table, player):
+    # The in-memory layer shares nested parts of an event between receivers (config/layers.py).
+    campaign, _, session = table
+    created = await sync_to_async(roll)(session, player, visibility="secret")
+    payload = await sync_to_async(roll_payload)(created)
+    payload["seq"] += 1  # an entry the page has not had yet
+    untouched = copy.deepcopy(payload)
+    socket, _ = await connected(player, campaign)
+    await sync(socket, session, seq=created.seq)
+    await get_channel_layer().group_send(
+        campaign_group(campaign.pk), {"type": "table.roll", "payload": payload}
+    )
+    message = await socket.receive_json_from(timeout=3)
+    assert (message["type"], message["seq"]) == ("entry", created.seq + 1)
+    assert payload == untouched
     await socket.disconnect()
