@@ -14,6 +14,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -159,7 +160,8 @@ def record_roll(
                 visibility, kind, parent, rng, resolver or _plain_roll, on_result,
             )  # fmt: skip
     except IntegrityError:
-        # Two requests with one key raced past the lookup: the first one's roll is the roll.
+        # The key was used before (a retry, a double click): the first one's roll is the roll,
+        # and this attempt's dice and seq went with its transaction.
         existing = Roll.objects.filter(session=session, idempotency_key=key).first()
         if existing is None:
             raise
@@ -173,10 +175,14 @@ def _plain_roll(module, params, rng):
 def _record(session, actor, system, params, key, label, sources, character, npc, visibility,
             kind, parent, rng, resolver, on_result) -> tuple[Roll, bool]:  # fmt: skip
     # The row lock serialises every roll of a session: seq has no gaps and no duplicates.
-    locked = GameSession.objects.select_for_update().get(pk=session.pk)
-    existing = Roll.objects.filter(session=locked, idempotency_key=key).first()
-    if existing is not None:
-        return existing, False
+    # A repeated key is not looked up first: its insert breaks the unique key, which undoes
+    # this transaction and answers with the first roll (record_roll), at no cost to a new roll.
+    latest_scene = Scene.objects.filter(session=OuterRef("pk")).order_by("-number")
+    locked = (
+        GameSession.objects.select_for_update()
+        .annotate(scene_id=Subquery(latest_scene.values("pk")[:1]))
+        .get(pk=session.pk)
+    )
     if not locked.is_open:
         raise ActionRefused(_("This session has ended; the GM can start a new one."))
     module = system_module(system)
@@ -190,7 +196,7 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     roll = Roll.objects.create(
         session=locked,
         seq=locked.last_seq,
-        scene=locked.scenes.order_by("-number").first(),
+        scene_id=locked.scene_id,
         actor=actor,
         character=character,
         npc=npc,
@@ -233,6 +239,8 @@ def roll_from_panel(
         if panel.on_result is not None:
             panel.on_result(locked.data, result)
         locked.save(update_fields=["data", "updated_at"])
+        # The caller's object shows the sheet as the roll left it, without reading it again.
+        character.data, character.updated_at = locked.data, locked.updated_at
 
     return record_roll(
         session=session,

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns.access import member_campaign
+from campaigns.access import member_character
 from campaigns.models import GameSession
 from rolls import actions
 from rolls import pending as pending_actions
@@ -18,13 +18,12 @@ from rolls.models import PendingTest, Roll, Visibility
 from rolls.panels import one_int, panel_module, with_target
 from rolls.payload import roll_payload
 from rolls.pending import pending_view
-from sheets.models import Character
 
 
 def _character_to_roll(request: HttpRequest, campaign_id: int, pk: int):
     """The character if the user may roll for it (its owner or the GM), else 404."""
-    campaign = member_campaign(request, campaign_id)
-    character = get_object_or_404(Character, pk=pk, campaign=campaign)
+    character = member_character(request, campaign_id, pk)
+    campaign = character.campaign
     if character.owner_id != request.user.pk and not campaign.is_gm(request.user):
         raise Http404("No such test panel.")
     return campaign, character
@@ -53,14 +52,24 @@ def _pending_for(character, choices) -> PendingTest | None:
     ).first()
 
 
-def _render(request, campaign, character, choices, *, status=200, rolled=None, refusal=""):
-    """The panel partial; after a roll, with the entry and what may follow it."""
+_UNKNOWN = object()
+
+
+def _render(request, campaign, character, choices, *, status=200, rolled=None, refusal="",
+            session=_UNKNOWN, panel=None):  # fmt: skip
+    """The panel partial; after a roll, with the entry and what may follow it.
+
+    ``session`` (the open one, or None) and ``panel`` (built from these choices on this very
+    sheet) spare reading and computing them again when the caller has them.
+    """
     module = panel_module(campaign.system)
     pending = None if rolled is not None else _pending_for(character, choices)
-    panel = module.build(
-        character, campaign, choices, pending=pending_view(pending) if pending else None
-    )
-    session = GameSession.objects.open().filter(campaign=campaign).first()
+    if panel is None:
+        panel = module.build(
+            character, campaign, choices, pending=pending_view(pending) if pending else None
+        )
+    if session is _UNKNOWN:
+        session = GameSession.objects.open().filter(campaign=campaign).first()
     follow_ups = []
     if rolled is not None and hasattr(module, "follow_ups"):
         follow_ups = module.follow_ups(rolled, character, campaign)
@@ -125,8 +134,10 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         )
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))
-    character.refresh_from_db()
-    return _render(request, campaign, character, choices, rolled=roll)
+    # The roll left the sheet on ``character``; a panel the roll changed nothing for stands.
+    unchanged = not panel.spend and panel.on_result is None
+    return _render(request, campaign, character, choices, rolled=roll, session=session,
+                   panel=panel if unchanged else None)  # fmt: skip
 
 
 def _roll_pending(request, campaign, character, choices, key, visibility, refuse):

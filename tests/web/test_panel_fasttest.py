@@ -4,6 +4,8 @@ import copy
 import uuid
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns.models import Campaign
@@ -121,6 +123,34 @@ def test_a_double_submitted_roll_creates_one_roll(client, table, player):
     assert first.context["rolled"]["seq"] == second.context["rolled"]["seq"] == 1
 
 
+def test_a_roll_after_a_double_submitted_one_takes_the_next_seq(client, table, player):
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    form = {"attribute": "BUDOWA", "skill": "WALKA", "key": str(uuid.uuid4())}
+    client.post(panel_url(hero, "test_roll"), form)
+    client.post(panel_url(hero, "test_roll"), form)
+    third = client.post(panel_url(hero, "test_roll"), form | {"key": str(uuid.uuid4())})
+    assert third.context["rolled"]["seq"] == 2
+    assert list(Roll.objects.order_by("seq").values_list("seq", flat=True)) == [1, 2]
+
+
+def test_a_roll_reads_and_writes_six_times(client, table, player):
+    """The user, the character with its campaign, the open session; then, in the transaction,
+    the locked session with its scene, the new seq and the roll. The busiest request."""
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    form = {"attribute": "BUDOWA", "skill": "WALKA", "visibility": "public"}
+    client.post(panel_url(hero, "test_roll"), form | {"key": str(uuid.uuid4())})
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(panel_url(hero, "test_roll"), form | {"key": str(uuid.uuid4())})
+    transaction_control = ("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT")
+    statements = [q["sql"] for q in queries if not q["sql"].startswith(transaction_control)]
+    assert len(statements) == 6, "\n".join(statements)
+    assert response.context["rolled"]["seq"] == 2
+
+
 def test_a_roll_logs_the_test_and_every_modifier_with_its_source(client, table, player):
     campaign, hero = table
     actions.start_session(campaign)
@@ -147,6 +177,17 @@ def test_spent_experience_dice_leave_the_sheet(client, table, player):
     )
     hero.refresh_from_db()
     assert hero.data["experience_dice"] == 0
+
+
+def test_the_panel_after_a_roll_shows_the_experience_dice_left(client, table, player):
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    response = client.post(
+        panel_url(hero, "test_roll"),
+        {"attribute": "BUDOWA", "experience": "1", "key": str(uuid.uuid4())},
+    )
+    assert "Experience dice to spend (you have 1)" in response.content.decode()
 
 
 def test_spending_more_experience_dice_than_the_sheet_has_is_refused(client, table, player):
