@@ -97,7 +97,7 @@ def cache_from_url(url: str | None) -> dict:
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     return {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.SharedPoolRedisCache",
         "LOCATION": url,
         "KEY_PREFIX": "table-cache",
     }

@@ -105,7 +105,7 @@ def test_a_bad_thread_count_stops_start_up():
 def test_sessions_are_cached_in_this_process_without_redis_and_in_redis_with_it():
     assert cache_from_url(None)["BACKEND"].endswith("LocMemCache")
     shared = cache_from_url("redis://127.0.0.1:6379/0")
-    assert shared["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert shared["BACKEND"] == "config.cache.SharedPoolRedisCache"
     assert shared["LOCATION"] == "redis://127.0.0.1:6379/0"
 
 
