@@ -14,7 +14,6 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -177,12 +176,7 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     # The row lock serialises every roll of a session: seq has no gaps and no duplicates.
     # A repeated key is not looked up first: its insert breaks the unique key, which undoes
     # this transaction and answers with the first roll (record_roll), at no cost to a new roll.
-    latest_scene = Scene.objects.filter(session=OuterRef("pk")).order_by("-number")
-    locked = (
-        GameSession.objects.select_for_update()
-        .annotate(scene_id=Subquery(latest_scene.values("pk")[:1]))
-        .get(pk=session.pk)
-    )
+    locked = GameSession.objects.select_for_update().get(pk=session.pk)
     if not locked.is_open:
         raise ActionRefused(_("This session has ended; the GM can start a new one."))
     module = system_module(system)
@@ -196,7 +190,7 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     roll = Roll.objects.create(
         session=locked,
         seq=locked.last_seq,
-        scene_id=locked.scene_id,
+        scene_id=locked.scenes.order_by("-number").values_list("pk", flat=True).first(),
         actor=actor,
         character=character,
         npc=npc,
