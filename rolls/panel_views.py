@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
 
 from campaigns.access import member_character
 from campaigns.models import GameSession
@@ -52,6 +53,11 @@ def _pending_for(character, choices) -> PendingTest | None:
     ).first()
 
 
+def _follow_ups(module, roll, character, campaign) -> list:
+    """What the rules allow after this roll (a re-roll, a boost...), as the panel offers it."""
+    return module.follow_ups(roll, character, campaign) if hasattr(module, "follow_ups") else []
+
+
 _UNKNOWN = object()
 
 
@@ -70,9 +76,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         )
     if session is _UNKNOWN:
         session = GameSession.objects.open().filter(campaign=campaign).first()
-    follow_ups = []
-    if rolled is not None and hasattr(module, "follow_ups"):
-        follow_ups = module.follow_ups(rolled, character, campaign)
+    follow_ups = _follow_ups(module, rolled, character, campaign) if rolled is not None else []
     context = {
         "campaign": campaign,
         "character": character,
@@ -134,10 +138,28 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         )
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))
-    # The roll left the sheet on ``character``; a panel the roll changed nothing for stands.
-    unchanged = not panel.spend and panel.on_result is None
+    if panel.spend or panel.on_result is not None:
+        # The roll changed the sheet (left on ``character``): the whole panel again.
+        return _render(request, campaign, character, choices, rolled=roll, session=session)
+    if request.htmx:
+        return _roll_answer(request, campaign, character, roll)
     return _render(request, campaign, character, choices, rolled=roll, session=session,
-                   panel=panel if unchanged else None)  # fmt: skip
+                   panel=panel)  # fmt: skip
+
+
+def _roll_answer(request, campaign, character, roll) -> HttpResponse:
+    """Only the rolled entry, what may follow it and a fresh key: the rest of the panel is
+    what the player rolled from, so it is not rendered (or its odds computed) again."""
+    module = panel_module(campaign.system)
+    context = {
+        "campaign": campaign,
+        "character": character,
+        "key": uuid.uuid4(),
+        "rolled": roll_payload(roll),
+        "follow_ups": _follow_ups(module, roll, character, campaign),
+    }
+    response = render(request, "rolls/_roll_answer.html", context)
+    return reswap(retarget(response, "#test-panel-rolled"), "innerHTML")
 
 
 def _roll_pending(request, campaign, character, choices, key, visibility, refuse):

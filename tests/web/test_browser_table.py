@@ -48,12 +48,11 @@ def roll_budowa(page, visibility: str = "public") -> None:
         page.wait_for_selector("#test-panel form")
     page.select_option("#visibility", visibility)
     page.wait_for_selector("#test-panel .roll-button:not([disabled])")
-    before = page.locator("#test-panel .rolled").count()
+    shown = "(document.querySelector('#test-panel .rolled .entry') || {dataset: {}}).dataset.seq"
+    before = page.evaluate(shown)
     page.click("#test-panel .roll-button")
-    page.wait_for_function(
-        "n => document.querySelectorAll('#test-panel .rolled').length > n || "
-        "document.querySelector('#test-panel .rolled')", arg=before,
-    )  # fmt: skip
+    # Each roll is a new entry: the same one again would mean the panel sent a spent key.
+    page.wait_for_function(f"before => {shown} && {shown} !== before", arg=before)
 
 
 def entry(page, seq: int):
@@ -106,3 +105,17 @@ def test_a_cut_connection_ends_with_every_roll_once(table):
     for seq in (1, 2, 3):
         assert entry(bartek, seq).count() == 1
     assert bartek.locator("#roll-log [data-entries] > li").count() == 3
+
+
+def test_rolling_again_from_the_same_panel_is_a_new_roll_with_the_choices_kept(table, tmp_path):
+    _, ala, _ = table
+    ala.click("button.roll-target:has-text('BUDOWA')")
+    ala.wait_for_selector("#test-panel form")
+    ala.check("#test-panel input[name='skill'][value='WALKA']")
+    ala.wait_for_selector("#test-panel input[name='skill'][value='WALKA']:checked")
+    roll_budowa(ala)
+    roll_budowa(ala)
+    assert ala.locator("#test-panel .rolled .entry").get_attribute("data-seq") == "2"
+    assert ala.is_checked("#test-panel input[name='skill'][value='WALKA']")
+    assert "WALKA" in entry(ala, 2).inner_text()
+    ala.screenshot(path=str(tmp_path / "rolled-twice.png"), full_page=True)

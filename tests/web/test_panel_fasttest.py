@@ -1,6 +1,7 @@
 """The FastTest test panel on a sheet: odds before the roll, then one roll per click."""
 
 import copy
+import re
 import uuid
 
 import pytest
@@ -15,6 +16,7 @@ from sheets.models import Character
 from tests.web.live import seat
 
 pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
 
 SHEET = {
     "attributes": {"BUDOWA": 7, "ZRĘCZNOŚĆ": 5, "UMYSŁ": 4, "DUCH": 4},
@@ -149,6 +151,37 @@ def test_a_roll_reads_and_writes_seven_times(client, table, player):
     statements = [q["sql"] for q in queries if not q["sql"].startswith(transaction_control)]
     assert len(statements) == 7, "\n".join(statements)
     assert response.context["rolled"]["seq"] == 2
+
+
+def test_a_roll_from_the_page_answers_with_its_entry_and_a_fresh_key_only(client, table, player):
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    key = str(uuid.uuid4())
+    response = client.post(
+        panel_url(hero, "test_roll"), {"attribute": "BUDOWA", "skill": "WALKA", "key": key},
+        headers=HX,
+    )  # fmt: skip
+    html = response.content.decode()
+    assert response["HX-Retarget"] == "#test-panel-rolled"
+    assert response["HX-Reswap"] == "innerHTML"
+    assert 'id="roll-' in html
+    fresh = re.search(r'value="([^"]+)" id="test-panel-key" hx-swap-oob="true"', html).group(1)
+    assert fresh != key
+    assert '<div id="test-panel-refusal" hx-swap-oob="true"></div>' in html
+    assert "Exact odds" not in html
+
+
+def test_a_roll_that_spends_from_the_sheet_answers_with_the_whole_panel(client, table, player):
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    response = client.post(
+        panel_url(hero, "test_roll"),
+        {"attribute": "BUDOWA", "experience": "1", "key": str(uuid.uuid4())}, headers=HX,
+    )  # fmt: skip
+    assert "HX-Retarget" not in response
+    assert "Exact odds" in response.content.decode()
 
 
 def test_a_roll_logs_the_test_and_every_modifier_with_its_source(client, table, player):
