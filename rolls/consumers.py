@@ -123,10 +123,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def table_roll(self, event: dict[str, Any]) -> None:
+        payload = event["payload"]
         if self.held is not None:
-            self.held.append(event["payload"])
-        else:
-            await self._send_entry(event["payload"])
+            self.held.append(payload)
+            return
+        last = self.sent.get(payload["session_id"])
+        if last is not None and payload["seq"] > last + 1:
+            # An entry before this one was lost or overtaken on the way (a channel layer
+            # drops messages when full, and two workers may broadcast out of order): the log
+            # has every entry, so send the missing ones from it first, in order.
+            for missing in await self._entries_after(payload["session_id"], last) or []:
+                await self._send_entry(missing)
+        await self._send_entry(payload)
 
     async def table_session(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "session", "session": event["session"]})

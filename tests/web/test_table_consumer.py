@@ -8,6 +8,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.test.signals import template_rendered
 
+from rolls import actions
 from rolls.actions import campaign_group
 from rolls.payload import roll_payload
 from tests.web.live import make_table, roll, socket_for
@@ -226,4 +227,40 @@ async def test_the_consumer_leaves_the_event_it_received_as_it_was(table, player
     message = await socket.receive_json_from(timeout=3)
     assert (message["type"], message["seq"]) == ("entry", created.seq + 1)
     assert payload == untouched
+    await socket.disconnect()
+
+
+async def test_an_entry_lost_on_the_way_is_read_from_the_log_before_the_next(
+    table, player, monkeypatch
+):
+    campaign, _, session = table
+    socket, _ = await connected(player, campaign)
+    await sync(socket, session)
+    with monkeypatch.context() as lost:
+        lost.setattr(actions, "broadcast", lambda group, event: None)
+        await sync_to_async(roll)(session, player)
+        await sync_to_async(roll)(session, player)
+    await sync_to_async(roll)(session, player)
+    received = [(await socket.receive_json_from(timeout=3))["seq"] for _ in range(3)]
+    assert received == [1, 2, 3]
+    await socket.disconnect()
+
+
+async def test_an_entry_overtaken_by_the_next_is_sent_once_in_order(table, player, monkeypatch):
+    campaign, _, session = table
+    socket, _ = await connected(player, campaign)
+    await sync(socket, session)
+    with monkeypatch.context() as held_back:
+        held_back.setattr(actions, "broadcast", lambda group, event: None)
+        first = await sync_to_async(roll)(session, player)
+        second = await sync_to_async(roll)(session, player)
+    layer = get_channel_layer()
+    for overtaken in (second, first):
+        payload = await sync_to_async(roll_payload)(overtaken)
+        await layer.group_send(
+            campaign_group(campaign.pk), {"type": "table.roll", "payload": payload}
+        )
+    received = [(await socket.receive_json_from(timeout=3))["seq"] for _ in range(2)]
+    assert received == [1, 2]
+    assert await socket.receive_nothing(timeout=0.3)
     await socket.disconnect()
