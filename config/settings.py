@@ -107,7 +107,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Threads serving HTTP in each ASGI process (websockets stay on the event loop). Each holds one
 # database connection: with PostgreSQL, workers x HTTP_THREADS stays under max_connections.
-HTTP_THREADS = env_int("HTTP_THREADS", 4, minimum=1, maximum=64)
+HTTP_THREADS = env_int("HTTP_THREADS", 2, minimum=1, maximum=64)
 
 CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"))}
 # Sessions are read on every request: from the cache, and from the database only on a miss.

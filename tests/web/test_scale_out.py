@@ -69,8 +69,9 @@ def next_entry(ws) -> dict:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("layer", ["pubsub", "core"])
 def test_a_roll_through_one_worker_reaches_sockets_on_both(
-    postgres_url, redis_url, settings, gm, player, other_player
+    postgres_url, redis_url, settings, gm, player, other_player, layer
 ):
     # The servers hash passwords the real way; the test's fast hasher is unknown to them.
     settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
@@ -85,6 +86,7 @@ def test_a_roll_through_one_worker_reaches_sockets_on_both(
     env = app_env(
         DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
         REDIS_URL=redis_url,
+        REDIS_CHANNEL_LAYER=layer,
     )
     with uvicorn(env) as first, uvicorn(env) as second, contextlib.ExitStack() as stack:
         roller = Browser(first, "player", "a-long-test-password")

@@ -133,7 +133,14 @@ def test_a_postgres_url_without_a_database_is_refused():
         database_from_url("postgres://db.local:5432/")
 
 
-def test_a_redis_url_selects_channels_redis():
+def test_a_redis_url_selects_the_pub_sub_layer_of_channels_redis(monkeypatch):
+    monkeypatch.delenv("REDIS_CHANNEL_LAYER", raising=False)
+    layer = channel_layer_from_url("redis://127.0.0.1:6379/0")
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+
+
+def test_the_core_layer_can_be_chosen(monkeypatch):
+    monkeypatch.setenv("REDIS_CHANNEL_LAYER", "core")
     layer = channel_layer_from_url("redis://127.0.0.1:6379/0")
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
 
@@ -147,8 +154,15 @@ def test_a_bad_redis_url_is_refused():
         channel_layer_from_url("http://127.0.0.1:6379")
 
 
-def test_the_redis_layer_has_no_client_read_timeout():
+def test_the_core_layer_queues_deeper_than_its_default_before_dropping(monkeypatch):
+    monkeypatch.setenv("REDIS_CHANNEL_LAYER", "core")
+    layer = channel_layer_from_url("redis://127.0.0.1:6379/0")
+    assert layer["CONFIG"]["capacity"] >= 1000
+
+
+def test_the_redis_layer_has_no_client_read_timeout(monkeypatch):
     # redis-py 8's 5 s default equals the core layer's blocking pop: idle consumers crashed.
+    monkeypatch.setenv("REDIS_CHANNEL_LAYER", "core")
     layer = channel_layer_from_url("redis://127.0.0.1:6379/0")
     assert layer["CONFIG"]["hosts"] == [
         {"address": "redis://127.0.0.1:6379/0", "socket_timeout": None}
