@@ -38,24 +38,29 @@ floor a roll is a ``{"type": "roll"}`` message on the roller's socket instead of
 HTTP is a minimal asyncio HTTP/1.1 client on keep-alive connections (a new one only when none
 is idle); the load generator runs on uvloop in this process and its CPU use is printed.
 
-What is measured. The POST's answer (the panel with the rolled entry, ``id="roll-<s>-<seq>"``)
+What is measured. The POST's answer (the rolled entry, ``id="roll-<s>-<seq>"``)
 gives the entry's (session, seq). A delivery is that entry arriving on another socket of the
-table: every socket of the table except the roller's own (whose page already shows the entry from
-the POST's answer), so each roll is expected on P deliveries, the GM included. Latency of a
+table: every socket of the table except the roller's own (whose page already shows the entry
+from the POST's answer), so each roll is expected on P deliveries, the GM included. Latency of a
 delivery = its arrival time on that socket - the moment the POST was written (one monotonic
 clock, one process; "send lag" is how late the generator wrote it against its schedule). A roll
-that fails (not 200), or a delivery that has not arrived ``--drain`` seconds (10) after the
-last roll was sent, is lost; in the percentiles a lost delivery counts as infinitely late. The
-first ``--warmup`` seconds (3) of rolls are sent but not timed; expected/received/lost count
-every roll of the run. Rolls/s held = measured rolls fully delivered / the longer of the window
-and the time from its start to their last delivery: below the target when the servers fall
-behind. Memory: VmRSS summed over the server processes (and their children) before the sockets
-connect, after, and at the end: total at the end, per socket = total / sockets, (on connect) =
-(after - before) / sockets. CPU: the servers and this load generator in percent of one core
-over the measured window, and per roll (servers' CPU time / rolls sent); "machine busy" is the
-share of both cores in use during the window (PostgreSQL and Redis included), and in brackets
-during 2 s before the rolls start: what else keeps the machine busy. Each latency is also
-printed as a ratio to the floor's measured in the same run at the same load.
+that fails (not 200), or a delivery that has not arrived ``--drain`` seconds (10) after the last
+roll was sent, is lost; in the percentiles a lost delivery counts as infinitely late. The first
+``--warmup`` seconds (3) of rolls are sent but not timed, and before the first measurement of a
+freshly started mode it is rolled at 5 rolls/s (or less) for ``--settle`` seconds (15), not
+timed either, and waited for: a new server's first rolls open its
+database connections, compile its templates and fill its session cache, which is not the steady
+state of an evening (measured: p99 127 ms at 5 rolls/s scaled out without it, 65 ms with it).
+Expected/received/lost count every roll of the run. Rolls/s held = measured rolls fully
+delivered / the longer of the window and the time from its start to their last delivery: below
+the target when the servers fall behind. Memory: VmRSS summed over the server processes (and
+their children) before the sockets connect, after, and at the end: total at the end, per socket
+= total / sockets, (on connect) = (after - before) / sockets. CPU: the servers and this load
+generator in percent of one core over the measured window, and per roll (servers' CPU time /
+rolls sent); "machine busy" is the share of both cores in use during the window (PostgreSQL and
+Redis included), and in brackets during 2 s before the rolls start: what else keeps the machine
+busy. Each latency is also printed as a ratio to the floor's measured in the same run at the
+same load.
 
 Ramp (``--ramp``): for each Django mode, start at ``--ramp-start`` (0.1) times the load and
 raise it by ``--ramp-growth`` (x1.5) at a time, tables and rate together (each table keeps its
@@ -110,6 +115,7 @@ ROLL_ID = re.compile(rb'id="roll-(\d+)-(\d+)"')
 EXCEPTION_LINE = re.compile(r"^[\w.]+(?:Error|Exception|Exit|Full|Timeout)\b.*$", re.MULTILINE)
 MODES = ("floor", "embedded", "core", "pubsub")
 CONNECT_CONCURRENCY = 50
+SETTLE_RATE = 5.0  # rolls/s while a fresh mode settles (--settle)
 KEEP_ALIVE_REUSE = 4.0  # s; uvicorn closes a keep-alive connection idle for 5 s
 
 # The sheet of every bench character: the FastTest shape of campaigns/demo.py.
@@ -840,7 +846,7 @@ class Load:
                 held += 1
                 last = max(last, roll.answered, *times)
         # Rolls fully delivered per second of the window, stretched when the servers lag behind.
-        step.held_rate = held / max(seconds, last - start)
+        step.held_rate = held / max(seconds, last - start) if held else 0.0
         step.duplicates, step.dropped = self.duplicates, self.dropped
         step.entry_bytes = self.entry_bytes / self.entries if self.entries else 0.0
         for error in sorted(set(step.errors))[:3]:
@@ -860,6 +866,7 @@ class Deployment:
         self.processes: list[subprocess.Popen] = []
         self.ports: list[int] = []
         self.made = 0
+        self.settled = False  # measured once already: its servers are warm
         self.folder = Path()
         self.read: dict[Path, int] = {}  # how far each server log has been read
 
@@ -937,6 +944,12 @@ async def measure(load: Load, deployment: Deployment, tables: int, rate: float, 
     after = machine_ticks()
     step.background_cpu = 100 * (after[0] - before[0]) / max(1, after[1] - before[1])
     step.rss_connected = rss_bytes(deployment.pids)
+    if not deployment.settled and args.settle > 0:
+        # Gently, so that an overload measured next does not start with a backlog.
+        gentle = Step(step.mode, tables, step.sockets, min(rate, SETTLE_RATE))
+        log(f"  [{step.mode}] settling: {gentle.rate:g} rolls/s for {args.settle:g} s, not timed")
+        await load.run(gentle, args.settle, 0, args.drain, args.even, deployment.pids)
+    deployment.settled = True
     log(f"  [{step.mode}] {step.sockets} sockets connected in {step.connect_s:.1f} s; "
         f"rolling {rate:g}/s for {args.warmup:g}+{args.seconds:g} s")  # fmt: skip
     await load.run(step, args.warmup, args.seconds, args.drain, args.even, deployment.pids)
@@ -1143,6 +1156,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=50, help="rolls per second in all (50)")
     parser.add_argument("--seconds", type=float, default=20, help="measured seconds (20)")
     parser.add_argument("--warmup", type=float, default=3, help="seconds rolled, not timed (3)")
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=15,
+        help="more untimed seconds before a fresh mode's first measurement (15)",
+    )
     parser.add_argument("--drain", type=float, default=10, help="seconds to wait for stragglers")
     parser.add_argument("--modes", default=",".join(MODES), help=f"comma-separated: {MODES}")
     parser.add_argument("--even", action="store_true", help="evenly spaced rolls, not Poisson")

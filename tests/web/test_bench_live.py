@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["--tables", "2", "--players", "2", "--rate", "2", "--seconds", "3", "--warmup", "1",
-        "--drain", "5", "--modes", "embedded,floor"]  # fmt: skip
+        "--settle", "0", "--drain", "5", "--modes", "embedded,floor"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
