@@ -43,6 +43,15 @@ def table(gm, player, other_player):
     return campaign, hero
 
 
+@pytest.fixture
+def running(table, player, client):
+    """The table with a session running and its player logged in."""
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    return campaign, hero
+
+
 def panel_url(hero, name="test_panel"):
     return reverse(name, args=[hero.campaign_id, hero.pk])
 
@@ -113,10 +122,8 @@ def test_rolling_without_a_running_session_says_so_and_rolls_nothing(client, tab
     assert not Roll.objects.exists()
 
 
-def test_a_double_submitted_roll_creates_one_roll(client, table, player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
+def test_a_double_submitted_roll_creates_one_roll(client, running):
+    campaign, hero = running
     form = {"attribute": "BUDOWA", "skill": "WALKA", "key": str(uuid.uuid4())}
     first = client.post(panel_url(hero, "test_roll"), form)
     second = client.post(panel_url(hero, "test_roll"), form)
@@ -125,10 +132,8 @@ def test_a_double_submitted_roll_creates_one_roll(client, table, player):
     assert first.context["rolled"]["seq"] == second.context["rolled"]["seq"] == 1
 
 
-def test_a_roll_after_a_double_submitted_one_takes_the_next_seq(client, table, player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
+def test_a_roll_after_a_double_submitted_one_takes_the_next_seq(client, running):
+    campaign, hero = running
     form = {"attribute": "BUDOWA", "skill": "WALKA", "key": str(uuid.uuid4())}
     client.post(panel_url(hero, "test_roll"), form)
     client.post(panel_url(hero, "test_roll"), form)
@@ -137,12 +142,10 @@ def test_a_roll_after_a_double_submitted_one_takes_the_next_seq(client, table, p
     assert list(Roll.objects.order_by("seq").values_list("seq", flat=True)) == [1, 2]
 
 
-def test_a_roll_reads_and_writes_seven_times(client, table, player):
+def test_a_roll_reads_and_writes_seven_times(client, running):
     """The user, the character with its campaign, the open session; then, in the transaction,
     the locked session, its scene, the new seq and the roll. The busiest request."""
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
+    campaign, hero = running
     form = {"attribute": "BUDOWA", "skill": "WALKA", "visibility": "public"}
     client.post(panel_url(hero, "test_roll"), form | {"key": str(uuid.uuid4())})
     with CaptureQueriesContext(connection) as queries:
@@ -153,10 +156,8 @@ def test_a_roll_reads_and_writes_seven_times(client, table, player):
     assert response.context["rolled"]["seq"] == 2
 
 
-def test_a_roll_from_the_page_answers_with_its_entry_and_a_fresh_key_only(client, table, player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
+def test_a_roll_from_the_page_answers_with_its_entry_and_a_fresh_key_only(client, running):
+    campaign, hero = running
     key = str(uuid.uuid4())
     response = client.post(
         panel_url(hero, "test_roll"), {"attribute": "BUDOWA", "skill": "WALKA", "key": key},
@@ -172,10 +173,8 @@ def test_a_roll_from_the_page_answers_with_its_entry_and_a_fresh_key_only(client
     assert "Exact odds" not in html
 
 
-def test_a_roll_that_spends_from_the_sheet_answers_with_the_whole_panel(client, table, player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
+def test_a_roll_that_spends_from_the_sheet_answers_with_the_whole_panel(client, running):
+    campaign, hero = running
     response = client.post(
         panel_url(hero, "test_roll"),
         {"attribute": "BUDOWA", "experience": "1", "key": str(uuid.uuid4())}, headers=HX,
@@ -184,10 +183,8 @@ def test_a_roll_that_spends_from_the_sheet_answers_with_the_whole_panel(client, 
     assert "Exact odds" in response.content.decode()
 
 
-def test_a_roll_logs_the_test_and_every_modifier_with_its_source(client, table, player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
+def test_a_roll_logs_the_test_and_every_modifier_with_its_source(client, running):
+    campaign, hero = running
     client.post(
         panel_url(hero, "test_roll"),
         {"attribute": "BUDOWA", "skill": "WALKA", "trait": ["0"], "penalty_other": "1",
@@ -200,10 +197,8 @@ def test_a_roll_logs_the_test_and_every_modifier_with_its_source(client, table, 
     ]  # fmt: skip
 
 
-def test_spent_experience_dice_leave_the_sheet(client, table, player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
+def test_spent_experience_dice_leave_the_sheet(client, running):
+    campaign, hero = running
     client.post(
         panel_url(hero, "test_roll"),
         {"attribute": "BUDOWA", "experience": "2", "key": str(uuid.uuid4())},
@@ -212,10 +207,8 @@ def test_spent_experience_dice_leave_the_sheet(client, table, player):
     assert hero.data["experience_dice"] == 0
 
 
-def test_the_panel_after_a_roll_shows_the_experience_dice_left(client, table, player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
+def test_the_panel_after_a_roll_shows_the_experience_dice_left(client, running):
+    campaign, hero = running
     response = client.post(
         panel_url(hero, "test_roll"),
         {"attribute": "BUDOWA", "experience": "1", "key": str(uuid.uuid4())},
@@ -223,10 +216,8 @@ def test_the_panel_after_a_roll_shows_the_experience_dice_left(client, table, pl
     assert "Experience dice to spend (you have 1)" in response.content.decode()
 
 
-def test_spending_more_experience_dice_than_the_sheet_has_is_refused(client, table, player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
+def test_spending_more_experience_dice_than_the_sheet_has_is_refused(client, running):
+    campaign, hero = running
     response = client.post(
         panel_url(hero, "test_roll"),
         {"attribute": "BUDOWA", "experience": "3", "key": str(uuid.uuid4())},
@@ -235,19 +226,15 @@ def test_spending_more_experience_dice_than_the_sheet_has_is_refused(client, tab
     assert not Roll.objects.exists()
 
 
-def test_a_malformed_key_is_refused(client, table, player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
+def test_a_malformed_key_is_refused(client, running):
+    campaign, hero = running
     response = client.post(panel_url(hero, "test_roll"), {"attribute": "BUDOWA", "key": "1"})
     assert response.status_code == 400
     assert not Roll.objects.exists()
 
 
-def test_a_player_cannot_choose_the_gms_hidden_visibility(client, table, player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
+def test_a_player_cannot_choose_the_gms_hidden_visibility(client, running):
+    campaign, hero = running
     response = client.post(
         panel_url(hero, "test_roll"),
         {"attribute": "BUDOWA", "visibility": "hidden", "key": str(uuid.uuid4())},
