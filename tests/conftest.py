@@ -95,6 +95,17 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture
+def running(table, player, client):
+    """The module's ``table`` (campaign, hero) with a session running and its player logged in."""
+    from rolls import actions
+
+    campaign, hero = table
+    actions.start_session(campaign)
+    client.force_login(player)
+    return campaign, hero
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup):
     """The test database, and before it is dropped, no connection left open in another thread.

@@ -6,6 +6,7 @@ import uuid
 
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
 from config.asgi import application
@@ -49,6 +50,11 @@ def socket_for(user, campaign, origin: bytes = b"http://localhost", lang: str = 
     return WebsocketCommunicator(
         application, f"/ws/campaigns/{campaign.pk}/?lang={lang}", headers=headers
     )
+
+
+def panel_url(hero, name: str = "test_panel") -> str:
+    """The test panel of a character (or, with ``name``, its roll endpoint)."""
+    return reverse(name, args=[hero.campaign_id, hero.pk])
 
 
 def seat(campaign, gm, *players) -> None:

@@ -12,7 +12,7 @@ from rolls import actions, pending
 from rolls.engine import ast as engine
 from rolls.models import PendingTest, Roll
 from sheets.models import Character
-from tests.web.live import seat
+from tests.web.live import panel_url, seat
 
 pytestmark = pytest.mark.django_db
 
@@ -68,18 +68,6 @@ def table(gm, player, other_player):
         campaign=campaign, owner=player, name="Olaf", data=copy.deepcopy(SHEET)
     )
     return campaign, hero
-
-
-@pytest.fixture
-def running(table, player, client):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
-    return campaign, hero
-
-
-def panel_url(hero, name="test_panel"):
-    return reverse(name, args=[hero.campaign_id, hero.pk])
 
 
 def follow_up_url(hero, roll, kind):

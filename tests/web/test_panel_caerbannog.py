@@ -13,7 +13,7 @@ from rolls.engine import caerbannog
 from rolls.models import Roll
 from rolls.panels import caerbannog as panel_module
 from sheets.models import Character
-from tests.web.live import seat
+from tests.web.live import panel_url, seat
 
 pytestmark = pytest.mark.django_db
 
@@ -65,10 +65,6 @@ def dice(monkeypatch):
         monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
 
     return script
-
-
-def panel_url(hero, name="test_panel"):
-    return reverse(name, args=[hero.campaign_id, hero.pk])
 
 
 def follow_up_url(hero, roll, kind):

@@ -7,13 +7,12 @@ import uuid
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 
 from campaigns.models import Campaign
 from rolls import actions
 from rolls.models import Roll
 from sheets.models import Character
-from tests.web.live import seat
+from tests.web.live import panel_url, seat
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -41,19 +40,6 @@ def table(gm, player, other_player):
         campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(SHEET)
     )
     return campaign, hero
-
-
-@pytest.fixture
-def running(table, player, client):
-    """The table with a session running and its player logged in."""
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
-    return campaign, hero
-
-
-def panel_url(hero, name="test_panel"):
-    return reverse(name, args=[hero.campaign_id, hero.pk])
 
 
 def test_a_click_on_an_attribute_opens_the_panel_with_exact_odds(client, table, player):

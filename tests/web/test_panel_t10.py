@@ -13,7 +13,7 @@ from rolls.engine import t10 as engine
 from rolls.models import PendingTest, Roll
 from rolls.panels import panel_module
 from sheets.models import Character
-from tests.web.live import seat
+from tests.web.live import panel_url, seat
 
 pytestmark = pytest.mark.django_db
 
@@ -51,18 +51,6 @@ def table(gm, player, other_player):
         campaign=campaign, owner=player, name="Astrid", data=copy.deepcopy(SHEET)
     )
     return campaign, hero
-
-
-@pytest.fixture
-def running(table, player, client):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
-    return campaign, hero
-
-
-def panel_url(hero, name="test_panel"):
-    return reverse(name, args=[hero.campaign_id, hero.pk])
 
 
 def panel_for(client, hero, form):

@@ -3,14 +3,13 @@
 import uuid
 
 import pytest
-from django.urls import reverse
 
 from campaigns.models import Campaign
 from rolls import actions
 from rolls.models import Roll
 from rolls.panels import twod6 as panel_module
 from sheets.models import Character
-from tests.web.live import seat
+from tests.web.live import panel_url, seat
 
 pytestmark = pytest.mark.django_db
 
@@ -69,10 +68,6 @@ def nomad(make_hero):
 @pytest.fixture
 def aoife(make_hero):
     return make_hero(AOIFE, "Aoife")
-
-
-def panel_url(hero, name="test_panel"):
-    return reverse(name, args=[hero.campaign_id, hero.pk])
 
 
 def open_panel(client, hero, **choices):
