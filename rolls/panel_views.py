@@ -88,13 +88,15 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
     if session is _UNKNOWN:
         session = GameSession.objects.open().filter(campaign=campaign).first()
     entry, follow_ups = _rolled_for(request, module, rolled, character, campaign)
+    visibilities = _visibilities(campaign, request.user)
     context = {
         "campaign": campaign,
         "character": character,
         "panel": panel,
         "session": session,
         "key": uuid.uuid4(),
-        "visibilities": _visibilities(campaign, request.user),
+        "visibilities": visibilities,
+        "may_hide": Visibility.HIDDEN in dict(visibilities),
         "visibility": choices.get("visibility", Visibility.PUBLIC),
         "rolled": entry,
         "follow_ups": follow_ups,

@@ -66,9 +66,9 @@ def gm_rolls_hidden(client, hero, skill, **extra) -> Roll:
 def table(gm, player, other_player, monkeypatch) -> Table:
     campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
     seat(campaign, gm, player, other_player)
-    sheet = copy.deepcopy(SHEET)
-    sheet["resources"]["rozmach"] = 3
-    hero = Character.objects.create(campaign=campaign, owner=player, name="Morgana", data=sheet)
+    hero = Character.objects.create(
+        campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
+    )
     npc = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
     session = actions.start_session(campaign)
     gm_client = Client()
