@@ -27,6 +27,8 @@ from rolls.labels import KIND_LABELS
 from rolls.models import PendingTest, Roll, Visibility
 from sheets.models import NPC, Character
 from tests.web.live import panel_url, seat
+from tests.web.test_after_roll import CASTER
+from tests.web.test_after_roll import make_table as fasttest_table
 from tests.web.test_panel_caerbannog import SHEET, Scripted
 
 pytestmark = pytest.mark.django_db
@@ -176,6 +178,24 @@ def test_a_players_bad_follow_up_of_their_own_secret_roll_still_shows_it_to_them
     assert secret.label in response.content.decode()
 
 
+@pytest.mark.parametrize("key", ["x", str(uuid.uuid4())], ids=["malformed key", "good key"])
+def test_the_magic_die_after_the_gms_hidden_spell_is_a_404_to_the_casters_owner(
+    client, gm, player, other_player, key
+):
+    campaign, caster, session = fasttest_table(gm, player, other_player, hero=CASTER)
+    spell, _ = actions.record_roll(
+        session=session, actor=gm, system="fasttest", params={"attribute": 7}, key=uuid.uuid4(),
+        label="DUCH 7", character=caster, visibility=Visibility.HIDDEN,
+    )  # fmt: skip
+    client.force_login(player)
+    url = reverse("test_follow_up", args=[campaign.pk, caster.pk, spell.pk, "magic_die"])
+    response = client.post(url, {"key": key})
+    caster.refresh_from_db()
+    assert response.status_code == 404
+    assert "DUCH 7" not in response.content.decode()
+    assert (Roll.objects.count(), caster.data["magic_die"]) == (1, 10)
+
+
 # --- A roll answer that would be a hidden roll -------------------------------------------------
 
 
@@ -257,21 +277,21 @@ def _requests(table: Table) -> list[tuple[str, dict, dict]]:
 VIEWERS = ["owner", "other player", "outsider", "anonymous"]
 
 
-@pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("pattern", roll_urls.urlpatterns, ids=lambda pattern: pattern.name)
 def test_no_answer_of_any_roll_endpoint_shows_a_hidden_roll_to_anyone_but_the_gm(
-    table, pattern, viewer, player, other_player, outsider
+    table, pattern, player, other_player, outsider
 ):
-    client = Client()
-    user = {"owner": player, "other player": other_player, "outsider": outsider}.get(viewer)
-    if user is not None:
-        client.force_login(user)
-    for kwargs in _fill(pattern, table):
-        url = reverse(pattern.name, kwargs=kwargs)
-        for method, data, headers in _requests(table):
-            response = getattr(client, method)(url, data, **headers)
-            body = response.content.decode()
-            where = f"{method.upper()} {url} {data} -> {response.status_code}"
-            assert leaks(body, table) == [], where
-            if pattern.name == "test_follow_up" and user is not None and method == "post":
-                assert response.status_code == 404, where
+    users = {"owner": player, "other player": other_player, "outsider": outsider}
+    for viewer in VIEWERS:
+        client = Client()
+        if viewer in users:
+            client.force_login(users[viewer])
+        for kwargs in _fill(pattern, table):
+            url = reverse(pattern.name, kwargs=kwargs)
+            for method, data, headers in _requests(table):
+                response = getattr(client, method)(url, data, **headers)
+                body = response.content.decode()
+                where = f"{viewer}: {method.upper()} {url} {data} -> {response.status_code}"
+                assert leaks(body, table) == [], where
+                if pattern.name == "test_follow_up" and viewer in users and method == "post":
+                    assert response.status_code == 404, where
