@@ -86,6 +86,17 @@ def test_the_gm_choosing_who_sees_a_roll_is_told_a_hidden_rolls_effect_on_the_sh
 
 
 @pytest.mark.django_db
+def test_the_gm_rolling_a_test_they_called_is_told_too(client, gm, player, other_player):
+    campaign, hero = caerbannog_table(gm, player, other_player)
+    client.force_login(gm)
+    client.post(reverse("call_test", args=[campaign.pk, hero.pk]), {"skill": "Jazda"})
+    pending = hero.pending_tests.get()
+    html = client.get(panel_url(hero), {"pending": pending.pk}).content.decode()
+    assert "The GM calls for a test" in html
+    assert NOTE in html
+
+
+@pytest.mark.django_db
 def test_the_note_reads_in_polish_on_a_polish_page(client, gm, player, other_player):
     _, hero = caerbannog_table(gm, player, other_player)
     client.force_login(gm)
