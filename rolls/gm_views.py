@@ -25,9 +25,9 @@ from campaigns.models import Campaign, GameSession
 from rolls import after_roll, awards, npc_rolls
 from rolls.actions import ActionRefused
 from rolls.dashboard import _dashboard_context
+from rolls.log import entry_for
 from rolls.models import Roll
 from rolls.panels import one_int, one_str
-from rolls.payload import roll_payload
 from sheets.models import NPC, Character
 
 #: The event that makes the dashboard refresh the party (see static/js/dashboard.js).
@@ -306,7 +306,7 @@ def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
                     "name": npc.name, "seq": roll.seq,
                 })  # fmt: skip
                 return _dashboard(campaign, f"#npc-roll-{npc.pk}")
-            state["rolled"] = roll_payload(roll)
+            state["rolled"] = entry_for(roll, request.user, campaign.is_gm(request.user))
     if not request.htmx:
         return _whole_dashboard(request, campaign, {"npc_roll": state}, status=status)
     context = {"campaign": campaign, "session": _session(campaign), "npc": npc, "npc_roll": state}

@@ -7,6 +7,7 @@ from typing import Any
 from campaigns.models import Campaign, GameSession
 from rolls.models import Roll
 from rolls.payload import for_viewer, roll_payload
+from rolls.payload import may_see as payload_may_see
 
 
 def current_session(campaign: Campaign) -> GameSession | None:
@@ -20,6 +21,19 @@ def entries_for(session: GameSession, user, is_gm: bool, newest_first: bool = Tr
     rolls = Roll.objects.filter(session=session).select_related("actor", "parent")
     rolls = rolls.order_by("-seq" if newest_first else "seq")
     return [for_viewer(roll_payload(roll), user.pk, is_gm) for roll in rolls]
+
+
+def entry_for(roll: Roll, user, is_gm: bool) -> dict:
+    """One roll as this viewer may see it: every answer that shows a roll (the panel after a
+    roll, a refused follow-up, an NPC's test) renders this, never the bare payload."""
+    return for_viewer(roll_payload(roll), user.pk, is_gm)
+
+
+def may_see(roll: Roll, user, is_gm: bool) -> bool:
+    """Whether this viewer may see the roll whole: the log's rule (``rolls.payload.may_see``)."""
+    return payload_may_see(
+        {"visibility": roll.visibility, "actor_id": roll.actor_id}, user.pk, is_gm
+    )
 
 
 def log_context(campaign: Campaign, user, session: GameSession | None = None) -> dict[str, Any]:

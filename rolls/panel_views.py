@@ -15,9 +15,9 @@ from campaigns.access import member_character
 from campaigns.models import GameSession
 from rolls import actions
 from rolls import pending as pending_actions
+from rolls.log import entry_for, may_see
 from rolls.models import PendingTest, Roll, Visibility
 from rolls.panels import one_int, panel_module, with_target
-from rolls.payload import roll_payload
 from rolls.pending import pending_view
 
 
@@ -58,6 +58,17 @@ def _follow_ups(module, roll, character, campaign) -> list:
     return module.follow_ups(roll, character, campaign) if hasattr(module, "follow_ups") else []
 
 
+def _rolled_for(request, module, roll, character, campaign) -> tuple[dict | None, list]:
+    """The entry of ``roll`` as the requester may see it (the log's rule), with what may follow
+    it; a roll they may not see (a key reused, a GM's hidden roll) shows redacted, with none."""
+    if roll is None:
+        return None, []
+    entry = entry_for(roll, request.user, campaign.is_gm(request.user))
+    if entry["redacted"]:
+        return entry, []
+    return entry, _follow_ups(module, roll, character, campaign)
+
+
 _UNKNOWN = object()
 
 
@@ -76,17 +87,18 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         )
     if session is _UNKNOWN:
         session = GameSession.objects.open().filter(campaign=campaign).first()
-    follow_ups = _follow_ups(module, rolled, character, campaign) if rolled is not None else []
+    entry, follow_ups = _rolled_for(request, module, rolled, character, campaign)
+    visibilities = _visibilities(campaign, request.user)
     context = {
         "campaign": campaign,
         "character": character,
         "panel": panel,
         "session": session,
         "key": uuid.uuid4(),
-        "visibilities": _visibilities(campaign, request.user),
+        "visibilities": visibilities,
+        "may_hide": Visibility.HIDDEN in dict(visibilities),
         "visibility": choices.get("visibility", Visibility.PUBLIC),
-        "rolled": roll_payload(rolled) if rolled is not None else None,
-        "rolled_roll": rolled,
+        "rolled": entry,
         "follow_ups": follow_ups,
         "refusal": refusal,
         "pending": pending,
@@ -150,13 +162,14 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
 def _roll_answer(request, campaign, character, roll) -> HttpResponse:
     """Only the rolled entry, what may follow it and a fresh key: the rest of the panel is
     what the player rolled from, so it is not rendered (or its odds computed) again."""
-    module = panel_module(campaign.system)
+    entry, follow_ups = _rolled_for(request, panel_module(campaign.system), roll, character,
+                                    campaign)  # fmt: skip
     context = {
         "campaign": campaign,
         "character": character,
         "key": uuid.uuid4(),
-        "rolled": roll_payload(roll),
-        "follow_ups": _follow_ups(module, roll, character, campaign),
+        "rolled": entry,
+        "follow_ups": follow_ups,
     }
     response = render(request, "rolls/_roll_answer.html", context)
     return reswap(retarget(response, "#test-panel-rolled"), "innerHTML")
@@ -193,6 +206,9 @@ def test_follow_up(
     parent = get_object_or_404(
         Roll.objects.select_related("session", "actor"), pk=roll_id, character=character
     )
+    # Before any other check: a refusal would otherwise answer with the roll it refers to.
+    if not may_see(parent, request.user, campaign.is_gm(request.user)):
+        raise Http404("No such roll.")
     module = panel_module(campaign.system)
     choices = request.POST
 

@@ -1,0 +1,297 @@
+"""A GM's hidden roll on a player's character reaches nobody but the GM through any answer.
+
+Issue 11 item 1: the error answer of a follow-up (a bad key, an unknown kind) showed the whole
+hidden entry to the character's owner. Every answer that shows a roll now goes through the log's
+rule (``rolls.log.entry_for``), and a follow-up of a roll the requester may not see is a 404
+before anything else is checked. The last test walks every URL pattern of ``rolls.urls``, so an
+endpoint added later is checked too (or fails, asking how to fill its new URL parameter).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import uuid
+from dataclasses import dataclass
+from html import escape
+
+import pytest
+from django.test import Client
+from django.urls import get_resolver, reverse
+
+from campaigns.models import Campaign
+from rolls import actions
+from rolls import urls as roll_urls
+from rolls.labels import KIND_LABELS
+from rolls.models import PendingTest, Roll, Visibility
+from sheets.models import NPC, Character
+from tests.web.live import panel_url, seat
+from tests.web.test_after_roll import CASTER
+from tests.web.test_after_roll import make_table as fasttest_table
+from tests.web.test_panel_caerbannog import SHEET, Scripted
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+# The GM's hidden rolls: a skill of 3d10 and, through a called test, one of 3d8. Faces above 4
+# are theirs alone: every roll the players make here is Charyzma, 3d4.
+HIDDEN_FACES = {"Atletyka": (10, 9, 7), "Jazda": (8, 6, 5)}
+PLAYERS_SKILL = "Charyzma"
+
+
+@dataclass
+class Table:
+    campaign: Campaign
+    hero: Character
+    npc: NPC
+    session_id: int
+    hidden: Roll  # the GM's hidden roll from the panel on the hero's sheet
+    called: Roll  # the GM's hidden roll of a test the GM called on the hero
+    pending: PendingTest
+
+
+def scripted(monkeypatch, faces):
+    monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
+
+
+def gm_rolls_hidden(client, hero, skill, **extra) -> Roll:
+    response = client.post(
+        panel_url(hero, "test_roll"),
+        {"skill": skill, "visibility": Visibility.HIDDEN, "key": str(uuid.uuid4()), **extra},
+    )
+    assert response.status_code == 200, response.content.decode()[:500]
+    return Roll.objects.order_by("-seq").first()
+
+
+@pytest.fixture
+def table(gm, player, other_player, monkeypatch) -> Table:
+    campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
+    seat(campaign, gm, player, other_player)
+    hero = Character.objects.create(
+        campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
+    )
+    npc = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
+    session = actions.start_session(campaign)
+    gm_client = Client()
+    gm_client.force_login(gm)
+    with monkeypatch.context() as patch:
+        scripted(patch, HIDDEN_FACES["Atletyka"])
+        hidden = gm_rolls_hidden(gm_client, hero, "Atletyka")
+        gm_client.post(reverse("call_test", args=[campaign.pk, hero.pk]), {"skill": "Jazda"})
+        pending = PendingTest.objects.get(character=hero)
+        scripted(patch, HIDDEN_FACES["Jazda"])
+        called = gm_rolls_hidden(
+            gm_client, hero, "Jazda", pending=pending.pk, revision=pending.revision
+        )
+    pending.refresh_from_db()
+    assert (hidden.visibility, called.visibility) == (Visibility.HIDDEN, Visibility.HIDDEN)
+    assert pending.roll_id == called.pk
+    return Table(campaign, hero, npc, session.pk, hidden, called, pending)
+
+
+def leaks(body: str, table: Table) -> list[str]:
+    """What of the hidden rolls this answer shows; an empty list when nothing."""
+    found = []
+    for roll in (table.hidden, table.called):
+        anchor = f'id="roll-{roll.session_id}-{roll.seq}"'
+        if body.count(anchor) != body.count(f'class="entry entry-redacted" {anchor}'):
+            found.append(f"the whole entry #{roll.seq}")
+        if roll.label in body or escape(roll.label) in body:
+            found.append(f"the label {roll.label!r}")
+        if f"/rolls/{roll.pk}/" in body:
+            found.append(f"a follow-up of #{roll.seq} (with its faces)")
+        if json.dumps(roll.faces) in body:
+            found.append(f"the faces {roll.faces} of #{roll.seq}")
+    faces = [int(face) for face in re.findall(r'class="face">(\d+)<', body)]
+    if any(face > 4 for face in faces):
+        found.append(f"a face of a GM's hidden roll among {faces}")
+    if "rolled by gm" in body:
+        found.append("an entry rolled by the GM")
+    return found
+
+
+# --- The follow-up of a hidden roll ------------------------------------------------------------
+
+
+def follow_up(table: Table, kind: str, roll: Roll | None = None) -> str:
+    roll = roll or table.hidden
+    return reverse("test_follow_up", args=[table.campaign.pk, table.hero.pk, roll.pk, kind])
+
+
+@pytest.mark.parametrize(
+    ("kind", "data"),
+    [
+        ("reroll", {"key": "x"}),  # the issue's 400
+        ("no-such-kind", {"key": str(uuid.uuid4())}),  # the issue's 409
+        ("reroll", {"key": str(uuid.uuid4())}),  # a follow-up the GM is offered
+        ("boost", {"key": str(uuid.uuid4())}),
+        ("heroic", {"key": str(uuid.uuid4()), "resource": "determinacja"}),
+    ],
+)
+def test_a_follow_up_of_the_gms_hidden_roll_is_a_404_to_the_characters_owner(
+    client, table, player, kind, data
+):
+    client.force_login(player)
+    response = client.post(follow_up(table, kind), data, **HX)
+    assert response.status_code == 404
+    assert leaks(response.content.decode(), table) == []
+    assert Roll.objects.count() == 2
+
+
+def test_a_follow_up_of_a_hidden_called_test_is_a_404_to_the_characters_owner(
+    client, table, player
+):
+    client.force_login(player)
+    response = client.post(follow_up(table, "reroll", table.called), {"key": "x"})
+    assert response.status_code == 404
+    assert leaks(response.content.decode(), table) == []
+
+
+def test_the_gm_still_follows_up_their_hidden_roll_and_it_stays_hidden(client, table, gm):
+    client.force_login(gm)
+    # The called test is the character's latest roll: only that one may still be re-rolled.
+    response = client.post(follow_up(table, "reroll", table.called), {"key": str(uuid.uuid4())})
+    assert response.status_code == 200
+    reroll = Roll.objects.get(parent=table.called)
+    assert (reroll.kind, reroll.visibility) == ("reroll", Visibility.HIDDEN)
+
+
+def test_the_gms_bad_follow_up_request_still_shows_the_gm_the_roll(client, table, gm):
+    client.force_login(gm)
+    response = client.post(follow_up(table, "reroll"), {"key": "x"})
+    assert response.status_code == 400
+    assert table.hidden.label in response.content.decode()
+
+
+def test_a_players_bad_follow_up_of_their_own_secret_roll_still_shows_it_to_them(
+    client, table, player
+):
+    client.force_login(player)
+    client.post(
+        panel_url(table.hero, "test_roll"),
+        {"skill": PLAYERS_SKILL, "visibility": Visibility.SECRET, "key": str(uuid.uuid4())},
+    )
+    secret = Roll.objects.get(visibility=Visibility.SECRET)
+    response = client.post(follow_up(table, "no-such-kind", secret), {"key": str(uuid.uuid4())})
+    assert response.status_code == 409
+    assert secret.label in response.content.decode()
+
+
+@pytest.mark.parametrize("key", ["x", str(uuid.uuid4())], ids=["malformed key", "good key"])
+def test_the_magic_die_after_the_gms_hidden_spell_is_a_404_to_the_casters_owner(
+    client, gm, player, other_player, key
+):
+    campaign, caster, session = fasttest_table(gm, player, other_player, hero=CASTER)
+    spell, _ = actions.record_roll(
+        session=session, actor=gm, system="fasttest", params={"attribute": 7}, key=uuid.uuid4(),
+        label="DUCH 7", character=caster, visibility=Visibility.HIDDEN,
+    )  # fmt: skip
+    client.force_login(player)
+    url = reverse("test_follow_up", args=[campaign.pk, caster.pk, spell.pk, "magic_die"])
+    response = client.post(url, {"key": key})
+    caster.refresh_from_db()
+    assert response.status_code == 404
+    assert "DUCH 7" not in response.content.decode()
+    assert (Roll.objects.count(), caster.data["magic_die"]) == (1, 10)
+
+
+# --- A roll answer that would be a hidden roll -------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
+def test_a_roll_request_with_the_key_of_a_hidden_roll_answers_with_it_redacted(
+    client, table, player, htmx
+):
+    """A repeated key answers with the roll it made; one the requester may not see, redacted."""
+    client.force_login(player)
+    data = {"skill": PLAYERS_SKILL, "key": str(table.hidden.idempotency_key)}
+    response = client.post(panel_url(table.hero, "test_roll"), data, **(HX if htmx else {}))
+    body = response.content.decode()
+    assert "A hidden roll was made." in body
+    assert leaks(body, table) == []
+    assert Roll.objects.count() == 2
+
+
+# --- Every endpoint of rolls.urls, every viewer but the GM, good and bad input -----------------
+
+
+def _fill(pattern, table: Table) -> list[dict]:
+    """Every set of URL arguments worth trying on ``pattern``: its hidden rolls, each kind."""
+    values = {
+        "campaign_id": [table.campaign.pk],
+        "session_id": [table.session_id],
+        "pending_id": [table.pending.pk],
+        "roll_id": [table.hidden.pk, table.called.pk],
+        "kind": [*KIND_LABELS, "no-such-kind"],
+        "fmt": ["md", "csv", "json"],
+        "pk": [table.npc.pk if pattern.name == "npc_roll" else table.hero.pk],
+    }
+    # The parameters of the full URL, the prefix rolls.urls is mounted under included.
+    [(possibilities, *_rest)] = get_resolver().reverse_dict.getlist(pattern.name)
+    [(_format, names)] = possibilities
+    unknown = [name for name in names if name not in values]
+    if unknown:
+        pytest.fail(f"{pattern.name}: say here which values to try for {unknown}")
+    combos = [{}]
+    for name in names:
+        combos = [combo | {name: value} for combo in combos for value in values[name]]
+    return combos
+
+
+def _requests(table: Table) -> list[tuple[str, dict, dict]]:
+    """(method, data, headers): nothing, a malformed key, well-formed input of every form the
+    rolls app has, a forged "hidden", a called test, and the very key of a hidden roll."""
+    good = {
+        "key": str(uuid.uuid4()),
+        "skill": PLAYERS_SKILL,
+        "visibility": Visibility.PUBLIC,
+        "die": "0",
+        "resource": "determinacja",
+        "op": "set_difficulty",
+        "value": "3",
+        "title": "A scene",
+        "amount": "1",
+        "reason": "well played",
+        "character": str(table.hero.pk),
+        "player_weapon": "hand",
+        "enemy_weapon": "hand",
+        "text": "Goblin 2",
+    }
+    posts = [
+        {},
+        {"key": "x"},
+        good,
+        good | {"key": str(uuid.uuid4()), "visibility": Visibility.HIDDEN},
+        {"key": str(uuid.uuid4()), "pending": str(table.pending.pk), "revision": "1"},
+        {"key": str(table.hidden.idempotency_key), "skill": PLAYERS_SKILL},
+    ]
+    gets = [{}, {"skill": "Atletyka", "pending": str(table.pending.pk)}]
+    return (
+        [("get", data, {}) for data in gets]
+        + [("post", data, {}) for data in posts]
+        + [("post", data, HX) for data in posts]
+    )
+
+
+VIEWERS = ["owner", "other player", "outsider", "anonymous"]
+
+
+@pytest.mark.parametrize("pattern", roll_urls.urlpatterns, ids=lambda pattern: pattern.name)
+def test_no_answer_of_any_roll_endpoint_shows_a_hidden_roll_to_anyone_but_the_gm(
+    table, pattern, player, other_player, outsider
+):
+    users = {"owner": player, "other player": other_player, "outsider": outsider}
+    for viewer in VIEWERS:
+        client = Client()
+        if viewer in users:
+            client.force_login(users[viewer])
+        for kwargs in _fill(pattern, table):
+            url = reverse(pattern.name, kwargs=kwargs)
+            for method, data, headers in _requests(table):
+                response = getattr(client, method)(url, data, **headers)
+                body = response.content.decode()
+                where = f"{viewer}: {method.upper()} {url} {data} -> {response.status_code}"
+                assert leaks(body, table) == [], where
+                if pattern.name == "test_follow_up" and viewer in users and method == "post":
+                    assert response.status_code == 404, where
