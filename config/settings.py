@@ -21,6 +21,7 @@ from config.env import (
     env_bool,
     env_int,
     env_list,
+    production_secret_key,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -31,9 +32,11 @@ if PRODUCTION and DEBUG:
     raise ImproperlyConfigured("DEBUG must be off when PRODUCTION is set.")
 
 _DEV_SECRET = "dev-only-secret-key-never-use-in-production-0123456789-abcdefghij"
-SECRET_KEY = os.environ.get("SECRET_KEY", "" if PRODUCTION else _DEV_SECRET)
-if PRODUCTION and len(SECRET_KEY) < 50:
-    raise ImproperlyConfigured("SECRET_KEY must be set to at least 50 random characters.")
+SECRET_KEY = (
+    production_secret_key(os.environ.get("SECRET_KEY"), _DEV_SECRET)
+    if PRODUCTION
+    else os.environ.get("SECRET_KEY", _DEV_SECRET)
+)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost"])
 if PRODUCTION and (not ALLOWED_HOSTS or any("*" in host for host in ALLOWED_HOSTS)):
