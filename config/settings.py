@@ -112,6 +112,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # database connection: with PostgreSQL, workers x HTTP_THREADS stays under max_connections.
 HTTP_THREADS = env_int("HTTP_THREADS", 2, minimum=1, maximum=64)
 
+# Table sockets (rolls/socket_slots.py): at most so many open per user and per table, counted
+# in the cache across workers; a killed worker's sockets drop out of the count within two leases.
+SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 20, minimum=1, maximum=10_000)
+SOCKETS_PER_TABLE = env_int("SOCKETS_PER_TABLE", 200, minimum=1, maximum=100_000)
+SOCKET_LEASE_SECONDS = env_int("SOCKET_LEASE_SECONDS", 30, minimum=1, maximum=3600)
+
 CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"))}
 # Sessions are read on every request: from the cache, and from the database only on a miss.
 CACHES = {"default": cache_from_url(os.environ.get("REDIS_URL"))}
