@@ -199,8 +199,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.sent[session_id] = max(self.sent.get(session_id, since), since)
             for payload in payloads:
                 await self._send_entry(payload)
-            more = len(payloads) == REPLAY_LIMIT
+            more = bool(payloads) and payloads[-1]["seq"] < last_seq
         held, self.held = self.held or [], None
+        if more:
+            # Sending a held entry past this page would mark the entries between as sent, and
+            # the page's next "since" would skip them. They are all in the log: the next page
+            # of the replay (or a live event's gap filling) sends them in order.
+            held = []
         for payload in held:
             await self._send_entry(payload)
         await self.send_json(

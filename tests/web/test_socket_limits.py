@@ -315,3 +315,30 @@ async def test_a_page_that_keeps_within_the_budget_is_never_closed(table, player
         assert await still_open(socket)
         await asyncio.sleep(0.03)
     await socket.disconnect()
+
+
+# A long replay ---------------------------------------------------------------------------------
+
+
+async def replayed(socket, session, seq):
+    await socket.send_json_to({"type": "since", "session": session.pk, "seq": seq})
+    seqs = []
+    while (message := await socket.receive_json_from(timeout=3))["type"] == "entry":
+        seqs.append(message["seq"])
+    return seqs, message
+
+
+async def test_a_replay_in_pages_loses_no_entry_to_a_roll_made_while_the_page_asked(
+    table, player, monkeypatch
+):
+    monkeypatch.setattr(consumers, "REPLAY_LIMIT", 3)
+    campaign, _, session = table
+    for _ in range(5):
+        await sync_to_async(roll)(session, player)
+    socket = await connected(player, campaign)
+    await sync_to_async(roll)(session, player)  # arrives live before the page's first "since"
+    first, synced = await replayed(socket, session, 0)
+    assert (first, synced["more"]) == ([1, 2, 3], True)
+    rest, synced = await replayed(socket, session, 3)
+    assert (rest, synced["more"]) == ([4, 5, 6], False)
+    await socket.disconnect()
