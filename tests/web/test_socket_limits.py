@@ -342,3 +342,16 @@ async def test_a_replay_in_pages_loses_no_entry_to_a_roll_made_while_the_page_as
     rest, synced = await replayed(socket, session, 3)
     assert (rest, synced["more"]) == ([4, 5, 6], False)
     await socket.disconnect()
+
+
+async def test_a_flood_leaves_one_line_in_the_log(table, player, caplog):
+    campaign, _, _ = table
+    socket = await connected(player, campaign)
+    with caplog.at_level(logging.INFO, logger="rolls.consumers"):
+        for _ in range(consumers.FRAME_BURST * 10):
+            await socket.send_to(text_data='{"type": "ping"}')
+        while (await socket.receive_output(timeout=3))["type"] == "websocket.send":
+            pass
+    assert [record.getMessage() for record in caplog.records] == [
+        f"closed a table socket of user {player.pk} for flooding"
+    ]
