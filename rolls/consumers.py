@@ -105,6 +105,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             # page could not say why or stop retrying.
             await self.accept()
             code = CLOSE_TOO_MANY_OF_YOURS if lease.startswith("user:") else CLOSE_TABLE_FULL
+            self.closing = True  # frames already on their way are dropped unread
             await self.close(code=code, reason="too many table pages open")
             return
         self.lease = lease
@@ -142,7 +143,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kw):
         """Every frame: counted against the budget first, then parsed, then answered."""
         if self.closing:
-            return  # closed for flooding; frames still in flight are dropped unread
+            return  # closed (a cap, a flood): frames still in flight are dropped unread
         now = time.monotonic()
         self.allowance = min(FRAME_BURST, self.allowance + (now - self.counted_at) * FRAME_RATE)
         self.counted_at = now

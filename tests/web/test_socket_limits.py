@@ -29,6 +29,13 @@ def table(gm, player, other_player):
     return make_table(gm, player, other_player)
 
 
+@pytest.fixture
+def session_frame():
+    return lambda session, seq=0: consumers.json.dumps(
+        {"type": "since", "session": session.pk, "seq": seq}
+    )
+
+
 async def connected(user, campaign):
     socket = await sync_to_async(socket_for)(user, campaign)
     ok, _ = await socket.connect()
@@ -189,6 +196,22 @@ async def test_a_refused_socket_takes_no_place(table, player, settings):
         await refused.disconnect()
     await first.disconnect()
     assert await still_open(await connected(player, campaign))
+
+
+async def test_frames_sent_to_a_refused_socket_before_it_closes_are_dropped(
+    table, player, session_frame, settings
+):
+    settings.SOCKETS_PER_USER = 1
+    campaign, _, session = table
+    first = await connected(player, campaign)
+    refused = await connected(player, campaign)
+    assert await closed_with(refused) == consumers.CLOSE_TOO_MANY_OF_YOURS
+    await refused.send_to(text_data=session_frame(session))
+    for _ in range(consumers.FRAME_BURST * 2):
+        await refused.send_to(text_data='{"type": "ping"}')
+    assert await refused.receive_nothing(timeout=0.3)
+    await refused.disconnect()
+    await first.disconnect()
 
 
 async def test_the_sockets_of_a_killed_worker_stop_counting_within_two_leases(
