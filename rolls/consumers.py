@@ -45,10 +45,11 @@ CLOSE_NOT_A_MEMBER = 4403
 CLOSE_TOO_MANY_OF_YOURS = 4409
 CLOSE_TABLE_FULL = 4410
 CLOSE_FLOOD = 4429
-# A page sends one "since" per (re)connect and one per page of a long replay: 20 at once and 2
-# a second after that is far beyond it. Counted per socket, before a frame is even parsed.
-FRAME_BURST = 20
-FRAME_RATE = 2.0
+# A page sends one "since" per (re)connect and one per page of a long replay (a 20,000-entry
+# backlog is 40 pages): 40 at once and 5 a second after that is beyond any page. Counted per
+# socket, before a frame is even parsed.
+FRAME_BURST = 40
+FRAME_RATE = 5.0
 # The longest frame a page sends is {"type": "since", "session": N, "seq": N}. Refusing longer
 # ones unparsed also bounds how deep a nested frame can go.
 MAX_FRAME_CHARS = 256
