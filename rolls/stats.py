@@ -121,6 +121,7 @@ class Scope:
     name: str
     entries: int
     dice: tuple[DieStats, ...]
+    actor_id: int | None = None  # None: the whole session
 
 
 def die_stats(sides: int, counts: Counter) -> DieStats:
@@ -158,7 +159,7 @@ def die_stats(sides: int, counts: Counter) -> DieStats:
     )
 
 
-def _scope(name: str, entries: list[dict[str, Any]]) -> Scope:
+def _scope(name: str, entries: list[dict[str, Any]], actor_id: int | None = None) -> Scope:
     faces: dict[int, Counter] = defaultdict(Counter)
     for entry in entries:
         for die in entry["dice"]:
@@ -166,7 +167,7 @@ def _scope(name: str, entries: list[dict[str, Any]]) -> Scope:
             if isinstance(sides, int) and isinstance(face, int) and 1 <= face <= sides:
                 faces[sides][face] += 1
     dice = tuple(die_stats(sides, faces[sides]) for sides in sorted(faces))
-    return Scope(name=name, entries=len(entries), dice=dice)
+    return Scope(name=name, entries=len(entries), dice=dice, actor_id=actor_id)
 
 
 def counted(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -177,8 +178,11 @@ def counted(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 def session_stats(entries: Iterable[dict[str, Any]]) -> tuple[Scope, list[Scope]]:
     """The whole session, then each person who rolled (by name), from the viewer's entries."""
     chosen = counted(entries)
-    by_actor: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_actor: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     for entry in chosen:
-        by_actor[entry["actor_name"]].append(entry)
-    people = [_scope(name, by_actor[name]) for name in sorted(by_actor, key=str.casefold)]
+        by_actor[entry["actor_name"], entry["actor_id"]].append(entry)
+    people = [
+        _scope(name, by_actor[name, actor_id], actor_id)
+        for name, actor_id in sorted(by_actor, key=lambda person: person[0].casefold())
+    ]
     return _scope("", chosen), people

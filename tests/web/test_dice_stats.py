@@ -266,3 +266,13 @@ def test_the_page_runs_the_same_queries_for_3_or_30_rolls(
         logged(session, player, [3, 4])
     with django_assert_max_num_queries(len(few.captured_queries)):
         client.get(url)
+
+
+@pytest.mark.django_db
+def test_the_gms_own_rolls_are_marked_as_the_gms(client, table, player, gm):
+    campaign, _, session = table
+    logged(session, gm, [2, 3])
+    logged(session, player, [4, 5])
+    html = stats_page(client, player, campaign, session).content.decode()
+    assert re.search(r'>gm <span class="badge gm">GM</span></h2>', html)
+    assert not re.search(r'>player <span class="badge gm">', html)
