@@ -5,6 +5,9 @@ import os
 import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+from config.env import settings_or_exit  # noqa: E402
+
+settings_or_exit()
 # Django must be set up before anything imports models (the consumers do).
 django.setup(set_prefix=False)
 

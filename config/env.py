@@ -13,6 +13,10 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from django.core.exceptions import ImproperlyConfigured
 
 CORE_LAYER_CAPACITY = 2000
+# Django's own check (W009) warns below 5 distinct characters; a key typed or patterned by hand
+# ("abcabc...", "0000aaaa...") passes that and is still guessable, a random one has 30 or more.
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_DISTINCT = 12
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -56,6 +60,36 @@ def env_int(
             f"{name} must be a whole number from {minimum} to {maximum}; got {raw!r}."
         )
     return value
+
+
+def production_secret_key(raw: str | None, development_key: str) -> str:
+    """The ``SECRET_KEY`` for a production start, refused unless it looks random."""
+    key = raw or ""
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        problem = f"be set to at least {SECRET_KEY_MIN_LENGTH} random characters"
+    elif key == development_key:
+        problem = "not be the development key committed in config/settings.py"
+    elif key.startswith("django-insecure-"):
+        problem = "not start with django-insecure- (a key made by startproject for development)"
+    elif len(set(key)) < SECRET_KEY_MIN_DISTINCT:
+        problem = f"be random, with at least {SECRET_KEY_MIN_DISTINCT} distinct characters"
+    else:
+        return key
+    raise ImproperlyConfigured(f"SECRET_KEY must {problem}.")
+
+
+def settings_or_exit() -> None:
+    """Read the settings now; a refused value ends the process with its one sentence.
+
+    Without this a bad variable surfaces as a 50-line traceback from deep inside Django's
+    start-up, the sentence that names the variable at its very bottom.
+    """
+    from django.conf import settings
+
+    try:
+        settings.INSTALLED_APPS  # noqa: B018 (importing config.settings reads the environment)
+    except ImproperlyConfigured as error:
+        raise SystemExit(str(error)) from None
 
 
 def database_from_url(url: str, name: str = "DATABASE_URL") -> dict:

@@ -21,6 +21,7 @@ from config.env import (
     env_bool,
     env_int,
     env_list,
+    production_secret_key,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -31,9 +32,11 @@ if PRODUCTION and DEBUG:
     raise ImproperlyConfigured("DEBUG must be off when PRODUCTION is set.")
 
 _DEV_SECRET = "dev-only-secret-key-never-use-in-production-0123456789-abcdefghij"
-SECRET_KEY = os.environ.get("SECRET_KEY", "" if PRODUCTION else _DEV_SECRET)
-if PRODUCTION and len(SECRET_KEY) < 50:
-    raise ImproperlyConfigured("SECRET_KEY must be set to at least 50 random characters.")
+SECRET_KEY = (
+    production_secret_key(os.environ.get("SECRET_KEY"), _DEV_SECRET)
+    if PRODUCTION
+    else os.environ.get("SECRET_KEY", _DEV_SECRET)
+)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost"])
 if PRODUCTION and (not ALLOWED_HOSTS or any("*" in host for host in ALLOWED_HOSTS)):
@@ -108,6 +111,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Threads serving HTTP in each ASGI process (websockets stay on the event loop). Each holds one
 # database connection: with PostgreSQL, workers x HTTP_THREADS stays under max_connections.
 HTTP_THREADS = env_int("HTTP_THREADS", 2, minimum=1, maximum=64)
+
+# Table sockets (rolls/socket_slots.py): at most so many open per user and per table, counted
+# in the cache across workers; a killed worker's sockets drop out of the count within two leases.
+SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 20, minimum=1, maximum=10_000)
+SOCKETS_PER_TABLE = env_int("SOCKETS_PER_TABLE", 200, minimum=1, maximum=100_000)
+SOCKET_LEASE_SECONDS = env_int("SOCKET_LEASE_SECONDS", 30, minimum=1, maximum=3600)
 
 CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"))}
 # Sessions are read on every request: from the cache, and from the database only on a miss.

@@ -2,13 +2,28 @@
 
 A client may only say "send me what I missed since N" (and ping). Everything else arrives over
 HTTP through ``rolls.actions``; a consumer never relays a client's message to the group.
+
+Whatever a client sends, the socket answers it or closes with a code of its own, never with a
+crash: a frame that is not a small JSON object gets an ``error`` frame and the socket stays.
+Close codes the page tells its reader about (static/js/table.js):
+
+- 4403: not a member of the table (the handshake is refused);
+- 4409: this user has ``SOCKETS_PER_USER`` table pages open already;
+- 4410: this table has ``SOCKETS_PER_TABLE`` pages open already;
+- 4429: the page sent more frames than a page ever needs (``FRAME_BURST``, ``FRAME_RATE``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
+import random
+import time
 from collections import OrderedDict
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -17,12 +32,30 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from campaigns.models import Campaign, GameSession
+from rolls import socket_slots
 from rolls.actions import campaign_group, user_group
 from rolls.models import Roll
 from rolls.payload import for_viewer, roll_payload
 
+logger = logging.getLogger(__name__)
+
 # Refuse a replay request that would send an unbounded backlog in one go.
 REPLAY_LIMIT = 500
+CLOSE_NOT_A_MEMBER = 4403
+CLOSE_TOO_MANY_OF_YOURS = 4409
+CLOSE_TABLE_FULL = 4410
+CLOSE_FLOOD = 4429
+# A page sends one "since" per (re)connect and one per page of a long replay (a 20,000-entry
+# backlog is 40 pages): 40 at once and 5 a second after that is beyond any page. Counted per
+# socket, before a frame is even parsed.
+FRAME_BURST = 40
+FRAME_RATE = 5.0
+# The longest frame a page sends is {"type": "since", "session": N, "seq": N}. Refusing longer
+# ones unparsed also bounds how deep a nested frame can go.
+MAX_FRAME_CHARS = 256
+# Ids are 64-bit and seqs 32-bit in the database; a larger number never reaches a query.
+MAX_ID = 2**63 - 1
+MAX_SEQ = 2**31 - 1
 _LANGUAGES = {code for code, _name in settings.LANGUAGES}
 # Entries rendered by this process, newest last: every page of a table shows the same entry, so
 # it is rendered once per language (and once redacted), not once per socket.
@@ -63,10 +96,21 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["campaign_id"])
-        membership = await self._membership(user)
+        self.allowance, self.counted_at, self.closing = float(FRAME_BURST), time.monotonic(), False
+        membership, lease = await self._admit(user)
         if membership is None:
-            await self.close(code=4403)
+            await self.close(code=CLOSE_NOT_A_MEMBER)
             return
+        if isinstance(lease, str):
+            # Accept, then close: a refused handshake reaches the page as a bare 1006, and the
+            # page could not say why or stop retrying.
+            await self.accept()
+            code = CLOSE_TOO_MANY_OF_YOURS if lease.startswith("user:") else CLOSE_TABLE_FULL
+            self.closing = True  # frames already on their way are dropped unread
+            await self.close(code=code, reason="too many table pages open")
+            return
+        self.lease = lease
+        self.renewal = asyncio.create_task(self._renew_lease())
         self.user_id, self.is_gm = user.pk, membership
         self.language = self._language()
         self.sent: dict[int, int] = {}  # session id -> highest seq sent to this page
@@ -83,14 +127,57 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 campaign_group(self.campaign_id), self.channel_name
             )
             await self.channel_layer.group_discard(user_group(self.user_id), self.channel_name)
+        if hasattr(self, "lease"):
+            self.renewal.cancel()
+            await sync_to_async(socket_slots.release, thread_sensitive=False)(self.lease)
+
+    async def _renew_lease(self) -> None:
+        """Keep this socket counted, once a period, at a moment of its own within the period."""
+        while True:
+            spread = random.uniform(0, socket_slots.period_seconds() / 2)
+            await asyncio.sleep(socket_slots.seconds_to_next_period() + spread)
+            try:
+                await sync_to_async(socket_slots.renew, thread_sensitive=False)(self.lease)
+            except Exception:  # the cache is down: try again next period, the socket stays
+                logger.warning("could not renew a table socket's lease", exc_info=True)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kw):
+        """Every frame: counted against the budget first, then parsed, then answered."""
+        if self.closing:
+            return  # closed (a cap, a flood): frames still in flight are dropped unread
+        now = time.monotonic()
+        self.allowance = min(FRAME_BURST, self.allowance + (now - self.counted_at) * FRAME_RATE)
+        self.counted_at = now
+        if self.allowance < 1:
+            self.closing = True
+            logger.info("closed a table socket of user %s for flooding", self.user_id)
+            await self.close(code=CLOSE_FLOOD, reason="too many messages")
+            return
+        self.allowance -= 1
+        if bytes_data is not None or not text_data:
+            await self._error("send text frames holding JSON")
+            return
+        if len(text_data) > MAX_FRAME_CHARS:
+            await self._error(f"a frame is at most {MAX_FRAME_CHARS} characters")
+            return
+        try:
+            content = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self._error("a frame must be JSON")
+            return
+        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs) -> None:
-        if not isinstance(content, dict):
-            return
-        if content.get("type") == "ping":
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":
             await self.send_json({"type": "pong"})
-        elif content.get("type") == "since":
+        elif kind == "since":
             await self._replay(content.get("session"), content.get("seq"))
+        else:
+            await self._error('a frame is {"type": "since", ...} or {"type": "ping"}')
+
+    async def _error(self, message: str) -> None:
+        await self.send_json({"type": "error", "message": message})
 
     async def _replay(self, session_id: Any, since: Any) -> None:
         """Send the entries after ``since``, then release the live events held meanwhile.
@@ -99,18 +186,28 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """
         more = False
         if session_id is not None:
-            if not isinstance(session_id, int) or not isinstance(since, int) or since < 0:
-                await self.send_json({"type": "error", "message": "bad since request"})
+            if not _whole(session_id, 1, MAX_ID) or not _whole(since, 0, MAX_SEQ):
+                await self._error("bad since request")
                 return
-            payloads = await self._entries_after(session_id, since)
-            if payloads is None:
-                await self.send_json({"type": "error", "message": "no such session"})
+            found = await self._entries_after(session_id, since)
+            if found is None:
+                await self._error("no such session")
+                return
+            last_seq, payloads = found
+            if since > last_seq:
+                # The page shows more than the log holds: it cannot be told what it missed.
+                await self._error(f"since is beyond the session's last entry ({last_seq})")
                 return
             self.sent[session_id] = max(self.sent.get(session_id, since), since)
             for payload in payloads:
                 await self._send_entry(payload)
-            more = len(payloads) == REPLAY_LIMIT
+            more = bool(payloads) and payloads[-1]["seq"] < last_seq
         held, self.held = self.held or [], None
+        if more:
+            # Sending a held entry past this page would mark the entries between as sent, and
+            # the page's next "since" would skip them. They are all in the log: the next page
+            # of the replay (or a live event's gap filling) sends them in order.
+            held = []
         for payload in held:
             await self._send_entry(payload)
         await self.send_json(
@@ -132,8 +229,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             # An entry before this one was lost or overtaken on the way (a channel layer
             # drops messages when full, and two workers may broadcast out of order): the log
             # has every entry, so send the missing ones from it first, in order.
-            for missing in await self._entries_after(payload["session_id"], last) or []:
-                await self._send_entry(missing)
+            _last_seq, missing = await self._entries_after(payload["session_id"], last) or (0, [])
+            for entry in missing:
+                await self._send_entry(entry)
         await self._send_entry(payload)
 
     async def table_session(self, event: dict[str, Any]) -> None:
@@ -168,20 +266,46 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return settings.LANGUAGE_CODE
 
     @database_sync_to_async
-    def _membership(self, user) -> bool | None:
-        """None for a non-member or anonymous user; else whether the user is the GM."""
+    def _admit(self, user) -> tuple[bool | None, socket_slots.Lease | str | None]:
+        """Whether the user is the GM (None: not a member), and the socket's lease.
+
+        The lease is a scope's name instead when that scope has all its sockets open already.
+        """
         if user is None or not user.is_authenticated:
-            return None
+            return None, None
         campaign = Campaign.objects.for_member(user).filter(pk=self.campaign_id).first()
-        return None if campaign is None else campaign.is_gm(user)
+        if campaign is None:
+            return None, None
+        lease = socket_slots.take(
+            {
+                f"user:{user.pk}": settings.SOCKETS_PER_USER,
+                f"table:{self.campaign_id}": settings.SOCKETS_PER_TABLE,
+            }
+        )
+        return campaign.is_gm(user), lease
 
     @database_sync_to_async
-    def _entries_after(self, session_id: int, since: int) -> list[dict[str, Any]] | None:
-        if not GameSession.objects.filter(pk=session_id, campaign_id=self.campaign_id).exists():
+    def _entries_after(
+        self, session_id: int, since: int
+    ) -> tuple[int, list[dict[str, Any]]] | None:
+        """The session's last seq and its entries after ``since``; None for a foreign session."""
+        last_seq = (
+            GameSession.objects.filter(pk=session_id, campaign_id=self.campaign_id)
+            .values_list("last_seq", flat=True)
+            .first()
+        )
+        if last_seq is None:
             return None
+        if since >= last_seq:
+            return last_seq, []
         rolls = (
             Roll.objects.filter(session_id=session_id, seq__gt=since)
             .select_related("actor", "parent")
             .order_by("seq")[:REPLAY_LIMIT]
         )
-        return [roll_payload(roll) for roll in rolls]
+        return last_seq, [roll_payload(roll) for roll in rolls]
+
+
+def _whole(value: Any, lowest: int, highest: int) -> bool:
+    """A JSON whole number in range; ``true`` and ``1.0`` are not numbers of entries."""
+    return type(value) is int and lowest <= value <= highest

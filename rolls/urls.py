@@ -6,6 +6,7 @@ urlpatterns = [
     path("log/", views.session_log, name="session_log"),
     path("sessions/start/", views.session_start, name="session_start"),
     path("sessions/<int:session_id>/", views.session_detail, name="session_detail"),
+    path("sessions/<int:session_id>/stats/", views.session_stats, name="session_stats"),
     path("sessions/<int:session_id>/end/", views.session_end, name="session_end"),
     path("sessions/<int:session_id>/scenes/new/", views.scene_new, name="scene_new"),
     re_path(

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import GameSession
-from rolls import actions, export
+from rolls import actions, export, stats
 from rolls.log import entries_for, log_context
 
 
@@ -39,6 +39,29 @@ def session_detail(request: HttpRequest, campaign_id: int, session_id: int) -> H
         "is_gm": campaign.is_gm(request.user),
     }
     return render(request, "rolls/session_detail.html", context)
+
+
+@require_GET
+@login_required
+def session_stats(request: HttpRequest, campaign_id: int, session_id: int) -> HttpResponse:
+    """How often each face came up, for the session and per person, over the rolls the viewer
+    may see in the log."""
+    campaign = member_campaign(request, campaign_id)
+    session = _session_of(campaign, session_id)
+    is_gm = campaign.is_gm(request.user)
+    whole, people = stats.session_stats(
+        entries_for(session, request.user, is_gm, newest_first=False)
+    )
+    context = {
+        "campaign": campaign,
+        "session": session,
+        "is_gm": is_gm,
+        "whole": whole,
+        "people": people,
+        "min_expected": stats.MIN_EXPECTED,
+        "chart": {"width": stats.CHART_WIDTH, "height": stats.CHART_HEIGHT},
+    }
+    return render(request, "rolls/session_stats.html", context)
 
 
 @require_POST

@@ -11,7 +11,13 @@
     connecting: state.dataset.labelConnecting || "Connecting…",
     live: state.dataset.labelLive || "Live",
     offline: state.dataset.labelOffline || "Offline — reconnecting…",
+    crowded: state.dataset.labelCrowded || "Too many pages of this table open.",
+    full: state.dataset.labelFull || "This table has too many pages open.",
+    flooded: state.dataset.labelFlooded || "This page sent too many messages.",
   };
+  // Close codes of rolls/consumers.py. Past a socket cap, retrying on a timer cannot help: the
+  // page connects again when it is shown again (visibilitychange below), once others are closed.
+  const refused = { 4409: "crowded", 4410: "full" };
   let socket = null;
   let attempt = 0;
   let timer = null;
@@ -98,7 +104,8 @@
       else document.dispatchEvent(new CustomEvent("table:" + message.type, { detail: message }));
     });
     socket.addEventListener("close", function (event) {
-      setState("offline");
+      if (refused[event.code]) { setState(refused[event.code]); return; }
+      setState(event.code === 4429 ? "flooded" : "offline");
       if (event.code === 4403) return; // not a member (any more): retrying cannot help
       // Exponential backoff with jitter: 1 s, 2 s, 4 s ... at most 30 s.
       const delay = Math.min(30000, 1000 * Math.pow(2, attempt)) * (0.5 + Math.random() / 2);

@@ -20,12 +20,16 @@ DEMO_PASSWORD = "demo-table"
 
 
 @contextlib.contextmanager
-def demo_table(tmp_path) -> Iterator[str]:
-    """The embedded default (SQLite, in-memory layer) with the demo table, on a free port."""
-    env = app_env(DATABASE_URL=f"sqlite:///{tmp_path / 'table.sqlite3'}")
+def demo_table(tmp_path, stderr=None, **settings: str) -> Iterator[str]:
+    """The embedded default (SQLite, in-memory layer) with the demo table, on a free port.
+
+    ``settings`` are more environment variables for the server (e.g. ``SOCKETS_PER_USER``);
+    ``stderr`` a file for the server's log.
+    """
+    env = app_env(DATABASE_URL=f"sqlite:///{tmp_path / 'table.sqlite3'}", **settings)
     manage(env, "migrate", "--no-input")
     manage(env, "seed_demo")
-    with uvicorn(env) as base:
+    with uvicorn(env, stderr=stderr) as base:
         yield base
 
 

@@ -55,13 +55,16 @@ def wait_until_up(base: str, process: subprocess.Popen, seconds: float = 30) -> 
 
 
 @contextlib.contextmanager
-def uvicorn(env: dict[str, str], port: int | None = None) -> Iterator[str]:
-    """Serve the app with uvicorn on a free loopback port; yield its base URL."""
+def uvicorn(env: dict[str, str], port: int | None = None, stderr=None) -> Iterator[str]:
+    """Serve the app with uvicorn on a free loopback port; yield its base URL.
+
+    ``stderr``: a file for the server's log (by default it goes to the test's own stderr).
+    """
     port = port or free_port()
     process = subprocess.Popen(
         [UVICORN, "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
          "--lifespan", "off", "--log-level", "warning"],
-        cwd=ROOT, env=env, start_new_session=True,
+        cwd=ROOT, env=env, start_new_session=True, stderr=stderr,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:

@@ -167,3 +167,57 @@ def test_the_redis_layer_has_no_client_read_timeout(monkeypatch):
     assert layer["CONFIG"]["hosts"] == [
         {"address": "redis://127.0.0.1:6379/0", "socket_timeout": None}
     ]
+
+
+def production_check(secret: str) -> subprocess.CompletedProcess:
+    return manage("check", PRODUCTION="1", SECRET_KEY=secret, ALLOWED_HOSTS="table.example.org")
+
+
+def test_production_refuses_the_development_key_committed_in_the_settings():
+    from config.settings import _DEV_SECRET
+
+    result = production_check(_DEV_SECRET)
+    assert result.returncode != 0
+    assert result.stderr.strip() == (
+        "SECRET_KEY must not be the development key committed in config/settings.py."
+    )
+
+
+def test_production_refuses_a_key_made_by_startproject():
+    result = production_check("django-insecure-" + GOOD_SECRET)
+    assert result.returncode != 0
+    assert "SECRET_KEY must not start with django-insecure-" in result.stderr
+
+
+@pytest.mark.parametrize("secret", ["a" * 64, "ab" * 32, "0123456789a" * 6])
+def test_production_refuses_a_key_of_few_distinct_characters(secret):
+    result = production_check(secret)
+    assert result.returncode != 0
+    assert "SECRET_KEY must be random, with at least 12 distinct characters" in result.stderr
+
+
+def test_a_random_hex_key_is_accepted_in_production():
+    result = production_check("0f3a9c1be84d7265" * 4)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_refused_setting_is_one_sentence_not_a_traceback():
+    result = production_check("a" * 64)
+    assert result.stderr.strip().count("\n") == 0
+    assert "Traceback" not in result.stderr
+
+
+def test_the_asgi_application_refuses_a_bad_setting_in_one_sentence_too():
+    environ = {k: v for k, v in os.environ.items() if k not in SERVICE_VARIABLES}
+    environ.pop("DJANGO_SETTINGS_MODULE", None)
+    environ.update(PRODUCTION="1", SECRET_KEY="django-insecure-" + GOOD_SECRET,
+                   ALLOWED_HOSTS="table.example.org")  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", "import config.asgi"],
+        cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines() == [
+        "SECRET_KEY must not start with django-insecure- (a key made by startproject for "
+        "development)."
+    ]

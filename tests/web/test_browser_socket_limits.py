@@ -1,0 +1,38 @@
+"""A page past the socket cap tells its reader why it is not live, in a real browser."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+
+pytestmark = pytest.mark.browser
+CAMPAIGN = "Królestwo Zarith (FastTest)"
+SHEET = "Brunhilda z Gór"
+
+
+@pytest.fixture
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def test_a_page_past_the_users_socket_cap_says_so_and_the_first_stays_live(browser, tmp_path):
+    with demo_table(tmp_path, SOCKETS_PER_USER="1") as base:
+        first = log_in(browser, base, "ala")
+        first.click(f"text={CAMPAIGN}")
+        first.click(f"text={SHEET}")
+        first.wait_for_selector(".connection[data-connection-state='live']")
+        second = first.context.new_page()
+        second.goto(first.url)
+        state = second.wait_for_selector(".connection[data-connection-state='crowded']")
+        assert "too many pages of this table open" in state.inner_text()
+        second.screenshot(path=str(tmp_path.parent / "socket-cap.png"))
+        assert first.query_selector(".connection[data-connection-state='live']")
+        # Retrying on a timer cannot help: the refused page stays as it is.
+        second.wait_for_timeout(2500)
+        assert second.query_selector(".connection[data-connection-state='crowded']")
