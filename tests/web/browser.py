@@ -20,9 +20,10 @@ DEMO_PASSWORD = "demo-table"
 
 
 @contextlib.contextmanager
-def demo_table(tmp_path) -> Iterator[str]:
-    """The embedded default (SQLite, in-memory layer) with the demo table, on a free port."""
-    env = app_env(DATABASE_URL=f"sqlite:///{tmp_path / 'table.sqlite3'}")
+def demo_table(tmp_path, **env_overrides: str) -> Iterator[str]:
+    """The embedded default (SQLite, in-memory layer) with the demo table, on a free port;
+    ``env_overrides`` set more of the server's environment (e.g. ``DEBUG="0"`` as `make run`)."""
+    env = app_env(DATABASE_URL=f"sqlite:///{tmp_path / 'table.sqlite3'}", **env_overrides)
     manage(env, "migrate", "--no-input")
     manage(env, "seed_demo")
     with uvicorn(env) as base:
