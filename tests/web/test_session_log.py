@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -106,7 +107,11 @@ def test_the_markdown_export_reads_as_a_log(client, table, player):
     client.force_login(player)
     response = export(client, campaign, session, "md")
     assert response["Content-Type"].startswith("text/markdown")
-    assert "- **#1** player — BUDOWA + WALKA: **" in response.content.decode()
+    assert re.search(
+        r"^- \*\*#1\*\* \d\d:\d\d:\d\d player — BUDOWA \+ WALKA: \*\*",
+        response.content.decode(),
+        re.M,
+    )
 
 
 def test_the_csv_export_has_one_row_per_entry(client, table, player, gm):
