@@ -20,7 +20,7 @@ from rolls.actions import (
     user_group,
 )
 from rolls.models import AppliedWound, PendingTest
-from rolls.panels import panel_module
+from rolls.panels import Limit, gm_limits, panel_module
 from sheets.models import NPC
 
 MAX_DICE_ENTRIES = 20
@@ -70,7 +70,16 @@ def change_test(pending_id: int, gm, operation: str, **args: Any) -> PendingTest
     apply = OPERATIONS.get(operation)
     if apply is None:
         raise ActionRefused(_("Unknown change to a test."))
+    module = panel_module(pending.session.campaign.system)
+    before = _card_panel(module, pending)
+    # The operations read the system's ranges from here (see ``_limit``).
+    pending.limits = gm_limits(module, before, pending)
     apply(pending, pending.modifiers, **args)
+    # No change may leave the player a test that cannot be rolled (the engine's caps, a range a
+    # system checks only when it builds the test): it is refused here, at the GM's card.
+    after = _card_panel(module, pending)
+    if before.ready and not after.ready:
+        raise ActionRefused(" ".join(m for ms in after.errors.values() for m in ms))
     pending.revision += 1
     pending.save(update_fields=["modifiers", "target", "revision", "updated_at"])
     _announce(pending, gm.pk)
@@ -130,6 +139,13 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
     return roll, created
 
 
+def _card_panel(module, pending: PendingTest):
+    """The test as the GM's card shows it: the GM's modifiers, none of the player's choices."""
+    return module.build(
+        pending.character, pending.session.campaign, {}, pending=pending_view(pending)
+    )
+
+
 class StaleTest(ActionRefused):
     """The player's view of a pending test is older than the GM's latest change."""
 
@@ -169,8 +185,15 @@ def _add_dice(pending, modifiers, kind: str, amount: Any, source: str = "") -> N
     entries = modifiers.setdefault("dice", [])
     if len(entries) >= MAX_DICE_ENTRIES:
         raise ActionRefused(_("That is as many modifiers as one test can hold."))
-    low = -MAX_AMOUNT if kind in ("pool", "circumstance", "modifier") else 1
-    entries.append({"kind": kind, "amount": _amount(amount, low), "source": _text(source)})
+    limit = _limit(pending, kind)
+    if limit is not None:
+        refusal = limit.refusal(amount)
+        if refusal:
+            raise ActionRefused(refusal)
+    else:
+        low = -MAX_AMOUNT if kind in ("pool", "circumstance", "modifier") else 1
+        amount = _amount(amount, low)
+    entries.append({"kind": kind, "amount": amount, "source": _text(source)})
 
 
 def _remove_dice(pending, modifiers, index: Any) -> None:
@@ -200,16 +223,24 @@ def _clear_npc(pending, modifiers) -> None:
     modifiers.pop("npc", None)
 
 
-def _set_number(name: str, low: int, high: int):
+def _limit(pending: PendingTest, name: str) -> Limit | None:
+    """The system's range for one of the GM's numbers (set by ``change_test``)."""
+    return getattr(pending, "limits", {}).get(name)
+
+
+def _set_number(name: str):
+    """Set (or, with None, clear) one of the GM's numbers within the system's range for it."""
+
     def setter(pending, modifiers, value: Any) -> None:
         if value is None:
             modifiers.pop(name, None)
             return
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ActionRefused(
-                _("That must be a whole number from %(low)s to %(high)s.")
-                % {"low": low, "high": high}
-            )
+        limit = _limit(pending, name)
+        if limit is None:
+            raise ActionRefused(_("Tests of this system have no such setting."))
+        refusal = limit.refusal(value)
+        if refusal:
+            raise ActionRefused(refusal)
         modifiers[name] = value
 
     return setter
@@ -263,10 +294,10 @@ OPERATIONS = {
     "remove_dice": _remove_dice,
     "set_npc": _set_npc,
     "clear_npc": _clear_npc,
-    "set_difficulty": _set_number("difficulty", 0, 30),
-    "set_easing": _set_number("easing", 0, 10),
-    "set_hindering": _set_number("hindering", 0, 10),
-    "set_extra_d10": _set_number("extra_d10", 0, 200),
+    "set_difficulty": _set_number("difficulty"),
+    "set_easing": _set_number("easing"),
+    "set_hindering": _set_number("hindering"),
+    "set_extra_d10": _set_number("extra_d10"),
     "set_challenge": _set_challenge,
     "set_target": _set_target,
 }
