@@ -199,3 +199,13 @@ def test_a_player_cannot_change_the_gms_test(client, call_in, player):
     test = call_in("t10")
     client.force_login(player)
     assert change(client, test, op="set_difficulty", value="5").status_code == 404
+
+
+@pytest.mark.parametrize("system", ["2d6", "caerbannog", "t10"])
+def test_an_npcs_test_takes_the_same_difficulty_range_as_a_called_test(system):
+    from rolls import npc_rolls
+    from rolls.panels import gm_limits, panel_module
+
+    field = next(f for f in npc_rolls.FIELDS[system] if f.name == "difficulty")
+    limit = gm_limits(panel_module(system))["difficulty"]
+    assert (field.low, field.high) == (limit.low, limit.high)
