@@ -62,6 +62,11 @@
     const panel = panelElement();
     const detail = event.detail;
     if (!panel || String(detail.character) !== panel.dataset.character) return;
+    if (detail.status === "cancelled") {
+      // Called off: the panel says so (and keeps the stat, as a free test).
+      load(panel.dataset.panelUrl + "?called_off=" + detail.pending, true);
+      return;
+    }
     if (detail.status !== "open") {
       load(panel.dataset.panelUrl, false);
       return;
