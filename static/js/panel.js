@@ -57,6 +57,12 @@
     load(initial.dataset.panelUrl + "?pending=" + initial.dataset.pending, true);
   }
 
+  // A session started or ended: the panel again with the same choices (Roll opens or closes).
+  document.addEventListener("table:session", function () {
+    const form = panelElement() && panelElement().querySelector("form");
+    if (form) htmx.trigger(form, "change");
+  });
+
   // The GM called for (or changed) a test on this character: show it at once.
   document.addEventListener("table:pending", function (event) {
     const panel = panelElement();

@@ -27,7 +27,7 @@ def export(client, campaign, session, fmt):
 def test_the_gm_starts_a_session_from_a_button(client, gm, player, other_player):
     campaign, _, session = make_table(gm, player, other_player)
     client.force_login(gm)
-    client.post(reverse("session_end", args=[campaign.pk, session.pk]))
+    client.post(reverse("session_end", args=[campaign.pk, session.pk]), {"confirm": "yes"})
     response = client.post(reverse("session_start", args=[campaign.pk]), {"title": "Noc druga"})
     assert response.status_code == 302
     assert GameSession.objects.open().get(campaign=campaign).title == "Noc druga"
@@ -141,7 +141,7 @@ def test_entries_are_kept_when_a_character_is_deleted(table, player):
 def test_the_campaign_page_offers_the_gm_to_start_a_session(client, gm, player, other_player):
     campaign, _, session = make_table(gm, player, other_player)
     client.force_login(gm)
-    client.post(reverse("session_end", args=[campaign.pk, session.pk]))
+    client.post(reverse("session_end", args=[campaign.pk, session.pk]), {"confirm": "yes"})
     html = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
     assert reverse("session_start", args=[campaign.pk]) in html
 
