@@ -56,6 +56,7 @@ def _card(campaign, test: PendingTest) -> dict[str, Any]:
         "limits": gm_limits(module, panel, test),
         "controls": getattr(module, "GM_CONTROLS", ()),
         "npc": test.modifiers.get("npc"),
+        "combat": pending_actions.is_combat(test.modifiers),
         "dice": list(enumerate(test.modifiers.get("dice", []))),
     }
 
@@ -67,6 +68,7 @@ def _dashboard_context(request, campaign) -> dict[str, Any]:
     for member in party:
         member["target_fields"] = module.target_fields(member["character"], campaign)
     return {
+        "marks_combat": "combat" in getattr(module, "GM_CONTROLS", ()),
         "campaign": campaign,
         "session": session,
         "scene": session.scenes.order_by("-number").first() if session else None,
@@ -123,9 +125,12 @@ def call_test(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     target, wrong = module.target_from_post(request.POST, character, campaign)
     if wrong:
         return _back(request, campaign, " ".join(wrong))
+    combat = one_str(request.POST, "combat") == "yes" and "combat" in getattr(
+        module, "GM_CONTROLS", ()
+    )
     try:
         pending_actions.call_test(
-            session=session, character=character, gm=request.user, target=target
+            session=session, character=character, gm=request.user, target=target, combat=combat
         )
     except ActionRefused as refusal:
         return _back(request, campaign, str(refusal))
@@ -149,6 +154,8 @@ def _operation(post, campaign) -> tuple[str, dict[str, Any]]:
     if op in ("set_difficulty", "set_easing", "set_hindering", "set_extra_d10", "set_challenge"):
         value = one_int(post, "value", default=None)
         return op, {"value": value}
+    if op == "set_combat":
+        return op, {"value": {"yes": True, "no": False}.get(one_str(post, "value"))}
     if op == "add_category_modifier":
         return op, {
             "category": one_str(post, "category"),

@@ -25,6 +25,9 @@ from sheets.models import NPC
 
 MAX_DICE_ENTRIES = 20
 MAX_AMOUNT = 20
+#: The mark of a combat test in a pending test's modifiers: only after such a test does the GM
+#: apply a combat wound (rolls.after_roll).
+COMBAT = "combat"
 
 
 def _announce(pending: PendingTest, gm_id: int) -> None:
@@ -40,8 +43,11 @@ def _announce(pending: PendingTest, gm_id: int) -> None:
 
 
 @transaction.atomic
-def call_test(*, session: GameSession, character, gm, target: dict[str, Any]) -> PendingTest:
-    """Call for a test on a character; an earlier open call for it is called off."""
+def call_test(
+    *, session: GameSession, character, gm, target: dict[str, Any], combat: bool = False
+) -> PendingTest:
+    """Call for a test on a character; an earlier open call for it is called off. ``combat``
+    marks it as a combat test (FastTest: the GM may apply the wound after it is rolled)."""
     if not session.is_open:
         raise ActionRefused(_("Start a session before calling for tests."))
     for old in PendingTest.objects.select_for_update().filter(
@@ -50,8 +56,9 @@ def call_test(*, session: GameSession, character, gm, target: dict[str, Any]) ->
         old.status = PendingTest.Status.CANCELLED
         old.save(update_fields=["status", "updated_at"])
         _announce(old, gm.pk)
+    modifiers = {COMBAT: True} if combat else {}
     pending = PendingTest.objects.create(
-        session=session, character=character, called_by=gm, target=target, modifiers={}
+        session=session, character=character, called_by=gm, target=target, modifiers=modifiers
     )
     _announce(pending, gm.pk)
     return pending
@@ -246,6 +253,22 @@ def _set_number(name: str):
     return setter
 
 
+def _set_combat(pending, modifiers, value: Any) -> None:
+    """Mark the test as a combat test, or not (a system without combat wounds has no mark)."""
+    if COMBAT not in getattr(panel_module(pending.session.campaign.system), "GM_CONTROLS", ()):
+        raise ActionRefused(_("Tests of this system have no such setting."))
+    if value not in (True, False):
+        raise ActionRefused(_("Say whether this is a combat test: yes or no."))
+    if value:
+        modifiers[COMBAT] = True
+    else:
+        modifiers.pop(COMBAT, None)
+
+
+def is_combat(modifiers: Any) -> bool:
+    return isinstance(modifiers, dict) and modifiers.get(COMBAT) is True
+
+
 def _set_target(pending, modifiers, target: Any) -> None:
     if not isinstance(target, dict):
         raise ActionRefused(_("Choose what is tested."))
@@ -299,6 +322,7 @@ OPERATIONS = {
     "set_hindering": _set_number("hindering"),
     "set_extra_d10": _set_number("extra_d10"),
     "set_challenge": _set_challenge,
+    "set_combat": _set_combat,
     "set_target": _set_target,
 }
 

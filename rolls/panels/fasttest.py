@@ -205,7 +205,7 @@ def _split(choices, parsed: fasttest.Params, best: int, pending) -> int:
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
 
 #: What the GM may change on a pending FastTest test (see rolls.pending.OPERATIONS).
-GM_CONTROLS = ("bonus", "penalty", "npc", "extra_d10")
+GM_CONTROLS = ("bonus", "penalty", "npc", "extra_d10", "combat")
 
 
 def gm_dynamic_limits(panel: Panel, pending) -> dict[str, Limit]:
