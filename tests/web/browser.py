@@ -20,13 +20,14 @@ DEMO_PASSWORD = "demo-table"
 
 
 @contextlib.contextmanager
-def demo_table(tmp_path, **env_overrides: str) -> Iterator[str]:
+def demo_table(tmp_path, **server_env: str) -> Iterator[str]:
     """The embedded default (SQLite, in-memory layer) with the demo table, on a free port;
-    ``env_overrides`` set more of the server's environment (e.g. ``DEBUG="0"`` as `make run`)."""
-    env = app_env(DATABASE_URL=f"sqlite:///{tmp_path / 'table.sqlite3'}", **env_overrides)
+    ``server_env`` sets more of the server's environment (``DEBUG="0"``, as `make run` serves;
+    the demo is seeded as `make run` seeds it, with the default DEBUG)."""
+    env = app_env(DATABASE_URL=f"sqlite:///{tmp_path / 'table.sqlite3'}")
     manage(env, "migrate", "--no-input")
     manage(env, "seed_demo")
-    with uvicorn(env) as base:
+    with uvicorn(env | server_env) as base:
         yield base
 
 
