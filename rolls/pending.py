@@ -78,6 +78,12 @@ def change_test(pending_id: int, gm, operation: str, **args: Any) -> PendingTest
     if apply is None:
         raise ActionRefused(_("Unknown change to a test."))
     module = panel_module(pending.session.campaign.system)
+    # An operation the system's card does not offer would be stored and silently ignored (a
+    # T10 test has no NPC traits, a FastTest one no fixed modifier): refused instead.
+    needed = KIND_CONTROL.get(args.get("kind")) if operation == "add_dice" else None
+    needed = needed or OPERATION_CONTROL.get(operation)
+    if needed is not None and needed not in getattr(module, "GM_CONTROLS", ()):
+        raise ActionRefused(_("Tests of this system have no such setting."))
     before = _card_panel(module, pending)
     # The operations read the system's ranges from here (see ``_limit``).
     pending.limits = gm_limits(module, before, pending)
@@ -254,9 +260,7 @@ def _set_number(name: str):
 
 
 def _set_combat(pending, modifiers, value: Any) -> None:
-    """Mark the test as a combat test, or not (a system without combat wounds has no mark)."""
-    if COMBAT not in getattr(panel_module(pending.session.campaign.system), "GM_CONTROLS", ()):
-        raise ActionRefused(_("Tests of this system have no such setting."))
+    """Mark the test as a combat test, or not (only systems with combat wounds offer it)."""
     if value not in (True, False):
         raise ActionRefused(_("Say whether this is a combat test: yes or no."))
     if value:
@@ -353,3 +357,19 @@ def _add_category_modifier(
 
 
 OPERATIONS["add_category_modifier"] = _add_category_modifier
+
+#: The entry of a system's ``GM_CONTROLS`` each operation needs; ``add_dice`` by its kind.
+OPERATION_CONTROL = {
+    "set_npc": "npc",
+    "clear_npc": "npc",
+    "set_extra_d10": "extra_d10",
+    "set_challenge": "challenge",
+    "set_combat": COMBAT,
+    "add_category_modifier": "category_modifier",
+}
+KIND_CONTROL = {
+    "bonus": "bonus",
+    "penalty": "penalty",
+    "modifier": "modifier",
+    "circumstance": "category_modifier",
+}

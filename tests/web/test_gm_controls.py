@@ -209,3 +209,26 @@ def test_an_npcs_test_takes_the_same_difficulty_range_as_a_called_test(system):
     field = next(f for f in npc_rolls.FIELDS[system] if f.name == "difficulty")
     limit = gm_limits(panel_module(system))["difficulty"]
     assert (field.low, field.high) == (limit.low, limit.high)
+
+
+@pytest.mark.parametrize(
+    ("system", "form"),
+    [
+        ("t10", {"op": "set_npc", "npc": "1", "trait": "0"}),
+        ("t10", {"op": "add_dice", "kind": "modifier", "amount": "2", "source": "x"}),
+        ("fasttest", {"op": "add_dice", "kind": "modifier", "amount": "2", "source": "x"}),
+        ("fasttest", {"op": "set_challenge", "value": "1"}),
+        ("caerbannog", {"op": "add_dice", "kind": "penalty", "amount": "2", "source": "x"}),
+        ("2d6", {"op": "set_extra_d10", "value": "1"}),
+        ("ast", {"op": "add_dice", "kind": "bonus", "amount": "2", "source": "x"}),
+    ],
+)
+def test_a_control_the_systems_card_does_not_offer_is_refused_not_stored(
+    client, call_in, gm, system, form
+):
+    test = call_in(system)
+    client.force_login(gm)
+    response = change(client, test, **form)
+    assert "Tests of this system have no such setting." in card_of(response.content.decode(), test)
+    test.refresh_from_db()
+    assert (test.revision, test.modifiers) == (1, {})
