@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 HOST ?= 127.0.0.1
+# The demo server shows the app's own 404/403 pages, not Django's debug pages (which list every
+# URL to whoever mistypes one). `make run DEBUG=1` for the debug pages while developing.
+DEBUG ?= 0
 
 .PHONY: run test install lint bench bench-live messages clean
 
@@ -30,7 +33,7 @@ run: $(VENV)/.installed
 	@echo ""
 	@echo "  The Table is at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
 	@echo ""
-	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --lifespan off
+	DEBUG=$(DEBUG) $(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --lifespan off
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

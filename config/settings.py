@@ -154,8 +154,9 @@ STORAGES = {
         )
     },
 }
-# Served from STATICFILES_DIRS directly in development, so `make run` needs no collectstatic.
-WHITENOISE_USE_FINDERS = DEBUG
+# Served from STATICFILES_DIRS directly outside production (DEBUG or not: `make run` runs with
+# DEBUG off), so `make run` needs no collectstatic.
+WHITENOISE_USE_FINDERS = not PRODUCTION
 
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from campaigns.models import Campaign, GameSession, Membership, Scene
 from rolls.engine import EngineError, system_module
 from rolls.engine.core import RandomSource
-from rolls.models import Roll, Visibility
+from rolls.models import PendingTest, Roll, Visibility
 from rolls.payload import engine_faces, result_document, roll_payload
 from sheets.models import Character
 
@@ -76,8 +76,13 @@ def end_session(session: GameSession) -> GameSession:
     locked.ended_at = timezone.now()
     locked.save(update_fields=["ended_at"])
     from rolls.awards import convert_experience_dice  # rolls.awards imports this module
+    from rolls.pending import cancel_test  # rolls.pending imports this module
 
     convert_experience_dice(locked)
+    # Tests still waiting cannot be rolled any more: called off, and every page told so.
+    waiting = locked.pending_tests.filter(status=PendingTest.Status.OPEN)
+    for pending_id in waiting.values_list("pk", flat=True):
+        cancel_test(pending_id, locked.campaign.gm)
     broadcast_on_commit(
         campaign_group(locked.campaign_id), {"type": "table.session", "session": locked.pk}
     )

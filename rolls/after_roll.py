@@ -1,6 +1,8 @@
 """After a FastTest roll: the consequences the GM applies in one click (RULES.md section 1).
 
-- **The combat wound.** The engine's ``combat_wound`` says who takes which wound. A wound on the
+- **The combat wound**, only after a test the GM called and marked as a combat test (a plain
+  test, or one the GM did not mark, deals no wound). The engine's ``combat_wound`` says who
+  takes which wound. A wound on the
   player's character goes on the sheet and, when ``needs_wound_test`` says so, the GM's call for
   a BUDOWA wound test goes to the player (a pending test, the armor as bonus dice; the new wound
   is already on the sheet, so the panel counts it). Once rolled, ``read_wound_test`` applies its
@@ -76,6 +78,10 @@ def apply_combat_wound(*, roll: Roll, gm, player_weapon: str, enemy_weapon: str)
     """
     if roll.system != "fasttest" or roll.kind != "test" or roll.character_id is None:
         raise ActionRefused(_("Only a FastTest test of a character deals a combat wound."))
+    if not is_combat_roll(roll):
+        raise ActionRefused(
+            _("Only a test you called as a combat test deals a wound; this one was not.")
+        )
     if player_weapon not in WEAPON_CLASSES or enemy_weapon not in WEAPON_CLASSES:
         raise ActionRefused(_("Choose the weapon class of each side: light, hand or heavy."))
     # The character's row lock serialises two clicks on the same roll.
@@ -107,6 +113,14 @@ def apply_combat_wound(*, roll: Roll, gm, player_weapon: str, enemy_weapon: str)
     except IntegrityError as error:
         raise ActionRefused(_("The wound of this roll has already been applied.")) from error
     return applied
+
+
+def is_combat_roll(roll: Roll) -> bool:
+    """Whether the roll answered a test the GM called and marked as a combat test."""
+    return any(
+        pending_actions.is_combat(test.modifiers)
+        for test in PendingTest.objects.filter(roll=roll).only("modifiers")
+    )
 
 
 def _outcome(roll: Roll) -> str:
@@ -375,10 +389,17 @@ def strip(campaign: Campaign, session: GameSession | None) -> list[dict[str, Any
         )
     )
     dice_on = bool(system_settings(campaign)["experience_dice"])
-    return [_item(roll, campaign, dice_on, given) for roll in rolls]
+    combat = {
+        test.roll_id
+        for test in PendingTest.objects.filter(roll__in=rolls).only("roll_id", "modifiers")
+        if pending_actions.is_combat(test.modifiers)
+    }
+    return [_item(roll, campaign, dice_on, given, combat) for roll in rolls]
 
 
-def _item(roll: Roll, campaign: Campaign, dice_on: bool, given: set[int]) -> dict[str, Any]:
+def _item(
+    roll: Roll, campaign: Campaign, dice_on: bool, given: set[int], combat: set[int]
+) -> dict[str, Any]:
     outcome = _outcome(roll)
     applied = getattr(roll, "applied_wound", None)
     test = applied.wound_test if applied is not None else None
@@ -387,6 +408,8 @@ def _item(roll: Roll, campaign: Campaign, dice_on: bool, given: set[int]) -> dic
         "roll": roll,
         "outcome": outcome,
         "failed": failed,
+        # Only a test the GM called as a combat test is offered the wound.
+        "combat": roll.pk in combat,
         "applied": applied,
         "severity_label": fasttest_sheet.SEVERITY_LABELS.get(applied.severity) if applied else "",
         "wound_test": test,

@@ -19,7 +19,7 @@ from rolls import pending as pending_actions
 from rolls.actions import ActionRefused
 from rolls.log import log_context
 from rolls.models import PendingTest
-from rolls.panels import one_int, one_str, panel_module
+from rolls.panels import gm_limits, one_int, one_str, panel_module
 from rolls.party import vitals
 from rolls.pending import pending_view
 from sheets.models import NPC, Character
@@ -53,8 +53,10 @@ def _card(campaign, test: PendingTest) -> dict[str, Any]:
     return {
         "test": test,
         "panel": panel,
+        "limits": gm_limits(module, panel, test),
         "controls": getattr(module, "GM_CONTROLS", ()),
         "npc": test.modifiers.get("npc"),
+        "combat": pending_actions.is_combat(test.modifiers),
         "dice": list(enumerate(test.modifiers.get("dice", []))),
     }
 
@@ -66,6 +68,7 @@ def _dashboard_context(request, campaign) -> dict[str, Any]:
     for member in party:
         member["target_fields"] = module.target_fields(member["character"], campaign)
     return {
+        "marks_combat": "combat" in getattr(module, "GM_CONTROLS", ()),
         "campaign": campaign,
         "session": session,
         "scene": session.scenes.order_by("-number").first() if session else None,
@@ -98,14 +101,16 @@ def dashboard_pending(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(request, "rolls/_pending_list.html", _dashboard_context(request, campaign))
 
 
-def _back(request, campaign, message: str = "") -> HttpResponse:
-    """After a GM action: the pending list for htmx, the dashboard otherwise."""
+def _back(request, campaign, message: str = "", card: int | None = None) -> HttpResponse:
+    """After a GM action: the pending list for htmx (a refusal shown on the ``card`` it is
+    about), the dashboard otherwise (the refusal as a message, back at that card)."""
+    if request.htmx:
+        context = _dashboard_context(request, campaign) | {"refusal": message, "refused": card}
+        return render(request, "rolls/_pending_list.html", context)
     if message:
         messages.error(request, message)
-    if request.htmx:
-        context = _dashboard_context(request, campaign) | {"refusal": message}
-        return render(request, "rolls/_pending_list.html", context)
-    return redirect(reverse("dashboard", args=[campaign.pk]) + "#pending-tests")
+    anchor = f"#pending-{card}" if card is not None and message else "#pending-tests"
+    return redirect(reverse("dashboard", args=[campaign.pk]) + anchor)
 
 
 @require_POST
@@ -120,9 +125,12 @@ def call_test(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     target, wrong = module.target_from_post(request.POST, character, campaign)
     if wrong:
         return _back(request, campaign, " ".join(wrong))
+    combat = one_str(request.POST, "combat") == "yes" and "combat" in getattr(
+        module, "GM_CONTROLS", ()
+    )
     try:
         pending_actions.call_test(
-            session=session, character=character, gm=request.user, target=target
+            session=session, character=character, gm=request.user, target=target, combat=combat
         )
     except ActionRefused as refusal:
         return _back(request, campaign, str(refusal))
@@ -146,6 +154,8 @@ def _operation(post, campaign) -> tuple[str, dict[str, Any]]:
     if op in ("set_difficulty", "set_easing", "set_hindering", "set_extra_d10", "set_challenge"):
         value = one_int(post, "value", default=None)
         return op, {"value": value}
+    if op == "set_combat":
+        return op, {"value": {"yes": True, "no": False}.get(one_str(post, "value"))}
     if op == "add_category_modifier":
         return op, {
             "category": one_str(post, "category"),
@@ -164,7 +174,7 @@ def change_test(request: HttpRequest, campaign_id: int, pending_id: int) -> Http
     try:
         pending_actions.change_test(test.pk, request.user, op, **args)
     except ActionRefused as refusal:
-        return _back(request, campaign, str(refusal))
+        return _back(request, campaign, str(refusal), card=test.pk)
     return _back(request, campaign)
 
 

@@ -7,9 +7,12 @@ import io
 import json
 from typing import Any
 
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from rolls.labels import OUTCOME_LABELS, SOURCE_KINDS
+from rolls.models import Visibility
 
 
 def _dice_text(entry: dict[str, Any]) -> str:
@@ -64,14 +67,50 @@ def as_csv(entries: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
+def _time(entry: dict[str, Any]) -> str:
+    """The entry's time of day in the site's time zone (the heading names it)."""
+    moment = parse_datetime(entry["created_at"])
+    return timezone.localtime(moment).strftime("%H:%M:%S") if moment else ""
+
+
+def _roller(entry: dict[str, Any]) -> str:
+    """Who rolled: the character with the player who rolled it, or the roller alone."""
+    if entry["character_name"] and entry["character_name"] != entry["actor_name"]:
+        return _("%(character)s (rolled by %(user)s)") % {
+            "character": entry["character_name"],
+            "user": entry["actor_name"],
+        }
+    return entry["actor_name"]
+
+
+def _marker(entry: dict[str, Any]) -> str:
+    """Who may see the entry, unless the whole table may: the GM's copy keeps secrets marked."""
+    if entry["visibility"] == Visibility.SECRET:
+        return " *[" + _("secret: the roller and the GM") + "]*"
+    if entry["visibility"] == Visibility.HIDDEN:
+        return " *[" + _("hidden: the GM only") + "]*"
+    return ""
+
+
 def as_markdown(session, entries: list[dict[str, Any]]) -> str:
-    lines = [f"# {session.campaign.name}: {session}", ""]
+    started = timezone.localtime(session.started_at)
+    lines = [
+        f"# {session.campaign.name}: {session}",
+        "",
+        _("Started %(date)s; times in %(zone)s.")
+        % {
+            "date": started.strftime("%Y-%m-%d %H:%M"),
+            "zone": timezone.get_current_timezone_name(),
+        },
+        "",
+    ]
     for entry in entries:
+        head = f"- **#{entry['seq']}** {_time(entry)}"
         if entry["redacted"]:
-            lines.append(f"- **#{entry['seq']}** {_('A hidden roll was made.')}")
+            lines.append(f"{head} {_('A hidden roll was made.')}")
             continue
         outcome = OUTCOME_LABELS.get(entry["outcome"], entry["outcome"])
-        line = f"- **#{entry['seq']}** {_who(entry)}"
+        line = f"{head} {_roller(entry)}{_marker(entry)}"
         if entry["label"]:
             line += f" — {entry['label']}"
         line += f": **{outcome}** ({_dice_text(entry)})"

@@ -5,7 +5,8 @@ penalty dice against the players), so the GM types a chance (1-9) and bonus or p
 plain FastTest test. The other systems get one small form each, mapped to the engine's params:
 Caerbannog a skill level (three dice of its size), a difficulty and easing; T10 a pool and a
 difficulty; AST white dice and what is added to the test level; 2d6 attribute, skill and
-difficulty. The engine checks the params again; nothing is rolled that it refuses.
+difficulty. The engine checks the params again; nothing is rolled that it refuses. A difficulty
+takes the same range as the system's called tests (its panel's ``GM_LIMITS``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from campaigns.models import Campaign, GameSession
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError, caerbannog, fasttest, system_module, t10
 from rolls.models import Roll, Visibility
+from rolls.panels import caerbannog as caerbannog_panel
 from rolls.panels import one_int, one_str, source
+from rolls.panels import twod6 as twod6_panel
 from sheets.models import NPC
 
 WHAT_MAX = 80
@@ -61,7 +64,13 @@ FIELDS: dict[str, tuple[Field, ...]] = {
                 for index, sides in enumerate(caerbannog.SKILL_DICE)
             ),
         ),
-        Field("difficulty", gettext_lazy("Difficulty"), 0, 30, DEFAULT_CAERBANNOG_DIFFICULTY),
+        Field(
+            "difficulty",
+            gettext_lazy("Difficulty"),
+            caerbannog_panel.GM_LIMITS["difficulty"].low,
+            caerbannog_panel.GM_LIMITS["difficulty"].high,
+            DEFAULT_CAERBANNOG_DIFFICULTY,
+        ),
         Field(
             "ease",
             gettext_lazy("Eased or hindered"),
@@ -92,7 +101,13 @@ FIELDS: dict[str, tuple[Field, ...]] = {
     "2d6": (
         Field("attribute", gettext_lazy("Attribute"), 0, 20, 5),
         Field("skill", gettext_lazy("Skill"), 0, 20, 3),
-        Field("difficulty", gettext_lazy("Difficulty"), 0, 40, 15),
+        Field(
+            "difficulty",
+            gettext_lazy("Difficulty"),
+            twod6_panel.GM_LIMITS["difficulty"].low,
+            twod6_panel.GM_LIMITS["difficulty"].high,
+            twod6_panel.DEFAULT_DIFFICULTY,
+        ),
     ),
 }
 

@@ -53,6 +53,17 @@ def _pending_for(character, choices) -> PendingTest | None:
     ).first()
 
 
+def _called_off(character, choices) -> PendingTest | None:
+    """The GM's call the panel was just told is off (``called_off``), if it is this character's
+    and really called off: the panel says so rather than silently turning into a free test."""
+    pending_id = one_int(choices, "called_off", default=None)
+    if not isinstance(pending_id, int):
+        return None
+    return PendingTest.objects.filter(
+        pk=pending_id, character=character, status=PendingTest.Status.CANCELLED
+    ).first()
+
+
 def _follow_ups(module, roll, character, campaign) -> list:
     """What the rules allow after this roll (a re-roll, a boost...), as the panel offers it."""
     return module.follow_ups(roll, character, campaign) if hasattr(module, "follow_ups") else []
@@ -81,6 +92,18 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
     """
     module = panel_module(campaign.system)
     pending = None if rolled is not None else _pending_for(character, choices)
+    called_off = None
+    if rolled is None and pending is None and panel is None:
+        called_off = _called_off(character, choices)
+        if called_off is not None:
+            # A newer call replaced it: show that one; else the same stat, as a free test.
+            pending = PendingTest.objects.filter(
+                character=character, status=PendingTest.Status.OPEN
+            ).first()
+            if pending is not None:
+                called_off = None
+            else:
+                choices = with_target(choices, called_off.target)
     if panel is None:
         panel = module.build(
             character, campaign, choices, pending=pending_view(pending) if pending else None
@@ -102,6 +125,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         "follow_ups": follow_ups,
         "refusal": refusal,
         "pending": pending,
+        "called_off": called_off,
     }
     return render(request, "rolls/_panel.html", context, status=status)
 

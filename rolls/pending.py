@@ -20,11 +20,14 @@ from rolls.actions import (
     user_group,
 )
 from rolls.models import AppliedWound, PendingTest
-from rolls.panels import panel_module
+from rolls.panels import Limit, gm_limits, panel_module
 from sheets.models import NPC
 
 MAX_DICE_ENTRIES = 20
 MAX_AMOUNT = 20
+#: The mark of a combat test in a pending test's modifiers: only after such a test does the GM
+#: apply a combat wound (rolls.after_roll).
+COMBAT = "combat"
 
 
 def _announce(pending: PendingTest, gm_id: int) -> None:
@@ -40,8 +43,11 @@ def _announce(pending: PendingTest, gm_id: int) -> None:
 
 
 @transaction.atomic
-def call_test(*, session: GameSession, character, gm, target: dict[str, Any]) -> PendingTest:
-    """Call for a test on a character; an earlier open call for it is called off."""
+def call_test(
+    *, session: GameSession, character, gm, target: dict[str, Any], combat: bool = False
+) -> PendingTest:
+    """Call for a test on a character; an earlier open call for it is called off. ``combat``
+    marks it as a combat test (FastTest: the GM may apply the wound after it is rolled)."""
     if not session.is_open:
         raise ActionRefused(_("Start a session before calling for tests."))
     for old in PendingTest.objects.select_for_update().filter(
@@ -50,8 +56,9 @@ def call_test(*, session: GameSession, character, gm, target: dict[str, Any]) ->
         old.status = PendingTest.Status.CANCELLED
         old.save(update_fields=["status", "updated_at"])
         _announce(old, gm.pk)
+    modifiers = {COMBAT: True} if combat else {}
     pending = PendingTest.objects.create(
-        session=session, character=character, called_by=gm, target=target, modifiers={}
+        session=session, character=character, called_by=gm, target=target, modifiers=modifiers
     )
     _announce(pending, gm.pk)
     return pending
@@ -70,7 +77,22 @@ def change_test(pending_id: int, gm, operation: str, **args: Any) -> PendingTest
     apply = OPERATIONS.get(operation)
     if apply is None:
         raise ActionRefused(_("Unknown change to a test."))
+    module = panel_module(pending.session.campaign.system)
+    # An operation the system's card does not offer would be stored and silently ignored (a
+    # T10 test has no NPC traits, a FastTest one no fixed modifier): refused instead.
+    needed = KIND_CONTROL.get(args.get("kind")) if operation == "add_dice" else None
+    needed = needed or OPERATION_CONTROL.get(operation)
+    if needed is not None and needed not in getattr(module, "GM_CONTROLS", ()):
+        raise ActionRefused(_("Tests of this system have no such setting."))
+    before = _card_panel(module, pending)
+    # The operations read the system's ranges from here (see ``_limit``).
+    pending.limits = gm_limits(module, before, pending)
     apply(pending, pending.modifiers, **args)
+    # No change may leave the player a test that cannot be rolled (the engine's caps, a range a
+    # system checks only when it builds the test): it is refused here, at the GM's card.
+    after = _card_panel(module, pending)
+    if before.ready and not after.ready:
+        raise ActionRefused(" ".join(m for ms in after.errors.values() for m in ms))
     pending.revision += 1
     pending.save(update_fields=["modifiers", "target", "revision", "updated_at"])
     _announce(pending, gm.pk)
@@ -130,6 +152,13 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
     return roll, created
 
 
+def _card_panel(module, pending: PendingTest):
+    """The test as the GM's card shows it: the GM's modifiers, none of the player's choices."""
+    return module.build(
+        pending.character, pending.session.campaign, {}, pending=pending_view(pending)
+    )
+
+
 class StaleTest(ActionRefused):
     """The player's view of a pending test is older than the GM's latest change."""
 
@@ -169,8 +198,15 @@ def _add_dice(pending, modifiers, kind: str, amount: Any, source: str = "") -> N
     entries = modifiers.setdefault("dice", [])
     if len(entries) >= MAX_DICE_ENTRIES:
         raise ActionRefused(_("That is as many modifiers as one test can hold."))
-    low = -MAX_AMOUNT if kind in ("pool", "circumstance", "modifier") else 1
-    entries.append({"kind": kind, "amount": _amount(amount, low), "source": _text(source)})
+    limit = _limit(pending, kind)
+    if limit is not None:
+        refusal = limit.refusal(amount)
+        if refusal:
+            raise ActionRefused(refusal)
+    else:
+        low = -MAX_AMOUNT if kind in ("pool", "circumstance", "modifier") else 1
+        amount = _amount(amount, low)
+    entries.append({"kind": kind, "amount": amount, "source": _text(source)})
 
 
 def _remove_dice(pending, modifiers, index: Any) -> None:
@@ -200,19 +236,41 @@ def _clear_npc(pending, modifiers) -> None:
     modifiers.pop("npc", None)
 
 
-def _set_number(name: str, low: int, high: int):
+def _limit(pending: PendingTest, name: str) -> Limit | None:
+    """The system's range for one of the GM's numbers (set by ``change_test``)."""
+    return getattr(pending, "limits", {}).get(name)
+
+
+def _set_number(name: str):
+    """Set (or, with None, clear) one of the GM's numbers within the system's range for it."""
+
     def setter(pending, modifiers, value: Any) -> None:
         if value is None:
             modifiers.pop(name, None)
             return
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ActionRefused(
-                _("That must be a whole number from %(low)s to %(high)s.")
-                % {"low": low, "high": high}
-            )
+        limit = _limit(pending, name)
+        if limit is None:
+            raise ActionRefused(_("Tests of this system have no such setting."))
+        refusal = limit.refusal(value)
+        if refusal:
+            raise ActionRefused(refusal)
         modifiers[name] = value
 
     return setter
+
+
+def _set_combat(pending, modifiers, value: Any) -> None:
+    """Mark the test as a combat test, or not (only systems with combat wounds offer it)."""
+    if value not in (True, False):
+        raise ActionRefused(_("Say whether this is a combat test: yes or no."))
+    if value:
+        modifiers[COMBAT] = True
+    else:
+        modifiers.pop(COMBAT, None)
+
+
+def is_combat(modifiers: Any) -> bool:
+    return isinstance(modifiers, dict) and modifiers.get(COMBAT) is True
 
 
 def _set_target(pending, modifiers, target: Any) -> None:
@@ -263,11 +321,12 @@ OPERATIONS = {
     "remove_dice": _remove_dice,
     "set_npc": _set_npc,
     "clear_npc": _clear_npc,
-    "set_difficulty": _set_number("difficulty", 0, 30),
-    "set_easing": _set_number("easing", 0, 10),
-    "set_hindering": _set_number("hindering", 0, 10),
-    "set_extra_d10": _set_number("extra_d10", 0, 200),
+    "set_difficulty": _set_number("difficulty"),
+    "set_easing": _set_number("easing"),
+    "set_hindering": _set_number("hindering"),
+    "set_extra_d10": _set_number("extra_d10"),
     "set_challenge": _set_challenge,
+    "set_combat": _set_combat,
     "set_target": _set_target,
 }
 
@@ -298,3 +357,19 @@ def _add_category_modifier(
 
 
 OPERATIONS["add_category_modifier"] = _add_category_modifier
+
+#: The entry of a system's ``GM_CONTROLS`` each operation needs; ``add_dice`` by its kind.
+OPERATION_CONTROL = {
+    "set_npc": "npc",
+    "clear_npc": "npc",
+    "set_extra_d10": "extra_d10",
+    "set_challenge": "challenge",
+    "set_combat": COMBAT,
+    "add_category_modifier": "category_modifier",
+}
+KIND_CONTROL = {
+    "bonus": "bonus",
+    "penalty": "penalty",
+    "modifier": "modifier",
+    "circumstance": "category_modifier",
+}

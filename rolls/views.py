@@ -7,12 +7,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
-from django.views.decorators.http import require_GET, require_POST
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import GameSession
 from rolls import actions, export, stats
+from rolls.awards import experience_dice_on
 from rolls.log import entries_for, log_context
+from rolls.models import PendingTest
 
 
 def _session_of(campaign, session_id: int) -> GameSession:
@@ -77,14 +80,31 @@ def session_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return redirect("session_detail", campaign.pk, session.pk)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def session_end(request: HttpRequest, campaign_id: int, session_id: int) -> HttpResponse:
+    """End a session, asked once: the button opens this confirmation (a page of its own, so it
+    works without JavaScript), and only its "Yes" (``confirm=yes``) ends the session. A post
+    without it, say from a page opened before this step existed, is asked again."""
     campaign = gm_campaign(request, campaign_id)
+    session = _session_of(campaign, session_id)
+    if not session.is_open:
+        messages.info(request, _("This session has already ended."))
+        return redirect("session_detail", campaign.pk, session_id)
+    if request.method == "GET" or request.POST.get("confirm") != "yes":
+        context = {
+            "campaign": campaign,
+            "session": session,
+            "open_tests": session.pending_tests.filter(status=PendingTest.Status.OPEN).count(),
+            "converts_dice": experience_dice_on(campaign),
+        }
+        return render(request, "rolls/session_end.html", context)
     try:
-        actions.end_session(_session_of(campaign, session_id))
+        actions.end_session(session)
     except actions.ActionRefused as refusal:
         messages.error(request, str(refusal))
+    else:
+        messages.success(request, _("The session has ended."))
     return redirect("session_detail", campaign.pk, session_id)
 
 

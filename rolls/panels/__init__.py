@@ -70,6 +70,42 @@ def panel_module(system: str) -> ModuleType:
     return importlib.import_module(PANEL_MODULES[system])
 
 
+@dataclass(frozen=True)
+class Limit:
+    """The range of one number the GM sets on a called test, with the rule's own words.
+
+    One place per system (its ``GM_LIMITS``, and ``gm_dynamic_limits(panel, pending)`` where the
+    range depends on the test): the operations refuse outside it, the GM's card shows it as the
+    field's min and max, and the call form lists the same numbers. ``message`` may use
+    ``%(low)s`` and ``%(high)s``.
+    """
+
+    low: int
+    high: int
+    message: Any
+    nonzero: bool = False
+
+    def refusal(self, value: Any) -> str | None:
+        """None when ``value`` is allowed, else the sentence that says why it is not."""
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not self.low <= value <= self.high
+            or (self.nonzero and value == 0)
+        ):
+            return str(self.message) % {"low": self.low, "high": self.high}
+        return None
+
+
+def gm_limits(module: ModuleType, panel: Panel | None = None, pending=None) -> dict[str, Limit]:
+    """The system's ranges for the GM's numbers; the dynamic ones need the card's panel."""
+    limits = dict(getattr(module, "GM_LIMITS", {}))
+    dynamic = getattr(module, "gm_dynamic_limits", None)
+    if dynamic is not None and panel is not None:
+        limits |= dynamic(panel, pending)
+    return limits
+
+
 def source(kind: str, amount: int, text: str = "") -> dict[str, Any]:
     """One modifier with where it came from, as the log shows it."""
     return {"kind": kind, "amount": amount, "source": text}

@@ -18,13 +18,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
+from campaigns.models import Scene
 from rolls.engine import EngineError
 from rolls.engine import ast as engine
 from rolls.engine.core import OUTCOMES, RANK, SUCCESSES
 from rolls.labels import OUTCOME_LABELS
-from rolls.panels import FollowUp, Panel, ints, one_int, one_str, source
+from rolls.panels import FollowUp, Limit, Panel, ints, one_int, one_str, source
 from sheets.systems import ast as sheet
 from sheets.systems.named_lists import NAME_MAX
 
@@ -198,6 +199,20 @@ def _challenge(modifiers: Mapping[str, Any]) -> int:
 
 #: What the GM may change on a pending AST test (see rolls.pending.OPERATIONS).
 GM_CONTROLS = ("challenge",)
+
+
+def gm_dynamic_limits(panel: Panel, pending) -> dict[str, Limit]:
+    """Challenge points: what this test holds plus what is left in the scene's pool (RULES.md:
+    one per player at the start of each scene)."""
+    held = (pending.modifiers or {}).get("challenge", 0) if pending is not None else 0
+    held = held if isinstance(held, int) and not isinstance(held, bool) else 0
+    scene = Scene.objects.filter(session_id=getattr(pending, "session_id", None))
+    left = scene.order_by("-number").values_list("challenge_points", flat=True).first() or 0
+    message = gettext_lazy(
+        "Challenge points: from %(low)s to %(high)s (what this test holds and what is left "
+        "in the scene)."
+    )
+    return {"challenge": Limit(0, held + left, message)}
 
 
 def target_fields(character, campaign) -> list[dict[str, Any]]:

@@ -21,13 +21,13 @@ Decisions of this panel (the rules leave them open):
   the dice re-rolled (an ability may re-roll only some); none named means all of them.
 - Heroic effort settles the test: nothing follows it, so it comes after any boost or re-roll.
 
-A test the GM calls for (a pending test) fixes what is tested (skills or a defence), the form of a
-combined test (the "added" form is the GM's to allow) and the difficulty; the player still picks
-the main skill. The GM's own controls: the difficulty (any number from 0 to the operation's 30),
-easing and hindering factors, and fixed modifiers each with its source. **Decision**: the player
-may still count their own easing and hindering factors (an ability, a tool the GM may not know
-about): they are counted with the GM's, so the side that occurs more often among all of them
-wins (RULES.md), and the log names both. The player's own fixed modifier adds to the GM's.
+A test the GM calls for (a pending test) fixes what is tested (skills or a defence), the form of
+a combined test (the "added" form is the GM's to allow) and the difficulty; the player still
+picks the main skill. The GM's own controls: the difficulty (0..MAX_DIFFICULTY, as the call form
+lists it), easing and hindering factors, and fixed modifiers each with its source. **Decision**:
+the player may still count their own easing and hindering factors (an ability, a tool the GM may
+not know about): they are counted with the GM's, so the side that occurs more often among all of
+them wins (RULES.md), and the log names both. The player's own fixed modifier adds to the GM's.
 """
 
 from __future__ import annotations
@@ -38,13 +38,14 @@ from typing import Any
 
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
 from rolls.engine.caerbannog_pool import clamp_rozmach
 from rolls.models import Roll
-from rolls.panels import FollowUp, Panel, ints, one_int, one_str, source, with_target
+from rolls.panels import FollowUp, Limit, Panel, ints, one_int, one_str, source, with_target
 from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_groups
 from sheets.templatetags.sheet_tags import roman
 
@@ -373,6 +374,34 @@ def _gm_ease_text(gm_easing: int, gm_hindering: int, easing: int, hindering: int
 
 #: What the GM may change on a pending Caerbannog test (see rolls.pending.OPERATIONS).
 GM_CONTROLS = ("difficulty", "easing", "hindering", "modifier")
+#: Easing or hindering factors the GM sets on one called test.
+GM_FACTORS = 10
+#: The GM's numbers and their ranges: the difficulty as the call form lists it (never below 0,
+#: RULES.md section 4), the factors, a fixed modifier as the player's own field takes it.
+GM_LIMITS = {
+    "difficulty": Limit(
+        0,
+        MAX_DIFFICULTY,
+        gettext_lazy(
+            "A Caerbannog difficulty is a whole number from %(low)s to %(high)s "
+            "(łatwy 2, przeciętny 3, wymagający 4, trudny 5)."
+        ),
+    ),
+    "easing": Limit(
+        0, GM_FACTORS, gettext_lazy("Easing factors are a whole number from %(low)s to %(high)s.")
+    ),
+    "hindering": Limit(
+        0,
+        GM_FACTORS,
+        gettext_lazy("Hindering factors are a whole number from %(low)s to %(high)s."),
+    ),
+    "modifier": Limit(
+        -MAX_MODIFIER,
+        MAX_MODIFIER,
+        gettext_lazy("A fixed modifier is a whole number from -%(high)s to %(high)s, not 0."),
+        nonzero=True,
+    ),
+}
 
 
 def _gm_modifiers(modifiers: dict[str, Any]) -> dict[str, Any]:

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaigns.system_settings import system_settings
 from rolls.after_roll import MAGIC_DIE, magic_die_panel, magic_follow_ups
 from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import Wound, wounds_for_test
-from rolls.panels import FollowUp, Panel, ints, one_int, one_str, source, with_target
+from rolls.panels import FollowUp, Limit, Panel, ints, one_int, one_str, source, with_target
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES
 
 TEMPLATE = "rolls/panels/fasttest.html"
@@ -204,7 +205,20 @@ def _split(choices, parsed: fasttest.Params, best: int, pending) -> int:
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
 
 #: What the GM may change on a pending FastTest test (see rolls.pending.OPERATIONS).
-GM_CONTROLS = ("bonus", "penalty", "npc", "extra_d10")
+GM_CONTROLS = ("bonus", "penalty", "npc", "extra_d10", "combat")
+
+
+def gm_dynamic_limits(panel: Panel, pending) -> dict[str, Limit]:
+    """The GM splits the penalty dice left after cancelling (RULES.md's Decision): 0 to all of
+    them may be d10s; with none left there is nothing to split."""
+    penalty = -panel.context.get("net", 0) if panel.ready else 0
+    if penalty > 0:
+        message = gettext_lazy(
+            "Of the %(high)s penalty dice, from %(low)s to %(high)s can be d10s."
+        )
+        return {"extra_d10": Limit(0, penalty, message)}
+    message = gettext_lazy("No penalty dice are left to split; bonus dice are the player's.")
+    return {"extra_d10": Limit(0, 0, message)}
 
 
 def target_fields(character, campaign) -> list[dict[str, Any]]:

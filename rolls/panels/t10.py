@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
-from rolls.panels import Panel, one_int, one_str, source, with_target
+from rolls.panels import Limit, Panel, one_int, one_str, source, with_target
 from sheets.systems import t10 as sheet
 from sheets.systems.named_lists import NAME_MAX, signed
 
@@ -147,6 +148,14 @@ def _gm_dice(modifiers: Mapping[str, Any], sources: list) -> int:
 
 #: What the GM may change on a pending T10 test (see rolls.pending.OPERATIONS).
 GM_CONTROLS = ("bonus", "penalty", "difficulty")
+#: The GM's numbers and their ranges (RULES.md section 3: 4..10, usually 7).
+GM_LIMITS = {
+    "difficulty": Limit(
+        engine.MIN_DIFFICULTY,
+        engine.MAX_DIFFICULTY,
+        gettext_lazy("A T10 difficulty is a whole number from %(low)s to %(high)s (usually 7)."),
+    ),
+}
 
 
 def target_fields(character, campaign) -> list[dict[str, Any]]:

@@ -20,13 +20,14 @@ Decisions of this panel, where RULES.md and the seed are silent:
   clamp) and what made it up; cap raises are logged as "cap" sources.
 
 A test the GM calls for (a pending test) fixes the attribute, the skill and the difficulty. The
-GM's controls: the difficulty (the operation's 0..30) and modifiers with their sources in any of
-the four categories (``add_category_modifier``, each −5..+5; a "circumstance" entry added with
-``add_dice`` counts too). **Decision**: the GM may add to every category, not only circumstance,
-because each category is clamped on its own: an anomaly's −3 is supernatural and must not be
-swallowed by a circumstance clamp the player's own modifiers already fill. The GM's modifiers
-join the player's in their category, before the clamp, and the log names them among the rest.
-The player keeps their own choices: specialisation, advantages, typed modifiers, helpers, cap.
+GM's controls: the difficulty (DIFFICULTY_MIN..DIFFICULTY_MAX, as everywhere) and modifiers with
+their sources in any of the four categories (``add_category_modifier``, each −5..+5; a
+"circumstance" entry added with ``add_dice`` counts too). **Decision**: the GM may add to every
+category, not only circumstance, because each category is clamped on its own: an anomaly's −3 is
+supernatural and must not be swallowed by a circumstance clamp the player's own modifiers
+already fill. The GM's modifiers join the player's in their category, before the clamp, and the
+log names them among the rest. The player keeps their own choices: specialisation, advantages,
+typed modifiers, helpers, cap.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rolls.engine import EngineError, twod6
-from rolls.panels import Panel, one_str, source, with_target
+from rolls.panels import Limit, Panel, one_str, source, with_target
 from sheets.systems.named_lists import NAME_MAX, check_int, signed
 from sheets.systems.twod6 import CATEGORY_LABELS, success_point_limit, validate
 
@@ -216,6 +217,14 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
 #: What the GM may change on a pending 2d6 test: the difficulty and modifiers in any category
 #: (rolls.pending's ``set_difficulty`` and ``add_category_modifier``).
 GM_CONTROLS = ("difficulty", "category_modifier")
+#: The GM's difficulty takes the same range as the player's field and the call form's list.
+GM_LIMITS = {
+    "difficulty": Limit(
+        DIFFICULTY_MIN,
+        DIFFICULTY_MAX,
+        gettext_lazy("A 2d6 difficulty is a whole number from %(low)s to %(high)s."),
+    ),
+}
 
 
 def _gm_modifiers(modifiers: dict[str, Any]) -> dict[str, Any]:

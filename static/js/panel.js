@@ -57,11 +57,22 @@
     load(initial.dataset.panelUrl + "?pending=" + initial.dataset.pending, true);
   }
 
+  // A session started or ended: the panel again with the same choices (Roll opens or closes).
+  document.addEventListener("table:session", function () {
+    const form = panelElement() && panelElement().querySelector("form");
+    if (form) htmx.trigger(form, "change");
+  });
+
   // The GM called for (or changed) a test on this character: show it at once.
   document.addEventListener("table:pending", function (event) {
     const panel = panelElement();
     const detail = event.detail;
     if (!panel || String(detail.character) !== panel.dataset.character) return;
+    if (detail.status === "cancelled") {
+      // Called off: the panel says so (and keeps the stat, as a free test).
+      load(panel.dataset.panelUrl + "?called_off=" + detail.pending, true);
+      return;
+    }
     if (detail.status !== "open") {
       load(panel.dataset.panelUrl, false);
       return;

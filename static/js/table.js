@@ -77,6 +77,25 @@
       .catch(function () { /* the next reconnect syncs again */ });
   }
 
+  function refreshParts() {
+    // A session started or ended: each part of the page marked data-refresh-on-session (and
+    // given an id) is replaced by the same part of the page as the server renders it now.
+    const parts = document.querySelectorAll("[data-refresh-on-session][id]");
+    if (!parts.length) return;
+    fetch(location.href, { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(response); })
+      .then(function (html) {
+        const fresh = new DOMParser().parseFromString(html, "text/html");
+        parts.forEach(function (part) {
+          const replacement = fresh.getElementById(part.id);
+          if (!replacement) return;
+          part.replaceWith(replacement);
+          if (window.htmx) window.htmx.process(replacement);
+        });
+      })
+      .catch(function () { /* the next session event or a reload shows it */ });
+  }
+
   function sendSince() {
     if (socket && socket.readyState === WebSocket.OPEN) {
       socket.send(JSON.stringify({ type: "since", session: sessionId(), seq: lastSeq() }));
@@ -100,7 +119,11 @@
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "entry") insertEntry(message);
       else if (message.type === "synced" && message.more) sendSince();
-      else if (message.type === "session") refreshLog();
+      else if (message.type === "session") {
+        refreshLog();
+        refreshParts();
+        document.dispatchEvent(new CustomEvent("table:session", { detail: message }));
+      }
       else document.dispatchEvent(new CustomEvent("table:" + message.type, { detail: message }));
     });
     socket.addEventListener("close", function (event) {

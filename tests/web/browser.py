@@ -20,16 +20,17 @@ DEMO_PASSWORD = "demo-table"
 
 
 @contextlib.contextmanager
-def demo_table(tmp_path, stderr=None, **settings: str) -> Iterator[str]:
+def demo_table(tmp_path, stderr=None, **server_env: str) -> Iterator[str]:
     """The embedded default (SQLite, in-memory layer) with the demo table, on a free port.
 
-    ``settings`` are more environment variables for the server (e.g. ``SOCKETS_PER_USER``);
+    ``server_env`` sets more of the server's environment (``DEBUG="0"`` as `make run` serves,
+    ``SOCKETS_PER_USER``...; the demo is seeded as `make run` seeds it, with the default DEBUG);
     ``stderr`` a file for the server's log.
     """
-    env = app_env(DATABASE_URL=f"sqlite:///{tmp_path / 'table.sqlite3'}", **settings)
+    env = app_env(DATABASE_URL=f"sqlite:///{tmp_path / 'table.sqlite3'}")
     manage(env, "migrate", "--no-input")
     manage(env, "seed_demo")
-    with uvicorn(env, stderr=stderr) as base:
+    with uvicorn(env | server_env, stderr=stderr) as base:
         yield base
 
 

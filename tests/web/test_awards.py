@@ -228,7 +228,7 @@ def test_the_gms_end_session_button_converts_the_dice(client, gm, player, other_
         gm, player, other_player, hero=HERO | {"experience_dice": 3}
     )
     client.force_login(gm)
-    client.post(reverse("session_end", args=[campaign.pk, session.pk]))
+    client.post(reverse("session_end", args=[campaign.pk, session.pk]), {"confirm": "yes"})
     assert sheet(hero)["xp"] == 3
 
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from rolls import actions, pending
+from rolls.actions import ActionRefused
 from rolls.models import PendingTest, Roll
 from sheets.models import Character
 from tests.web.live import seat
@@ -201,15 +202,22 @@ class TestTheGMsControls:
         assert {"kind": "difficulty", "amount": 5, "source": "trudny"} in panel.sources
         assert panel.label.endswith("vs 5")
 
-    def test_a_difficulty_above_the_panels_list_is_shown_and_used(self, client, called, gm, player):
-        pending.change_test(called.pk, gm, "set_difficulty", value=25)
+    def test_a_difficulty_above_the_call_forms_list_is_refused_with_the_rule(self, called, gm):
+        with pytest.raises(ActionRefused, match="difficulty is a whole number from 0 to 20"):
+            pending.change_test(called.pk, gm, "set_difficulty", value=25)
+        called.refresh_from_db()
+        assert (called.revision, called.modifiers) == (1, {})
+
+    def test_a_difficulty_stored_above_the_list_is_still_shown_and_used(
+        self, client, called, player
+    ):
+        PendingTest.objects.filter(pk=called.pk).update(modifiers={"difficulty": 25})
         client.force_login(player)
         response = shown(client, called.character, called)
         panel = response.context["panel"]
         assert panel.params["difficulty"] == 25
         assert {"kind": "difficulty", "amount": 25, "source": "set by number"} in panel.sources
         assert '<option value="25" selected>25</option>' in response.content.decode()
-        assert panel.success == 0
 
     def test_the_gms_hindering_factors_hinder_the_test(self, client, called, gm, player):
         client.force_login(gm)
@@ -288,7 +296,7 @@ class TestTheGMsControls:
         [
             ({"op": "set_easing", "value": "11"}, "from 0 to 10"),
             ({"op": "set_hindering", "value": "lots"}, "from 0 to 10"),
-            ({"op": "set_difficulty", "value": "-1"}, "from 0 to 30"),
+            ({"op": "set_difficulty", "value": "-1"}, "from 0 to 20"),
             ({"op": "add_dice", "kind": "modifier", "amount": "21", "source": "x"}, "-20 to 20"),
             ({"op": "add_dice", "kind": "modifier", "amount": "2", "source": " "}, "Say where"),
         ],
@@ -376,5 +384,5 @@ class TestTheDashboardCard:
         html = client.get(url).content.decode()
         assert "−2 modifier: mgła" in html
         assert 'name="op" value="remove_dice"' in html
-        hindering = f'id="hindering-{called.pk}" name="value" type="number" min="0" max="30"'
+        hindering = f'id="hindering-{called.pk}" name="value" type="number" min="0" max="10"'
         assert f'{hindering} value="2"' in html

@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -26,7 +27,7 @@ def export(client, campaign, session, fmt):
 def test_the_gm_starts_a_session_from_a_button(client, gm, player, other_player):
     campaign, _, session = make_table(gm, player, other_player)
     client.force_login(gm)
-    client.post(reverse("session_end", args=[campaign.pk, session.pk]))
+    client.post(reverse("session_end", args=[campaign.pk, session.pk]), {"confirm": "yes"})
     response = client.post(reverse("session_start", args=[campaign.pk]), {"title": "Noc druga"})
     assert response.status_code == 302
     assert GameSession.objects.open().get(campaign=campaign).title == "Noc druga"
@@ -106,7 +107,11 @@ def test_the_markdown_export_reads_as_a_log(client, table, player):
     client.force_login(player)
     response = export(client, campaign, session, "md")
     assert response["Content-Type"].startswith("text/markdown")
-    assert "- **#1** player — BUDOWA + WALKA: **" in response.content.decode()
+    assert re.search(
+        r"^- \*\*#1\*\* \d\d:\d\d:\d\d player — BUDOWA \+ WALKA: \*\*",
+        response.content.decode(),
+        re.M,
+    )
 
 
 def test_the_csv_export_has_one_row_per_entry(client, table, player, gm):
@@ -136,7 +141,7 @@ def test_entries_are_kept_when_a_character_is_deleted(table, player):
 def test_the_campaign_page_offers_the_gm_to_start_a_session(client, gm, player, other_player):
     campaign, _, session = make_table(gm, player, other_player)
     client.force_login(gm)
-    client.post(reverse("session_end", args=[campaign.pk, session.pk]))
+    client.post(reverse("session_end", args=[campaign.pk, session.pk]), {"confirm": "yes"})
     html = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
     assert reverse("session_start", args=[campaign.pk]) in html
 

@@ -1,0 +1,270 @@
+"""The GM's controls say no clearly, and the session's edges hold, in real browsers: a GM and
+players in separate contexts on the demo table (issue 13, items 11-15, 18 and 20)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.web.browser import DEMO_PASSWORD, demo_table, log_in
+from tests.web.test_browser_table import browser, roll_budowa  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+FASTTEST = "Królestwo Zarith (FastTest)"
+T10 = "Moorcrest (T10)"
+TWOD6 = "Pustkowia (2d6)"
+
+
+def start_and_open_dashboard(browser, base: str, campaign: str):  # noqa: F811
+    gm = log_in(browser, base, "gm")
+    gm.click(f"text={campaign}")
+    gm.click("text=Start a session")
+    gm.click(f"nav.crumbs >> text={campaign}")
+    gm.click("text=GM dashboard")
+    gm.wait_for_selector(".connection[data-connection-state='live']")
+    return gm
+
+
+def open_sheet(browser, base: str, username: str, campaign: str, character: str):  # noqa: F811
+    page = log_in(browser, base, username)
+    page.click(f"text={campaign}")
+    page.click(f"text={character}")
+    page.wait_for_selector(".connection[data-connection-state='live']")
+    return page
+
+
+def call_for(gm, character: str, combat: bool = False, **fields: str) -> None:
+    card = gm.locator(".party-card", has_text=character)
+    card.locator("details.call").evaluate("details => { details.open = true; }")
+    for name, value in fields.items():
+        card.locator(f"select[name={name}]").select_option(value)
+    if combat:
+        card.locator("input[name=combat]").check()
+    before = gm.locator(".pending-card").count()
+    card.locator("button", has_text="Call").click()
+    gm.wait_for_function("n => document.querySelectorAll('.pending-card').length > n", arg=before)
+
+
+def set_on_card(gm, control: str, value: str):
+    card = gm.locator(".pending-card").first
+    form = card.locator(f"form:has(input[name=op][value=set_{control}])")
+    form.locator("input[name=value]").fill(value)
+    form.locator("button[type=submit]").click()
+
+
+# --- 11. An impossible value is refused at the GM's card; a disabled Roll says why ------------
+
+
+def test_a_t10_difficulty_of_12_is_refused_at_the_card_and_the_players_roll_stays(
+    browser,  # noqa: F811
+    tmp_path,
+):
+    with demo_table(tmp_path) as base:
+        gm = start_and_open_dashboard(browser, base, T10)
+        ala = open_sheet(browser, base, "ala", T10, "Astrid")
+        call_for(gm, "Astrid", attribute="Styrka", skill="Svärd")
+        ala.wait_for_selector("#test-panel .pending-note")
+
+        set_on_card(gm, "difficulty", "12")
+        gm.wait_for_selector(".pending-card .card-refusal")
+        assert "A T10 difficulty is a whole number from 4 to 10 (usually 7)." in gm.inner_text(
+            ".pending-card .card-refusal"
+        )
+        assert "version 1" in gm.inner_text(".pending-card header")
+        assert "—" not in gm.inner_text(".pending-card h3")
+        gm.screenshot(path=str(tmp_path / "t10-card-refusal.png"), full_page=True)
+        assert ala.is_enabled("#test-panel .roll-button")
+        assert "version 1" in ala.inner_text("#test-panel .pending-note")
+
+        set_on_card(gm, "difficulty", "9")
+        ala.wait_for_selector("#test-panel .pending-note:has-text('version 2')")
+        assert ala.input_value("#t10-difficulty") == "9"
+
+
+def test_a_roll_that_cannot_be_made_looks_disabled_and_says_why(browser, tmp_path):  # noqa: F811
+    with demo_table(tmp_path) as base:
+        start_and_open_dashboard(browser, base, T10)
+        ala = open_sheet(browser, base, "ala", T10, "Astrid")
+        ala.click("button.roll-target:has-text('Styrka')")
+        ala.wait_for_selector("#test-panel .roll-button:not([disabled])")
+        look = "getComputedStyle(document.querySelector('#test-panel .roll-button'))"
+        enabled = ala.evaluate(f"[{look}.backgroundColor, {look}.cursor]")
+
+        ala.fill("#t10-circumstance", "99")
+        ala.press("#t10-circumstance", "Tab")
+        ala.wait_for_selector("#test-panel .roll-button[disabled]")
+        disabled = ala.evaluate(f"[{look}.backgroundColor, {look}.cursor]")
+        assert disabled[0] != enabled[0]
+        assert disabled[1] == "not-allowed"
+        why = ala.inner_text("#roll-why")
+        assert "Roll is off until this is settled:" in why
+        assert "Circumstance dice must be a whole number" in why
+        described = ala.get_attribute("#test-panel .roll-button", "aria-describedby")
+        assert described == "roll-why"
+        ala.screenshot(path=str(tmp_path / "disabled-roll.png"), full_page=True)
+
+
+# --- 12. 2d6: one difficulty range for the call and the card ------------------------------------
+
+
+def test_a_2d6_difficulty_above_30_set_at_the_card_reaches_the_player(
+    browser,  # noqa: F811
+    tmp_path,
+):
+    with demo_table(tmp_path) as base:
+        gm = start_and_open_dashboard(browser, base, TWOD6)
+        ala = open_sheet(browser, base, "ala", TWOD6, "Aoife")
+        card = gm.locator(".party-card", has_text="Aoife")
+        listed = card.locator("select[name=difficulty] option").evaluate_all(
+            "options => options.map(o => parseInt(o.value, 10))"
+        )
+        call_for(gm, "Aoife", attribute="Zręczność", skill="Skradanie", difficulty="45")
+        ala.wait_for_selector("#test-panel .pending-note")
+        assert "vs 45" in ala.inner_text("#test-panel")
+
+        field = gm.locator(".pending-card input[name=value][id^=difficulty]")
+        assert (int(field.get_attribute("min")), int(field.get_attribute("max"))) == (
+            min(listed),
+            max(listed),
+        )
+        set_on_card(gm, "difficulty", "55")
+        ala.wait_for_selector("#test-panel .pending-note:has-text('version 2')")
+        assert "vs 55" in ala.inner_text("#test-panel")
+
+
+# --- 13. "Apply the wound" only under a combat test ---------------------------------------------
+
+
+def test_the_wound_is_offered_under_the_combat_test_only(browser, tmp_path):  # noqa: F811
+    with demo_table(tmp_path) as base:
+        gm = start_and_open_dashboard(browser, base, FASTTEST)
+        ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
+
+        call_for(gm, "Brunhilda z Gór", combat=True, attribute="BUDOWA", skill="WALKA")
+        assert "combat" in gm.inner_text(".pending-card header")
+        ala.wait_for_selector("#test-panel .pending-note")
+        ala.click("#test-panel .roll-button")
+        gm.wait_for_selector(".pending-card", state="detached")
+        gm.wait_for_selector(".after-item")
+
+        call_for(gm, "Brunhilda z Gór", attribute="ZRĘCZNOŚĆ", skill="SPRAWNOŚĆ")
+        ala.wait_for_selector("#test-panel .pending-note:has-text('version 1')")
+        ala.wait_for_selector("#test-panel h2:has-text('The GM calls for a test')")
+        ala.click("#test-panel .roll-button")
+        gm.wait_for_function("document.querySelectorAll('.after-item').length === 2")
+
+        plain, combat = gm.locator(".after-item").all()  # newest first
+        assert "ZRĘCZNOŚĆ" in plain.inner_text()
+        assert plain.locator("button", has_text="Apply the wound").count() == 0
+        assert "BUDOWA" in combat.inner_text()
+        assert combat.locator("button", has_text="Apply the wound").count() == 1
+        gm.screenshot(path=str(tmp_path / "after-roll-combat.png"), full_page=True)
+
+
+# --- 14. Ending a session asks once, and every open page follows --------------------------------
+
+
+def test_ending_the_session_asks_once_without_javascript_and_every_open_page_follows(
+    browser,  # noqa: F811
+    tmp_path,
+):
+    with demo_table(tmp_path) as base:
+        context = browser.new_context(java_script_enabled=False)
+        gm = context.new_page()
+        gm.goto(f"{base}/accounts/login/")
+        gm.fill("#id_username", "gm")
+        gm.fill("#id_password", DEMO_PASSWORD)
+        gm.click("form button.primary")
+        gm.click(f"text={FASTTEST}")
+        gm.click("text=Start a session")
+        session_url = gm.url
+
+        ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
+        ala.click("button.roll-target:has-text('BUDOWA')")
+        ala.wait_for_selector("#test-panel .roll-button")
+        bartek = log_in(browser, base, "bartek")
+        bartek.goto(session_url)
+        bartek.wait_for_selector(".connection[data-connection-state='live']")
+        assert "Running since" in bartek.inner_text("#session-side")
+
+        gm.click("text=End the session")
+        assert "End the session" in gm.inner_text("h1")
+        assert ala.locator("text=Session running").count() == 1  # asked, nothing ended yet
+        gm.click("text=Yes, end the session")
+        assert "The session has ended." in gm.inner_text(".messages")
+
+        ala.wait_for_selector("#roll-log:has-text('Last session (ended)')")
+        ala.wait_for_selector("#test-panel .roll-button", state="detached")
+        assert "No game session is running" in ala.inner_text("#test-panel")
+        bartek.wait_for_selector("#session-side:has-text('Played on')")
+        assert "Running since" not in bartek.inner_text("#session-side")
+        context.close()
+
+
+# --- 15. A called-off test says so ---------------------------------------------------------------
+
+
+def test_the_player_is_told_when_the_gm_calls_the_test_off(browser, tmp_path):  # noqa: F811
+    with demo_table(tmp_path) as base:
+        gm = start_and_open_dashboard(browser, base, FASTTEST)
+        ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
+        call_for(gm, "Brunhilda z Gór", attribute="ZRĘCZNOŚĆ", skill="SPRAWNOŚĆ")
+        ala.wait_for_selector("#test-panel .pending-note")
+
+        gm.locator(".pending-card button", has_text="Call it off").click()
+        ala.wait_for_selector("#test-panel .called-off")
+        assert "The GM called off the test they called for." in ala.inner_text(
+            "#test-panel .called-off"
+        )
+        assert ala.locator("#test-panel .pending-note").count() == 0
+        assert ala.is_checked("#test-panel input[name=attribute][value='ZRĘCZNOŚĆ']")
+        ala.screenshot(path=str(tmp_path / "called-off.png"), full_page=True)
+
+
+# --- 18. The Markdown export has the time, the roller and the visibility ------------------------
+
+
+def test_the_gms_markdown_export_marks_a_secret_roll_with_its_time_and_roller(
+    browser,  # noqa: F811
+    tmp_path,
+):
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={FASTTEST}")
+        gm.click("text=Start a session")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
+        ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
+        roll_budowa(ala, visibility="secret")
+        gm.wait_for_selector("#roll-log [data-entries] > li[data-seq='1']")
+
+        with gm.expect_download() as download:
+            gm.click(".exports >> text=Markdown")
+        text = Path(download.value.path()).read_text(encoding="utf-8")
+        line = next(line for line in text.splitlines() if line.startswith("- **#1**"))
+        assert re.match(r"- \*\*#1\*\* \d\d:\d\d:\d\d Brunhilda z Gór \(rolled by ala\)", line)
+        assert "*[secret: the roller and the GM]*" in line
+
+
+# --- 20. The demo server shows the app's own 404 ------------------------------------------------
+
+
+def test_a_player_opening_a_gm_page_on_the_demo_server_sees_the_apps_404(
+    browser,  # noqa: F811
+    tmp_path,
+):
+    with demo_table(tmp_path, DEBUG="0") as base:  # as `make run` serves it
+        ala = log_in(browser, base, "ala")
+        ala.click(f"text={FASTTEST}")
+        campaign_url = ala.url
+        response = ala.goto(campaign_url.rstrip("/") + "/dashboard/")
+        assert response.status == 404
+        assert "Page not found" in ala.inner_text("h1")
+        assert "URLconf" not in ala.content()
+        assert ala.locator(".site-header .brand").count() == 1
+        header = "getComputedStyle(document.querySelector('.site-header')).backgroundColor"
+        assert ala.evaluate(header) != "rgba(0, 0, 0, 0)"  # app.css reached the page
+        assert ala.request.get(f"{base}/static/css/app.css").status == 200
+        ala.screenshot(path=str(tmp_path / "404.png"), full_page=True)
