@@ -56,7 +56,8 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
         "character_id": roll.character_id,
         "character_name": roll.character_name,
         "system": roll.system,
-        "label": roll.label,
+        # Data (rolls.words) where the roll has it, else the plain text of an older row.
+        "label": roll.label_words,
         "sources": roll.sources,
         "dice": roll.result.get("dice", []),
         "outcome": answer.get("outcome", ""),
