@@ -111,6 +111,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     panel.context |= {
         "chance": parsed.chance,
         "net": parsed.net,
+        "extra": abs(parsed.net),
         "wound_dice": wound_dice,
         "splits": splits,
         "best_split": best,
