@@ -144,7 +144,7 @@ def _call_wound_test(session, character, gm, armor: int) -> PendingTest:
     )
     if armor:
         test = pending_actions.change_test(
-            test.pk, gm, "add_dice", kind="bonus", amount=armor, source=_("armor")
+            test.pk, gm, "add_dice", kind="bonus", amount=armor, source=words("armor")
         )
     return test
 

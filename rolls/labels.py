@@ -160,6 +160,7 @@ WORDS = {
     "circumstances": _("circumstances"),
     "typed_by_gm": _("typed by the GM"),
     "set_by_gm": _("set by the GM"),
+    "armor": _("armor"),
     # FastTest.
     "traits": _("traits (%(names)s)"),
     "experience_dice": _("experience dice"),

@@ -157,7 +157,9 @@ def _amount(value: Any, low: int = 1) -> int:
     return value
 
 
-def _text(value: Any) -> str:
+def _text(value: Any) -> str | dict:
+    if isinstance(value, dict) and "w" in value:
+        return value  # the app's own words (rolls.words), e.g. the armor of a wound test
     text = str(value or "").strip()[:80]
     if not text:
         raise ActionRefused(_("Say where the modifier comes from (e.g. darkness)."))
