@@ -36,7 +36,8 @@ class Panel:
 
     system: str
     template: str
-    label: str = ""
+    # Plain text or words as data (rolls.words), rendered in each reader's language.
+    label: str | dict[str, Any] = ""
     params: dict[str, Any] | None = None
     sources: list[dict[str, Any]] = field(default_factory=list)
     errors: dict[str, list[str]] = field(default_factory=dict)
@@ -70,8 +71,9 @@ def panel_module(system: str) -> ModuleType:
     return importlib.import_module(PANEL_MODULES[system])
 
 
-def source(kind: str, amount: int, text: str = "") -> dict[str, Any]:
-    """One modifier with where it came from, as the log shows it."""
+def source(kind: str, amount: int, text: str | dict[str, Any] = "") -> dict[str, Any]:
+    """One modifier with where it came from, as the log shows it: ``text`` is what someone
+    typed (shown as it is) or the app's own words as data (rolls.words.words)."""
     return {"kind": kind, "amount": amount, "source": text}
 
 

@@ -354,3 +354,17 @@ def test_the_party_card_spells_the_wounds_out(client, fasttest, gm):
     )
     polish = client.get(url, **PL).content.decode()
     assert "1× Lekka, 2× Ciężka; 1 nieopatrzona" in polish
+
+
+@pytest.mark.django_db
+def test_text_someone_typed_inside_stored_words_is_shown_as_text_not_markup(
+    client, caerbannog, player, gm, dice
+):
+    campaign, hero, session = caerbannog
+    client.force_login(player)
+    dice(5, 2, 7)
+    roll(client, hero, skill="Jazda", modifier="1", modifier_source="<b>zbroja</b>")
+    client.force_login(gm)
+    html = entry_html(log_page(client, campaign, session, PL), 1)
+    assert "&lt;b&gt;zbroja&lt;/b&gt;" in html
+    assert "<b>zbroja</b>" not in html
