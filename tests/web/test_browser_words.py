@@ -131,3 +131,43 @@ def test_a_failed_test_and_its_heroic_effort_agree_on_what_it_costs(table, tmp_p
     heroic.wait_for()
     assert heroic.locator("dt:has-text('heroic effort cost') + dd").inner_text() == str(cost)
     assert f"+{cost} heroic effort cost: paid with Wytrzymałość" in heroic.inner_text()
+
+
+@pytest.fixture
+def fasttest_table(browser, tmp_path):
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm", "pl-PL")
+        gm.click("text=Królestwo Zarith (FastTest)")
+        gm.click("button:has-text('Rozpocznij sesję')")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
+        ala = log_in(browser, base, "ala", "en-GB")
+        ala.click("text=Królestwo Zarith (FastTest)")
+        ala.click("text=Brunhilda z Gór")
+        ala.wait_for_selector(".connection[data-connection-state='live']")
+        yield base, gm, ala
+
+
+def test_one_wound_reads_in_the_singular_and_the_gm_card_spells_it_out(fasttest_table, tmp_path):
+    base, gm, ala = fasttest_table
+    ala.fill("#id_wound_label", "cięcie")
+    ala.select_option("#id_wound_severity", "light")
+    ala.click("button:has-text('Add wound')")
+    ala.wait_for_selector(".wound-list .wound--light")
+    ala.click("button.roll-target:has-text('BUDOWA')")
+    ala.wait_for_selector("#test-panel .sources li:has-text('+1 penalty die: wounds')")
+    assert "1 penalty dice" not in ala.locator("#test-panel").inner_text()
+    ala.click("#test-panel .roll-button")
+    rolled = ala.locator("#test-panel .rolled .entry[data-seq='1']")
+    rolled.wait_for()
+    spoken = rolled.locator(".dice .visually-hidden").all_inner_texts()
+    assert spoken
+    assert not [text for text in spoken if "d10, d10" in text or "d6, d6" in text]
+    assert [text for text in spoken if "(d10, kept" in text]
+
+    gm.click("main a:has-text('Królestwo Zarith (FastTest)')")
+    gm.click("text=Panel MG")
+    card = gm.locator(".party-card:has-text('Brunhilda z Gór')")
+    card.wait_for()
+    assert "1× Lekka; 1 nieopatrzona" in card.inner_text()
+    assert "1L" not in card.inner_text()
+    card.screenshot(path=str(tmp_path / "party-card-polish.png"))
