@@ -149,6 +149,11 @@ def fasttest_table(browser, tmp_path):
 
 def test_one_wound_reads_in_the_singular_and_the_gm_card_spells_it_out(fasttest_table, tmp_path):
     base, gm, ala = fasttest_table
+    ala.click("button.roll-target:has-text('BUDOWA')")
+    # BUDOWA 7, no extra dice: Tak, i… is 7/10 × 1/6 = 11.67 %, rounded (it was cut to 11.6 %).
+    best = ala.locator("#test-panel .odds-table tr:has-text('Tak, i…') .pct")
+    best.wait_for()
+    assert best.inner_text() == "11.7%"
     ala.fill("#id_wound_label", "cięcie")
     ala.select_option("#id_wound_severity", "light")
     ala.click("button:has-text('Add wound')")
