@@ -163,7 +163,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
 
     sources = [source("difficulty", difficulty, difficulty_name)]
     if len(tested) > 1:
-        sources.append(source("rolled", len(dice), _pool_text(tested, dice, form)))
+        sources.append(source("rolled", len(dice), _pool_text(tested, form)))
     if all_easing or all_hindering:
         kind = "hinder" if ease < 0 else "ease"
         text = _ease_text(easing, hindering, ease)
@@ -340,7 +340,7 @@ def _strs(choices, name: str) -> list[str]:
     return [value] if isinstance(value, str) else [str(item) for item in value]
 
 
-def _pool_text(tested: list[dict], dice: Sequence[int], form: str) -> dict:
+def _pool_text(tested: list[dict], form: str) -> dict:
     """Each skill's dice as they were rolled: the main skill's first, then one per other skill
     (RULES.md, Caerbannog 8: "Jazda 3d8 + Dociekliwość 1d6" with others added)."""
     if form == ADDED:
@@ -349,7 +349,6 @@ def _pool_text(tested: list[dict], dice: Sequence[int], form: str) -> dict:
         counts = [2, 1]
     else:
         counts = [1] * len(tested)
-    assert sum(counts) == len(dice), (counts, dice)
     parts = joined(
         [
             f"{entry['name']} {count}d{entry['die']}"

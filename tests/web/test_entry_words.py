@@ -368,3 +368,20 @@ def test_text_someone_typed_inside_stored_words_is_shown_as_text_not_markup(
     html = entry_html(log_page(client, campaign, session, PL), 1)
     assert "&lt;b&gt;zbroja&lt;/b&gt;" in html
     assert "<b>zbroja</b>" not in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("form", ["combined", "added"])
+@pytest.mark.parametrize("count", [2, 3, 4])
+def test_the_pool_line_names_exactly_the_dice_rolled(client, caerbannog, player, form, count):
+    campaign, hero, session = caerbannog
+    client.force_login(player)
+    skills = ["Jazda", "Percepcja", "Charyzma", "Atletyka"][:count]
+    choices = {"skill": skills, "main": "Jazda", "form": form}
+    panel = client.post(panel_url(hero), choices, **EN).context["panel"]
+    with translation.override("en"):
+        line = source_line(panel.sources[1])
+    named = [(int(n), int(sides)) for n, sides in re.findall(r"(\d+)d(\d+)", line)]
+    rolled = sorted(sides for n, sides in named for _ in range(n))
+    assert rolled == sorted(panel.params["dice"])
+    assert line.startswith(f"{len(panel.params['dice'])} dice rolled: ")
