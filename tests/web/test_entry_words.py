@@ -385,3 +385,16 @@ def test_the_pool_line_names_exactly_the_dice_rolled(client, caerbannog, player,
     rolled = sorted(sides for n, sides in named for _ in range(n))
     assert rolled == sorted(panel.params["dice"])
     assert line.startswith(f"{len(panel.params['dice'])} dice rolled: ")
+
+
+@pytest.mark.django_db
+def test_the_t10_panel_names_a_success_in_swedish_in_its_distribution(
+    client, gm, player, other_player
+):
+    from tests.web.test_panel_t10 import SHEET as T10_SHEET
+
+    campaign, hero, session = table_of("t10", T10_SHEET, gm, player, other_player)
+    client.force_login(player)
+    html = client.get(panel_url(hero), {"attribute": "Styrka", "skill": "Svärd"}, **EN).content
+    assert 'title="Lyckat (success)"' in html.decode()
+    assert "Sukces (success)" not in html.decode()
