@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from campaigns import views as campaign_views
 from config import account_views
+from rolls import rules_views
 
 accounts = [
     path("signup/", account_views.signup, name="signup"),
@@ -22,6 +23,8 @@ urlpatterns = [
     path("c/<int:campaign_id>/npcs/", include("sheets.npc_urls")),
     path("c/<int:campaign_id>/", include("rolls.urls")),
     path("accounts/", include(accounts)),
+    path("rules/", rules_views.rules_index, name="rules_index"),
+    path("rules/<str:system>/", rules_views.rules_page, name="rules"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

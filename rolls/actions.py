@@ -22,6 +22,7 @@ from rolls.engine import EngineError, system_module
 from rolls.engine.core import RandomSource
 from rolls.models import PendingTest, Roll, Visibility
 from rolls.payload import engine_faces, result_document, roll_payload
+from rolls.words import render
 from sheets.models import Character
 
 #: ``resolver(module, parsed_params, rng) -> result``: how a roll's dice are had (see record_roll).
@@ -137,7 +138,7 @@ def record_roll(
     system: str,
     params: dict[str, Any],
     key: uuid.UUID,
-    label: str = "",
+    label: str | dict[str, Any] = "",
     sources: list[dict[str, Any]] | None = None,
     character: Character | None = None,
     npc=None,
@@ -156,6 +157,9 @@ def record_roll(
     ``resolver(module, params, rng)`` replaces the plain ``module.roll`` for follow-ups that
     re-read the parent's faces (a boost) or re-roll some of them; ``on_result(result, roll)``
     runs inside the same transaction to update the sheet (Rozmach, FUNT, spent dice).
+
+    ``label`` and the ``source`` of each of ``sources`` are plain text or words as data
+    (rolls.words), which each reader of the log gets in their own language.
     """
     try:
         with transaction.atomic():
@@ -204,7 +208,9 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
         kind=kind,
         parent=parent,
         visibility=visibility,
-        label=label,
+        # The roller's words for the admin and old readers; the data for everyone else.
+        label=render(label)[:200],
+        label_data=None if isinstance(label, str) else label,
         params=params,
         sources=sources,
         faces=engine_faces(system, document["dice"]),

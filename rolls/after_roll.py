@@ -41,6 +41,7 @@ from rolls.engine.fasttest_combat import (
 from rolls.engine.fasttest_sheet import MAGIC_DICE, MagicRoll, rest_magic_die, roll_magic_die
 from rolls.models import AppliedWound, Award, PendingTest, Roll
 from rolls.panels import FollowUp, Panel, source
+from rolls.words import words
 from sheets.models import Character
 from sheets.systems import fasttest as fasttest_sheet
 
@@ -157,7 +158,7 @@ def _call_wound_test(session, character, gm, armor: int) -> PendingTest:
     )
     if armor:
         test = pending_actions.change_test(
-            test.pk, gm, "add_dice", kind="bonus", amount=armor, source=_("armor")
+            test.pk, gm, "add_dice", kind="bonus", amount=armor, source=words("armor")
         )
     return test
 
@@ -291,13 +292,13 @@ def magic_die_panel(character: Character, campaign: Campaign) -> Panel:
     def on_result(sheet: dict[str, Any], result: MagicDieResult) -> None:
         sheet["magic_die"] = result.magic.die_after
 
-    panel.label = _("Magic die (Kość magii) d%(die)s") % {"die": die}
+    panel.label = words("magic_die", die=die)
     # record_roll checks params with the FastTest engine before the resolver runs; DUCH is the
     # one number of the sheet the magic die is read against, the die and its face are in the
     # answer (contract()), so the entry can be checked again.
     panel.params = {"attribute": duch}
     if rule:
-        panel.sources = [source("attribute", duch, _("DUCH: a face above it erupts (emanation)"))]
+        panel.sources = [source("attribute", duch, words("emanation_above_duch"))]
     panel.resolver = resolve
     panel.on_result = on_result
     return panel

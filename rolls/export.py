@@ -11,8 +11,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from rolls.labels import OUTCOME_LABELS, SOURCE_KINDS
+from rolls.labels import outcome_word, source_line
 from rolls.models import Visibility
+from rolls.words import render
 
 
 def _dice_text(entry: dict[str, Any]) -> str:
@@ -22,13 +23,25 @@ def _dice_text(entry: dict[str, Any]) -> str:
 
 
 def _sources_text(entry: dict[str, Any]) -> str:
-    parts = []
-    for source in entry["sources"]:
-        amount = source.get("amount")
-        kind = SOURCE_KINDS.get(source.get("kind", ""), source.get("kind", ""))
-        text = f"{amount:+d} {kind}" if isinstance(amount, int) else str(kind)
-        parts.append(f"{text}: {source['source']}" if source.get("source") else text)
-    return "; ".join(parts)
+    return "; ".join(source_line(source) for source in entry["sources"])
+
+
+def _outcome(entry: dict[str, Any]) -> str:
+    return outcome_word(entry["outcome"], entry["system"])
+
+
+def _in_words(entry: dict[str, Any]) -> dict[str, Any]:
+    """The entry with its label and sources in the reader's language (they are stored as data,
+    rolls.words): what a reader of the file wants; the dice, params and faces stay as they are."""
+    if entry["redacted"]:
+        return entry
+    sources = [
+        {**source, "source": render(source.get("source")), "text": source_line(source)}
+        if isinstance(source, dict)
+        else source
+        for source in entry["sources"]
+    ]
+    return {**entry, "label": render(entry["label"]), "sources": sources}
 
 
 def _who(entry: dict[str, Any]) -> str:
@@ -40,7 +53,7 @@ def as_json(session, entries: list[dict[str, Any]]) -> str:
         "schema": 1,
         "campaign": session.campaign.name,
         "session": {"id": session.pk, "title": str(session), "started_at": session.started_at},
-        "entries": entries,
+        "entries": [_in_words(entry) for entry in entries],
     }
     return json.dumps(document, ensure_ascii=False, indent=2, default=str)
 
@@ -60,8 +73,8 @@ def as_csv(entries: list[dict[str, Any]]) -> str:
         writer.writerow(
             [
                 entry["seq"], entry["created_at"], entry["visibility"], entry["kind"], _who(entry),
-                entry["actor_name"], entry["label"], _dice_text(entry),
-                str(OUTCOME_LABELS.get(entry["outcome"], entry["outcome"])), _sources_text(entry),
+                entry["actor_name"], render(entry["label"]), _dice_text(entry), _outcome(entry),
+                _sources_text(entry),
             ]
         )  # fmt: skip
     return out.getvalue()
@@ -109,10 +122,10 @@ def as_markdown(session, entries: list[dict[str, Any]]) -> str:
         if entry["redacted"]:
             lines.append(f"{head} {_('A hidden roll was made.')}")
             continue
-        outcome = OUTCOME_LABELS.get(entry["outcome"], entry["outcome"])
+        outcome = _outcome(entry)
         line = f"{head} {_roller(entry)}{_marker(entry)}"
         if entry["label"]:
-            line += f" — {entry['label']}"
+            line += f" — {render(entry['label'])}"
         line += f": **{outcome}** ({_dice_text(entry)})"
         if entry["sources"]:
             line += f" — {_sources_text(entry)}"

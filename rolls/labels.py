@@ -4,7 +4,7 @@ Game terms keep their original names beside the translation (RULES.md's outcome 
 """
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext_lazy
 
 OUTCOME_LABELS = {
     # FastTest and AST (RULES.md's shared outcome keys).
@@ -20,9 +20,10 @@ OUTCOME_LABELS = {
     "fail_but": _("Misslyckande, men… (failure, but…)"),
     "success_but": _("Lyckat, men… (success, but…)"),
     "impressive": _("Imponerande (impressive)"),
-    # Caerbannog and 2d6.
-    "success": pgettext_lazy("outcome", "Success"),
-    "failure": pgettext_lazy("outcome", "Failure"),
+    # Caerbannog and 2d6 (Polish originals, like "Krytyczna porażka"); T10 names its own
+    # success in Swedish (SYSTEM_OUTCOME_LABELS).
+    "success": _("Sukces (success)"),
+    "failure": _("Porażka (failure)"),
     "critical_failure": _("Krytyczna porażka (critical failure)"),
 }
 
@@ -149,3 +150,112 @@ VALUE_LABELS = {
     "black": _("black"),
     "white": _("white"),
 }
+
+# --- Words stored as data (rolls.words): an entry's label and its sources, by message key -------
+# Each key names what the message says; the English is the msgid, so a reworded message keeps its
+# key and the entries logged before still render (in the new words).
+WORDS = {
+    # Shared.
+    "test": _("test"),
+    "circumstances": _("circumstances"),
+    "typed_by_gm": _("typed by the GM"),
+    "set_by_gm": _("set by the GM"),
+    "armor": _("armor"),
+    # FastTest.
+    "traits": _("traits (%(names)s)"),
+    "experience_dice": _("experience dice"),
+    "wounds": _("wounds"),
+    "chance_above_9": _("chance above 9"),
+    "chance_below_1": _("chance below 1"),
+    "chance_typed_by_gm": _("chance typed by the GM"),
+    "magic_die": _("Magic die (Kość magii) d%(die)s"),
+    "emanation_above_duch": _("DUCH: a face above it erupts (emanation)"),
+    # AST.
+    "ast_test": _("%(dice)s vs %(level)s"),
+    "white_dice": ngettext_lazy("%(n)s white die", "%(n)s white dice", "n"),
+    "no_white_dice": _("no white dice (2 rolled, hindered)"),
+    "black_d6": _("black d6"),
+    "black_d6_plus": _("black d6 + %(n)s"),
+    "one_white_die_each": _("one white die each"),
+    "other_hindrances": _("other hindrances"),
+    "rerolled_white_dice": _("re-rolled white dice %(dice)s"),
+    # T10.
+    "t10_test": _("%(parts)s: %(pool)s d10 vs %(difficulty)s"),
+    # Caerbannog.
+    "caerbannog_test": _("%(what)s (%(dice)s) vs %(difficulty)s"),
+    "skill_with_added": _("%(main)s with %(others)s added"),
+    "set_by_number": _("set by number"),
+    "pool_combined": _("%(parts)s (combined test)"),
+    "pool_added": _("%(parts)s (main skill with others added)"),
+    "factors": _("eased ×%(e)s, hindered ×%(h)s → %(verdict)s"),
+    "gm_factors": _("GM: eased ×%(e)s, hindered ×%(h)s"),
+    "own_factors": _("own: eased ×%(e)s, hindered ×%(h)s"),
+    "factors_verdict": _("%(parts)s → %(verdict)s"),
+    "eased": _("eased"),
+    "hindered": _("hindered"),
+    "cancel_out": _("they cancel out"),
+    "fixed_modifier": _("fixed modifier"),
+    "boost_spent": _("category bonus, 1 Rozmach spent"),
+    "paid_with": _("paid with %(name)s"),
+    "wytrzymalosc": _("Wytrzymałość"),
+    "determinacja": _("Determinacja"),
+    "all_dice": _("all dice"),
+    # 2d6.
+    "twod6_test": _("%(test)s vs %(difficulty)s"),
+    "other": _("other"),
+    "helpers": ngettext_lazy("%(n)s helper %(amount)s", "%(n)s helpers %(amount)s", "n"),
+    "held_at": _("%(entries)s (adds up to %(raw)s, held at %(clamped)s)"),
+    "specialisation": _("specialisation %(name)s"),
+    "equipment_or_help": _("equipment or help"),
+}
+
+#: The kinds of modifier that count something, with their plural forms ("1 penalty die").
+COUNTED_SOURCE_KINDS = {
+    "bonus": ngettext_lazy("%(n)s bonus die", "%(n)s bonus dice", "n"),
+    "penalty": ngettext_lazy("%(n)s penalty die", "%(n)s penalty dice", "n"),
+    "white": ngettext_lazy("%(n)s white die", "%(n)s white dice", "n"),
+    "pool": ngettext_lazy("%(n)s die in the pool", "%(n)s dice in the pool", "n"),
+    "rolled": ngettext_lazy("%(n)s die rolled", "%(n)s dice rolled", "n"),
+    "challenge": ngettext_lazy("%(n)s challenge point", "%(n)s challenge points", "n"),
+    "helpers": ngettext_lazy("%(n)s helper", "%(n)s helpers", "n"),
+    "reroll": ngettext_lazy("%(n)s die re-rolled", "%(n)s dice re-rolled", "n"),
+}
+#: Counted kinds that read without a sign: the dice rolled are not added to anything.
+UNSIGNED_SOURCE_KINDS = frozenset({"rolled"})
+SOURCE_KINDS["rolled"] = _("dice rolled")
+
+# A key several systems share, named in the words of one of them (RULES.md's T10 outcomes).
+SYSTEM_OUTCOME_LABELS = {
+    "t10": {"success": _("Lyckat (success)")},
+}
+
+
+def outcome_word(key: str, system: str = "") -> str:
+    """An outcome in the reader's language, in the words of the system that rolled it."""
+    return str(SYSTEM_OUTCOME_LABELS.get(system, {}).get(key) or OUTCOME_LABELS.get(key, key))
+
+
+def signed_number(value) -> str:
+    """+3, −2, 0: the sign a modifier reads with."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return str(value)
+    return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
+
+
+def source_line(entry) -> str:
+    """One modifier in words: "+1 penalty die: slippery ice", "4 dice rolled: Jazda 3d8 + …"."""
+    from rolls.words import render
+
+    if not isinstance(entry, dict):
+        return render(entry)
+    kind, amount = entry.get("kind", ""), entry.get("amount")
+    counted = COUNTED_SOURCE_KINDS.get(kind)
+    if counted is not None and isinstance(amount, int) and not isinstance(amount, bool):
+        text = str(counted % {"n": abs(amount)})
+        if kind not in UNSIGNED_SOURCE_KINDS:
+            sign = "+" if amount > 0 else ("−" if amount < 0 else "")
+            text = sign + text
+    else:
+        text = f"{signed_number(amount)} {SOURCE_KINDS.get(kind, kind)}".strip()
+    where = render(entry.get("source"))
+    return f"{text}: {where}" if where else text

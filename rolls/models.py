@@ -50,7 +50,10 @@ class Roll(models.Model):
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
     )
+    # The label as the roller read it (admin, old rows); ``label_data`` says it as data
+    # (rolls.words), so each reader gets it in their own language. Rows from before have none.
     label = models.CharField(max_length=200, blank=True)
+    label_data = models.JSONField(null=True, blank=True)
     params = models.JSONField(default=dict)
     sources = models.JSONField(default=list)
     faces = models.JSONField(default=list)
@@ -79,6 +82,11 @@ class Roll(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("Log entries are never deleted.")
+
+    @property
+    def label_words(self):
+        """The label to render (rolls.words.render): its data, or the plain text of old rows."""
+        return self.label_data if self.label_data is not None else self.label
 
 
 class PendingTest(models.Model):

@@ -26,6 +26,7 @@ from rolls.models import Roll, Visibility
 from rolls.panels import caerbannog as caerbannog_panel
 from rolls.panels import one_int, one_str, source
 from rolls.panels import twod6 as twod6_panel
+from rolls.words import joined, words
 from sheets.models import NPC
 
 WHAT_MAX = 80
@@ -194,11 +195,11 @@ def _fasttest(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         # Bonus dice: the split with the best odds, as the panel recommends to players. Penalty
         # dice stay all d10 (RULES.md's Decision for the GM's choice).
         params["extra_d10"] = fasttest.choose_split(fasttest.split_odds(parsed)).extra_d10
-    sources = [source("attribute", v["chance"], _("chance typed by the GM"))]
+    sources = [source("attribute", v["chance"], words("chance_typed_by_gm"))]
     if v["bonus"]:
-        sources.append(source("bonus", v["bonus"], _("typed by the GM")))
+        sources.append(source("bonus", v["bonus"], words("typed_by_gm")))
     if v["penalty"]:
-        sources.append(source("penalty", v["penalty"], _("typed by the GM")))
+        sources.append(source("penalty", v["penalty"], words("typed_by_gm")))
     return params, sources
 
 
@@ -206,7 +207,7 @@ def _caerbannog(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]
     sides = caerbannog.SKILL_DICE[v["level"]]
     params = {"dice": [sides] * 3, "difficulty": v["difficulty"], "ease": v["ease"]}
     sources = [
-        source("pool", 3, f"{ROMAN[v['level']]} (3k{sides})"),
+        source("rolled", 3, f"{ROMAN[v['level']]} (3d{sides})"),
         source("difficulty", v["difficulty"]),
     ]
     if v["ease"]:
@@ -246,8 +247,9 @@ BUILDERS: dict[str, Callable[[dict[str, int]], tuple[dict[str, Any], list[dict[s
 }
 
 
-def npc_label(npc: NPC, what: str) -> str:
-    return f"{npc.name}: {what or _('test')}"
+def npc_label(npc: NPC, what: str) -> dict[str, Any]:
+    """The entry's label: the NPC's name and what the GM typed, or "test" in each reader's words."""
+    return joined([npc.name, what or words("test")], ": ")
 
 
 def roll_npc_test(

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rolls.engine.fasttest_combat import SEVERITIES
 from sheets.systems.fasttest import ATTRIBUTES as FASTTEST_ATTRIBUTES
-
-_SEVERITY_SHORT = {"scratch": "D", "light": "L", "heavy": "C", "deadly": "Ś"}
+from sheets.systems.fasttest import SEVERITY_LABELS
 
 
 def vitals(character, system: str) -> list[tuple[str, Any]]:
@@ -18,20 +18,30 @@ def vitals(character, system: str) -> list[tuple[str, Any]]:
     return _VITALS.get(system, _named_values)(data)
 
 
-def _fasttest(data: dict) -> list[tuple[str, Any]]:
-    wounds = data.get("wounds", [])
+def _wounds(wounds: list) -> str:
+    """The wounds in words: "1× Lekka (light), 2× Ciężka (heavy); 1 not bandaged"."""
+    wounds = [w for w in wounds if isinstance(w, dict)]
+    if not wounds:
+        return "–"
     by_severity = [
-        f"{sum(1 for w in wounds if w.get('severity') == s)}{_SEVERITY_SHORT[s]}"
+        f"{sum(1 for w in wounds if w.get('severity') == s)}× {SEVERITY_LABELS[s]}"
         for s in SEVERITIES
         if any(w.get("severity") == s for w in wounds)
     ]
+    text = ", ".join(by_severity)
     unbandaged = sum(1 for w in wounds if not w.get("bandaged"))
+    if unbandaged:
+        text += "; " + ngettext("%(n)s not bandaged", "%(n)s not bandaged", unbandaged) % {
+            "n": unbandaged
+        }
+    return text
+
+
+def _fasttest(data: dict) -> list[tuple[str, Any]]:
+    wounds = data.get("wounds", [])
     die = data.get("magic_die")
     return [
-        (
-            _("Wounds (Rany)"),
-            " ".join(by_severity) + (f" ({unbandaged}!)" if unbandaged else "") if wounds else "–",
-        ),
+        (_("Wounds (Rany)"), _wounds(wounds if isinstance(wounds, list) else [])),
         (_("Armor"), data.get("armor", 0)),
         (_("Magic die"), f"d{die}" if die else "–"),
         (_("XP"), data.get("xp", 0)),

@@ -20,6 +20,9 @@ FACTS = {
     "caerbannog": ("kept", "result", "przebicia", "rozmach_gained", "rozmach", "heroic_cost"),
     "2d6": ("total", "success_points", "failure_points", "automatic"),
 }
+# Facts that say nothing when 0: Caerbannog's heroic effort costs 0 only when it was not made, and
+# a failed test showing "heroic effort cost 0" beside the offer to pay 2 reads as a contradiction.
+SILENT_WHEN_ZERO = frozenset({"heroic_cost"})
 
 
 def engine_faces(system: str, dice: list[dict[str, Any]]) -> Any:
@@ -43,7 +46,11 @@ def result_document(result: Any) -> dict[str, Any]:
 def roll_payload(roll: Roll) -> dict[str, Any]:
     """Everything a log entry shows. Needs ``actor`` (and ``parent``) loaded or cached."""
     answer = roll.result.get("answer", {})
-    facts = [(key, answer[key]) for key in FACTS.get(roll.system, ()) if key in answer]
+    facts = [
+        (key, answer[key])
+        for key in FACTS.get(roll.system, ())
+        if key in answer and not (key in SILENT_WHEN_ZERO and answer[key] == 0)
+    ]
     return {
         "id": roll.pk,
         "session_id": roll.session_id,
@@ -56,7 +63,8 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
         "character_id": roll.character_id,
         "character_name": roll.character_name,
         "system": roll.system,
-        "label": roll.label,
+        # Data (rolls.words) where the roll has it, else the plain text of an older row.
+        "label": roll.label_words,
         "sources": roll.sources,
         "dice": roll.result.get("dice", []),
         "outcome": answer.get("outcome", ""),

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from campaigns.models import GameSession, Scene
 from rolls.actions import (
@@ -185,7 +186,9 @@ def _amount(value: Any, low: int = 1) -> int:
     return value
 
 
-def _text(value: Any) -> str:
+def _text(value: Any) -> str | dict:
+    if isinstance(value, dict) and "w" in value:
+        return value  # the app's own words (rolls.words), e.g. the armor of a wound test
     text = str(value or "").strip()[:80]
     if not text:
         raise ActionRefused(_("Say where the modifier comes from (e.g. darkness)."))
@@ -294,7 +297,12 @@ def _set_challenge(pending, modifiers, value: Any) -> None:
         raise ActionRefused(_("Challenge points must be a whole number, 0 or more."))
     if value - current > scene.challenge_points:
         raise ActionRefused(
-            _("Only %(n)s challenge points are left in this scene.") % {"n": scene.challenge_points}
+            ngettext(
+                "Only %(n)s challenge point is left in this scene.",
+                "Only %(n)s challenge points are left in this scene.",
+                scene.challenge_points,
+            )
+            % {"n": scene.challenge_points}
         )
     scene.challenge_points -= value - current
     scene.save(update_fields=["challenge_points"])

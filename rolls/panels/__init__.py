@@ -36,7 +36,8 @@ class Panel:
 
     system: str
     template: str
-    label: str = ""
+    # Plain text or words as data (rolls.words), rendered in each reader's language.
+    label: str | dict[str, Any] = ""
     params: dict[str, Any] | None = None
     sources: list[dict[str, Any]] = field(default_factory=list)
     errors: dict[str, list[str]] = field(default_factory=dict)
@@ -106,8 +107,9 @@ def gm_limits(module: ModuleType, panel: Panel | None = None, pending=None) -> d
     return limits
 
 
-def source(kind: str, amount: int, text: str = "") -> dict[str, Any]:
-    """One modifier with where it came from, as the log shows it."""
+def source(kind: str, amount: int, text: str | dict[str, Any] = "") -> dict[str, Any]:
+    """One modifier with where it came from, as the log shows it: ``text`` is what someone
+    typed (shown as it is) or the app's own words as data (rolls.words.words)."""
     return {"kind": kind, "amount": amount, "source": text}
 
 

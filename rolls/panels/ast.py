@@ -26,6 +26,7 @@ from rolls.engine import ast as engine
 from rolls.engine.core import OUTCOMES, RANK, SUCCESSES
 from rolls.labels import OUTCOME_LABELS
 from rolls.panels import FollowUp, Limit, Panel, ints, one_int, one_str, source
+from rolls.words import words
 from sheets.systems import ast as sheet
 from sheets.systems.named_lists import NAME_MAX
 
@@ -82,12 +83,12 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         names = [entry["name"] for entry in items] + [_valued(state) for state in states]
         sources.append(source("white", white - funt, ", ".join(names)))
     if funt:
-        sources.append(source("funt", funt, _("one white die each")))
+        sources.append(source("funt", funt, words("one_white_die_each")))
     if negatives:
         total = sum(state["value"] for state in negatives)
         sources.append(source("level", total, ", ".join(map(_valued, negatives))))
     if hindrance:
-        sources.append(source("level", hindrance, hindrance_source or _("other hindrances")))
+        sources.append(source("level", hindrance, hindrance_source or words("other_hindrances")))
     challenge = _challenge((pending or {}).get("modifiers") or {})
     if challenge:
         level_mod += challenge
@@ -175,7 +176,7 @@ def follow_ups(roll, character, campaign) -> list[FollowUp]:
 
 
 def build_follow_up(kind: str, roll, character, campaign, choices) -> Panel:
-    panel = Panel(system="ast", template=TEMPLATE, label=roll.label)
+    panel = Panel(system="ast", template=TEMPLATE, label=roll.label_words)
     try:
         first = _rebuild(roll)
     except EngineError as error:
@@ -261,13 +262,10 @@ def _valued(state: Mapping[str, Any]) -> str:
     return state["name"] if state["value"] == 1 else f"{state['name']} {state['value']}"
 
 
-def _label(white: int, level_mod: int) -> str:
-    if white:
-        dice = ngettext("%(n)s white die", "%(n)s white dice", white) % {"n": white}
-    else:
-        dice = _("no white dice (2 rolled, hindered)")
-    level = _("black d6 + %(n)s") % {"n": level_mod} if level_mod else _("black d6")
-    return _("%(dice)s vs %(level)s") % {"dice": dice, "level": level}
+def _label(white: int, level_mod: int) -> dict[str, Any]:
+    dice = words("white_dice", n=white) if white else words("no_white_dice")
+    level = words("black_d6_plus", n=level_mod) if level_mod else words("black_d6")
+    return words("ast_test", dice=dice, level=level)
 
 
 def _levels(params: engine.Params) -> list[dict[str, Any]]:
@@ -363,9 +361,7 @@ def _reroll(panel: Panel, roll, first: engine.Result, character, choices) -> Non
         return
     dice = ", ".join(f"{i + 1} ({first.white[i]})" for i in indices)
     panel.params = {key: value for key, value in roll.params.items() if key != "choice"}
-    panel.sources = [
-        source("funt", len(indices), _("re-rolled white dice %(dice)s") % {"dice": dice})
-    ]
+    panel.sources = [source("funt", len(indices), words("rerolled_white_dice", dice=dice))]
     panel.spend = {"funt": len(indices)}
     panel.on_result = _gain_funt(first.funt_gained)
     panel.resolver = lambda module, params, rng: engine.roll_reroll(first, indices, rng)

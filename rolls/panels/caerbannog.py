@@ -46,6 +46,7 @@ from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
 from rolls.engine.caerbannog_pool import clamp_rozmach
 from rolls.models import Roll
 from rolls.panels import FollowUp, Limit, Panel, ints, one_int, one_str, source, with_target
+from rolls.words import joined, words
 from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_groups
 from sheets.templatetags.sheet_tags import roman
 
@@ -149,8 +150,11 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         sizes = [entry["die"] for entry in tested]
         dice = added_dice(sizes[0], sizes[1:]) if form == ADDED else combined_dice(sizes)
         bonus = skills[main]["bonus"]
-        joiner = " + " if form == COMBINED or len(tested) == 1 else _(" with ")
-        what = joiner.join(f"{entry['name']} {roman(entry['level'])}" for entry in tested)
+        named = [f"{entry['name']} {roman(entry['level'])}" for entry in tested]
+        if form == COMBINED or len(tested) == 1:
+            what = joined(named, " + ")
+        else:
+            what = words("skill_with_added", main=named[0], others=joined(named[1:]))
     else:
         tested = [defences[chosen_defences[0]]]
         dice = combined_dice([tested[0]["die"]])
@@ -160,7 +164,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
 
     sources = [source("difficulty", difficulty, difficulty_name)]
     if len(tested) > 1:
-        sources.append(source("pool", len(dice), _pool_text(tested, dice, form)))
+        sources.append(source("rolled", len(dice), _pool_text(tested, form)))
     if all_easing or all_hindering:
         kind = "hinder" if ease < 0 else "ease"
         text = _ease_text(easing, hindering, ease)
@@ -168,7 +172,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
             text = _gm_ease_text(gm["easing"], gm["hindering"], easing, hindering, ease)
         sources.append(source(kind, abs(ease), text))
     if modifier:
-        sources.append(source("modifier", modifier, modifier_source or _("fixed modifier")))
+        sources.append(source("modifier", modifier, modifier_source or words("fixed_modifier")))
     for entry in gm["entries"]:
         sources.append(source("modifier", entry["amount"], entry["source"]))
     params = {
@@ -185,7 +189,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         errors.setdefault("", []).append(str(error))
         return panel
 
-    panel.label = f"{what} ({dice_text(dice)}) {_('vs')} {difficulty}"[:200]
+    panel.label = words("caerbannog_test", what=what, dice=dice_text(dice), difficulty=difficulty)
     panel.params = params
     panel.sources = sources
     outcomes = odds["odds"]
@@ -266,7 +270,7 @@ def _main(posted: str, chosen: list[str], skills: dict[str, dict]) -> str:
     return max(chosen, key=lambda name: skills[name]["level"])
 
 
-def _difficulty(choices, errors: dict) -> tuple[int, str]:
+def _difficulty(choices, errors: dict) -> tuple[int, str | dict]:
     """The difficulty and its name: a named one, or any whole number from 0 to MAX_DIFFICULTY."""
     raw = one_str(choices, "difficulty").strip()
     if raw == "":
@@ -284,11 +288,11 @@ def _difficulty(choices, errors: dict) -> tuple[int, str]:
     return value, _difficulty_name(value)
 
 
-def _difficulty_name(value: int) -> str:
+def _difficulty_name(value: int) -> str | dict:
     for name, number in caerbannog.DIFFICULTIES.items():
         if number == value:
             return name
-    return _("set by number")
+    return words("set_by_number")
 
 
 def _difficulty_choices(current: int) -> list[tuple[str, str, bool]]:
@@ -337,37 +341,40 @@ def _strs(choices, name: str) -> list[str]:
     return [value] if isinstance(value, str) else [str(item) for item in value]
 
 
-def _pool_text(tested: list[dict], dice: Sequence[int], form: str) -> str:
-    counts = [3 if form == ADDED else 1] * len(tested)
-    if form == COMBINED and len(tested) == 2:
-        counts = [2, 1]
-    parts = ", ".join(
-        f"{entry['name']} {count}d{entry['die']}"
-        for entry, count in zip(tested, counts, strict=True)
-    )
+def _pool_text(tested: list[dict], form: str) -> dict:
+    """Each skill's dice as they were rolled: the main skill's first, then one per other skill
+    (RULES.md, Caerbannog 8: "Jazda 3d8 + Dociekliwość 1d6" with others added)."""
     if form == ADDED:
-        return _("main skill with others added: %(parts)s") % {"parts": parts}
-    return _("combined test: %(parts)s") % {"parts": parts}
+        counts = [3] + [1] * (len(tested) - 1)
+    elif len(tested) == 2:
+        counts = [2, 1]
+    else:
+        counts = [1] * len(tested)
+    parts = joined(
+        [
+            f"{entry['name']} {count}d{entry['die']}"
+            for entry, count in zip(tested, counts, strict=True)
+        ],
+        " + ",
+    )
+    return words("pool_added" if form == ADDED else "pool_combined", parts=parts)
 
 
-def _ease_text(easing: int, hindering: int, ease: int) -> str:
-    verdict = {1: _("eased"), -1: _("hindered"), 0: _("they cancel out")}[ease]
-    return _("eased ×%(e)s, hindered ×%(h)s → %(verdict)s") % {
-        "e": easing,
-        "h": hindering,
-        "verdict": verdict,
-    }
+_VERDICTS = {1: "eased", -1: "hindered", 0: "cancel_out"}
 
 
-def _gm_ease_text(gm_easing: int, gm_hindering: int, easing: int, hindering: int, ease: int) -> str:
+def _ease_text(easing: int, hindering: int, ease: int) -> dict:
+    return words("factors", e=easing, h=hindering, verdict=words(_VERDICTS[ease]))
+
+
+def _gm_ease_text(
+    gm_easing: int, gm_hindering: int, easing: int, hindering: int, ease: int
+) -> dict:
     """The factors of a called test: the GM's, the player's own, and which side wins."""
-    verdict = {1: _("eased"), -1: _("hindered"), 0: _("they cancel out")}[ease]
-    parts = [
-        _("GM: eased ×%(e)s, hindered ×%(h)s") % {"e": gm_easing, "h": gm_hindering},
-    ]
+    parts = [words("gm_factors", e=gm_easing, h=gm_hindering)]
     if easing or hindering:
-        parts.append(_("own: eased ×%(e)s, hindered ×%(h)s") % {"e": easing, "h": hindering})
-    return _("%(parts)s → %(verdict)s") % {"parts": "; ".join(parts), "verdict": verdict}
+        parts.append(words("own_factors", e=easing, h=hindering))
+    return words("factors_verdict", parts=joined(parts, "; "), verdict=words(_VERDICTS[ease]))
 
 
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
@@ -594,7 +601,7 @@ def follow_ups(roll: Roll, character, campaign) -> list[FollowUp]:
 def build_follow_up(kind: str, roll: Roll, character, campaign, choices) -> Panel:
     """The follow-up's panel: the parent's params changed as ``kind`` says, and a resolver that
     re-reads (boost, heroic effort) or re-rolls (re-roll) the parent's dice."""
-    panel = Panel(system="caerbannog", template=TEMPLATE, label=roll.label)
+    panel = Panel(system="caerbannog", template=TEMPLATE, label=roll.label_words)
     state = _chain_state(roll, character)
     if state is None or kind not in ("reroll", "boost", "heroic"):
         panel.errors[""] = [_("That can no longer be done with this roll.")]
@@ -607,9 +614,7 @@ def build_follow_up(kind: str, roll: Roll, character, campaign, choices) -> Pane
 
     if kind == "boost":
         params["boost"] = True
-        sources = list(roll.sources) + [
-            source("boost", params["bonus"], _("category bonus, 1 Rozmach spent"))
-        ]
+        sources = list(roll.sources) + [source("boost", params["bonus"], words("boost_spent"))]
         panel.resolver = _reread(faces)
     elif kind == "heroic":
         params["heroic"] = True
@@ -631,7 +636,7 @@ def build_follow_up(kind: str, roll: Roll, character, campaign, choices) -> Pane
                 % {"cost": cost, "name": name, "have": have}
             ]
             return panel
-        sources.append(source("heroic", cost, _("paid with %(name)s") % {"name": name}))
+        sources.append(source("heroic", cost, words("paid_with", name=words(resource))))
         panel.resolver = _reread(faces)
         on_result = _pay_heroic(on_result, resource, name)
     else:
@@ -641,7 +646,7 @@ def build_follow_up(kind: str, roll: Roll, character, campaign, choices) -> Pane
         params["heroic"] = False
         which = sorted({i for i in ints(choices, "die") if 0 <= i < len(faces)})
         if len(which) in (0, len(faces)):
-            sources.append(source("reroll", len(faces), _("all dice")))
+            sources.append(source("reroll", len(faces), words("all_dice")))
             which_arg = None
         else:
             text = ", ".join(f"d{params['dice'][i]} ({faces[i]})" for i in which)

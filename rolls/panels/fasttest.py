@@ -14,6 +14,7 @@ from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import Wound, wounds_for_test
 from rolls.panels import FollowUp, Limit, Panel, ints, one_int, one_str, source, with_target
+from rolls.words import words
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES
 
 TEMPLATE = "rolls/panels/fasttest.html"
@@ -69,15 +70,15 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     sources = []
     if trait_dice:
         names = ", ".join(f"{traits[i]['name']} {traits[i]['level']}" for i in ticked)
-        sources.append(source("bonus", trait_dice, _("traits (%(names)s)") % {"names": names}))
+        sources.append(source("bonus", trait_dice, words("traits", names=names)))
     if bonus_other:
-        sources.append(source("bonus", bonus_other, _("circumstances")))
+        sources.append(source("bonus", bonus_other, words("circumstances")))
     if experience:
-        sources.append(source("bonus", experience, _("experience dice")))
+        sources.append(source("bonus", experience, words("experience_dice")))
     if penalty_other:
-        sources.append(source("penalty", penalty_other, _("circumstances")))
+        sources.append(source("penalty", penalty_other, words("circumstances")))
     if wound_dice:
-        sources.append(source("penalty", wound_dice, _("wounds")))
+        sources.append(source("penalty", wound_dice, words("wounds")))
     gm = _gm_modifiers((pending or {}).get("modifiers", {}), sources)
     params = {
         "attribute": data["attributes"][attribute],
@@ -111,6 +112,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     panel.context |= {
         "chance": parsed.chance,
         "net": parsed.net,
+        "extra": abs(parsed.net),
         "wound_dice": wound_dice,
         "splits": splits,
         "best_split": best,
@@ -186,9 +188,9 @@ def _experience(choices, data: dict, settings: dict, errors: dict) -> int:
 
 def _overflow_sources(parsed: fasttest.Params, sources: list) -> None:
     if parsed.overflow_bonus:
-        sources.append(source("bonus", parsed.overflow_bonus, _("chance above 9")))
+        sources.append(source("bonus", parsed.overflow_bonus, words("chance_above_9")))
     if parsed.overflow_penalty:
-        sources.append(source("penalty", parsed.overflow_penalty, _("chance below 1")))
+        sources.append(source("penalty", parsed.overflow_penalty, words("chance_below_1")))
 
 
 def _split(choices, parsed: fasttest.Params, best: int, pending) -> int:

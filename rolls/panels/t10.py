@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
 from rolls.panels import Limit, Panel, one_int, one_str, source, with_target
+from rolls.words import words
 from sheets.systems import t10 as sheet
 from sheets.systems.named_lists import NAME_MAX, signed
 
@@ -107,7 +108,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     base = attributes[attribute]["value"] + (skills[skill]["value"] if skill else 0)
     sources = [source("pool", row["dice"], row["name"]) for row in chosen_items]
     if circumstance:
-        sources.append(source("pool", circumstance, circumstance_source or _("circumstances")))
+        sources.append(source("pool", circumstance, circumstance_source or words("circumstances")))
     pool = base + sum(row["dice"] for row in chosen_items) + circumstance
     pool += _gm_dice(modifiers, sources)
     params = {"pool": pool, "difficulty": difficulty}
@@ -196,11 +197,7 @@ def _label(attribute: str, value: int, skill: str, skills: Mapping, pool: int, d
     parts = f"{attribute} {value}"
     if skill:
         parts += f" + {skill} {skills[skill]['value']}"
-    return _("%(parts)s: %(pool)s d10 vs %(difficulty)s") % {
-        "parts": parts,
-        "pool": pool,
-        "difficulty": difficulty,
-    }
+    return words("t10_test", parts=parts, pool=pool, difficulty=difficulty)
 
 
 def _results(result_odds: Mapping[str, float]) -> list[dict[str, Any]]:

@@ -36,10 +36,11 @@ import unicodedata
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from rolls.engine import EngineError, twod6
 from rolls.panels import Limit, Panel, one_str, source, with_target
+from rolls.words import joined, words
 from sheets.systems.named_lists import NAME_MAX, check_int, signed
 from sheets.systems.twod6 import CATEGORY_LABELS, success_point_limit, validate
 
@@ -153,7 +154,9 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         if advantage["ticked"]:
             entries[advantage["category"]].append((advantage["name"], advantage["modifier"]))
     for category, rows in free.items():
-        entries[category] += [(row["label"], row["amount"]) for row in rows if row["counts"]]
+        entries[category] += [
+            (row["source"] or words("other"), row["amount"]) for row in rows if row["counts"]
+        ]
         entries[category] += [(row["source"], row["amount"]) for row in gm["entries"][category]]
 
     spec_raise = SPECIALISATION_RAISE if specialisation else 0
@@ -180,18 +183,16 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         category["sum"] = row
     sources = [_category_source(row) for row in sums if row["entries"] or row["helpers"]]
     if spec_raise:
-        sources.append(
-            source("cap", spec_raise, _("specialisation %(name)s") % {"name": specialisation})
-        )
+        sources.append(source("cap", spec_raise, words("specialisation", name=specialisation)))
     if cap_raise:
-        sources.append(source("cap", cap_raise, cap_source or _("equipment or help")))
+        sources.append(source("cap", cap_raise, cap_source or words("equipment_or_help")))
 
     test = f"{attribute} {params['attribute']}"
     if skill:
         test += f" + {skill} {params['skill']}"
         if specialisation:
             test += f" ({specialisation})"
-    panel.label = _("%(test)s vs %(difficulty)s") % {"test": test, "difficulty": difficulty}
+    panel.label = words("twod6_test", test=test, difficulty=difficulty)
     panel.params = params
     panel.sources = sources
     panel.odds = [(key, odds["odds"][key]) for key in ("success", "failure")]
@@ -237,7 +238,7 @@ def _gm_modifiers(modifiers: dict[str, Any]) -> dict[str, Any]:
             continue
         amount = entry.get("amount")
         if isinstance(amount, int) and not isinstance(amount, bool) and amount:
-            text = _clean_text(str(entry.get("source", ""))) or _("set by the GM")
+            text = _clean_text(str(entry.get("source", ""))) or words("set_by_gm")
             entries[entry["kind"]].append({"amount": amount, "source": text})
     valid = isinstance(difficulty, int) and not isinstance(difficulty, bool) and difficulty >= 0
     return {"difficulty": difficulty if valid else None, "entries": entries}
@@ -376,18 +377,15 @@ def _category_sums(parsed: twod6.Params, entries: dict, helpers: int) -> list[di
 
 
 def _category_source(row: dict[str, Any]) -> dict[str, Any]:
-    parts = [f"{text} {signed(amount)}" for text, amount in row["entries"]]
+    parts: list[Any] = [joined([text, signed(amount)], " ") for text, amount in row["entries"]]
     if row["helpers"]:
         n = row["helpers"]
-        words = ngettext("%(n)s helper %(amount)s", "%(n)s helpers %(amount)s", n)
-        parts.append(words % {"n": n, "amount": signed(n)})
-    text = ", ".join(parts)
+        parts.append(words("helpers", n=n, amount=signed(n)))
+    text = joined(parts)
     if row["held"]:
-        text = _("%(entries)s (adds up to %(raw)s, held at %(clamped)s)") % {
-            "entries": text,
-            "raw": signed(row["raw"]),
-            "clamped": signed(row["clamped"]),
-        }
+        text = words(
+            "held_at", entries=text, raw=signed(row["raw"]), clamped=signed(row["clamped"])
+        )
     return source(row["key"], row["clamped"], text)
 
 

@@ -13,14 +13,31 @@ from rolls.labels import (
     OUTCOME_LABELS,
     SOURCE_KINDS,
     VALUE_LABELS,
+    outcome_word,
+    signed_number,
 )
+from rolls.labels import source_line as _source_line
+from rolls.words import render
 
 register = template.Library()
 
 
 @register.filter
-def outcome_label(key: str) -> str:
-    return OUTCOME_LABELS.get(key, key)
+def outcome_label(key: str, system: str = "") -> str:
+    """``{{ entry.outcome|outcome_label:entry.system }}``: in the words of the rolling system."""
+    return outcome_word(key, system)
+
+
+@register.filter
+def words(value) -> str:
+    """A label or source stored as data (rolls.words), or plain text, in the reader's language."""
+    return render(value)
+
+
+@register.filter
+def source_line(entry) -> str:
+    """One modifier with its amount, kind and source, in the reader's language."""
+    return _source_line(entry)
 
 
 @register.filter
@@ -74,21 +91,23 @@ def source_kind(key: str) -> str:
 @register.filter
 def signed(value) -> str:
     """+3, −2, 0: the sign a modifier reads with."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return str(value)
-    return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
+    return signed_number(value)
 
 
 @register.filter
 def percent(p: float) -> str:
-    """A probability as a percentage a player reads at a glance: 8.3%, <0.1%, 100%."""
+    """A probability as a percentage a player reads at a glance: 8.3%, <0.1%, >99.9%, 100%."""
     if p <= 0:
         return "0%"
     if p < 0.001:
         return "<0.1%"
     if p >= 1:
         return "100%"
-    return f"{number_format(p * 100, 1)}%"
+    # Rounded, not cut (number_format drops the digits past the first): 11.67 % reads 11.7 %.
+    shown = round(p * 100, 1)
+    if shown >= 100:
+        return ">99.9%"
+    return f"{number_format(shown, 1)}%"
 
 
 @register.filter
@@ -104,3 +123,19 @@ def get_item(mapping, key):
 @register.filter
 def control_label(key: str) -> str:
     return CONTROL_LABELS.get(key, key)
+
+
+@register.filter
+def die_words(die: dict) -> str:
+    """One die for a screen reader and a tooltip: "d10, kept: the most favourable", "d6, white,
+    dropped". A group that only repeats the die's size (FastTest's d10 and d6) is said once."""
+    size = f"d{die.get('sides')}"
+    parts = [size]
+    group = die.get("group") or ""
+    if group and group != size:
+        parts.append(die_group(group))
+    if die.get("why"):
+        parts.append(str(die_reason(die["why"])))
+    elif not die.get("kept"):
+        parts.append(_("dropped"))
+    return ", ".join(str(part) for part in parts)

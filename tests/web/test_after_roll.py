@@ -16,6 +16,7 @@ from rolls.engine.fasttest_combat import WEAPON_CLASSES, combat_wound, wound_tes
 from rolls.models import AppliedWound, PendingTest, Roll
 from sheets.models import Character
 from tests.web.live import seat
+from tests.web.words_helpers import in_words
 
 pytestmark = pytest.mark.django_db
 
@@ -236,14 +237,14 @@ def test_the_wound_test_is_budowa_with_armor_as_bonus_dice_and_the_new_wound_cou
     wound(client, campaign, roll, "hand", "hand")
     test = PendingTest.objects.get(status="open")
     assert test.target == {"attribute": "BUDOWA", "skill": []}
-    assert test.modifiers["dice"] == [{"kind": "bonus", "amount": 2, "source": "armor"}]
+    assert in_words(test.modifiers["dice"]) == [{"kind": "bonus", "amount": 2, "source": "armor"}]
     client.force_login(player)
     url = reverse("test_panel", args=[campaign.pk, hero.pk])
     panel = client.get(url, {"pending": test.pk}).context["panel"]
     engine = wound_test_params(7, 1, "heavy", armor=2)
     assert (panel.params["bonus"], panel.params["wounds"]) == (engine.bonus, engine.wounds)
     assert panel.params["attribute"] == engine.attribute
-    assert {"kind": "bonus", "amount": 2, "source": "armor"} in panel.sources
+    assert {"kind": "bonus", "amount": 2, "source": "armor"} in in_words(panel.sources)
 
 
 def roll_wound_test(client, monkeypatch, campaign, hero, player, *faces):

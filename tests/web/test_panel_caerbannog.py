@@ -10,10 +10,12 @@ from django.urls import reverse
 from campaigns.models import Campaign
 from rolls import actions
 from rolls.engine import caerbannog
+from rolls.labels import source_line
 from rolls.models import Roll
 from rolls.panels import caerbannog as panel_module
 from sheets.models import Character
 from tests.web.live import panel_url, seat
+from tests.web.words_helpers import in_words
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +112,7 @@ def test_a_click_on_a_skill_opens_the_panel_with_three_dice_of_its_size(client, 
 def test_the_label_names_the_skill_its_level_its_dice_and_the_difficulty(client, table, player):
     _, hero = table
     client.force_login(player)
-    assert panel(client, hero, skill="Charyzma").label == "Charyzma 0 (3d4) vs 3"
+    assert in_words(panel(client, hero, skill="Charyzma").label) == "Charyzma 0 (3d4) vs 3"
 
 
 def test_3d4_at_difficulty_3_needs_two_4s_for_a_success(client, table, player):
@@ -153,7 +155,7 @@ def test_a_difficulty_given_as_a_number_keeps_the_name_it_has(client, table, pla
     client.force_login(player)
     assert panel(client, hero, skill="Jazda", difficulty="3").sources[0]["source"] == "przeciętny"
     assert panel(client, hero, skill="Jazda", difficulty="0").params["difficulty"] == 0
-    assert panel(client, hero, skill="Jazda", difficulty="7").sources[0] == {
+    assert in_words(panel(client, hero, skill="Jazda", difficulty="7").sources[0]) == {
         "kind": "difficulty", "amount": 7, "source": "set by number",
     }  # fmt: skip
 
@@ -173,7 +175,7 @@ def test_more_easing_than_hindering_factors_read_the_highest_die(client, table, 
     shown = panel(client, hero, skill="Jazda", easing="2", hindering="1")
     assert shown.params["ease"] == 1
     assert {"kind": "ease", "amount": 1, "source": "eased ×2, hindered ×1 → eased"} in (
-        shown.sources
+        in_words(shown.sources)
     )
 
 
@@ -183,7 +185,7 @@ def test_more_hindering_factors_read_the_lowest_die(client, table, player):
     shown = panel(client, hero, skill="Jazda", easing="1", hindering="3")
     assert shown.params["ease"] == -1
     assert {"kind": "hinder", "amount": 1, "source": "eased ×1, hindered ×3 → hindered"} in (
-        shown.sources
+        in_words(shown.sources)
     )
 
 
@@ -192,7 +194,7 @@ def test_equal_counts_of_factors_cancel_out(client, table, player):
     client.force_login(player)
     shown = panel(client, hero, skill="Jazda", easing="2", hindering="2")
     assert shown.params["ease"] == 0
-    assert shown.sources[-1]["source"] == "eased ×2, hindered ×2 → they cancel out"
+    assert in_words(shown.sources)[-1]["source"] == "eased ×2, hindered ×2 → they cancel out"
 
 
 def test_text_in_a_factor_count_is_refused_with_a_message(client, table, player):
@@ -215,7 +217,7 @@ def test_an_unnamed_modifier_is_still_named_in_the_log(client, table, player):
     _, hero = table
     client.force_login(player)
     shown = panel(client, hero, skill="Jazda", modifier="-2")
-    assert {"kind": "modifier", "amount": -2, "source": "fixed modifier"} in shown.sources
+    assert {"kind": "modifier", "amount": -2, "source": "fixed modifier"} in in_words(shown.sources)
 
 
 def test_an_out_of_range_modifier_is_refused_with_a_message(client, table, player):
@@ -232,9 +234,10 @@ def test_two_skills_combine_the_main_two_dice_and_the_other_one(client, table, p
     client.force_login(player)
     shown = panel(client, hero, skill=["Jazda", "Percepcja"], main="Jazda")
     assert shown.params["dice"] == [8, 8, 6]
-    assert shown.label == "Jazda II + Percepcja I (2d8+1d6) vs 3"
-    assert {"kind": "pool", "amount": 3,
-            "source": "combined test: Jazda 2d8, Percepcja 1d6"} in shown.sources  # fmt: skip
+    assert in_words(shown.label) == "Jazda II + Percepcja I (2d8+1d6) vs 3"
+    assert source_line(shown.sources[1]) == (
+        "3 dice rolled: Jazda 2d8 + Percepcja 1d6 (combined test)"
+    )
 
 
 def test_the_added_form_rolls_the_main_skill_fully_plus_one_die_per_added_skill(
@@ -244,7 +247,18 @@ def test_the_added_form_rolls_the_main_skill_fully_plus_one_die_per_added_skill(
     client.force_login(player)
     shown = panel(client, hero, skill=["Jazda", "Percepcja"], main="Jazda", form="added")
     assert shown.params["dice"] == [8, 8, 8, 6]
-    assert shown.label == "Jazda II with Percepcja I (3d8+1d6) vs 3"
+    assert in_words(shown.label) == "Jazda II with Percepcja I added (3d8+1d6) vs 3"
+
+
+def test_the_added_form_names_the_dice_each_skill_rolled_and_adds_none(client, table, player):
+    _, hero = table
+    client.force_login(player)
+    shown = panel(client, hero, skill=["Jazda", "Percepcja"], main="Jazda", form="added")
+    # The main skill rolls in full (3d8), the added one gives one die (1d6): 4 dice in all, not
+    # "+4 dice" on top of anything.
+    assert source_line(shown.sources[1]) == (
+        "4 dice rolled: Jazda 3d8 + Percepcja 1d6 (main skill with others added)"
+    )
 
 
 def test_three_skills_give_one_die_each_and_a_fourth_adds_one(client, table, player):
@@ -371,7 +385,7 @@ def test_a_roll_logs_every_modifier_with_its_source(client, table, player, dice)
          modifier="1", modifier_source="armour")  # fmt: skip
     entry = Roll.objects.get()
     assert entry.label == "Odporność I (3d6) vs 2"
-    assert [(s["kind"], s["amount"], s["source"]) for s in entry.sources] == [
+    assert [(s["kind"], s["amount"], s["source"]) for s in in_words(entry.sources)] == [
         ("difficulty", 2, "łatwy"),
         ("ease", 1, "eased ×1, hindered ×0 → eased"),
         ("modifier", 1, "armour"),
@@ -483,7 +497,7 @@ def test_the_boost_is_named_in_the_log(client, charyzma_fails):
     hero, parent = charyzma_fails
     follow(client, hero, parent, "boost")
     assert {"kind": "boost", "amount": 3, "source": "category bonus, 1 Rozmach spent"} in (
-        Roll.objects.get(kind="boost").sources
+        in_words(Roll.objects.get(kind="boost").sources)
     )
 
 

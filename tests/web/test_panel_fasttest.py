@@ -13,6 +13,7 @@ from rolls import actions
 from rolls.models import Roll
 from sheets.models import Character
 from tests.web.live import panel_url, seat
+from tests.web.words_helpers import in_words
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -58,7 +59,7 @@ def test_ticking_traits_adds_their_levels_as_bonus_dice(client, table, player):
     )
     panel = response.context["panel"]
     assert panel.params["bonus"] == 3
-    assert panel.sources[0] == {
+    assert in_words(panel.sources)[0] == {
         "kind": "bonus", "amount": 3, "source": "traits (Rycerz 2, szermierka 1)",
     }  # fmt: skip
 
@@ -259,4 +260,4 @@ def test_a_chance_above_nine_becomes_bonus_dice_named_in_the_log(client, table, 
     hero.data["attributes"]["BUDOWA"] = 8
     hero.save()
     panel = client.post(panel_url(hero), {"attribute": "BUDOWA", "skill": "WALKA"}).context["panel"]
-    assert {"kind": "bonus", "amount": 1, "source": "chance above 9"} in panel.sources
+    assert {"kind": "bonus", "amount": 1, "source": "chance above 9"} in in_words(panel.sources)

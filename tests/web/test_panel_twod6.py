@@ -10,6 +10,7 @@ from rolls.models import Roll
 from rolls.panels import twod6 as panel_module
 from sheets.models import Character
 from tests.web.live import panel_url, seat
+from tests.web.words_helpers import in_words
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +115,7 @@ def test_without_a_skill_the_attribute_is_tested_alone_with_one_success_point_at
     panel = built(client, nomad, attribute="Percepcja")
     assert panel.params["skill"] == 0
     assert panel.context["cap"] == 1
-    assert panel.label == "Percepcja 8 vs 15"
+    assert in_words(panel.label) == "Percepcja 8 vs 15"
 
 
 def test_a_click_on_a_specialisation_ticks_it_and_raises_the_cap_by_one(client, aoife, player):
@@ -127,7 +128,9 @@ def test_a_click_on_a_specialisation_ticks_it_and_raises_the_cap_by_one(client, 
     assert 'value="Choroby" checked' in response.content.decode()
     assert panel.params["cap_bonus"] == 1
     assert panel.context["cap"] == 6 + 1 + 1
-    assert {"kind": "cap", "amount": 1, "source": "specialisation Choroby"} in panel.sources
+    assert {"kind": "cap", "amount": 1, "source": "specialisation Choroby"} in in_words(
+        panel.sources
+    )
 
 
 def test_only_the_chosen_skills_specialisations_are_offered(client, aoife, player):
@@ -161,7 +164,7 @@ def test_a_ticked_advantage_goes_into_its_own_category(client, aoife, player):
         client, aoife, attribute="Inteligencja", skill="Medycyna", advantage=["Lekarka", "Medium"]
     )
     assert panel.params["modifiers"] == NO_MODIFIERS | {"personal": [2], "supernatural": [1]}
-    assert {"kind": "personal", "amount": 2, "source": "Lekarka +2"} in panel.sources
+    assert {"kind": "personal", "amount": 2, "source": "Lekarka +2"} in in_words(panel.sources)
 
 
 def test_an_unticked_advantage_counts_nothing(client, nomad, player):
@@ -180,13 +183,15 @@ def test_a_typed_modifier_counts_in_its_category_with_its_source(client, nomad, 
         **{"mod-supernatural-0-value": "-3", "mod-supernatural-0-source": "PSI: mgła"},
     )
     assert panel.params["modifiers"]["supernatural"] == [-3]
-    assert panel.sources == [{"kind": "supernatural", "amount": -3, "source": "PSI: mgła −3"}]
+    assert in_words(panel.sources) == [
+        {"kind": "supernatural", "amount": -3, "source": "PSI: mgła −3"}
+    ]
 
 
 def test_a_typed_modifier_without_a_source_is_logged_as_other(client, nomad, player):
     client.force_login(player)
     panel = built(client, nomad, attribute="Percepcja", **{"mod-personal-0-value": "1"})
-    assert panel.sources == [{"kind": "personal", "amount": 1, "source": "other +1"}]
+    assert in_words(panel.sources) == [{"kind": "personal", "amount": 1, "source": "other +1"}]
 
 
 def test_a_typographic_minus_is_read_as_a_minus(client, nomad, player):
@@ -226,7 +231,7 @@ def test_a_category_adding_up_past_five_is_held_at_five_and_says_so(client, noma
     assert panel.params["modifiers"]["equipment"] == [2, 2, 3]
     assert panel.context["modifier"] == 5
     assert "Adds up to +7, held at <b>+5</b>" in response.content.decode()
-    assert panel.sources[0] == {
+    assert in_words(panel.sources)[0] == {
         "kind": "equipment",
         "amount": 5,
         "source": "Lornetka +2, Ubranie maskujące +2, luneta +3 (adds up to +7, held at +5)",
@@ -259,13 +264,17 @@ def test_helpers_add_one_circumstance_each_inside_its_clamp(client, nomad, playe
     assert panel.params["helpers"] == 3
     circumstance = panel.context["categories"][0]["sum"]
     assert (circumstance["raw"], circumstance["clamped"]) == (7, 5)
-    assert panel.sources[0]["source"] == "other +4, 3 helpers +3 (adds up to +7, held at +5)"
+    assert (
+        in_words(panel.sources)[0]["source"] == "other +4, 3 helpers +3 (adds up to +7, held at +5)"
+    )
 
 
 def test_one_helper_is_logged_in_the_singular(client, nomad, player):
     client.force_login(player)
     panel = built(client, nomad, attribute="Percepcja", helpers="1")
-    assert panel.sources == [{"kind": "circumstance", "amount": 1, "source": "1 helper +1"}]
+    assert in_words(panel.sources) == [
+        {"kind": "circumstance", "amount": 1, "source": "1 helper +1"}
+    ]
 
 
 @pytest.mark.parametrize("typed", ["5", "-1", "kilku"])
@@ -304,7 +313,7 @@ def test_a_long_source_with_control_characters_is_cleaned(client, nomad, player)
         attribute="Percepcja",
         **{"mod-personal-0-value": "1", "mod-personal-0-source": "zły\x07 " + "x" * 100},
     )
-    text = panel.sources[0]["source"]
+    text = in_words(panel.sources)[0]["source"]
     assert text == "zły " + "x" * 56 + " +1"
 
 
@@ -467,7 +476,7 @@ def test_a_roll_logs_the_test_every_modifier_and_the_engines_answer(client, make
     )  # fmt: skip
     roll = Roll.objects.get()
     assert roll.label == "Charyzma 8 + Perswazja 6 vs 20"
-    assert roll.sources == [
+    assert in_words(roll.sources) == [
         {"kind": "circumstance", "amount": -2, "source": "społeczność pragnie krwi −2"},
         {"kind": "personal", "amount": 2, "source": "Mówca +2"},
     ]

@@ -160,10 +160,14 @@ def test_the_compiled_catalogue_has_the_polish_plural_forms(catalogue):
                 assert got == entry.plurals[form], (entry.msgid, n)
 
 
-def test_contexts_are_translated_apart(catalogue):
+def test_outcomes_shared_by_systems_are_named_in_each_systems_own_terms():
+    # Caerbannog's and 2d6's "success" is Polish, T10's Swedish (rolls.labels.outcome_word).
+    from rolls.labels import outcome_word
+
     with translation.override("pl"):
-        assert translation.pgettext("outcome", "Success") == "Sukces"
-        assert translation.pgettext("outcome", "Failure") == "Porażka"
+        assert outcome_word("success", "caerbannog") == "Sukces"
+        assert outcome_word("failure", "2d6") == "Porażka"
+        assert outcome_word("success", "t10") == "Sukces (lyckat)"
 
 
 def test_game_glosses_give_way_to_the_polish_terms():

@@ -1,0 +1,115 @@
+"""How each system's test works: a page per system in both languages, with its worked example
+held to the engine, linked from every test panel and from the README (issue 13, item 19)."""
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+from django.utils.html import escape
+
+from campaigns.demo import seed_demo
+from campaigns.models import System
+from rolls.engine import system_module
+from rolls.rules_pages import PAGES
+from sheets.models import Character
+
+EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+PL = {"HTTP_ACCEPT_LANGUAGE": "pl"}
+#: A phrase of each worked example as a Polish reader reads it.
+POLISH_EXAMPLES = {
+    "fasttest": "BUDOWA 8 i WALKA +2 dają 10: szansa wynosi 9",
+    "ast": "Olaf zaznacza: silny, bystry, walka toporem",
+    "t10": "Astrid ma Styrka 3 i Svärd 2: pięć d10 przeciw trudności 7.",
+    "caerbannog": "Julio testuje Dociekliwość II, trzy d8",
+    "2d6": "W bibliotece: współczynnik 4 i umiejętność 7",
+}
+ENGLISH_EXAMPLES = {
+    "fasttest": "BUDOWA 8 and WALKA +2 make 10: the chance is 9",
+    "ast": "Olaf ticks strong, clever, axe fighting",
+    "t10": "Astrid has Styrka 3 and Svärd 2: five d10 against difficulty 7.",
+    "caerbannog": "Julio tests Dociekliwość II, three d8",
+    "2d6": "In the library: attribute 4 and skill 7",
+}
+
+
+def test_every_rule_system_has_its_page():
+    assert set(PAGES) == set(System.values)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("system", list(PAGES))
+def test_a_systems_page_explains_it_in_english_with_its_worked_example(client, system):
+    response = client.get(reverse("rules", args=[system]), **EN)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "A worked example" in html
+    assert ENGLISH_EXAMPLES[system] in html
+    assert all(escape(str(step)) in html for step in PAGES[system].steps)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("system", list(PAGES))
+def test_a_systems_page_explains_it_in_polish_with_its_worked_example(client, system):
+    response = client.get(reverse("rules", args=[system]), **PL)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<html lang="pl">' in html
+    assert "Przykład krok po kroku" in html
+    assert POLISH_EXAMPLES[system] in html
+    assert ENGLISH_EXAMPLES[system] not in html
+    with translation.override("pl"):
+        assert all(escape(str(line)) in html for line in PAGES[system].example)
+
+
+@pytest.mark.parametrize("system", list(PAGES))
+def test_each_worked_example_says_what_the_engine_answers(system):
+    module = system_module(system)
+    assert PAGES[system].checks
+    for params, faces, expected in PAGES[system].checks:
+        parsed = module.parse_params(params)
+        answer = module.resolve(parsed, module.parse_faces(parsed, faces)).contract()
+        assert {key: answer[key] for key in expected} == expected, params
+
+
+@pytest.mark.django_db
+def test_anyone_may_read_the_rules_without_logging_in(client):
+    assert client.get(reverse("rules_index"), **EN).status_code == 200
+    assert client.get(reverse("rules", args=["caerbannog"]), **EN).status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_index_links_every_systems_page(client):
+    html = client.get(reverse("rules_index"), **PL).content.decode()
+    for system in PAGES:
+        assert f'href="{reverse("rules", args=[system])}"' in html
+
+
+@pytest.mark.django_db
+def test_an_unknown_system_has_no_page(client):
+    assert client.get("/rules/chess/", **EN).status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_rules_pages_answer_reads_only(client):
+    assert client.post(reverse("rules", args=["ast"])).status_code == 405
+
+
+@pytest.mark.django_db
+def test_every_test_panel_links_to_its_systems_rules_page(client, settings):
+    settings.DEBUG = True
+    seed_demo()
+    for character in Character.objects.select_related("campaign", "owner"):
+        client.force_login(character.owner)
+        url = reverse("test_panel", args=[character.campaign_id, character.pk])
+        html = client.get(url, **EN).content.decode()
+        link = reverse("rules", args=[character.campaign.system])
+        assert f'href="{link}"' in html, character.campaign.system
+        assert "How does this test work?" in html
+
+
+def test_the_readme_points_at_the_apps_own_rules_pages_not_a_file_a_clone_lacks():
+    readme = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8")
+    assert "../shared/RULES.md" not in readme
+    assert "/rules/" in readme
