@@ -1,5 +1,7 @@
 """Template filters that turn the engine's keys into words in the reader's language."""
 
+import json
+
 from django import template
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -104,3 +106,9 @@ def get_item(mapping, key):
 @register.filter
 def control_label(key: str) -> str:
     return CONTROL_LABELS.get(key, key)
+
+
+@register.filter
+def json_attr(value) -> str:
+    """A value as compact JSON for a data attribute (autoescaping quotes it safely)."""
+    return json.dumps(value, separators=(",", ":"))
