@@ -322,3 +322,25 @@ def test_the_offline_checker_refuses_an_export_made_before_the_end(
     result = run_checker(tmp_path, export(client, session))
     assert result.returncode == 1
     assert "has not ended" in result.stdout
+
+
+# --- No log line holds the seed -----------------------------------------------------------------
+
+
+def test_the_sql_log_of_a_session_start_does_not_hold_its_seed(gm, caplog):
+    from django.db import connection
+
+    campaign = Campaign.objects.create(name="Logged", system="2d6", gm=gm)
+    connection.force_debug_cursor = True  # the SQL log of DEBUG with LOG_LEVEL=DEBUG
+    try:
+        with caplog.at_level("DEBUG", logger="django.db.backends"):
+            session = actions.start_session(campaign)
+    finally:
+        connection.force_debug_cursor = False
+    lines = [record.getMessage() for record in caplog.records]
+    assert [line for line in lines if 'INSERT INTO "campaigns_gamesession"' in line]
+    assert not [line for line in lines if session.seed in line]
+
+
+def test_the_console_log_handler_hides_seeds(settings):
+    assert "hide_seeds" in settings.LOGGING["handlers"]["console"]["filters"]
