@@ -15,7 +15,6 @@ import hashlib
 import re
 import secrets
 import struct
-from itertools import repeat
 from typing import Any
 
 from .core import EngineError
@@ -145,8 +144,8 @@ class FairDice:
             # Rewind (the unread bytes are still in the buffer) and go die by die.
             self._at = start
             return tuple(self.die(sides) for _ in range(count))
-        faces = tuple(word % sides + 1 for word in words)
-        self.drawn.extend(zip(repeat(sides), faces, strict=False))
+        faces = tuple([word % sides + 1 for word in words])
+        self.drawn += [(sides, face) for face in faces]
         return faces
 
     def randint(self, a: int, b: int) -> int:
