@@ -344,3 +344,53 @@ def test_the_sql_log_of_a_session_start_does_not_hold_its_seed(gm, caplog):
 
 def test_the_console_log_handler_hides_seeds(settings):
     assert "hide_seeds" in settings.LOGGING["handlers"]["console"]["filters"]
+
+
+# --- Frames -------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_secret_roll_reaches_another_players_socket_without_its_nonce_or_the_seed(
+    gm, player, other_player
+):
+    from asgiref.sync import sync_to_async
+    from django.test import Client
+
+    from tests.web.live import socket_for
+
+    def make():
+        campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
+        seat(campaign, gm, player, other_player)
+        hero = Character.objects.create(
+            campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
+        )
+        return campaign, hero, actions.start_session(campaign)
+
+    campaign, hero, session = await sync_to_async(make)()
+    frames = []
+    for who in (other_player, player):
+        socket = await sync_to_async(socket_for)(who, campaign)
+        assert (await socket.connect())[0]
+        await socket.send_json_to({"type": "since", "session": session.pk, "seq": 0})
+        assert (await socket.receive_json_from(timeout=3))["type"] == "synced"
+        frames.append(socket)
+
+    def roll_secretly():
+        client = Client()
+        client.force_login(player)
+        roll(client, hero, nonce="very-secret-nonce", visibility="secret")
+
+    async def until_entry(socket) -> str:
+        received = []
+        while not received or received[-1]["type"] != "entry":
+            received.append(await socket.receive_json_from(timeout=3))
+        return json.dumps(received)
+
+    await sync_to_async(roll_secretly)()
+    theirs, mine = [await until_entry(socket) for socket in frames]
+    assert "very-secret-nonce" not in theirs
+    assert "very-secret-nonce" in mine
+    assert session.seed not in theirs + mine
+    for socket in frames:
+        await socket.disconnect()
