@@ -30,10 +30,11 @@ class Report:
     mismatched: list[tuple[int, str]] = field(default_factory=list)
     skipped: list[tuple[int, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    hidden: int = 0  # entries the export's reader may not see: no dice to check
 
     @property
     def ok(self) -> bool:
-        return not self.problems and not self.mismatched and bool(self.matched)
+        return not self.problems and not self.mismatched
 
     def lines(self) -> list[str]:
         out = list(self.problems)
@@ -43,8 +44,8 @@ class Report:
         total = len(self.matched) + len(self.mismatched)
         verdict = "every checked entry matches" if self.ok else "the dice do NOT check out"
         out.append(
-            f"{len(self.matched)} of {total} entries match, {len(self.skipped)} not checkable: "
-            f"{verdict}."
+            f"{len(self.matched)} of {total} entries match, {len(self.skipped)} not checkable, "
+            f"{self.hidden} hidden from this export's reader: {verdict}."
         )
         return out
 
@@ -73,6 +74,9 @@ def check_document(document: Any) -> Report:
             "The seed does not match the commitment shown during the session: SHA-256 of the "
             "seed is not the commitment."
         )
+    report.hidden = sum(
+        1 for entry in document["entries"] if isinstance(entry, Mapping) and entry.get("redacted")
+    )
     by_seq = {
         entry.get("seq"): entry
         for entry in document["entries"]

@@ -275,9 +275,11 @@ def run_checker(tmp_path, text: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-@pytest.mark.parametrize(("viewer", "visible"), [("player", 3), ("other_player", 2), ("gm", 4)])
+@pytest.mark.parametrize(
+    ("viewer", "visible", "hidden"), [("player", 3, 1), ("other_player", 2, 2), ("gm", 4, 0)]
+)
 def test_the_offline_checker_finds_every_visible_entry_of_a_played_session_matching(
-    client, table, gm, player, other_player, tmp_path, viewer, visible
+    client, table, gm, player, other_player, tmp_path, viewer, visible, hidden
 ):
     session = played(client, table, gm, player)
     end(session)
@@ -285,6 +287,7 @@ def test_the_offline_checker_finds_every_visible_entry_of_a_played_session_match
     result = run_checker(tmp_path, export(client, session))
     assert result.returncode == 0, result.stdout
     assert f"{visible} of {visible} entries match" in result.stdout
+    assert f"{hidden} hidden from this export's reader" in result.stdout
 
 
 def test_the_offline_checker_reports_a_forged_face_as_a_mismatch(
