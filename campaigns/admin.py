@@ -37,7 +37,7 @@ class SceneInline(admin.TabularInline):
 class GameSessionAdmin(admin.ModelAdmin):
     list_display = ["__str__", "campaign", "started_at", "ended_at", "last_seq"]
     list_select_related = ["campaign"]
-    readonly_fields = ["last_seq"]
+    readonly_fields = ["last_seq", "commitment"]  # never the seed: it stays secret (fair dice)
     inlines = [SceneInline]
 
 

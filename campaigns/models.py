@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from rolls.engine import fair
+
 
 class System(models.TextChoices):
     """The five rule systems of RULES.md; the values are the engine's system keys."""
@@ -99,6 +101,11 @@ class GameSession(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     # The seq of the newest log entry; bumped under a row lock by rolls.actions.
     last_seq = models.PositiveIntegerField(default=0)
+    # Fair dice (ENGINE.md): every roll's dice come from this secret seed, published once the
+    # session has ended; its SHA-256, the commitment, is shown from the start. Not editable, so
+    # no admin form shows it; read it through ``published_seed``, never directly in a page.
+    seed = models.CharField(max_length=64, default=fair.new_seed, editable=False)
+    commitment = models.CharField(max_length=64, editable=False)
 
     objects = GameSessionQuerySet.as_manager()
 
@@ -117,9 +124,22 @@ class GameSession(models.Model):
     def __str__(self) -> str:
         return self.title or f"{self.campaign} #{self.pk}"
 
+    def __repr__(self) -> str:
+        return f"<GameSession {self.pk}: {self}>"  # never the seed, not even in a traceback
+
+    def save(self, *args, **kwargs) -> None:
+        if not self.commitment:
+            self.commitment = fair.commitment(self.seed)
+        super().save(*args, **kwargs)
+
     @property
     def is_open(self) -> bool:
         return self.ended_at is None
+
+    @property
+    def published_seed(self) -> str | None:
+        """The seed once the session has ended (for pages and exports), else None."""
+        return None if self.is_open else self.seed
 
 
 class Scene(models.Model):

@@ -170,6 +170,7 @@ if PRODUCTION:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"hide_seeds": {"()": "config.log_filters.HideSeeds"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hide_seeds"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, GameSession, Membership, Scene
-from rolls.engine import EngineError, system_module
+from rolls.engine import EngineError, fair, system_module
 from rolls.engine.core import RandomSource
 from rolls.models import PendingTest, Roll, Visibility
 from rolls.payload import engine_faces, result_document, roll_payload
@@ -148,8 +148,14 @@ def record_roll(
     rng: RandomSource | None = None,
     resolver: Resolver | None = None,
     on_result: Callable[[Any, Roll], None] | None = None,
+    nonce: str | None = None,
 ) -> tuple[Roll, bool]:
     """Roll on the server, log it under the next seq, broadcast it once committed.
+
+    The dice come from the session's fair stream of (seed, seq, ``nonce``) (ENGINE.md, "Fair
+    dice"); ``nonce`` is what the roller's page sent, and a request without one gets a nonce
+    made here, which the entry records (``server_nonce``). ``rng`` replaces the stream (tests
+    that script their dice); such an entry records no drawn dice.
 
     Returns ``(roll, created)``: a repeated ``key`` (a retried or double-clicked request) gets
     the roll it already made, and nothing is rolled twice.
@@ -165,7 +171,7 @@ def record_roll(
         with transaction.atomic():
             return _record(
                 session, actor, system, params, key, label, sources or [], character, npc,
-                visibility, kind, parent, rng, resolver or _plain_roll, on_result,
+                visibility, kind, parent, rng, resolver or _plain_roll, on_result, nonce,
             )  # fmt: skip
     except IntegrityError:
         # The key was used before (a retry, a double click): the first one's roll is the roll,
@@ -180,8 +186,33 @@ def _plain_roll(module, params, rng):
     return module.roll(params, rng)
 
 
+#: The real class, to tell when a test has replaced it (below).
+_SYSTEM_RANDOM = secrets.SystemRandom
+
+
+def _dice(seed: str, seq: int, nonce: str) -> RandomSource:
+    """The fair stream of the roll. Tests that script their dice replace
+    ``secrets.SystemRandom`` (monkeypatch), the seam of the days before fair dice: their
+    scripted source is used instead. Nothing else ever replaces it."""
+    if secrets.SystemRandom is not _SYSTEM_RANDOM:
+        return secrets.SystemRandom()
+    return fair.FairDice(seed, seq, nonce)
+
+
+def _nonce(nonce: str | None) -> tuple[str, bool]:
+    """The roll's nonce and whether the server made it (the request brought none)."""
+    if not nonce:
+        return fair.new_nonce(), True
+    try:
+        return fair.check_nonce(nonce), False
+    except EngineError as error:
+        raise ActionRefused(
+            _("This roll request is malformed (its random value); reload the page and try again.")
+        ) from error
+
+
 def _record(session, actor, system, params, key, label, sources, character, npc, visibility,
-            kind, parent, rng, resolver, on_result) -> tuple[Roll, bool]:  # fmt: skip
+            kind, parent, rng, resolver, on_result, nonce) -> tuple[Roll, bool]:  # fmt: skip
     # The row lock serialises every roll of a session: seq has no gaps and no duplicates.
     # A repeated key is not looked up first: its insert breaks the unique key, which undoes
     # this transaction and answers with the first roll (record_roll), at no cost to a new roll.
@@ -189,16 +220,19 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     if not locked.is_open:
         raise ActionRefused(_("This session has ended; the GM can start a new one."))
     module = system_module(system)
+    nonce, server_nonce = _nonce(nonce)
+    seq = locked.last_seq + 1
+    source = rng or _dice(locked.seed, seq, nonce)
     try:
-        result = resolver(module, module.parse_params(params), rng or secrets.SystemRandom())
+        result = resolver(module, module.parse_params(params), source)
     except EngineError as error:
         raise ActionRefused(str(error)) from error
     document = result_document(result)
-    locked.last_seq += 1
+    locked.last_seq = seq
     locked.save(update_fields=["last_seq"])
     roll = Roll.objects.create(
         session=locked,
-        seq=locked.last_seq,
+        seq=seq,
         scene_id=locked.scenes.order_by("-number").values_list("pk", flat=True).first(),
         actor=actor,
         character=character,
@@ -216,6 +250,9 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
         faces=engine_faces(system, document["dice"]),
         result=document,
         idempotency_key=key,
+        nonce=nonce,
+        server_nonce=server_nonce,
+        drawn=[list(die) for die in getattr(source, "drawn", ())],
     )
     if on_result is not None:
         on_result(result, roll)
@@ -228,7 +265,17 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
 
 @transaction.atomic
 def roll_from_panel(
-    *, session, actor, character, panel, key, visibility, kind="test", parent=None, resolver=None
+    *,
+    session,
+    actor,
+    character,
+    panel,
+    key,
+    visibility,
+    kind="test",
+    parent=None,
+    resolver=None,
+    nonce=None,
 ) -> tuple[Roll, bool]:
     """Roll a test panel for a character; what the roll spends or gains lands on the sheet in
     the same transaction (experience dice spent, FUNT gained, Rozmach after the roll)."""
@@ -261,11 +308,14 @@ def roll_from_panel(
         parent=parent,
         resolver=resolver,
         on_result=update_sheet,
+        nonce=nonce,
     )
 
 
 @transaction.atomic
-def roll_follow_up(*, parent: Roll, actor, character, kind, build, key) -> tuple[Roll, bool]:
+def roll_follow_up(
+    *, parent: Roll, actor, character, kind, build, key, nonce=None
+) -> tuple[Roll, bool]:
     """A follow-up of ``parent`` (re-roll, boost, heroic effort...), checked and rolled under the
     session's lock, so two clicks at once cannot both spend the test's one re-roll.
 
@@ -287,4 +337,5 @@ def roll_follow_up(*, parent: Roll, actor, character, kind, build, key) -> tuple
         kind=kind,
         parent=parent,
         resolver=panel.resolver,
+        nonce=nonce,
     )

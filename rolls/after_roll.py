@@ -304,7 +304,9 @@ def magic_die_panel(character: Character, campaign: Campaign) -> Panel:
     return panel
 
 
-def roll_magic_die_after(*, parent: Roll, campaign: Campaign, actor, key: uuid.UUID):
+def roll_magic_die_after(
+    *, parent: Roll, campaign: Campaign, actor, key: uuid.UUID, nonce: str | None = None
+):
     """The GM rolls the magic die after a spell from the dashboard: the same follow-up the
     player's panel offers, checked again under the session's lock."""
     character = parent.character
@@ -318,8 +320,9 @@ def roll_magic_die_after(*, parent: Roll, campaign: Campaign, actor, key: uuid.U
         return panel
 
     return roll_follow_up(
-        parent=parent, actor=actor, character=character, kind=MAGIC_DIE, build=build, key=key
-    )
+        parent=parent, actor=actor, character=character, kind=MAGIC_DIE, build=build, key=key,
+        nonce=nonce,
+    )  # fmt: skip
 
 
 # --- A night's rest -----------------------------------------------------------------------------

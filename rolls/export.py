@@ -48,11 +48,28 @@ def _who(entry: dict[str, Any]) -> str:
     return entry["character_name"] or entry["actor_name"]
 
 
+def fair_header(session) -> dict[str, Any]:
+    """What a checker needs besides the entries (ENGINE.md, "Fair dice"): the seed only once
+    the session has ended."""
+    return {
+        "scheme": "HMAC-SHA256(seed, '{seq}:{nonce}:{j}'), 4 bytes a die (ENGINE.md, Fair dice)",
+        "commitment": session.commitment,
+        "seed": session.published_seed,
+        "check": "python3 -m rolls.engine check this-file.json",
+    }
+
+
 def as_json(session, entries: list[dict[str, Any]]) -> str:
     document = {
         "schema": 1,
         "campaign": session.campaign.name,
-        "session": {"id": session.pk, "title": str(session), "started_at": session.started_at},
+        "session": {
+            "id": session.pk,
+            "title": str(session),
+            "started_at": session.started_at,
+            "ended_at": session.ended_at,
+        },
+        "fair": fair_header(session),
         "entries": [_in_words(entry) for entry in entries],
     }
     return json.dumps(document, ensure_ascii=False, indent=2, default=str)
@@ -116,7 +133,11 @@ def as_markdown(session, entries: list[dict[str, Any]]) -> str:
             "zone": timezone.get_current_timezone_name(),
         },
         "",
+        f"{_('Dice commitment (SHA-256 of the seed)')}: `{session.commitment}`",
     ]
+    if session.published_seed:
+        lines.append(f"{_('Seed (published)')}: `{session.published_seed}`")
+    lines.append("")
     for entry in entries:
         head = f"- **#{entry['seq']}** {_time(entry)}"
         if entry["redacted"]:

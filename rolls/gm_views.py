@@ -127,8 +127,9 @@ def magic_die(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpRespo
         return _strip(request, campaign, status=400, refusal=_("This request is malformed."))
     try:
         after_roll.roll_magic_die_after(
-            parent=parent, campaign=campaign, actor=request.user, key=key
-        )
+            parent=parent, campaign=campaign, actor=request.user, key=key,
+            nonce=request.POST.get("nonce"),
+        )  # fmt: skip
     except ActionRefused as refusal:
         return _strip(request, campaign, status=409, refusal=str(refusal))
     return _strip(request, campaign, changed=True)
@@ -295,8 +296,9 @@ def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     else:
         try:
             roll, _created = npc_rolls.roll_npc_test(
-                campaign=campaign, npc=npc, gm=request.user, form=form, key=key
-            )
+                campaign=campaign, npc=npc, gm=request.user, form=form, key=key,
+                nonce=request.POST.get("nonce"),
+            )  # fmt: skip
         except ActionRefused as refusal:
             form.errors.setdefault("", []).append(str(refusal))
             status = 409

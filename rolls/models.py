@@ -59,6 +59,12 @@ class Roll(models.Model):
     faces = models.JSONField(default=list)
     result = models.JSONField(default=dict)
     idempotency_key = models.UUIDField()
+    # Fair dice (ENGINE.md): the nonce the roller's page sent (or the server's, when the request
+    # had none: ``server_nonce``), and each die drawn from the stream of (seed, seq, nonce), in
+    # order, as [sides, face]: a follow-up that re-rolls some dice draws only those.
+    nonce = models.CharField(max_length=64, blank=True)
+    server_nonce = models.BooleanField(default=False)
+    drawn = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

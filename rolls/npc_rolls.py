@@ -253,8 +253,9 @@ def npc_label(npc: NPC, what: str) -> dict[str, Any]:
 
 
 def roll_npc_test(
-    *, campaign: Campaign, npc: NPC, gm, form: NPCRollForm, key: uuid.UUID
-) -> tuple[Roll, bool]:
+    *, campaign: Campaign, npc: NPC, gm, form: NPCRollForm, key: uuid.UUID,
+    nonce: str | None = None,
+) -> tuple[Roll, bool]:  # fmt: skip
     """Roll the NPC's test in the open session; no character, the NPC named on the entry."""
     if not form.ready:
         raise ActionRefused(_("Correct the NPC's test first."))
@@ -271,4 +272,5 @@ def roll_npc_test(
         sources=form.sources,
         npc=npc,
         visibility=form.visibility,
+        nonce=nonce,
     )

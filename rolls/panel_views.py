@@ -171,6 +171,7 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
             panel=panel,
             key=key,
             visibility=visibility,
+            nonce=choices.get("nonce"),
         )
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))
@@ -210,7 +211,7 @@ def _roll_pending(request, campaign, character, choices, key, visibility, refuse
     try:
         roll, _created = pending_actions.roll_pending(
             pending_id=pending_id, revision=revision, actor=request.user, choices=choices,
-            key=key, visibility=visibility,
+            key=key, visibility=visibility, nonce=choices.get("nonce"),
         )  # fmt: skip
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))
@@ -260,7 +261,7 @@ def test_follow_up(
     try:
         roll, _created = actions.roll_follow_up(
             parent=parent, actor=request.user, character=character, kind=kind, build=build,
-            key=key,
+            key=key, nonce=choices.get("nonce"),
         )  # fmt: skip
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))

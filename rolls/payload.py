@@ -71,6 +71,11 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
         "facts": facts,
         "faces": roll.faces,
         "params": roll.params,
+        "result": answer,
+        # Fair dice: what a checker needs with the seed (ENGINE.md); hidden with the faces.
+        "nonce": roll.nonce,
+        "server_nonce": roll.server_nonce,
+        "drawn": roll.drawn,
         "created_at": roll.created_at.isoformat(),
         "redacted": False,
     }

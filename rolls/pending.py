@@ -113,7 +113,7 @@ def cancel_test(pending_id: int, gm) -> PendingTest:
 
 
 @transaction.atomic
-def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibility):
+def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibility, nonce=None):
     """Roll a pending test if the player saw its latest revision; else refuse, losing nothing."""
     pending = (
         PendingTest.objects.select_for_update()
@@ -140,6 +140,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         key=key,
         visibility=visibility,
         kind="wound_test" if wound_test else "test",
+        nonce=nonce,
     )
     if created:
         pending.status = PendingTest.Status.ROLLED

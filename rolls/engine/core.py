@@ -155,7 +155,11 @@ def draw(rng: RandomSource, sides: int, count: int) -> tuple[int, ...]:
     request for bits, so the server's OS random source is asked once per roll rather than once
     per die (which halves the roll rate for a big pool). Each die takes a 32-bit chunk; a chunk
     from the small biased remainder is thrown away and drawn again (rejection sampling).
+    A source with its own ``dice(sides, count)`` (the fair stream, ``fair.FairDice``) draws them.
     """
+    dice = getattr(rng, "dice", None)
+    if dice is not None:
+        return dice(sides, count)
     getrandbits = getattr(rng, "getrandbits", None)
     if getrandbits is None or count <= 0:
         return tuple(rng.randint(1, sides) for _ in range(count))

@@ -1,5 +1,7 @@
 """Template filters that turn the engine's keys into words in the reader's language."""
 
+import json
+
 from django import template
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -139,3 +141,9 @@ def die_words(die: dict) -> str:
     elif not die.get("kept"):
         parts.append(_("dropped"))
     return ", ".join(str(part) for part in parts)
+
+
+@register.filter
+def json_attr(value) -> str:
+    """A value as compact JSON for a data attribute (autoescaping quotes it safely)."""
+    return json.dumps(value, separators=(",", ":"))

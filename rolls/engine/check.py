@@ -1,0 +1,135 @@
+"""Check a session's JSON export offline: ``python3 -m rolls.engine check export.json``.
+
+Once a session has ended its export carries the seed. For every entry the reader may see, the
+checker recomputes the dice the entry drew from the stream of (seed, seq, nonce) and compares
+every face with the log; an entry that is not a follow-up is rolled again from its params with
+the ``draw`` op, so its faces and its whole result must come out exactly as logged. A follow-up
+(a re-roll, a boost) keeps some of its parent's dice: each of its dice must be one it drew or one
+of its parent's. Nothing here trusts the server: it is ENGINE.md's derivation, from the export.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .core import EngineError
+from .fair import FairDice, commitment, seed_bytes
+from .protocol import draw
+from .registry import system_module
+
+
+@dataclass
+class Report:
+    """What the check found: entries that match, those that do not (and why), those skipped."""
+
+    matched: list[int] = field(default_factory=list)
+    mismatched: list[tuple[int, str]] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    hidden: int = 0  # entries the export's reader may not see: no dice to check
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.mismatched
+
+    def lines(self) -> list[str]:
+        out = list(self.problems)
+        out += [f"#{seq}: matches" for seq in self.matched]
+        out += [f"#{seq}: MISMATCH: {why}" for seq, why in self.mismatched]
+        out += [f"#{seq}: not checked: {why}" for seq, why in self.skipped]
+        total = len(self.matched) + len(self.mismatched)
+        verdict = "every checked entry matches" if self.ok else "the dice do NOT check out"
+        out.append(
+            f"{len(self.matched)} of {total} entries match, {len(self.skipped)} not checkable, "
+            f"{self.hidden} hidden from this export's reader: {verdict}."
+        )
+        return out
+
+
+def check_document(document: Any) -> Report:
+    """Check a decoded export (see the module's docstring)."""
+    report = Report()
+    if not isinstance(document, Mapping) or not isinstance(document.get("entries"), list):
+        report.problems.append("This is not a session export: it has no list of 'entries'.")
+        return report
+    fair = document.get("fair")
+    fair = fair if isinstance(fair, Mapping) else {}
+    seed, claimed = fair.get("seed"), fair.get("commitment")
+    if not seed:
+        report.problems.append(
+            "The export holds no seed: the session has not ended yet, so nothing can be checked."
+        )
+        return report
+    try:
+        seed_bytes(seed)
+    except EngineError as error:
+        report.problems.append(str(error))
+        return report
+    if claimed != commitment(seed):
+        report.problems.append(
+            "The seed does not match the commitment shown during the session: SHA-256 of the "
+            "seed is not the commitment."
+        )
+    report.hidden = sum(
+        1 for entry in document["entries"] if isinstance(entry, Mapping) and entry.get("redacted")
+    )
+    by_seq = {
+        entry.get("seq"): entry
+        for entry in document["entries"]
+        if isinstance(entry, Mapping) and not entry.get("redacted")
+    }
+    for seq, entry in by_seq.items():
+        if not entry.get("nonce"):
+            report.skipped.append((seq, "logged before fair dice, without a nonce"))
+            continue
+        try:
+            why = _check_entry(seed, entry, by_seq.get(entry.get("parent_seq")))
+        except (EngineError, KeyError, TypeError, ValueError) as error:
+            why = f"the entry cannot be read ({error})"
+        if why:
+            report.mismatched.append((seq, why))
+        else:
+            report.matched.append(seq)
+    return report
+
+
+def _check_entry(seed: str, entry: Mapping[str, Any], parent: Mapping[str, Any] | None) -> str:
+    """'' when the entry checks out, else a sentence saying what differs."""
+    drawn = [(int(sides), int(face)) for sides, face in entry.get("drawn", [])]
+    stream = FairDice(seed, entry["seq"], entry["nonce"])
+    for index, (sides, face) in enumerate(drawn, start=1):
+        expected = stream.die(sides)
+        if face != expected:
+            return f"die {index} (d{sides}) is logged as {face}, the stream gives {expected}"
+    logged = Counter((int(die["sides"]), int(die["face"])) for die in entry.get("dice", []))
+    missing = Counter(drawn) - logged
+    if missing:
+        (sides, face), _n = next(iter(missing.items()))
+        return f"a d{sides} drawn as {face} is not among the entry's dice"
+    if entry.get("parent_seq") is None:
+        answer = draw(system_module(entry["system"]), entry["params"], seed, entry["seq"],
+                      entry["nonce"])  # fmt: skip
+        answer = json.loads(json.dumps(answer))  # tuples as lists, as in the export
+        faces = answer.pop("faces")
+        if faces != entry.get("faces"):
+            return f"the faces are logged as {entry.get('faces')}, the stream gives {faces}"
+        if answer != entry.get("result"):
+            return "the result logged is not the one these faces give"
+        if sum(logged.values()) != len(drawn):
+            return "the entry shows dice that were not drawn"
+        return ""
+    others = logged - Counter(drawn)
+    if parent is not None:
+        kept = Counter((int(die["sides"]), int(die["face"])) for die in parent.get("dice", []))
+        if others - kept:
+            return "the entry shows dice that were neither drawn nor kept from its parent"
+    return ""
+
+
+def check_file(path: str) -> Report:
+    with open(path, encoding="utf-8-sig") as handle:
+        return check_document(json.load(handle))

@@ -1,0 +1,124 @@
+"""Fair dice in real browsers: the pages send their own nonce, the seed reaches no page, frame or
+export before the session ends, and afterwards "Check the whole session" finds every visible
+entry matching, computed by the browser itself (Web Crypto)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
+
+pytestmark = pytest.mark.browser
+HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
+
+
+@pytest.fixture
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def listen(page, frames: list[str]) -> None:
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
+    page.reload()  # from the first frame of a fresh socket
+    page.wait_for_selector(".connection[data-connection-state='live']")
+
+
+def roll(page, visibility: str = "public") -> None:
+    """``roll_budowa``, waiting for the panel's refresh after the visibility changes: a click
+    while htmx swaps the form in would land on the form being replaced."""
+    if not page.query_selector("#test-panel form"):
+        page.click("button.roll-target:has-text('BUDOWA')")
+        page.wait_for_selector("#test-panel form")
+    page.select_option("#visibility", visibility)
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    page.wait_for_selector("#test-panel .roll-button:not([disabled])")
+    shown = "(document.querySelector('#test-panel .rolled .entry') || {dataset: {}}).dataset.seq"
+    before = page.evaluate(shown)
+    page.click("#test-panel .roll-button")
+    page.wait_for_function(f"before => {shown} && {shown} !== before", arg=before)
+
+
+def test_after_the_end_the_browser_checks_every_visible_entry_and_the_seed_never_showed_before(
+    browser, tmp_path
+):
+    seen: list[str] = []  # every page, frame and export before the end
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={CAMPAIGN}")
+        gm.click("text=Start a session")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
+        session_url = gm.url
+        ala = open_sheet(browser, base, "ala", "Brunhilda z Gór")
+        bartek = open_sheet(browser, base, "bartek", "Zbyszko Cichy")
+        for page in (gm, ala, bartek):
+            listen(page, seen)
+        roll(ala)
+        roll(ala, visibility="secret")
+        roll(bartek)
+        dashboard = gm.context.new_page()
+        dashboard.on("websocket", lambda ws: ws.on("framereceived", lambda f: seen.append(f)))
+        dashboard.goto(session_url.split("/sessions/")[0] + "/dashboard/")
+        dashboard.click(".npc-hand details summary >> nth=0")
+        dashboard.click(".npc-hand details[open] button:has-text('Roll for the NPC')")
+        for page in (gm, ala, bartek):
+            entry(page, 4)
+        for page in (gm, ala, bartek, dashboard):
+            seen.append(page.content())
+        for page in (gm, ala, bartek):
+            for fmt in ("json", "md", "csv"):
+                seen.append(page.request.get(f"{session_url}log.{fmt}").text())
+        # Every roll went out with a nonce of the page's own making.
+        assert "nonce made by the server" not in gm.content()
+
+        gm.goto(session_url)
+        gm.click("text=End the session")
+        gm.wait_for_selector("[data-fair-check-all]")
+        seed = gm.locator("[data-fair-seed-shown]").inner_text().strip()
+        assert HEX64.fullmatch(seed)
+        assert not [text for text in seen if seed in text]
+
+        results = {}
+        for name, page, visible in (("gm", gm, 4), ("ala", ala, 3), ("bartek", bartek, 2)):
+            page.goto(session_url)
+            page.click("[data-fair-check-all]")
+            out = page.locator("[data-fair-summary-out][data-total]")
+            out.wait_for(timeout=10_000)
+            results[name] = (out.get_attribute("data-matched"), out.get_attribute("data-total"),
+                             out.get_attribute("data-committed"))  # fmt: skip
+            assert results[name] == (str(visible), str(visible), "true"), name
+            assert page.locator("[data-fair-result='mismatch']").count() == 0
+        ala.screenshot(path=str(tmp_path / "fair-check.png"), full_page=True)
+        print("screenshot:", tmp_path / "fair-check.png")
+
+
+def test_a_forged_face_on_the_page_is_reported_as_a_mismatch(browser, tmp_path):
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={CAMPAIGN}")
+        gm.click("text=Start a session")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
+        ala = open_sheet(browser, base, "ala", "Brunhilda z Gór")
+        roll(ala)
+        gm.click("text=End the session")
+        gm.wait_for_selector("[data-fair-check-all]")
+        # What a log that lied about a die would look like: the first die shows another face.
+        gm.evaluate(
+            """() => {
+                const li = document.querySelector("li[data-nonce]");
+                const drawn = JSON.parse(li.dataset.drawn);
+                drawn[0][1] = drawn[0][1] % drawn[0][0] + 1;
+                li.dataset.drawn = JSON.stringify(drawn);
+            }"""
+        )
+        gm.click("[data-fair-check]")
+        verdict = gm.locator("[data-fair-verdict]")
+        gm.wait_for_function("() => document.querySelector('[data-fair-verdict]').textContent")
+        assert "does NOT match" in verdict.inner_text()

@@ -1,0 +1,399 @@
+"""Fair dice at the table: a committed seed per session, the page's nonce on every roll, the seed
+published at the end, and exports anyone can check offline (ENGINE.md, "Fair dice")."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import subprocess
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from campaigns.models import Campaign
+from rolls import actions
+from rolls.engine import system_module
+from rolls.engine.protocol import draw
+from rolls.models import Roll
+from sheets.models import NPC, Character
+from tests.engine.test_protocol import ROOT, bare_python_env
+from tests.web.live import panel_url, seat
+from tests.web.test_panel_caerbannog import SHEET
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(gm, player, other_player):
+    campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
+    seat(campaign, gm, player, other_player)
+    hero = Character.objects.create(
+        campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
+    )
+    troll = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
+    session = actions.start_session(campaign)
+    return campaign, hero, troll, session
+
+
+def roll(client, hero, nonce: str | None = "page-nonce-1", **choices):
+    data = {"skill": "Jazda", "difficulty": "3", **choices, "key": str(uuid.uuid4())}
+    if nonce is not None:
+        data["nonce"] = nonce
+    return client.post(panel_url(hero, "test_roll"), data)
+
+
+def re_roll(client, hero, parent, nonce="page-nonce-re", **choices):
+    url = reverse("test_follow_up", args=[hero.campaign_id, hero.pk, parent.pk, "reroll"])
+    return client.post(url, {**choices, "key": str(uuid.uuid4()), "nonce": nonce})
+
+
+def npc_roll(client, campaign, npc, nonce="gm-nonce", **form):
+    url = reverse("npc_roll", args=[campaign.pk, npc.pk])
+    data = {"level": "2", "difficulty": "3", "key": str(uuid.uuid4()), "nonce": nonce, **form}
+    return client.post(url, data)
+
+
+def export(client, session, fmt="json"):
+    url = reverse("session_export", args=[session.campaign_id, session.pk, fmt])
+    return client.get(url).content.decode()
+
+
+def end(session):
+    actions.end_session(session)
+    session.refresh_from_db()
+
+
+def fair_faces(roll_: Roll):
+    """The faces the engine's ``draw`` op gives for this entry's seed, seq and nonce."""
+    answer = draw(system_module(roll_.system), roll_.params, roll_.session.seed, roll_.seq,
+                  roll_.nonce)  # fmt: skip
+    return answer["faces"]
+
+
+# --- The seed and its commitment ---------------------------------------------------------------
+
+
+def test_a_session_commits_to_its_seed_when_it_starts(table):
+    session = table[3]
+    assert len(session.seed) == 64
+    assert session.commitment == hashlib.sha256(bytes.fromhex(session.seed)).hexdigest()
+
+
+def test_each_session_has_a_seed_of_its_own(table):
+    campaign, session = table[0], table[3]
+    end(session)
+    assert actions.start_session(campaign).seed != session.seed
+
+
+def test_the_seed_is_published_only_once_the_session_has_ended(table):
+    session = table[3]
+    assert session.published_seed is None
+    end(session)
+    assert session.published_seed == session.seed
+
+
+# --- Rolls and their nonce ----------------------------------------------------------------------
+
+
+def test_a_roll_draws_its_dice_from_the_stream_of_the_seed_its_seq_and_the_pages_nonce(
+    client, table, player
+):
+    _, hero, _, _ = table
+    client.force_login(player)
+    roll(client, hero, nonce="Abc_123-x")
+    entry = Roll.objects.get()
+    assert (entry.nonce, entry.server_nonce) == ("Abc_123-x", False)
+    assert entry.faces == fair_faces(entry)
+    assert entry.drawn == [[8, face] for face in entry.faces]
+
+
+def test_a_roll_without_a_nonce_gets_one_from_the_server_and_its_entry_says_so(
+    client, table, player
+):
+    _, hero, _, _ = table
+    client.force_login(player)
+    roll(client, hero, nonce=None)
+    entry = Roll.objects.get()
+    assert entry.server_nonce is True
+    assert entry.faces == fair_faces(entry)
+    assert (
+        "nonce made by the server"
+        in client.get(reverse("session_log", args=[hero.campaign_id])).content.decode()
+    )
+
+
+def test_a_malformed_nonce_is_refused_with_a_message_and_nothing_is_rolled(client, table, player):
+    _, hero, _, _ = table
+    client.force_login(player)
+    response = roll(client, hero, nonce="not a nonce!")
+    assert response.status_code == 409
+    assert "malformed" in response.content.decode()
+    assert not Roll.objects.exists()
+
+
+def test_a_re_roll_draws_its_own_dice_under_its_own_seq_and_nonce(client, table, player):
+    _, hero, _, _ = table
+    client.force_login(player)
+    roll(client, hero, nonce="first")
+    parent = Roll.objects.get()
+    re_roll(client, hero, parent, nonce="second", die="1")
+    again = Roll.objects.get(kind="reroll")
+    assert (again.seq, again.nonce) == (2, "second")
+    assert again.drawn == [[8, again.faces[1]]]
+    assert [again.faces[0], again.faces[2]] == [parent.faces[0], parent.faces[2]]
+
+
+def test_the_gms_npc_roll_uses_the_gms_page_nonce(client, table, gm):
+    campaign, _, troll, _ = table
+    client.force_login(gm)
+    npc_roll(client, campaign, troll, nonce="from-the-gm")
+    entry = Roll.objects.get()
+    assert (entry.nonce, entry.visibility) == ("from-the-gm", "hidden")
+    assert entry.faces == fair_faces(entry)
+
+
+def test_the_roll_form_pages_load_the_nonce_script(client, table, player):
+    _, hero, _, _ = table
+    client.force_login(player)
+    html = client.get(reverse("character_detail", args=[hero.campaign_id, hero.pk])).content
+    assert b"js/fair-nonce.js" in html
+
+
+# --- The seed stays secret until the end -------------------------------------------------------
+
+
+def played(client, table, gm, player):
+    """A public roll, its re-roll, a secret roll and a hidden NPC roll."""
+    campaign, hero, troll, session = table
+    client.force_login(player)
+    roll(client, hero, nonce="public-1")
+    re_roll(client, hero, Roll.objects.get(seq=1), nonce="reroll-2", die="0")
+    roll(client, hero, nonce="secret-3", visibility="secret")
+    client.force_login(gm)
+    npc_roll(client, campaign, troll, nonce="hidden-4")
+    return session
+
+
+def pages(client, session):
+    campaign_id = session.campaign_id
+    return [
+        client.get(reverse("session_detail", args=[campaign_id, session.pk])).content.decode(),
+        client.get(reverse("session_log", args=[campaign_id])).content.decode(),
+        client.get(reverse("campaign_detail", args=[campaign_id])).content.decode(),
+        *(export(client, session, fmt) for fmt in ("json", "md", "csv")),
+    ]
+
+
+def test_before_the_end_no_page_or_export_holds_the_seed_but_they_show_the_commitment(
+    client, table, gm, player
+):
+    session = played(client, table, gm, player)
+    for who in (gm, player):
+        client.force_login(who)
+        seen = pages(client, session)
+        assert not [page for page in seen if session.seed in page]
+        assert session.commitment in seen[0]
+        assert session.commitment in seen[1]
+        assert json.loads(seen[3])["fair"] == json.loads(seen[3])["fair"] | {
+            "commitment": session.commitment,
+            "seed": None,
+        }
+
+
+def test_the_admin_never_shows_the_seed(admin_client, table):
+    session = table[3]
+    pages = [
+        admin_client.get(reverse("admin:campaigns_gamesession_changelist")),
+        admin_client.get(reverse("admin:campaigns_gamesession_change", args=[session.pk])),
+    ]
+    assert all(page.status_code == 200 for page in pages)
+    assert not [page for page in pages if session.seed.encode() in page.content]
+
+
+def test_the_repr_of_a_session_does_not_hold_its_seed(table):
+    session = table[3]
+    assert session.seed not in repr(session)
+
+
+def test_after_the_end_the_session_page_and_export_publish_the_seed(client, table, gm, player):
+    session = played(client, table, gm, player)
+    end(session)
+    client.force_login(player)
+    seen = pages(client, session)
+    assert session.seed in seen[0]
+    assert json.loads(seen[3])["fair"]["seed"] == session.seed
+    assert "Check the whole session" in seen[0]
+
+
+def test_an_outsider_gets_no_export_and_no_seed(client, table, gm, player, outsider):
+    session = played(client, table, gm, player)
+    end(session)
+    client.force_login(outsider)
+    response = client.get(reverse("session_export", args=[session.campaign_id, session.pk, "json"]))
+    assert response.status_code == 404
+    assert session.seed.encode() not in response.content
+
+
+# --- Visibility still holds ---------------------------------------------------------------------
+
+
+def test_another_player_never_gets_the_nonce_or_dice_of_secret_and_hidden_rolls(
+    client, table, gm, player, other_player
+):
+    session = played(client, table, gm, player)
+    end(session)
+    client.force_login(other_player)
+    document = json.loads(export(client, session))
+    hidden = [e for e in document["entries"] if e["seq"] in (3, 4)]
+    assert all(e["redacted"] for e in hidden)
+    assert not [e for e in hidden if {"nonce", "drawn", "faces", "dice"} & set(e)]
+    everything = "".join(pages(client, session))
+    assert "secret-3" not in everything
+    assert "hidden-4" not in everything
+
+
+def test_the_gm_gets_every_nonce(client, table, gm, player):
+    session = played(client, table, gm, player)
+    end(session)
+    client.force_login(gm)
+    document = json.loads(export(client, session))
+    assert [e["nonce"] for e in document["entries"]] == ["public-1", "reroll-2", "secret-3",
+                                                         "hidden-4"]  # fmt: skip
+
+
+# --- The offline checker on a real export -------------------------------------------------------
+
+
+def run_checker(tmp_path, text: str) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "export.json"
+    path.write_text(text, encoding="utf-8")
+    return subprocess.run(
+        ["/usr/bin/env", "python3", "-m", "rolls.engine", "check", str(path)],
+        capture_output=True, text=True, cwd=ROOT, env=bare_python_env(), timeout=60,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("viewer", "visible", "hidden"), [("player", 3, 1), ("other_player", 2, 2), ("gm", 4, 0)]
+)
+def test_the_offline_checker_finds_every_visible_entry_of_a_played_session_matching(
+    client, table, gm, player, other_player, tmp_path, viewer, visible, hidden
+):
+    session = played(client, table, gm, player)
+    end(session)
+    client.force_login({"player": player, "other_player": other_player, "gm": gm}[viewer])
+    result = run_checker(tmp_path, export(client, session))
+    assert result.returncode == 0, result.stdout
+    assert f"{visible} of {visible} entries match" in result.stdout
+    assert f"{hidden} hidden from this export's reader" in result.stdout
+
+
+def test_the_offline_checker_reports_a_forged_face_as_a_mismatch(
+    client, table, gm, player, tmp_path
+):
+    session = played(client, table, gm, player)
+    end(session)
+    client.force_login(gm)
+    document = json.loads(export(client, session))
+    first = document["entries"][0]
+    first["faces"][0] = first["faces"][0] % 8 + 1
+    first["dice"][0]["face"] = first["faces"][0]
+    result = run_checker(tmp_path, json.dumps(document))
+    assert result.returncode == 1
+    assert "#1: MISMATCH" in result.stdout
+
+
+def test_the_offline_checker_reports_a_forged_re_rolled_die(client, table, gm, player, tmp_path):
+    session = played(client, table, gm, player)
+    end(session)
+    client.force_login(gm)
+    document = json.loads(export(client, session))
+    rerolled = document["entries"][1]
+    rerolled["drawn"][0][1] = rerolled["drawn"][0][1] % 8 + 1
+    result = run_checker(tmp_path, json.dumps(document))
+    assert result.returncode == 1
+    assert "#2: MISMATCH" in result.stdout
+
+
+def test_the_offline_checker_refuses_an_export_made_before_the_end(
+    client, table, gm, player, tmp_path
+):
+    session = played(client, table, gm, player)
+    client.force_login(gm)
+    result = run_checker(tmp_path, export(client, session))
+    assert result.returncode == 1
+    assert "has not ended" in result.stdout
+
+
+# --- No log line holds the seed -----------------------------------------------------------------
+
+
+def test_the_sql_log_of_a_session_start_does_not_hold_its_seed(gm, caplog):
+    from django.db import connection
+
+    campaign = Campaign.objects.create(name="Logged", system="2d6", gm=gm)
+    connection.force_debug_cursor = True  # the SQL log of DEBUG with LOG_LEVEL=DEBUG
+    try:
+        with caplog.at_level("DEBUG", logger="django.db.backends"):
+            session = actions.start_session(campaign)
+    finally:
+        connection.force_debug_cursor = False
+    lines = [record.getMessage() for record in caplog.records]
+    assert [line for line in lines if 'INSERT INTO "campaigns_gamesession"' in line]
+    assert not [line for line in lines if session.seed in line]
+
+
+def test_the_console_log_handler_hides_seeds(settings):
+    assert "hide_seeds" in settings.LOGGING["handlers"]["console"]["filters"]
+
+
+# --- Frames -------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_secret_roll_reaches_another_players_socket_without_its_nonce_or_the_seed(
+    gm, player, other_player
+):
+    from asgiref.sync import sync_to_async
+    from django.test import Client
+
+    from tests.web.live import socket_for
+
+    def make():
+        campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
+        seat(campaign, gm, player, other_player)
+        hero = Character.objects.create(
+            campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
+        )
+        return campaign, hero, actions.start_session(campaign)
+
+    campaign, hero, session = await sync_to_async(make)()
+    frames = []
+    for who in (other_player, player):
+        socket = await sync_to_async(socket_for)(who, campaign)
+        assert (await socket.connect())[0]
+        await socket.send_json_to({"type": "since", "session": session.pk, "seq": 0})
+        assert (await socket.receive_json_from(timeout=3))["type"] == "synced"
+        frames.append(socket)
+
+    def roll_secretly():
+        client = Client()
+        client.force_login(player)
+        roll(client, hero, nonce="very-secret-nonce", visibility="secret")
+
+    async def until_entry(socket) -> str:
+        received = []
+        while not received or received[-1]["type"] != "entry":
+            received.append(await socket.receive_json_from(timeout=3))
+        return json.dumps(received)
+
+    await sync_to_async(roll_secretly)()
+    theirs, mine = [await until_entry(socket) for socket in frames]
+    assert "very-secret-nonce" not in theirs
+    assert "very-secret-nonce" in mine
+    assert session.seed not in theirs + mine
+    for socket in frames:
+        await socket.disconnect()
