@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("rolls", "0003_applied_wounds"),
+        ("rolls", "0004_roll_label_as_data"),
     ]
 
     operations = [
