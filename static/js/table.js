@@ -15,8 +15,9 @@
     full: state.dataset.labelFull || "This table has too many pages open.",
     flooded: state.dataset.labelFlooded || "This page sent too many messages.",
   };
-  // Close codes of rolls/consumers.py. Past a socket cap, retrying on a timer cannot help: the
-  // page connects again when it is shown again (visibilitychange below), once others are closed.
+  // Close codes of rolls/consumers.py. Past a socket cap, retrying soon cannot help: the page
+  // connects again when it is shown again (visibilitychange below), once others are closed, or
+  // after a minute or two (the places a killed server held are freed within a minute).
   const refused = { 4409: "crowded", 4410: "full" };
   let socket = null;
   let attempt = 0;
@@ -127,7 +128,11 @@
       else document.dispatchEvent(new CustomEvent("table:" + message.type, { detail: message }));
     });
     socket.addEventListener("close", function (event) {
-      if (refused[event.code]) { setState(refused[event.code]); return; }
+      if (refused[event.code]) {
+        setState(refused[event.code]);
+        timer = setTimeout(connect, 60000 * (1 + Math.random()));
+        return;
+      }
       setState(event.code === 4429 ? "flooded" : "offline");
       if (event.code === 4403) return; // not a member (any more): retrying cannot help
       // Exponential backoff with jitter: 1 s, 2 s, 4 s ... at most 30 s.

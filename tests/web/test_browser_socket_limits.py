@@ -33,6 +33,20 @@ def test_a_page_past_the_users_socket_cap_says_so_and_the_first_stays_live(brows
         assert "too many pages of this table open" in state.inner_text()
         second.screenshot(path=str(tmp_path.parent / "socket-cap.png"))
         assert first.query_selector(".connection[data-connection-state='live']")
-        # Retrying on a timer cannot help: the refused page stays as it is.
+        # Retrying soon cannot help: the refused page waits a minute or to be shown again.
         second.wait_for_timeout(2500)
         assert second.query_selector(".connection[data-connection-state='crowded']")
+
+
+def test_a_refused_page_goes_live_when_shown_again_after_another_was_closed(browser, tmp_path):
+    with demo_table(tmp_path, SOCKETS_PER_USER="1") as base:
+        first = log_in(browser, base, "ala")
+        first.click(f"text={CAMPAIGN}")
+        first.click(f"text={SHEET}")
+        first.wait_for_selector(".connection[data-connection-state='live']")
+        second = first.context.new_page()
+        second.goto(first.url)
+        second.wait_for_selector(".connection[data-connection-state='crowded']")
+        first.close()
+        second.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        second.wait_for_selector(".connection[data-connection-state='live']", timeout=10_000)
