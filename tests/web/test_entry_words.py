@@ -187,6 +187,8 @@ def test_stored_words_that_are_unknown_or_broken_still_render_without_an_error(e
     assert render({"j": " + ", "i": ["a", {"w": "black_d6"}]}) == "a + black d6"
     assert render(["a", 1, None]) == "a, 1, "
     assert render({"nothing": "here"}) == ""
+    assert render({"w": "white_dice", "a": {"wrong": 1}}) == ""  # a plural without its count
+    assert render({"w": "white_dice", "a": {"n": 1}}) == "1 white die"
 
 
 def test_stored_words_nest_no_deeper_than_they_are_allowed_to():

@@ -113,3 +113,15 @@ def test_the_readme_points_at_the_apps_own_rules_pages_not_a_file_a_clone_lacks(
     readme = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8")
     assert "../shared/RULES.md" not in readme
     assert "/rules/" in readme
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("system", list(PAGES))
+def test_the_gms_npc_test_panel_links_to_its_systems_rules_page(client, gm, player, system):
+    from tests.web.test_npc_rolls import make_table
+
+    campaign, npc, _ = make_table(gm, player, system)
+    client.force_login(gm)
+    html = client.get(reverse("dashboard", args=[campaign.pk]), **EN).content.decode()
+    panel = html[html.index(f'id="npc-roll-{npc.pk}"') :]
+    assert f'href="{reverse("rules", args=[system])}"' in panel[: panel.index("</form>")]
