@@ -103,9 +103,15 @@ def dashboard_pending(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 def _back(request, campaign, message: str = "", card: int | None = None) -> HttpResponse:
     """After a GM action: the pending list for htmx (a refusal shown on the ``card`` it is
-    about), the dashboard otherwise (the refusal as a message, back at that card)."""
+    about, the refused number kept in its field), the dashboard otherwise (the refusal as a
+    message, back at that card)."""
     if request.htmx:
-        context = _dashboard_context(request, campaign) | {"refusal": message, "refused": card}
+        typed = {"op": one_str(request.POST, "op"), "value": one_str(request.POST, "value")}
+        context = _dashboard_context(request, campaign) | {
+            "refusal": message,
+            "refused": card,
+            "typed": typed if card is not None and message else None,
+        }
         return render(request, "rolls/_pending_list.html", context)
     if message:
         messages.error(request, message)

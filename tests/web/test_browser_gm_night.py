@@ -188,7 +188,7 @@ def test_ending_the_session_asks_once_without_javascript_and_every_open_page_fol
         bartek = log_in(browser, base, "bartek")
         bartek.goto(session_url)
         bartek.wait_for_selector(".connection[data-connection-state='live']")
-        assert "Running since" in bartek.inner_text("#session-side")
+        assert "Running since" in bartek.inner_text(".session-side")
 
         gm.click("text=End the session")
         assert "End the session" in gm.inner_text("h1")
@@ -199,8 +199,8 @@ def test_ending_the_session_asks_once_without_javascript_and_every_open_page_fol
         ala.wait_for_selector("#roll-log:has-text('Last session (ended)')")
         ala.wait_for_selector("#test-panel .roll-button", state="detached")
         assert "No game session is running" in ala.inner_text("#test-panel")
-        bartek.wait_for_selector("#session-side:has-text('Played on')")
-        assert "Running since" not in bartek.inner_text("#session-side")
+        bartek.wait_for_selector(".session-side:has-text('Played on')")
+        assert "Running since" not in bartek.inner_text(".session-side")
         context.close()
 
 

@@ -232,3 +232,13 @@ def test_a_control_the_systems_card_does_not_offer_is_refused_not_stored(
     assert "Tests of this system have no such setting." in card_of(response.content.decode(), test)
     test.refresh_from_db()
     assert (test.revision, test.modifiers) == (1, {})
+
+
+def test_a_refused_number_stays_in_its_field_marked_invalid(client, call_in, gm):
+    test = call_in("t10")
+    client.force_login(gm)
+    card = card_of(change(client, test, op="set_difficulty", value="12").content.decode(), test)
+    field = re.search(rf'<input id="difficulty-{test.pk}"[^>]*>', card).group(0)
+    assert 'value="12"' in field
+    assert 'aria-invalid="true"' in field
+    assert f'aria-describedby="refusal-{test.pk}"' in field
