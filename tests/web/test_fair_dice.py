@@ -397,3 +397,30 @@ async def test_a_secret_roll_reaches_another_players_socket_without_its_nonce_or
     assert session.seed not in theirs + mine
     for socket in frames:
         await socket.disconnect()
+
+
+# --- The migration ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_every_existing_session_a_seed_of_its_own(gm):
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("campaigns", "0002_game_sessions_and_scenes")]
+    after = [("campaigns", "0003_session_seed_and_commitment")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    campaign = old.get_model("campaigns", "Campaign").objects.create(
+        name="Old", system="2d6", gm_id=gm.pk
+    )
+    sessions = old.get_model("campaigns", "GameSession")
+    sessions.objects.create(campaign=campaign, ended_at="2026-11-01T20:00Z")
+    sessions.objects.create(campaign=campaign)
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    seeded = list(executor.loader.project_state(after).apps.get_model(
+        "campaigns", "GameSession").objects.values_list("seed", "commitment"))  # fmt: skip
+    assert len({seed for seed, _ in seeded}) == 2
+    assert all(c == hashlib.sha256(bytes.fromhex(s)).hexdigest() for s, c in seeded)
