@@ -424,3 +424,32 @@ def test_the_migration_gives_every_existing_session_a_seed_of_its_own(gm):
         "campaigns", "GameSession").objects.values_list("seed", "commitment"))  # fmt: skip
     assert len({seed for seed, _ in seeded}) == 2
     assert all(c == hashlib.sha256(bytes.fromhex(s)).hexdigest() for s, c in seeded)
+
+
+# --- Every system's log entries check out -------------------------------------------------------
+
+FIRST_ROLLS = {
+    "fasttest": {"attribute": 5, "skills": [1], "bonus": 3, "extra_d10": 1},
+    "ast": {"white": 4, "level_mod": 1},
+    "t10": {"pool": 14, "difficulty": 7},
+    "caerbannog": {"dice": [4, 8, 12], "difficulty": 3},
+    "2d6": {"attribute": 4, "skill": 7, "difficulty": 15},
+}
+
+
+@pytest.mark.parametrize("system", list(FIRST_ROLLS))
+def test_the_logged_entries_of_every_system_check_out_from_the_export(gm, system):
+    from rolls.engine.check import check_document
+    from rolls.export import as_json
+    from rolls.log import entries_for
+
+    campaign = Campaign.objects.create(name="All", system=system, gm=gm)
+    session = actions.start_session(campaign)
+    for number in range(25):
+        actions.record_roll(session=session, actor=gm, system=system, key=uuid.uuid4(),
+                            params=FIRST_ROLLS[system], nonce=f"n{number}")  # fmt: skip
+    end(session)
+    document = json.loads(as_json(session, entries_for(session, gm, True, newest_first=False)))
+    report = check_document(document)
+    assert report.ok, report.lines()
+    assert len(report.matched) == 25
