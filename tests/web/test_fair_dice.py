@@ -161,6 +161,23 @@ def test_the_roll_form_pages_load_the_nonce_script(client, table, player):
     assert b"js/fair-nonce.js" in html
 
 
+def test_a_test_the_gm_called_for_is_rolled_with_the_players_page_nonce(client, gm, player):
+    from rolls import pending
+    from tests.web.test_pending_twod6 import AMBUSH, NOMAD
+
+    campaign = Campaign.objects.create(name="Pustkowia", system="2d6", gm=gm)
+    seat(campaign, gm, player)
+    hero = Character.objects.create(campaign=campaign, owner=player, name="Nomad", data=NOMAD)
+    session = actions.start_session(campaign)
+    called = pending.call_test(session=session, character=hero, gm=gm, target=dict(AMBUSH))
+    client.force_login(player)
+    client.post(panel_url(hero, "test_roll"), {"pending": called.pk, "revision": 1,
+                "key": str(uuid.uuid4()), "nonce": "answering-the-gm"})  # fmt: skip
+    entry = Roll.objects.get()
+    assert entry.nonce == "answering-the-gm"
+    assert entry.faces == fair_faces(entry)
+
+
 # --- The seed stays secret until the end -------------------------------------------------------
 
 
