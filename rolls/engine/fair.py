@@ -151,9 +151,3 @@ class FairDice:
     def randint(self, a: int, b: int) -> int:
         """Like ``random.randint``: one die of b - a + 1 sides, shifted to start at ``a``."""
         return a - 1 + self.die(b - a + 1)
-
-
-def draw_faces(seed: str, seq: int, nonce: str, sides: list[int]) -> list[int]:
-    """The faces of dice with the given sides, in order, from the stream of (seed, seq, nonce)."""
-    dice = FairDice(seed, seq, nonce)
-    return [dice.die(size) for size in sides]
