@@ -17,7 +17,7 @@ import secrets
 import struct
 from typing import Any
 
-from .core import EngineError
+from .core import MAX_DICE, EngineError
 
 SEED_BYTES = 32
 NONCE_MAX = 64
@@ -65,6 +65,11 @@ def check_seq(seq: Any) -> int:
     return seq
 
 
+@functools.lru_cache(maxsize=MAX_DICE + 1)
+def _words(count: int) -> struct.Struct:
+    return struct.Struct(f">{count}I")
+
+
 @functools.lru_cache(maxsize=256)
 def _hmac_pads(key: bytes) -> tuple[Any, Any]:
     """HMAC-SHA256 (RFC 2104) with the key's inner and outer hashes started once per seed:
@@ -86,7 +91,7 @@ class FairDice:
     __slots__ = ("_pads", "_prefix", "_block", "_buffer", "_at", "drawn")
 
     def __init__(self, seed: str | bytes, seq: int, nonce: str) -> None:
-        key = seed if isinstance(seed, bytes) else seed_bytes(seed)
+        key = seed if type(seed) is bytes else seed_bytes(seed)
         if len(key) != SEED_BYTES:
             raise EngineError("The seed must be 32 bytes.")
         self._pads = _hmac_pads(key)
@@ -99,19 +104,21 @@ class FairDice:
     def _take(self, size: int) -> int:
         """Make sure ``size`` unread bytes are buffered; return where they start."""
         at = self._at
-        if at + size > len(self._buffer):
-            buffer = self._buffer[at:]
-            inner_pad, outer_pad = self._pads
-            block, prefix = self._block, self._prefix
-            while len(buffer) < size:
-                inner, outer = inner_pad.copy(), outer_pad.copy()
-                inner.update((prefix + str(block)).encode())
-                outer.update(inner.digest())
-                buffer += outer.digest()
-                block += 1
-            self._buffer, self._block, at = buffer, block, 0
-        self._at = at + size
-        return at
+        end = at + size
+        if end <= len(self._buffer):
+            self._at = end
+            return at
+        buffer = self._buffer[at:]
+        inner_pad, outer_pad = self._pads
+        block, prefix = self._block, self._prefix
+        while len(buffer) < size:
+            inner, outer = inner_pad.copy(), outer_pad.copy()
+            inner.update(f"{prefix}{block}".encode())
+            outer.update(inner.digest())
+            buffer += outer.digest()
+            block += 1
+        self._buffer, self._block, self._at = buffer, block, size
+        return 0
 
     def _word(self) -> int:
         start = self._take(4)  # first: it may refill the buffer
@@ -139,7 +146,7 @@ class FairDice:
             return ()
         limit = _SPAN - _SPAN % sides
         start = self._take(4 * count)
-        words = struct.unpack_from(f">{count}I", self._buffer, start)
+        words = _words(count).unpack_from(self._buffer, start)
         if max(words) >= limit:
             # Rewind (the unread bytes are still in the buffer) and go die by die.
             self._at = start
@@ -151,9 +158,3 @@ class FairDice:
     def randint(self, a: int, b: int) -> int:
         """Like ``random.randint``: one die of b - a + 1 sides, shifted to start at ``a``."""
         return a - 1 + self.die(b - a + 1)
-
-
-def draw_faces(seed: str, seq: int, nonce: str, sides: list[int]) -> list[int]:
-    """The faces of dice with the given sides, in order, from the stream of (seed, seq, nonce)."""
-    dice = FairDice(seed, seq, nonce)
-    return [dice.die(size) for size in sides]

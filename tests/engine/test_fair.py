@@ -141,6 +141,17 @@ def test_a_die_throws_away_words_from_the_biased_remainder():
     assert fair.FairDice(seed, 1, nonce).die(sides) == stream.word() % sides + 1
 
 
+def test_dice_in_bulk_are_the_dice_one_by_one_even_when_a_word_is_thrown_away():
+    sides = 2**31 + 1  # about every other word is thrown away
+    for number in range(20):
+        bulk = fair.FairDice("22" * 32, number + 1, "bulk")
+        single = fair.FairDice("22" * 32, number + 1, "bulk")
+        assert bulk.dice(sides, 5) + bulk.dice(6, 9) == tuple(
+            [single.die(sides) for _ in range(5)] + [single.die(6) for _ in range(9)]
+        )
+        assert bulk.drawn == single.drawn
+
+
 def test_verify_agrees_with_hashlib():
     seed = fair.new_seed()
     right = hashlib.sha256(bytes.fromhex(seed)).hexdigest()

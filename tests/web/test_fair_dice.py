@@ -161,6 +161,23 @@ def test_the_roll_form_pages_load_the_nonce_script(client, table, player):
     assert b"js/fair-nonce.js" in html
 
 
+def test_a_test_the_gm_called_for_is_rolled_with_the_players_page_nonce(client, gm, player):
+    from rolls import pending
+    from tests.web.test_pending_twod6 import AMBUSH, NOMAD
+
+    campaign = Campaign.objects.create(name="Pustkowia", system="2d6", gm=gm)
+    seat(campaign, gm, player)
+    hero = Character.objects.create(campaign=campaign, owner=player, name="Nomad", data=NOMAD)
+    session = actions.start_session(campaign)
+    called = pending.call_test(session=session, character=hero, gm=gm, target=dict(AMBUSH))
+    client.force_login(player)
+    client.post(panel_url(hero, "test_roll"), {"pending": called.pk, "revision": 1,
+                "key": str(uuid.uuid4()), "nonce": "answering-the-gm"})  # fmt: skip
+    entry = Roll.objects.get()
+    assert entry.nonce == "answering-the-gm"
+    assert entry.faces == fair_faces(entry)
+
+
 # --- The seed stays secret until the end -------------------------------------------------------
 
 
@@ -397,3 +414,59 @@ async def test_a_secret_roll_reaches_another_players_socket_without_its_nonce_or
     assert session.seed not in theirs + mine
     for socket in frames:
         await socket.disconnect()
+
+
+# --- The migration ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_every_existing_session_a_seed_of_its_own(gm):
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("campaigns", "0002_game_sessions_and_scenes")]
+    after = [("campaigns", "0003_session_seed_and_commitment")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    campaign = old.get_model("campaigns", "Campaign").objects.create(
+        name="Old", system="2d6", gm_id=gm.pk
+    )
+    sessions = old.get_model("campaigns", "GameSession")
+    sessions.objects.create(campaign=campaign, ended_at="2026-11-01T20:00Z")
+    sessions.objects.create(campaign=campaign)
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    seeded = list(executor.loader.project_state(after).apps.get_model(
+        "campaigns", "GameSession").objects.values_list("seed", "commitment"))  # fmt: skip
+    assert len({seed for seed, _ in seeded}) == 2
+    assert all(c == hashlib.sha256(bytes.fromhex(s)).hexdigest() for s, c in seeded)
+
+
+# --- Every system's log entries check out -------------------------------------------------------
+
+FIRST_ROLLS = {
+    "fasttest": {"attribute": 5, "skills": [1], "bonus": 3, "extra_d10": 1},
+    "ast": {"white": 4, "level_mod": 1},
+    "t10": {"pool": 14, "difficulty": 7},
+    "caerbannog": {"dice": [4, 8, 12], "difficulty": 3},
+    "2d6": {"attribute": 4, "skill": 7, "difficulty": 15},
+}
+
+
+@pytest.mark.parametrize("system", list(FIRST_ROLLS))
+def test_the_logged_entries_of_every_system_check_out_from_the_export(gm, system):
+    from rolls.engine.check import check_document
+    from rolls.export import as_json
+    from rolls.log import entries_for
+
+    campaign = Campaign.objects.create(name="All", system=system, gm=gm)
+    session = actions.start_session(campaign)
+    for number in range(25):
+        actions.record_roll(session=session, actor=gm, system=system, key=uuid.uuid4(),
+                            params=FIRST_ROLLS[system], nonce=f"n{number}")  # fmt: skip
+    end(session)
+    document = json.loads(as_json(session, entries_for(session, gm, True, newest_first=False)))
+    report = check_document(document)
+    assert report.ok, report.lines()
+    assert len(report.matched) == 25
