@@ -8,7 +8,9 @@ class RollsConfig(AppConfig):
     verbose_name = _("Rolls")
 
     def ready(self) -> None:
+        # The five rule systems register themselves in campaigns.systems' registry.
         from rolls.live_sheets import character_saved
+        from rolls.systems import ast, caerbannog, fasttest, t10, twod6  # noqa: F401
         from sheets.models import Character
 
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")

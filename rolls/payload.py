@@ -10,29 +10,13 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from campaigns.systems import get_system
 from rolls.models import Roll, Visibility
-
-# The numbers of the engine's answer a log entry shows beside the dice, per system.
-FACTS = {
-    "fasttest": ("chance_raw", "chance", "net"),
-    "ast": ("level", "mode", "extra_and", "funt_gained"),
-    "t10": ("result", "severity", "extra_options"),
-    "caerbannog": ("kept", "result", "przebicia", "rozmach_gained", "rozmach", "heroic_cost"),
-    "2d6": ("total", "success_points", "failure_points", "automatic"),
-}
 
 
 def engine_faces(system: str, dice: list[dict[str, Any]]) -> Any:
     """The faces of a roll in ENGINE.md's format, so anyone can re-resolve it and check it."""
-    if system == "fasttest":
-        return {
-            "d10": [die["face"] for die in dice if die["sides"] == 10],
-            "d6": [die["face"] for die in dice if die["sides"] == 6],
-        }
-    if system == "ast":
-        black = next(die["face"] for die in dice if die["group"] == "black")
-        return {"black": black, "white": [die["face"] for die in dice if die["group"] == "white"]}
-    return [die["face"] for die in dice]
+    return get_system(system).engine_faces(dice)
 
 
 def result_document(result: Any) -> dict[str, Any]:
@@ -43,7 +27,8 @@ def result_document(result: Any) -> dict[str, Any]:
 def roll_payload(roll: Roll) -> dict[str, Any]:
     """Everything a log entry shows. Needs ``actor`` (and ``parent``) loaded or cached."""
     answer = roll.result.get("answer", {})
-    facts = [(key, answer[key]) for key in FACTS.get(roll.system, ()) if key in answer]
+    # The numbers of the engine's answer the entry shows beside the dice (System.facts).
+    facts = [(key, answer[key]) for key in get_system(roll.system).facts if key in answer]
     return {
         "id": roll.pk,
         "session_id": roll.session_id,
