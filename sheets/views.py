@@ -107,7 +107,7 @@ def _base_context(request: HttpRequest, campaign: Campaign) -> dict[str, Any]:
         "is_gm": campaign.is_gm(request.user),
         "form_template": module.FORM_TEMPLATE,
         "sheet_template": module.SHEET_TEMPLATE,
-        "has_sections": bool(getattr(module, "SECTIONS", None)),
+        "has_sections": bool(module.SECTIONS),
     }
 
 

@@ -25,7 +25,7 @@ A system without sheet templates of its own may use the generic ones
   ``FORM_TEMPLATE`` (validated with ``creating=False``). With ``SECTIONS`` it lays the sections
   out, including the generic box for each:
   ``{% include "sheets/_section.html" with section=sections.attributes %}``.
-- ``SECTIONS`` (optional) ``tuple[Section, ...]``: the boxes of the paper sheet that are edited
+- ``SECTIONS`` ``tuple[Section, ...]`` (``()`` for none): the boxes of the paper sheet edited
   on their own after creation (htmx swaps one box; without JavaScript the page posts it).
 
 Context given to every one of these templates: ``campaign``, ``settings`` (the campaign's
@@ -101,9 +101,8 @@ def sheet_module(system: str) -> Any:
 
 def sections(module: ModuleType) -> tuple[Section, ...]:
     """The module's boxes, or one box holding the whole sheet when it declares none."""
-    declared = getattr(module, "SECTIONS", None)
-    if declared:
-        return tuple(declared)
+    if module.SECTIONS:
+        return tuple(module.SECTIONS)
     from django.utils.translation import gettext_lazy as _
 
     return (Section(WHOLE_SHEET, _("Sheet"), "sheets/_whole_sheet.html", fields=("*",)),)

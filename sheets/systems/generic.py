@@ -18,6 +18,9 @@ from .named_lists import clean_rows, rows_from_post, rows_of, whole_number
 FORM_TEMPLATE = "sheets/generic/form.html"
 SHEET_TEMPLATE = "sheets/generic/sheet.html"
 
+#: One box holding the whole sheet, edited with the creation form.
+SECTIONS: tuple = ()
+
 MAX_ITEMS = 30
 VALUE_MIN, VALUE_MAX = 0, 20
 
