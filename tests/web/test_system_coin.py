@@ -184,3 +184,54 @@ def test_heads_succeeds_and_tails_fails(coin, gm, player, other_player, face, ou
 def test_the_coin_engine_refuses_params_it_does_not_know():
     with pytest.raises(EngineError):
         CoinEngine.parse_params({"bias": 1})
+
+
+class Noting(Coin):
+    """The coin, noting when the table's shared moments reach its hooks."""
+
+    def __init__(self) -> None:
+        self.moments: list[tuple[str, int]] = []
+
+    def scene_started(self, campaign, scene):
+        self.moments.append(("scene", scene.number))
+
+    def session_ended(self, session):
+        self.moments.append(("session ended", session.pk))
+
+    def pending_roll_kind(self, pending):
+        return "coin_call"
+
+    def pending_rolled(self, pending, roll):
+        self.moments.append(("pending rolled", roll.seq))
+
+
+@pytest.fixture
+def noting():
+    system = register(Noting())
+    yield system
+    unregister(system.key)
+
+
+def test_scene_start_session_end_and_a_rolled_call_reach_the_systems_hooks(
+    client, noting, gm, player, other_player
+):
+    from rolls import pending as pending_actions
+
+    table = Table(noting, gm, player, other_player)
+    actions.new_scene(table.session, "Most")
+    called = pending_actions.call_test(
+        session=table.session, character=table.hero, gm=gm, target={"attribute": "Pluck"}
+    )
+    roll, _created = pending_actions.roll_pending(
+        pending_id=called.pk, revision=called.revision, actor=player, choices={},
+        key=uuid.uuid4(), visibility="public",
+    )  # fmt: skip
+    actions.end_session(table.session)
+    assert roll.kind == "coin_call"
+    assert roll.label == "Pluck: heads?"
+    assert noting.moments == [
+        ("scene", 1),
+        ("scene", 2),
+        ("pending rolled", 1),
+        ("session ended", table.session.pk),
+    ]
