@@ -67,6 +67,7 @@ class System(Protocol):
     settings_template: str
     #: The demo table's campaign: a module with ``NAME``, ``SETTINGS``, ``CHARACTERS`` (player,
     #: character name, sheet data) and ``NPCS`` (``campaigns.demo``); None for no demo campaign.
+    #: The conformance suite (tests/web/system_conformance.py) plays its first character.
     demo: Any
 
     def engine_faces(self, dice: Sequence[Mapping[str, Any]]) -> Any:
