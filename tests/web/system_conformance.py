@@ -224,4 +224,6 @@ class SystemConformance:
         )
         assert [row[0] for row in rows] == ["seq", "1"]
         markdown = client.get(reverse("session_export", args=[*args, "md"])).content.decode()
-        assert f"- **#1** {table.hero.name} — {roll.label}" in markdown
+        line = next(line for line in markdown.splitlines() if line.startswith("- **#1** "))
+        assert f" {table.hero.name} (rolled by " in line
+        assert f" — {roll.label}: " in line
