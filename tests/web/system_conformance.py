@@ -23,6 +23,7 @@ from django.urls import reverse
 from campaigns.models import Campaign
 from rolls import actions
 from rolls.models import PendingTest, Roll
+from rolls.words import render
 from sheets.models import Character
 from tests.web.live import panel_url, seat
 
@@ -118,7 +119,7 @@ class SystemConformance:
         assert response.status_code == 200
         roll = Roll.objects.get(session=table.session)
         assert roll.system == table.system.key
-        assert roll.label == panel.label
+        assert render(roll.label_words) == render(panel.label)
         assert roll.sources == panel.sources
         assert roll.character == table.hero
         log = client.get(reverse("session_log", args=[table.campaign.pk])).content.decode()
@@ -201,7 +202,7 @@ class SystemConformance:
         )
         assert response.status_code == 200
         roll = Roll.objects.get(session=table.session)
-        assert roll.label == shown.label
+        assert render(roll.label_words) == render(shown.label)
         assert roll.params == shown.params
         pending.refresh_from_db()
         assert pending.status == PendingTest.Status.ROLLED

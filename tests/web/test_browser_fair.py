@@ -80,6 +80,7 @@ def test_after_the_end_the_browser_checks_every_visible_entry_and_the_seed_never
 
         gm.goto(session_url)
         gm.click("text=End the session")
+        gm.click("text=Yes, end the session")
         gm.wait_for_selector("[data-fair-check-all]")
         seed = gm.locator("[data-fair-seed-shown]").inner_text().strip()
         assert HEX64.fullmatch(seed)
@@ -110,6 +111,7 @@ def test_a_forged_face_on_the_page_is_reported_as_a_mismatch(browser, tmp_path):
         ala = open_sheet(browser, base, "ala", "Brunhilda z Gór")
         roll(ala)
         gm.click("text=End the session")
+        gm.click("text=Yes, end the session")
         gm.wait_for_selector("[data-fair-check-all]")
         # What a log that lied about a die would look like: the first die shows another face.
         gm.evaluate(
