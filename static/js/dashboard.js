@@ -39,5 +39,7 @@
   });
   document.addEventListener("table:sheet", function () {
     refresh("party", root.dataset.partyUrl, "#party");
+    // A pending test's odds are built from the sheet too.
+    refresh("pending", root.dataset.pendingUrl, "#pending-tests");
   });
 })();
