@@ -5,6 +5,10 @@
   const root = document.querySelector("[data-dashboard]");
   if (!root) return;
   const timers = {};
+  // One-handed on a phone: the NPC lists start folded (the hand, an NPC picked for a test).
+  if (window.matchMedia("(max-width: 700px)").matches) {
+    document.querySelectorAll("details.npc-hand, .npc-pick").forEach(function (d) { d.open = false; });
+  }
 
   function refresh(name, url, selector) {
     clearTimeout(timers[name]);

@@ -232,6 +232,7 @@ def test_on_a_phone_the_dashboard_fits_with_the_npc_lists_folded(browser, base, 
     gm = run_session(browser, base, FASTTEST, dashboard=True, **PHONE)
     gm.screenshot(path=str(tmp_path / "phone-dashboard.png"), full_page=True)
     assert gm.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    assert gm.locator(".npc-hand details[open]").count() == 0
-    assert not gm.locator(".npc-hand .npc-roll").first.is_visible()
-    assert in_view(gm, ".party-card summary")
+    assert not gm.locator(".npc-hand summary", has_text="Troll").is_visible()
+    assert in_view(gm, ".party-card .call summary")
+    gm.click(".npc-hand > summary")
+    assert gm.locator(".npc-hand summary", has_text="Troll").is_visible()
