@@ -182,6 +182,16 @@
     load(panel.dataset.panelUrl + "?pending=" + detail.pending, true);
   });
 
+  // Where this character's panel is, the panel itself shows the GM's call: its cue is not
+  // repeated above the page (rolls/_call_cue.html).
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const cues = event.detail.target;
+    const panel = panelElement();
+    if (!cues || cues.id !== "call-cues" || !panel) return;
+    cues.querySelectorAll('.call-cue[data-character="' + panel.dataset.character + '"]')
+      .forEach(function (cue) { cue.hidden = true; });
+  });
+
   // The character changed (the GM gave an experience die, a roll spent FUNT): the panel's
   // numbers follow, with the choices kept and the last result left where it is.
   let refreshTimer = null;
