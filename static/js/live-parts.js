@@ -1,6 +1,8 @@
 // Numbers shown outside the log and the panel (the challenge points left in a scene, the scene
-// itself) follow the table: on any change the page is fetched again and each [data-live-part]
-// (with an id) is swapped for its fresh copy, unless the reader is typing in it.
+// itself) follow the table: on one of the events a part names (data-live-part="table:scene
+// ...") the page is fetched again and each part (with an id) is swapped for its fresh copy,
+// unless the reader is typing in it. Each part names only the events that can change it: a
+// page is not fetched again for every roll when nothing on it depends on rolls.
 (function () {
   "use strict";
   if (!document.querySelector("[data-live-part][id]")) return;
@@ -19,7 +21,11 @@
       })
       .catch(function () { /* the next change tries again */ });
   }
-  ["table:entry", "table:scene", "table:pending", "table:session", "table:sheet"].forEach(function (name) {
+  const events = new Set();
+  document.querySelectorAll("[data-live-part][id]").forEach(function (part) {
+    part.dataset.livePart.split(/\s+/).filter(Boolean).forEach(function (name) { events.add(name); });
+  });
+  events.forEach(function (name) {
     document.addEventListener(name, function () {
       clearTimeout(timer);
       timer = setTimeout(refresh, 300);

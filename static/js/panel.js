@@ -152,7 +152,8 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     keptResult = null;
     const detail = event.detail;
-    if (!detail.target || detail.target.id !== "test-panel" || isRoll(detail.elt)) return;
+    // (detail.elt is the target here; the XHR says whether this is a roll's own answer.)
+    if (!detail.target || detail.target.id !== "test-panel" || rolling.has(detail.xhr)) return;
     if (rolling.size) { detail.shouldSwap = false; refreshAfterRoll = true; return; }
     const shown = document.querySelector("#test-panel-rolled");
     if (!shown || !shown.querySelector(".rolled")) return;
@@ -176,7 +177,9 @@
     const detail = event.detail;
     if (!panel || String(detail.character) !== panel.dataset.character) return;
     if (detail.status !== "open") {
-      load(panel.dataset.panelUrl, false);
+      // Rolled here: the panel shows its result (the roll's own answer), which stays.
+      if (panel.querySelector("#test-panel-rolled .rolled")) refreshPanel();
+      else load(panel.dataset.panelUrl, false);
       return;
     }
     load(panel.dataset.panelUrl + "?pending=" + detail.pending, true);

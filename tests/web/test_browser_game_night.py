@@ -122,6 +122,10 @@ def test_a_gm_call_shows_on_every_open_page_and_moves_focus_to_the_panel(browser
     ala.wait_for_function("document.activeElement && document.activeElement.id === 'test-panel'")
     elsewhere.click("[data-call-cue] .call-cue a")
     elsewhere.wait_for_selector("#test-panel .pending-note")
+    ala.click("#test-panel .roll-button")
+    ala.wait_for_selector("#test-panel .rolled .entry")
+    ala.wait_for_timeout(1000)  # the call's end reaches the page meanwhile
+    assert "ZRĘCZNOŚĆ 5" in ala.inner_text("#test-panel .rolled .entry")
 
 
 # --- 6: a new stat starts from its own defaults ---------------------------------------------------
