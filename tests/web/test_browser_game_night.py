@@ -208,6 +208,7 @@ def test_challenge_points_the_gm_spends_drop_on_the_dashboard_and_the_session_pa
     card.locator("summary", has_text="Call for a test").click()
     card.locator("button", has_text="Call").click()
     gm.wait_for_selector(".pending-card")
+    gm.wait_for_load_state("networkidle")  # the call's own refresh of the card is in
     gm.fill(".pending-card input[name=value][id^=challenge]", "2")
     gm.click(".pending-card form:has(input[id^=challenge]) button")
     gm.wait_for_selector(".dash-head:has-text('1 challenge points')")
