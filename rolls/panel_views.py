@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from campaigns.access import member_character
+from campaigns.access import member_campaign, member_character
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls import actions
@@ -262,3 +262,29 @@ def test_follow_up(
         return refuse(409, str(refusal))
     character.refresh_from_db()
     return _render(request, campaign, character, {}, rolled=roll)
+
+
+@require_http_methods(["GET"])
+@login_required
+def my_calls(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The tests the GM is calling for on the user's characters: the cue every page shows."""
+    campaign = member_campaign(request, campaign_id)
+    calls = (
+        PendingTest.objects.filter(
+            session__campaign=campaign,
+            session__ended_at__isnull=True,
+            character__owner=request.user,
+            status=PendingTest.Status.OPEN,
+        )
+        .select_related("character")
+        .order_by("created_at")
+    )
+    cues = [{"test": test, "what": _what(test.target)} for test in calls]
+    return render(request, "rolls/_call_cues.html", {"campaign": campaign, "cues": cues})
+
+
+def _what(target: dict) -> str:
+    """What the GM called for, in the sheet's own words (``ZRĘCZNOŚĆ + SPRAWNOŚĆ``)."""
+    values = target.values() if isinstance(target, dict) else []
+    parts = [v for value in values for v in (value if isinstance(value, list) else [value])]
+    return " + ".join(str(part) for part in parts if isinstance(part, str) and part)

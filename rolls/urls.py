@@ -20,6 +20,7 @@ from rolls import panel_views  # noqa: E402
 
 urlpatterns += [
     path("characters/<int:pk>/test/", panel_views.test_panel, name="test_panel"),
+    path("calls/", panel_views.my_calls, name="my_calls"),
     path("characters/<int:pk>/test/roll/", panel_views.test_roll, name="test_roll"),
     path(
         "characters/<int:pk>/rolls/<int:roll_id>/<slug:kind>/",

@@ -16,6 +16,8 @@ from rolls import actions, export, stats
 from rolls.awards import experience_dice_on
 from rolls.log import entries_for, log_context
 from rolls.models import PendingTest
+from sheets.models import Character
+from sheets.views import sheet_and_panel_context
 
 
 def _session_of(campaign, session_id: int) -> GameSession:
@@ -35,7 +37,14 @@ def session_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def session_detail(request: HttpRequest, campaign_id: int, session_id: int) -> HttpResponse:
     campaign = member_campaign(request, campaign_id)
     session = _session_of(campaign, session_id)
-    context = log_context(campaign, request.user, session) | {
+    context = {}
+    own = list(Character.objects.filter(campaign=campaign, owner=request.user).order_by("pk"))
+    if own and session.is_open:
+        # A player's table: their character to play (one at a time, chosen by ?character=).
+        chosen = request.GET.get("character", "")
+        character = next((c for c in own if str(c.pk) == chosen), own[0])
+        context = sheet_and_panel_context(request, campaign, character) | {"own": own}
+    context |= log_context(campaign, request.user, session) | {
         "campaign": campaign,
         "session": session,
         "scenes": session.scenes.all(),

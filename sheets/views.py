@@ -283,13 +283,28 @@ def character_detail(request: HttpRequest, campaign_id: int, pk: int) -> HttpRes
 
 def _detail_page(request: HttpRequest, campaign: Campaign, context: dict) -> HttpResponse:
     """The whole sheet page: the sheet, its test panel, and the table's roll log beside it."""
-    context |= log_context(campaign, request.user)
-    if context["can_edit"]:
-        # A test the GM has called for and the player has not rolled yet opens at once.
-        context["pending_test"] = PendingTest.objects.filter(
-            character=context["character"], status=PendingTest.Status.OPEN
-        ).first()
+    context |= log_context(campaign, request.user) | _pending_context(context)
     return render(request, "sheets/detail.html", context)
+
+
+def _pending_context(context: dict) -> dict[str, Any]:
+    if not context["can_edit"]:
+        return {}
+    # A test the GM has called for and the player has not rolled yet opens at once.
+    pending = PendingTest.objects.filter(
+        character=context["character"], status=PendingTest.Status.OPEN
+    ).first()
+    return {"pending_test": pending}
+
+
+def sheet_and_panel_context(
+    request: HttpRequest, campaign: Campaign, character: Character
+) -> dict[str, Any]:
+    """What ``sheets/_paper.html`` and ``rolls/_panel_slot.html`` need, for another page that
+    shows a character to play (the table page)."""
+    character.campaign = campaign
+    context = _sheet_context(request, campaign, character)
+    return context | _pending_context(context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -3,18 +3,21 @@
 // by the GM arrives over the table's socket (table.js) and opens here with a visible cue.
 (function () {
   "use strict";
-
+  const phone = window.matchMedia("(max-width: 700px)");
   function panelElement() { return document.getElementById("test-panel"); }
-
+  // On a phone the panel sits below the sheet: bring its top (result, odds, Roll) on screen.
+  function bringIntoView(panel) {
+    if (phone.matches) panel.scrollIntoView({ block: "start" });
+  }
   function load(url, cue) {
     htmx.ajax("GET", url, { target: "#test-panel", swap: "outerHTML" }).then(function () {
       const panel = panelElement();
       if (!panel) return;
       if (cue) panel.classList.add("arrived");
-      panel.focus({ preventScroll: false });
+      panel.focus({ preventScroll: phone.matches });
+      bringIntoView(panel);
     });
   }
-
   function queryOf(target) {
     const params = new URLSearchParams();
     Object.keys(target).forEach(function (key) {
@@ -23,34 +26,146 @@
     });
     return params;
   }
-
-  // In an open panel, a click on another stat ticks it (a trait, a skill) or switches to it.
-  function adjustOpenPanel(target) {
-    const form = panelElement().querySelector("form");
-    if (!form) return false;
-    let changed = false;
-    Object.keys(target).forEach(function (key) {
-      form.querySelectorAll('input[name="' + key + '"]').forEach(function (input) {
-        if (input.value === String(target[key]) || input.dataset.name === String(target[key])) {
-          input.checked = input.type === "checkbox" ? !input.checked : true;
-          changed = true;
-        }
-      });
+  function matching(form, key, value) {
+    return Array.from(form.querySelectorAll('input[name="' + key + '"]')).filter(function (input) {
+      return input.value === String(value) || input.dataset.name === String(value);
     });
-    if (changed) form.dispatchEvent(new Event("change", { bubbles: true }));
-    return changed;
   }
-
+  // The inputs a click on a stat ticks in the open panel, or null when the click starts a new
+  // test: after a roll, on a stat the GM fixed, or on a stat that would replace a choice made
+  // (another attribute, another skill). Only filling an empty slot or toggling a box adds.
+  function additions(form, panel, target) {
+    if (panel.querySelector("#test-panel-rolled .rolled")) return null;
+    const inputs = [];
+    for (const key of Object.keys(target)) {
+      if (!form.querySelector('input[name="' + key + '"]')) continue; // not a choice (a value)
+      const found = matching(form, key, target[key]);
+      if (!found.length) return null;
+      for (const input of found) {
+        if (input.disabled) return null;
+        if (input.type === "radio") {
+          const chosen = form.querySelector('input[name="' + key + '"]:checked');
+          if (chosen && chosen !== input && chosen.value !== "") return null;
+        }
+        inputs.push(input);
+      }
+    }
+    return inputs.length ? inputs : null;
+  }
   document.addEventListener("click", function (event) {
     const button = event.target.closest(".roll-target");
     const panel = panelElement();
     if (!button || !panel) return;
     let target;
     try { target = JSON.parse(button.dataset.roll || "{}"); } catch (e) { return; }
-    if (adjustOpenPanel(target)) { panel.focus(); return; }
-    load(panel.dataset.panelUrl + "?" + queryOf(target).toString(), false);
+    const form = panel.querySelector("form");
+    const inputs = form ? additions(form, panel, target) : null;
+    if (inputs) {
+      let changed = false;
+      inputs.forEach(function (input) {
+        if (input.type === "checkbox") { input.checked = !input.checked; changed = true; }
+        else if (!input.checked) { input.checked = true; changed = true; }
+      });
+      if (changed) form.dispatchEvent(new Event("change", { bubbles: true }));
+      panel.focus({ preventScroll: phone.matches });
+      bringIntoView(panel);
+      return;
+    }
+    if (form && form.querySelector('input[name="pending"]')) {
+      // A test the GM called stays until it is rolled or called off.
+      panel.focus({ preventScroll: phone.matches });
+      bringIntoView(panel);
+      return;
+    }
+    // A new test starts from that stat's defaults; only who sees it carries over.
+    const query = queryOf(target);
+    const visibility = form && form.querySelector('[name="visibility"]');
+    if (visibility) query.set("visibility", visibility.value);
+    load(panel.dataset.panelUrl + "?" + query.toString(), false);
   });
 
+  // The panel is re-rendered whole after each change; whatever is being typed in it meanwhile
+  // (a source after Tab, a number) is put back into the fresh field with its caret, and sent
+  // on leaving the field if the server has not seen it yet.
+  let typing = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    typing = null;
+    const target = event.detail.target;
+    const active = document.activeElement;
+    if (!target || target.id !== "test-panel" || !active || !active.id || !target.contains(active)) return;
+    if (!["INPUT", "TEXTAREA"].includes(active.tagName) || ["radio", "checkbox"].includes(active.type)) return;
+    let start = null, end = null;
+    try { start = active.selectionStart; end = active.selectionEnd; } catch (e) { /* number */ }
+    typing = { id: active.id, value: active.value, start: start, end: end };
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    const kept = typing;
+    typing = null;
+    if (!kept) return;
+    const field = document.getElementById(kept.id);
+    if (!field || field.value === kept.value) return;
+    const rendered = field.value;
+    field.value = kept.value;
+    if (document.activeElement !== field) field.focus({ preventScroll: true });
+    try { if (kept.start !== null) field.setSelectionRange(kept.start, kept.end); } catch (e) { /* number */ }
+    let sent = false;
+    field.addEventListener("change", function () { sent = true; }, { once: true });
+    field.addEventListener("blur", function () {
+      if (!sent && field.value !== rendered) field.dispatchEvent(new Event("change", { bubbles: true }));
+    }, { once: true });
+  });
+
+  // A roll's result stays on the panel until the player changes a choice after seeing it: a
+  // refresh sent before the result arrived, or one because the sheet changed, leaves it. A
+  // refresh answering while a roll is on its way (the change sent on leaving a field as Roll
+  // is clicked) is not swapped in: it would replace the panel the roll's answer goes to. The
+  // panel is refreshed once the roll has answered.
+  let resultShownAt = 0;
+  let keptResult = null;
+  const rolling = new Set(); // the XHRs of rolls on their way
+  let refreshAfterRoll = false;
+  function isRoll(elt) { return !!(elt && elt.closest && elt.closest(".roll-button, .follow-up")); }
+  function refreshPanel() {
+    const panel = panelElement();
+    const form = panel && panel.querySelector("form");
+    if (!form) return;
+    htmx.ajax("POST", panel.dataset.panelUrl, {
+      source: form, target: "#test-panel", swap: "outerHTML", headers: { "X-Panel-Refresh": "1" },
+    });
+  }
+  document.addEventListener("htmx:beforeSend", function (event) {
+    const xhr = event.detail.xhr;
+    xhr.panelSentAt = performance.now();
+    if (!isRoll(event.detail.elt)) return;
+    rolling.add(xhr);
+    // The XHR's own event: it fires after htmx swapped the answer in, whatever the answer was.
+    xhr.addEventListener("loadend", function () {
+      rolling.delete(xhr);
+      const panel = panelElement();
+      if (panel && panel.querySelector("#test-panel-rolled .rolled")) {
+        resultShownAt = performance.now();
+        bringIntoView(panel); // on a phone: the result, with the odds and Roll below it
+      }
+      if (refreshAfterRoll && !rolling.size) { refreshAfterRoll = false; refreshPanel(); }
+    });
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    keptResult = null;
+    const detail = event.detail;
+    // (detail.elt is the target here; the XHR says whether this is a roll's own answer.)
+    if (!detail.target || detail.target.id !== "test-panel" || rolling.has(detail.xhr)) return;
+    if (rolling.size) { detail.shouldSwap = false; refreshAfterRoll = true; return; }
+    const shown = document.querySelector("#test-panel-rolled");
+    if (!shown || !shown.querySelector(".rolled")) return;
+    const refresh = detail.requestConfig && detail.requestConfig.headers["X-Panel-Refresh"];
+    if (refresh || detail.xhr.panelSentAt < resultShownAt) keptResult = shown;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!keptResult) return;
+    const fresh = document.querySelector("#test-panel-rolled");
+    if (fresh && fresh !== keptResult) fresh.replaceWith(keptResult);
+    keptResult = null;
+  });
   // A test the GM called before this page opened is shown at once.
   const initial = panelElement();
   if (initial && initial.dataset.pending) {
@@ -74,9 +189,33 @@
       return;
     }
     if (detail.status !== "open") {
-      load(panel.dataset.panelUrl, false);
+      // Rolled here: the panel shows its result (the roll's own answer), which stays.
+      if (panel.querySelector("#test-panel-rolled .rolled")) refreshPanel();
+      else load(panel.dataset.panelUrl, false);
       return;
     }
     load(panel.dataset.panelUrl + "?pending=" + detail.pending, true);
+  });
+
+  // Where this character's panel is, the panel itself shows the GM's call: its cue is not
+  // repeated above the page (rolls/_call_cue.html).
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const cues = event.detail.target;
+    const panel = panelElement();
+    if (!cues || cues.id !== "call-cues" || !panel) return;
+    cues.querySelectorAll('.call-cue[data-character="' + panel.dataset.character + '"]')
+      .forEach(function (cue) { cue.hidden = true; });
+  });
+
+  // The character changed (the GM gave an experience die, a roll spent FUNT): the panel's
+  // numbers follow, with the choices kept and the last result left where it is.
+  let refreshTimer = null;
+  document.addEventListener("table:sheet", function (event) {
+    const panel = panelElement();
+    if (!panel || String(event.detail.character) !== panel.dataset.character) return;
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(function () {
+      refreshPanel();
+    }, 200);
   });
 })();

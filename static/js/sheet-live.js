@@ -15,7 +15,8 @@
 
   function refresh() {
     if (busy()) { timer = setTimeout(refresh, 2000); return; }
-    fetch(location.pathname, { credentials: "same-origin" })
+    // The sheet's own page: the table page shows the same sheet beside the log.
+    fetch(paper.dataset.liveUrl || location.pathname, { credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : Promise.reject(response); })
       .then(function (html) {
         const doc = new DOMParser().parseFromString(html, "text/html");

@@ -1,12 +1,15 @@
 // The table's live connection: one websocket per page, gapless by sequence numbers.
 // The page shows the log rendered by the server; this keeps it current, reconnects with
 // backoff, and after every (re)connect asks for exactly the entries it has not got.
+// A page without the log (the campaign page) opens it for the table's events only
+// ([data-table-events]: a GM's call for a test), so every open page hears them.
 (function () {
   "use strict";
-  const root = document.querySelector("[data-table-socket]");
+  if (window.tableSocket) return; // one socket per page, however often this script is included
+  const root = document.querySelector("[data-table-socket]") || document.querySelector("[data-table-events]");
   if (!root) return;
-
-  const state = root.querySelector("[data-connection-state]");
+  const eventsOnly = !root.hasAttribute("data-table-socket");
+  const state = root.querySelector("[data-connection-state]") || root;
   const labels = {
     connecting: state.dataset.labelConnecting || "Connecting…",
     live: state.dataset.labelLive || "Live",
@@ -23,7 +26,7 @@
   let attempt = 0;
   let timer = null;
 
-  function logRoot() { return document.querySelector("[data-table-socket]"); }
+  function logRoot() { return eventsOnly ? root : document.querySelector("[data-table-socket]"); }
   function entriesList() { return logRoot().querySelector("[data-entries]"); }
   function sessionId() { const s = logRoot().dataset.session; return s ? parseInt(s, 10) : null; }
 
@@ -38,6 +41,7 @@
   }
 
   function setState(name) {
+    if (eventsOnly) { root.dataset.connectionState = name; return; }
     const el = logRoot().querySelector("[data-connection-state]");
     el.dataset.connectionState = name;
     el.textContent = labels[name];
@@ -62,6 +66,8 @@
 
   function refreshLog() {
     // A session started or ended: fetch the log partial, then sync from what it shows.
+    document.dispatchEvent(new CustomEvent("table:session"));
+    if (eventsOnly) return;
     const url = logRoot().dataset.logUrl;
     fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } })
       .then(function (response) { return response.ok ? response.text() : Promise.reject(response); })
@@ -145,7 +151,7 @@
   // Tests and the GM's tools can cut the connection to prove a reconnect loses nothing.
   window.tableSocket = {
     drop: function () { if (socket) socket.close(); },
-    state: function () { return logRoot().querySelector("[data-connection-state]").dataset.connectionState; },
+    state: function () { return (logRoot().querySelector("[data-connection-state]") || root).dataset.connectionState; },
   };
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden && (!socket || socket.readyState === WebSocket.CLOSED)) connect();

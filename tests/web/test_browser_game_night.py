@@ -1,0 +1,243 @@
+"""Game night in real browsers (issue 13, items 5 to 9): every page plays and nothing goes stale.
+
+The GM and each player in their own browser context, on the demo table served live.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+from tests.web.test_browser_table import entry
+
+pytestmark = pytest.mark.browser
+FASTTEST = "Królestwo Zarith (FastTest)"
+AST = "Sagi Północy (AST)"
+T10 = "Moorcrest (T10)"
+TWOD6 = "Pustkowia (2d6)"
+LIVE = ".connection[data-connection-state='live']"
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def base(tmp_path):
+    with demo_table(tmp_path) as base:
+        yield base
+
+
+def run_session(browser, base, campaign, dashboard=False, **size):
+    """The GM starts a session of ``campaign`` and stays on its page (or the dashboard)."""
+    gm = log_in(browser, base, "gm", **size)
+    gm.context.set_default_timeout(10_000)
+    gm.click(f"text={campaign}")
+    gm.click("text=Start a session")
+    gm.wait_for_selector(LIVE)
+    if dashboard:
+        gm.click(f"nav.crumbs >> text={campaign}")
+        gm.click("text=GM dashboard")
+        gm.wait_for_selector(LIVE)
+    return gm
+
+
+def open_sheet(browser, base, username, campaign, character, **size):
+    page = log_in(browser, base, username, **size)
+    page.context.set_default_timeout(10_000)
+    page.click(f"text={campaign}")
+    page.click(f"text={character}")
+    page.wait_for_selector(LIVE)
+    return page
+
+
+def click_stat(page, name: str, checked: str) -> None:
+    """Click a stat on the sheet and wait until the panel shows ``checked`` ticked."""
+    page.click(f"button.roll-target:has-text('{name}')")
+    page.wait_for_selector(f"#test-panel {checked}:checked")
+
+
+def roll(page) -> None:
+    page.wait_for_selector("#test-panel .roll-button:not([disabled])")
+    page.click("#test-panel .roll-button")
+    page.wait_for_selector("#test-panel .rolled .entry")
+
+
+def in_view(page, selector: str) -> bool:
+    """Whether the element is wholly inside the viewport, as the reader sees it now."""
+    return page.evaluate(
+        """selector => {
+            const box = document.querySelector(selector).getBoundingClientRect();
+            return box.top >= 0 && box.left >= 0
+                && box.bottom <= innerHeight && box.right <= innerWidth;
+        }""",
+        selector,
+    )
+
+
+# --- 5: the table page plays ---------------------------------------------------------------------
+
+
+def test_the_table_page_shows_the_players_character_with_its_panel_and_rolls(browser, base):
+    run_session(browser, base, FASTTEST)
+    ala = log_in(browser, base, "ala")
+    ala.context.set_default_timeout(10_000)
+    ala.click(f"text={FASTTEST}")
+    ala.click("text=Go to the table")
+    ala.wait_for_selector(LIVE)
+    assert "Brunhilda z Gór" in ala.inner_text("[data-live-sheet]")
+    click_stat(ala, "BUDOWA", "input[name=attribute][value='BUDOWA']")
+    roll(ala)
+    assert "BUDOWA 7" in entry(ala, 1).inner_text()
+
+
+def test_a_gm_call_shows_on_every_open_page_and_moves_focus_to_the_panel(browser, base):
+    gm = run_session(browser, base, FASTTEST, dashboard=True)
+    ala = log_in(browser, base, "ala")
+    ala.context.set_default_timeout(10_000)
+    ala.click(f"text={FASTTEST}")
+    campaign_page = ala.url
+    ala.click("text=Go to the table")
+    ala.wait_for_selector(LIVE)
+    elsewhere = ala.context.new_page()
+    elsewhere.goto(campaign_page)
+    elsewhere.wait_for_selector("[data-call-cue][data-connection-state='live']", state="attached")
+
+    card = gm.locator(".party-card", has_text="Brunhilda z Gór")
+    card.locator("summary", has_text="Call for a test").click()
+    card.locator("select[name=attribute]").select_option("ZRĘCZNOŚĆ")
+    card.locator("button", has_text="Call").click()
+
+    cue = elsewhere.locator("[data-call-cue] .call-cue")
+    cue.wait_for(state="visible")
+    assert "Brunhilda z Gór" in cue.inner_text()
+    ala.wait_for_selector("#test-panel .pending-note")
+    ala.wait_for_function("document.activeElement && document.activeElement.id === 'test-panel'")
+    elsewhere.click("[data-call-cue] .call-cue a")
+    elsewhere.wait_for_selector("#test-panel .pending-note")
+    ala.click("#test-panel .roll-button")
+    ala.wait_for_selector("#test-panel .rolled .entry")
+    ala.wait_for_timeout(1000)  # the call's end reaches the page meanwhile
+    assert "ZRĘCZNOŚĆ 5" in ala.inner_text("#test-panel .rolled .entry")
+
+
+# --- 6: a new stat starts from its own defaults ---------------------------------------------------
+
+
+def test_a_click_on_another_attribute_after_a_roll_keeps_only_who_sees_it(browser, base):
+    run_session(browser, base, FASTTEST)
+    ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
+    click_stat(ala, "ZRĘCZNOŚĆ", "input[name=attribute][value='ZRĘCZNOŚĆ']")
+    click_stat(ala, "SPRAWNOŚĆ", "input[name=skill][value='SPRAWNOŚĆ']")
+    click_stat(ala, "szermierka", "input[name=trait][data-name='szermierka']")
+    ala.select_option("#visibility", "secret")
+    roll(ala)
+    click_stat(ala, "UMYSŁ", "input[name=attribute][value='UMYSŁ']")
+    assert not ala.is_checked("#test-panel input[name=skill][value='SPRAWNOŚĆ']")
+    assert not ala.is_checked("#test-panel input[name=trait][data-name='szermierka']")
+    assert ala.input_value("#visibility") == "secret"
+
+
+def test_a_2d6_charyzma_test_keeps_nothing_of_the_shooting_test_before(browser, base):
+    run_session(browser, base, TWOD6)
+    ala = open_sheet(browser, base, "ala", TWOD6, "Aoife")
+    click_stat(ala, "Strzelanie", "input[name=skill][value='Strzelanie']")
+    click_stat(ala, "Zręczność", "input[name=attribute][value='Zręczność']")
+    click_stat(ala, "Czujna", "input[name=advantage][value='Czujna']")
+    usual = ala.input_value("#twod6-difficulty")
+    ala.fill("#twod6-difficulty", "20")
+    ala.press("#twod6-difficulty", "Tab")
+    ala.wait_for_selector("#test-panel #twod6-difficulty[value='20']")
+    click_stat(ala, "Charyzma", "input[name=attribute][value='Charyzma']")
+    assert not ala.is_checked("#test-panel input[name=skill][value='Strzelanie']")
+    assert not ala.is_checked("#test-panel input[name=advantage][value='Czujna']")
+    assert ala.input_value("#twod6-difficulty") == usual
+
+
+# --- 7: typing survives the panel's refresh -------------------------------------------------------
+
+
+def test_text_typed_while_the_panel_refreshes_reaches_the_log_whole(browser, base):
+    run_session(browser, base, T10)
+    ala = open_sheet(browser, base, "ala", T10, "Astrid")
+    click_stat(ala, "Styrka", "input[name=attribute][value='Styrka']")
+    ala.fill("#t10-circumstance", "3")
+    ala.press("#t10-circumstance", "Tab")
+    ala.keyboard.type("ritual of blood", delay=40)
+    assert ala.input_value("#t10-circumstance-source") == "ritual of blood"
+    roll(ala)
+    assert "ritual of blood" in entry(ala, 1).inner_text()
+
+
+# --- 8: every number follows the change live ------------------------------------------------------
+
+
+def test_the_players_panel_and_sheet_show_an_experience_die_the_gm_gives(browser, base):
+    gm = run_session(browser, base, FASTTEST, dashboard=True)
+    ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
+    click_stat(ala, "BUDOWA", "input[name=attribute][value='BUDOWA']")
+    click_stat(ala, "WALKA", "input[name=skill][value='WALKA']")
+    assert "(you have 0)" in ala.inner_text("#test-panel")
+    card = gm.locator(".party-card", has_text="Brunhilda z Gór")
+    card.locator("button", has_text="+1 experience die").click()
+    ala.wait_for_selector("#test-panel label[for=experience]:has-text('(you have 1)')")
+    assert ala.is_checked("#test-panel input[name=skill][value='WALKA']")
+    dice = ".vitals div:has(dt:text-is('Experience dice')) dd:text-is('1')"
+    gm.wait_for_selector(f".party-card:has-text('Brunhilda z Gór') {dice}")
+
+
+def test_challenge_points_the_gm_spends_drop_on_the_dashboard_and_the_session_page(browser, base):
+    gm = run_session(browser, base, AST, dashboard=True)
+    session_page = gm.context.new_page()
+    gm.click("nav.crumbs a")
+    gm.click("text=Go to the table")
+    session_page.goto(gm.url)
+    session_page.wait_for_selector(LIVE)
+    gm.go_back()
+    gm.go_back()
+    gm.wait_for_selector(LIVE)
+    assert "3 challenge points" in gm.inner_text(".dash-head")
+    card = gm.locator(".party-card", has_text="Olaf")
+    card.locator("summary", has_text="Call for a test").click()
+    card.locator("button", has_text="Call").click()
+    gm.wait_for_selector(".pending-card")
+    gm.wait_for_load_state("networkidle")  # the call's own refresh of the card is in
+    gm.fill(".pending-card input[name=value][id^=challenge]", "2")
+    gm.click(".pending-card form:has(input[id^=challenge]) button")
+    gm.wait_for_selector(".dash-head:has-text('1 challenge points')")
+    session_page.wait_for_selector(".scenes:has-text('1 challenge points')")
+
+
+# --- 9: the phone ---------------------------------------------------------------------------------
+
+
+def test_on_a_phone_the_odds_roll_and_result_are_on_screen_together(browser, base, tmp_path):
+    run_session(browser, base, FASTTEST)
+    ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór", **PHONE)
+    click_stat(ala, "BUDOWA", "input[name=attribute][value='BUDOWA']")
+    ala.wait_for_timeout(300)  # any scrolling has ended
+    assert in_view(ala, "#test-panel .odds")
+    assert in_view(ala, "#test-panel .roll-button")
+    roll(ala)
+    ala.wait_for_timeout(300)
+    ala.screenshot(path=str(tmp_path / "phone-panel.png"))
+    assert in_view(ala, "#test-panel .rolled .entry")
+    assert in_view(ala, "#test-panel .odds")
+    assert in_view(ala, "#test-panel .roll-button")
+
+
+def test_on_a_phone_the_dashboard_fits_with_the_npc_lists_folded(browser, base, tmp_path):
+    gm = run_session(browser, base, FASTTEST, dashboard=True, **PHONE)
+    gm.screenshot(path=str(tmp_path / "phone-dashboard.png"), full_page=True)
+    assert gm.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not gm.locator(".npc-hand summary", has_text="Troll").is_visible()
+    assert in_view(gm, ".party-card .call summary")
+    gm.click(".npc-hand > summary")
+    assert gm.locator(".npc-hand summary", has_text="Troll").is_visible()

@@ -1,0 +1,122 @@
+"""The table page plays (issue 13, item 5): a player's character with its panel beside the log,
+and the cue of the GM's calls that every page of the campaign shows."""
+
+import copy
+
+import pytest
+from django.urls import reverse
+
+from campaigns.models import Campaign
+from rolls import actions, pending
+from sheets.models import Character
+from tests.web.live import seat
+from tests.web.test_panel_fasttest import SHEET
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(gm, player, other_player):
+    campaign = Campaign.objects.create(name="Zarith", system="fasttest", gm=gm)
+    seat(campaign, gm, player, other_player)
+    hero = Character.objects.create(
+        campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(SHEET)
+    )
+    rival = Character.objects.create(
+        campaign=campaign, owner=other_player, name="Zbyszko", data=copy.deepcopy(SHEET)
+    )
+    session = actions.start_session(campaign)
+    return campaign, hero, rival, session
+
+
+def table_page(client, campaign, session, **query):
+    url = reverse("session_detail", args=[campaign.pk, session.pk])
+    return client.get(url, query)
+
+
+def calls(client, campaign):
+    return client.get(reverse("my_calls", args=[campaign.pk]))
+
+
+def test_a_players_table_page_shows_their_character_with_clickable_stats(client, table, player):
+    campaign, hero, _, session = table
+    client.force_login(player)
+    page = table_page(client, campaign, session).content.decode()
+    assert f'data-live-sheet="{hero.pk}"' in page
+    assert 'class="roll-target' in page
+    assert reverse("test_panel", args=[campaign.pk, hero.pk]) in page
+
+
+def test_a_players_table_page_never_shows_another_players_character(client, table, player):
+    campaign, _, rival, session = table
+    client.force_login(player)
+    page = table_page(client, campaign, session, character=rival.pk).content.decode()
+    assert f'data-live-sheet="{rival.pk}"' not in page
+    assert "Zbyszko" not in page
+
+
+def test_a_player_with_two_characters_picks_one_on_the_table_page(client, table, player):
+    campaign, hero, _, session = table
+    second = Character.objects.create(
+        campaign=campaign, owner=player, name="Jadwiga", data=copy.deepcopy(SHEET)
+    )
+    client.force_login(player)
+    page = table_page(client, campaign, session, character=second.pk).content.decode()
+    assert f'data-live-sheet="{second.pk}"' in page
+    assert f'href="?character={hero.pk}"' in page
+
+
+def test_the_table_page_of_an_ended_session_shows_only_its_log(client, table, player):
+    campaign, _, _, session = table
+    actions.end_session(session)
+    client.force_login(player)
+    page = table_page(client, campaign, session).content.decode()
+    assert "data-live-sheet" not in page
+    assert 'id="roll-log"' in page
+
+
+def test_the_gm_without_a_character_sees_the_session_and_its_log(client, table, gm):
+    campaign, _, _, session = table
+    client.force_login(gm)
+    page = table_page(client, campaign, session).content.decode()
+    assert "data-live-sheet" not in page
+    assert "Start a new scene" in page
+
+
+def test_the_cue_names_the_gms_call_on_the_players_character(client, table, gm, player):
+    campaign, hero, _, session = table
+    pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"})
+    client.force_login(player)
+    cue = calls(client, campaign).content.decode()
+    assert "The GM calls for a test: Brunhilda" in cue
+    assert "(BUDOWA)" in cue
+    assert f"?character={hero.pk}" in cue
+
+
+def test_the_cue_is_silent_about_another_players_call(client, table, gm, player):
+    campaign, _, rival, session = table
+    pending.call_test(session=session, character=rival, gm=gm, target={"attribute": "BUDOWA"})
+    client.force_login(player)
+    assert "The GM calls" not in calls(client, campaign).content.decode()
+
+
+def test_a_call_that_was_rolled_or_called_off_leaves_no_cue(client, table, gm, player):
+    campaign, hero, _, session = table
+    test = pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "DUCH"})
+    pending.cancel_test(test.pk, gm)
+    client.force_login(player)
+    assert "The GM calls" not in calls(client, campaign).content.decode()
+
+
+def test_an_outsider_gets_404_for_the_cue(client, table, outsider):
+    campaign, *_ = table
+    client.force_login(outsider)
+    assert calls(client, campaign).status_code == 404
+
+
+def test_the_campaign_page_carries_the_cue_and_its_socket(client, table, player):
+    campaign, *_ = table
+    client.force_login(player)
+    page = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+    assert "data-table-events" in page
+    assert reverse("my_calls", args=[campaign.pk]) in page
