@@ -13,6 +13,7 @@ from django.db import transaction
 
 from campaigns.models import Campaign, Membership, new_invite_token
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
+from campaigns.systems import get_system
 from sheets.models import NPC, Character
 
 
@@ -82,21 +83,26 @@ def _six(names: Any) -> list[str]:
 def save_settings(campaign: Campaign, *, name: str, system_values: dict[str, Any]) -> Campaign:
     """Rename the campaign and store its own system's settings, all or nothing.
 
-    A FastTest skill rename rewrites every character's ``data["skills"]`` keys in the same
-    transaction, so sheets and settings never disagree.
+    The system brings the sheets in line in the same transaction (``System.settings_saved``:
+    a FastTest skill rename rewrites every character's ``data["skills"]`` keys), so sheets and
+    settings never disagree.
     """
     locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
     current = system_settings(locked)
-    if locked.system == "fasttest" and "skills" in system_values:
-        old, new = _six(current.get("skills")), list(system_values["skills"])
-        if old != new:
-            _rename_fasttest_skills(locked, old, new)
+    get_system(locked.system).settings_saved(locked, current, system_values)
     stored = dict(locked.settings or {})
     stored[locked.system] = {**current, **system_values}
     locked.settings = stored
     locked.name = name
     locked.save(update_fields=["settings", "name"])
     return locked
+
+
+def rename_skills(campaign: Campaign, old: Any, new: list[str]) -> None:
+    """FastTest: the campaign's six skills renamed from ``old`` to ``new`` on every sheet."""
+    old = _six(old)
+    if old != new:
+        _rename_fasttest_skills(campaign, old, new)
 
 
 def _rename_fasttest_skills(campaign: Campaign, old: list[str], new: list[str]) -> None:

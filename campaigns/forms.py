@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign, System
+from campaigns.systems import get_system
 
 SKILL_NAME_MAX = 30
 SKILL_COUNT = 6
@@ -265,8 +266,4 @@ class CaerbannogSettings:
 
 def settings_form(campaign: Campaign, settings: dict[str, Any], data=None):
     """The settings form of the campaign's system, or None where the system has no settings."""
-    if campaign.system == System.FASTTEST:
-        return FastTestSettingsForm(data, initial=FastTestSettingsForm.initial_from(settings))
-    if campaign.system == System.CAERBANNOG:
-        return CaerbannogSettings(data, settings=settings)
-    return None
+    return get_system(campaign.system).settings_form(campaign, settings, data)

@@ -62,6 +62,13 @@ class Campaign(models.Model):
     def is_gm(self, user) -> bool:
         return user.is_authenticated and user.pk == self.gm_id
 
+    @property
+    def rules(self):
+        """The campaign's rule system (``campaigns.systems.System``): templates read its flags."""
+        from campaigns.systems import get_system
+
+        return get_system(self.system)
+
 
 class Membership(models.Model):
     class Role(models.TextChoices):

@@ -14,13 +14,15 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, GameSession, Membership, Scene
-from rolls.engine import EngineError, fair, system_module
+from campaigns.systems import get_system
+from rolls.engine import EngineError, fair
 from rolls.engine.core import RandomSource
-from rolls.models import PendingTest, Roll, Visibility
+from rolls.models import Roll, Visibility
 from rolls.payload import engine_faces, result_document, roll_payload
 from rolls.words import render
 from sheets.models import Character
@@ -31,6 +33,11 @@ Resolver = Callable[[Any, Any, Any], Any]
 
 class ActionRefused(Exception):
     """A request the table cannot carry out; the message is for the person who made it."""
+
+
+#: Sent inside ``end_session``'s transaction with ``session``: what every system's table does
+#: when a session ends (the system's own rules are ``System.session_ended``).
+session_ended = Signal()
 
 
 def campaign_group(campaign_id: int) -> str:
@@ -76,14 +83,10 @@ def end_session(session: GameSession) -> GameSession:
         raise ActionRefused(_("This session has already ended."))
     locked.ended_at = timezone.now()
     locked.save(update_fields=["ended_at"])
-    from rolls.awards import convert_experience_dice  # rolls.awards imports this module
-    from rolls.pending import cancel_test  # rolls.pending imports this module
-
-    convert_experience_dice(locked)
-    # Tests still waiting cannot be rolled any more: called off, and every page told so.
-    waiting = locked.pending_tests.filter(status=PendingTest.Status.OPEN)
-    for pending_id in waiting.values_list("pk", flat=True):
-        cancel_test(pending_id, locked.campaign.gm)
+    get_system(locked.campaign.system).session_ended(locked)
+    # Generic consequences (tests still waiting are called off) are rolls.pending's, which
+    # imports this module: it listens to this signal (rolls.apps).
+    session_ended.send(sender=GameSession, session=locked)
     broadcast_on_commit(
         campaign_group(locked.campaign_id), {"type": "table.session", "session": locked.pk}
     )
@@ -92,7 +95,7 @@ def end_session(session: GameSession) -> GameSession:
 
 @transaction.atomic
 def new_scene(session: GameSession, title: str = "") -> Scene:
-    """Start a scene: AST challenge points refill, every Caerbannog Rozmach goes back to 0."""
+    """Start a scene; the system's rules for it run too (``System.scene_started``)."""
     locked = GameSession.objects.select_for_update().select_related("campaign").get(pk=session.pk)
     if not locked.is_open:
         raise ActionRefused(_("This session has ended; start a new one."))
@@ -106,26 +109,16 @@ def new_scene(session: GameSession, title: str = "") -> Scene:
 
 def _open_scene(session: GameSession, campaign: Campaign, title: str = "") -> Scene:
     last = session.scenes.order_by("-number").values_list("number", flat=True).first() or 0
-    players = Membership.objects.filter(campaign=campaign, role=Membership.Role.PLAYER).count()
-    scene = Scene.objects.create(
-        session=session,
-        number=last + 1,
-        title=title,
+    system = get_system(campaign.system)
+    points = 0
+    if system.challenge_points:
         # RULES.md (AST): at the start of each scene the GM gets one point per player.
-        challenge_points=players if campaign.system == "ast" else 0,
+        points = Membership.objects.filter(campaign=campaign, role=Membership.Role.PLAYER).count()
+    scene = Scene.objects.create(
+        session=session, number=last + 1, title=title, challenge_points=points
     )
-    if campaign.system == "caerbannog":
-        _reset_rozmach(campaign)
+    system.scene_started(campaign, scene)
     return scene
-
-
-def _reset_rozmach(campaign: Campaign) -> None:
-    # RULES.md (Caerbannog): the Rozmach pool goes back to 0 at the end of each scene.
-    for character in Character.objects.select_for_update().filter(campaign=campaign):
-        resources = character.data.get("resources")
-        if isinstance(resources, dict) and resources.get("rozmach", 0) != 0:
-            resources["rozmach"] = 0
-            character.save(update_fields=["data", "updated_at"])
 
 
 # --- Rolls ------------------------------------------------------------------------------------
@@ -219,7 +212,7 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     locked = GameSession.objects.select_for_update().get(pk=session.pk)
     if not locked.is_open:
         raise ActionRefused(_("This session has ended; the GM can start a new one."))
-    module = system_module(system)
+    module = get_system(system).engine
     nonce, server_nonce = _nonce(nonce)
     seq = locked.last_seq + 1
     source = rng or _dice(locked.seed, seq, nonce)

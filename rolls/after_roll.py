@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 
 from campaigns.models import Campaign, GameSession
 from campaigns.system_settings import system_settings
+from campaigns.systems import get_system
 from rolls import pending as pending_actions
 from rolls.actions import ActionRefused, roll_follow_up
 from rolls.engine import EngineError
@@ -77,7 +78,8 @@ def apply_combat_wound(*, roll: Roll, gm, player_weapon: str, enemy_weapon: str)
     The player's character hit: the wound goes on the sheet (labelled "combat, #seq") and a
     wound test is called when the rules want one. The enemy hit: only recorded, for the GM.
     """
-    if roll.system != "fasttest" or roll.kind != "test" or roll.character_id is None:
+    fasttest = get_system(roll.system).after_roll_strip
+    if not fasttest or roll.kind != "test" or roll.character_id is None:
         raise ActionRefused(_("Only a FastTest test of a character deals a combat wound."))
     if not is_combat_roll(roll):
         raise ActionRefused(
@@ -161,6 +163,11 @@ def _call_wound_test(session, character, gm, armor: int) -> PendingTest:
             test.pk, gm, "add_dice", kind="bonus", amount=armor, source=words("armor")
         )
     return test
+
+
+def is_wound_test(pending: PendingTest) -> bool:
+    """The pending test is the wound test called after a combat wound."""
+    return AppliedWound.objects.filter(wound_test_id=pending.pk).exists()
 
 
 def read_wound_test(pending: PendingTest) -> AppliedWound | None:
@@ -260,7 +267,7 @@ def magic_follow_ups(roll: Roll, character: Character, campaign: Campaign) -> li
     die = data.get("magic_die")
     spell = (
         system_settings(campaign)["magic"]
-        and roll.system == "fasttest"
+        and get_system(roll.system).after_roll_strip
         and roll.kind == "test"
         and roll.character_id == character.pk
         and die in MAGIC_DICE
@@ -278,7 +285,7 @@ def magic_die_panel(character: Character, campaign: Campaign) -> Panel:
     ``on_result`` writes the die after the roll on the sheet."""
     fresh = Character.objects.get(pk=character.pk)
     data = fresh.data if isinstance(fresh.data, dict) else {}
-    panel = Panel(system="fasttest", template="rolls/panels/fasttest.html")
+    panel = Panel(system=campaign.system, template="rolls/panels/fasttest.html")
     die = data.get("magic_die")
     duch = (data.get("attributes") or {}).get("DUCH")
     if die not in MAGIC_DICE or not isinstance(duch, int):
@@ -375,11 +382,11 @@ def night_rest(character: Character, campaign: Campaign) -> tuple[int | None, in
 def strip(campaign: Campaign, session: GameSession | None) -> list[dict[str, Any]]:
     """The open session's latest FastTest tests of characters, newest first, with what the GM
     may still do after each. A constant number of queries whatever the number of rolls."""
-    if session is None or not session.is_open or campaign.system != "fasttest":
+    if session is None or not session.is_open or not campaign.rules.after_roll_strip:
         return []
     rolls = list(
         Roll.objects.filter(
-            session=session, system="fasttest", kind="test", character__isnull=False
+            session=session, system=campaign.system, kind="test", character__isnull=False
         )
         # A wound test is shown with the combat roll that caused it, not as a new fight.
         .exclude(pending_test__applied_wound__isnull=False)

@@ -8,7 +8,12 @@ class RollsConfig(AppConfig):
     verbose_name = _("Rolls")
 
     def ready(self) -> None:
+        # The five rule systems register themselves in campaigns.systems' registry.
+        from rolls.actions import session_ended
         from rolls.live_sheets import character_saved
+        from rolls.pending import call_off_waiting
+        from rolls.systems import ast, caerbannog, fasttest, t10, twod6  # noqa: F401
         from sheets.models import Character
 
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")
+        session_ended.connect(call_off_waiting, dispatch_uid="call-off-waiting-tests")

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.models import Campaign, GameSession
-from campaigns.system_settings import system_settings
+from campaigns.systems import get_system
 from rolls.actions import ActionRefused
 from rolls.engine.core import SUCCESSES
 from rolls.engine.fasttest_sheet import end_session_xp
@@ -26,19 +26,19 @@ XP_AMOUNT = (1, 20)
 REASON_MAX = 120
 RECENT = 8
 
-#: Where a system's sheet keeps its XP: FastTest "xp", Caerbannog's PD. Both sheets cap at 999.
-XP_PATHS: dict[str, tuple[str, ...]] = {"fasttest": ("xp",), "caerbannog": ("resources", "pd")}
+#: Where a system's sheet keeps its XP is its ``System.xp_path`` (FastTest "xp", Caerbannog's
+#: PD). Both sheets cap at 999.
 XP_MAX = fasttest_sheet.XP_RANGE[1]
 EXPERIENCE_DICE_MAX = fasttest_sheet.EXPERIENCE_DICE_RANGE[1]
 
 
 def keeps_xp(campaign: Campaign) -> bool:
-    return campaign.system in XP_PATHS
+    return bool(get_system(campaign.system).xp_path)
 
 
 def experience_dice_on(campaign: Campaign) -> bool:
     """FastTest's optional experience dice, switched on in the campaign's settings."""
-    return campaign.system == "fasttest" and bool(system_settings(campaign)["experience_dice"])
+    return get_system(campaign.system).experience_dice_on(campaign)
 
 
 def _open_session(campaign: Campaign) -> GameSession | None:
@@ -64,8 +64,8 @@ def give_xp(
     *, campaign: Campaign, gm, amount: int, reason: str, character_id: int | None = None
 ) -> list[Award]:
     """XP to one character (``character_id``) or to every character of the campaign (None)."""
-    path = XP_PATHS.get(campaign.system)
-    if path is None:
+    path = get_system(campaign.system).xp_path
+    if not path:
         raise ActionRefused(_("Sheets of this system keep no XP."))
     low, high = XP_AMOUNT
     if not _is_int(amount) or not low <= amount <= high:
@@ -152,7 +152,11 @@ def give_experience_die(
 
 def _failed_test(campaign: Campaign, character: Character, roll_id: int) -> Roll:
     roll = Roll.objects.filter(
-        pk=roll_id, session__campaign=campaign, character=character, system="fasttest", kind="test"
+        pk=roll_id,
+        session__campaign=campaign,
+        character=character,
+        system=campaign.system,
+        kind="test",
     ).first()
     if roll is None:
         raise ActionRefused(_("No such test of this character."))

@@ -15,11 +15,12 @@ from django.views.decorators.http import require_GET, require_POST
 from campaigns import actions as campaign_actions
 from campaigns.access import gm_campaign
 from campaigns.models import GameSession
+from campaigns.systems import get_system
 from rolls import pending as pending_actions
 from rolls.actions import ActionRefused
 from rolls.log import log_context
 from rolls.models import PendingTest
-from rolls.panels import gm_limits, one_int, one_str, panel_module
+from rolls.panels import gm_limits, one_int, one_str
 from rolls.party import vitals
 from rolls.pending import pending_view
 from sheets.models import NPC, Character
@@ -48,13 +49,13 @@ def _pending_cards(campaign, session) -> list[dict[str, Any]]:
 
 def _card(campaign, test: PendingTest) -> dict[str, Any]:
     """One pending test as the GM sees it: the odds before the player's own bonus dice."""
-    module = panel_module(campaign.system)
-    panel = module.build(test.character, campaign, {}, pending=pending_view(test))
+    system = get_system(campaign.system)
+    panel = system.panel.build(test.character, campaign, {}, pending=pending_view(test))
     return {
         "test": test,
         "panel": panel,
-        "limits": gm_limits(module, panel, test),
-        "controls": getattr(module, "GM_CONTROLS", ()),
+        "limits": gm_limits(system.panel, panel, test),
+        "controls": system.gm_controls,
         "npc": test.modifiers.get("npc"),
         "combat": pending_actions.is_combat(test.modifiers),
         "dice": list(enumerate(test.modifiers.get("dice", []))),
@@ -63,12 +64,12 @@ def _card(campaign, test: PendingTest) -> dict[str, Any]:
 
 def _dashboard_context(request, campaign) -> dict[str, Any]:
     session = _open_session(campaign)
-    module = panel_module(campaign.system)
+    panel = get_system(campaign.system).panel
     party = _party(campaign)
     for member in party:
-        member["target_fields"] = module.target_fields(member["character"], campaign)
+        member["target_fields"] = panel.target_fields(member["character"], campaign)
     return {
-        "marks_combat": "combat" in getattr(module, "GM_CONTROLS", ()),
+        "marks_combat": "combat" in get_system(campaign.system).gm_controls,
         "campaign": campaign,
         "session": session,
         "scene": session.scenes.order_by("-number").first() if session else None,
@@ -127,12 +128,13 @@ def call_test(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     session = _open_session(campaign)
     if session is None:
         return _back(request, campaign, _("Start a session before calling for tests."))
-    module = panel_module(campaign.system)
-    target, wrong = module.target_from_post(request.POST, character, campaign)
+    panel = get_system(campaign.system).panel
+    target, wrong = panel.target_from_post(request.POST, character, campaign)
     if wrong:
         return _back(request, campaign, " ".join(wrong))
-    combat = one_str(request.POST, "combat") == "yes" and "combat" in getattr(
-        module, "GM_CONTROLS", ()
+    combat = (
+        one_str(request.POST, "combat") == "yes"
+        and "combat" in get_system(campaign.system).gm_controls
     )
     try:
         pending_actions.call_test(

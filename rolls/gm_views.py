@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -76,11 +76,14 @@ def _strip(request, campaign, *, status=200, refusal="", changed=False) -> HttpR
 
 
 def _fasttest_roll(campaign: Campaign, roll_id: int) -> Roll:
+    """A test of a character in a system with the after-roll tools (FastTest), else 404."""
+    if not campaign.rules.after_roll_strip:
+        raise Http404("No such roll.")
     return get_object_or_404(
         Roll.objects.select_related("session", "character"),
         pk=roll_id,
         session__campaign=campaign,
-        system="fasttest",
+        system=campaign.system,
         kind="test",
         character__isnull=False,
     )

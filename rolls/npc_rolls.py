@@ -12,7 +12,6 @@ takes the same range as the system's called tests (its panel's ``GM_LIMITS``).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,8 +19,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.models import Campaign, GameSession
+from campaigns.systems import get_system
 from rolls.actions import ActionRefused, record_roll
-from rolls.engine import EngineError, caerbannog, fasttest, system_module, t10
+from rolls.engine import EngineError, caerbannog, fasttest, t10
 from rolls.models import Roll, Visibility
 from rolls.panels import caerbannog as caerbannog_panel
 from rolls.panels import one_int, one_str, source
@@ -47,70 +47,69 @@ class Field:
     choices: tuple[tuple[int, Any], ...] = ()
 
 
-FIELDS: dict[str, tuple[Field, ...]] = {
-    "fasttest": (
-        Field("chance", gettext_lazy("Chance (1–9)"), fasttest.CHANCE_MIN, fasttest.CHANCE_MAX, 5),
-        Field("bonus", gettext_lazy("Bonus dice"), 0, MAX_DICE_TYPED, 0),
-        Field("penalty", gettext_lazy("Penalty dice"), 0, MAX_DICE_TYPED, 0),
-    ),
-    "caerbannog": (
-        Field(
-            "level",
-            gettext_lazy("Skill level"),
-            0,
-            len(caerbannog.SKILL_DICE) - 1,
-            1,
-            tuple(
-                (index, f"{ROMAN[index]} (3k{sides})")
-                for index, sides in enumerate(caerbannog.SKILL_DICE)
-            ),
-        ),
-        Field(
-            "difficulty",
-            gettext_lazy("Difficulty"),
-            caerbannog_panel.GM_LIMITS["difficulty"].low,
-            caerbannog_panel.GM_LIMITS["difficulty"].high,
-            DEFAULT_CAERBANNOG_DIFFICULTY,
-        ),
-        Field(
-            "ease",
-            gettext_lazy("Eased or hindered"),
-            -1,
-            1,
-            0,
-            (
-                (0, gettext_lazy("neither")),
-                (1, gettext_lazy("eased: read the highest die")),
-                (-1, gettext_lazy("hindered: read the lowest die")),
-            ),
+# Each system's own form (``System.npc_fields``), with its builder (``System.npc_params``).
+FASTTEST_FIELDS: tuple[Field, ...] = (
+    Field("chance", gettext_lazy("Chance (1–9)"), fasttest.CHANCE_MIN, fasttest.CHANCE_MAX, 5),
+    Field("bonus", gettext_lazy("Bonus dice"), 0, MAX_DICE_TYPED, 0),
+    Field("penalty", gettext_lazy("Penalty dice"), 0, MAX_DICE_TYPED, 0),
+)
+CAERBANNOG_FIELDS: tuple[Field, ...] = (
+    Field(
+        "level",
+        gettext_lazy("Skill level"),
+        0,
+        len(caerbannog.SKILL_DICE) - 1,
+        1,
+        tuple(
+            (index, f"{ROMAN[index]} (3k{sides})")
+            for index, sides in enumerate(caerbannog.SKILL_DICE)
         ),
     ),
-    "t10": (
-        Field("pool", gettext_lazy("Dice in the pool"), 0, 30, 4),
-        Field(
-            "difficulty",
-            gettext_lazy("Difficulty"),
-            t10.MIN_DIFFICULTY,
-            t10.MAX_DIFFICULTY,
-            t10.DEFAULT_DIFFICULTY,
+    Field(
+        "difficulty",
+        gettext_lazy("Difficulty"),
+        caerbannog_panel.GM_LIMITS["difficulty"].low,
+        caerbannog_panel.GM_LIMITS["difficulty"].high,
+        DEFAULT_CAERBANNOG_DIFFICULTY,
+    ),
+    Field(
+        "ease",
+        gettext_lazy("Eased or hindered"),
+        -1,
+        1,
+        0,
+        (
+            (0, gettext_lazy("neither")),
+            (1, gettext_lazy("eased: read the highest die")),
+            (-1, gettext_lazy("hindered: read the lowest die")),
         ),
     ),
-    "ast": (
-        Field("white", gettext_lazy("White dice"), 0, MAX_DICE_TYPED, 2),
-        Field("level_mod", gettext_lazy("Added to the test level"), 0, MAX_DICE_TYPED, 0),
+)
+T10_FIELDS: tuple[Field, ...] = (
+    Field("pool", gettext_lazy("Dice in the pool"), 0, 30, 4),
+    Field(
+        "difficulty",
+        gettext_lazy("Difficulty"),
+        t10.MIN_DIFFICULTY,
+        t10.MAX_DIFFICULTY,
+        t10.DEFAULT_DIFFICULTY,
     ),
-    "2d6": (
-        Field("attribute", gettext_lazy("Attribute"), 0, 20, 5),
-        Field("skill", gettext_lazy("Skill"), 0, 20, 3),
-        Field(
-            "difficulty",
-            gettext_lazy("Difficulty"),
-            twod6_panel.GM_LIMITS["difficulty"].low,
-            twod6_panel.GM_LIMITS["difficulty"].high,
-            twod6_panel.DEFAULT_DIFFICULTY,
-        ),
+)
+AST_FIELDS: tuple[Field, ...] = (
+    Field("white", gettext_lazy("White dice"), 0, MAX_DICE_TYPED, 2),
+    Field("level_mod", gettext_lazy("Added to the test level"), 0, MAX_DICE_TYPED, 0),
+)
+TWOD6_FIELDS: tuple[Field, ...] = (
+    Field("attribute", gettext_lazy("Attribute"), 0, 20, 5),
+    Field("skill", gettext_lazy("Skill"), 0, 20, 3),
+    Field(
+        "difficulty",
+        gettext_lazy("Difficulty"),
+        twod6_panel.GM_LIMITS["difficulty"].low,
+        twod6_panel.GM_LIMITS["difficulty"].high,
+        twod6_panel.DEFAULT_DIFFICULTY,
     ),
-}
+)
 
 VISIBILITIES = (
     (Visibility.HIDDEN, Visibility.HIDDEN.label),
@@ -138,7 +137,7 @@ class NPCRollForm:
                 "value": self.values.get(spec.name, spec.default),
                 "errors": self.errors.get(spec.name, []),
             }
-            for spec in FIELDS[self.system]
+            for spec in get_system(self.system).npc_fields()
         ]
 
     @property
@@ -147,13 +146,15 @@ class NPCRollForm:
 
 
 def blank_form(system: str) -> NPCRollForm:
-    return NPCRollForm(system=system, values={f.name: f.default for f in FIELDS[system]})
+    fields = get_system(system).npc_fields()
+    return NPCRollForm(system=system, values={f.name: f.default for f in fields})
 
 
 def read_form(system: str, post) -> NPCRollForm:
     """Read the posted form: every number within its bounds, then the engine's params."""
     form = NPCRollForm(system=system, values={})
-    for spec in FIELDS[system]:
+    rules = get_system(system)
+    for spec in rules.npc_fields():
         value = one_int(post, spec.name, default=spec.default)
         form.values[spec.name] = value
         allowed = [v for v, _label in spec.choices] if spec.choices else None
@@ -176,9 +177,9 @@ def read_form(system: str, post) -> NPCRollForm:
         form.errors.setdefault("visibility", []).append(_("Choose who may see this roll."))
     if form.errors:
         return form
-    params, sources = BUILDERS[system](form.values)
+    params, sources = rules.npc_params(form.values)
     try:
-        system_module(system).parse_params(params)
+        rules.engine.parse_params(params)
     except EngineError as error:
         form.errors.setdefault("", []).append(str(error))
         return form
@@ -186,7 +187,7 @@ def read_form(system: str, post) -> NPCRollForm:
     return form
 
 
-def _fasttest(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def fasttest_params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     params: dict[str, Any] = {
         "attribute": v["chance"], "skills": [], "bonus": v["bonus"], "penalty": v["penalty"],
     }  # fmt: skip
@@ -203,7 +204,7 @@ def _fasttest(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return params, sources
 
 
-def _caerbannog(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def caerbannog_params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     sides = caerbannog.SKILL_DICE[v["level"]]
     params = {"dice": [sides] * 3, "difficulty": v["difficulty"], "ease": v["ease"]}
     sources = [
@@ -215,12 +216,12 @@ def _caerbannog(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]
     return params, sources
 
 
-def _t10(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def t10_params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     params = {"pool": v["pool"], "difficulty": v["difficulty"]}
     return params, [source("pool", v["pool"]), source("difficulty", v["difficulty"])]
 
 
-def _ast(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def ast_params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     params = {"white": v["white"], "level_mod": v["level_mod"]}
     sources = [source("white", v["white"])]
     if v["level_mod"]:
@@ -228,7 +229,7 @@ def _ast(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return params, sources
 
 
-def _twod6(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def twod6_params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     params = {"attribute": v["attribute"], "skill": v["skill"], "difficulty": v["difficulty"]}
     sources = [
         source("attribute", v["attribute"]),
@@ -236,15 +237,6 @@ def _twod6(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         source("difficulty", v["difficulty"]),
     ]
     return params, sources
-
-
-BUILDERS: dict[str, Callable[[dict[str, int]], tuple[dict[str, Any], list[dict[str, Any]]]]] = {
-    "fasttest": _fasttest,
-    "caerbannog": _caerbannog,
-    "t10": _t10,
-    "ast": _ast,
-    "2d6": _twod6,
-}
 
 
 def npc_label(npc: NPC, what: str) -> dict[str, Any]:

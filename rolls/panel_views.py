@@ -13,11 +13,12 @@ from django_htmx.http import reswap, retarget
 
 from campaigns.access import member_character
 from campaigns.models import GameSession
+from campaigns.systems import get_system
 from rolls import actions
 from rolls import pending as pending_actions
 from rolls.log import entry_for, may_see
 from rolls.models import PendingTest, Roll, Visibility
-from rolls.panels import one_int, panel_module, with_target
+from rolls.panels import one_int, with_target
 from rolls.pending import pending_view
 
 
@@ -64,12 +65,7 @@ def _called_off(character, choices) -> PendingTest | None:
     ).first()
 
 
-def _follow_ups(module, roll, character, campaign) -> list:
-    """What the rules allow after this roll (a re-roll, a boost...), as the panel offers it."""
-    return module.follow_ups(roll, character, campaign) if hasattr(module, "follow_ups") else []
-
-
-def _rolled_for(request, module, roll, character, campaign) -> tuple[dict | None, list]:
+def _rolled_for(request, roll, character, campaign) -> tuple[dict | None, list]:
     """The entry of ``roll`` as the requester may see it (the log's rule), with what may follow
     it; a roll they may not see (a key reused, a GM's hidden roll) shows redacted, with none."""
     if roll is None:
@@ -77,7 +73,8 @@ def _rolled_for(request, module, roll, character, campaign) -> tuple[dict | None
     entry = entry_for(roll, request.user, campaign.is_gm(request.user))
     if entry["redacted"]:
         return entry, []
-    return entry, _follow_ups(module, roll, character, campaign)
+    # What the rules allow after this roll (a re-roll, a boost...), as the panel offers it.
+    return entry, get_system(campaign.system).follow_ups(roll, character, campaign)
 
 
 _UNKNOWN = object()
@@ -90,7 +87,6 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
     ``session`` (the open one, or None) and ``panel`` (built from these choices on this very
     sheet) spare reading and computing them again when the caller has them.
     """
-    module = panel_module(campaign.system)
     pending = None if rolled is not None else _pending_for(character, choices)
     called_off = None
     if rolled is None and pending is None and panel is None:
@@ -105,12 +101,12 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
             else:
                 choices = with_target(choices, called_off.target)
     if panel is None:
-        panel = module.build(
+        panel = get_system(campaign.system).panel.build(
             character, campaign, choices, pending=pending_view(pending) if pending else None
         )
     if session is _UNKNOWN:
         session = GameSession.objects.open().filter(campaign=campaign).first()
-    entry, follow_ups = _rolled_for(request, module, rolled, character, campaign)
+    entry, follow_ups = _rolled_for(request, rolled, character, campaign)
     visibilities = _visibilities(campaign, request.user)
     context = {
         "campaign": campaign,
@@ -160,7 +156,7 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         return refuse(409, _("No game session is running; the GM starts one."))
     if choices.get("pending"):
         return _roll_pending(request, campaign, character, choices, key, visibility, refuse)
-    panel = panel_module(campaign.system).build(character, campaign, choices)
+    panel = get_system(campaign.system).panel.build(character, campaign, choices)
     if not panel.ready:
         return refuse(422)
     try:
@@ -187,8 +183,7 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
 def _roll_answer(request, campaign, character, roll) -> HttpResponse:
     """Only the rolled entry, what may follow it and a fresh key: the rest of the panel is
     what the player rolled from, so it is not rendered (or its odds computed) again."""
-    entry, follow_ups = _rolled_for(request, panel_module(campaign.system), roll, character,
-                                    campaign)  # fmt: skip
+    entry, follow_ups = _rolled_for(request, roll, character, campaign)
     context = {
         "campaign": campaign,
         "character": character,
@@ -234,7 +229,7 @@ def test_follow_up(
     # Before any other check: a refusal would otherwise answer with the roll it refers to.
     if not may_see(parent, request.user, campaign.is_gm(request.user)):
         raise Http404("No such roll.")
-    module = panel_module(campaign.system)
+    system = get_system(campaign.system)
     choices = request.POST
 
     def refuse(status: int, message: str) -> HttpResponse:
@@ -247,16 +242,16 @@ def test_follow_up(
         return refuse(400, _("This request is malformed; reload the page and try again."))
 
     def build():
-        offered = {f.kind for f in module.follow_ups(parent, character, campaign)}
+        offered = {f.kind for f in system.follow_ups(parent, character, campaign)}
         if kind not in offered:
             raise actions.ActionRefused(_("That can no longer be done with this roll."))
-        panel = module.build_follow_up(kind, parent, character, campaign, choices)
+        panel = system.build_follow_up(kind, parent, character, campaign, choices)
         if not panel.ready:
             messages = [m for field_messages in panel.errors.values() for m in field_messages]
             raise actions.ActionRefused(" ".join(messages))
         return panel
 
-    if not hasattr(module, "follow_ups"):
+    if not system.has_follow_ups:
         return refuse(409, _("Nothing can follow a roll in this system."))
     try:
         roll, _created = actions.roll_follow_up(

@@ -7,6 +7,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from campaigns.systems import get_system
 from rolls.engine.fasttest_combat import SEVERITIES
 from sheets.systems.fasttest import ATTRIBUTES as FASTTEST_ATTRIBUTES
 from sheets.systems.fasttest import SEVERITY_LABELS
@@ -15,7 +16,7 @@ from sheets.systems.fasttest import SEVERITY_LABELS
 def vitals(character, system: str) -> list[tuple[str, Any]]:
     """(label, value) pairs for one character's card; values already as the GM reads them."""
     data = character.data if isinstance(character.data, dict) else {}
-    return _VITALS.get(system, _named_values)(data)
+    return get_system(system).vitals(data)
 
 
 def _wounds(wounds: list) -> str:
@@ -37,7 +38,7 @@ def _wounds(wounds: list) -> str:
     return text
 
 
-def _fasttest(data: dict) -> list[tuple[str, Any]]:
+def fasttest_vitals(data: dict) -> list[tuple[str, Any]]:
     wounds = data.get("wounds", [])
     die = data.get("magic_die")
     return [
@@ -51,7 +52,7 @@ def _fasttest(data: dict) -> list[tuple[str, Any]]:
     ]
 
 
-def _caerbannog(data: dict) -> list[tuple[str, Any]]:
+def caerbannog_vitals(data: dict) -> list[tuple[str, Any]]:
     resources = data.get("resources", {})
     return [
         ("Rozmach", f"{resources.get('rozmach', 0)}/10"),
@@ -62,19 +63,9 @@ def _caerbannog(data: dict) -> list[tuple[str, Any]]:
     ]
 
 
-def _ast(data: dict) -> list[tuple[str, Any]]:
+def ast_vitals(data: dict) -> list[tuple[str, Any]]:
     negative = data.get("negative_states", [])
     return [
         ("FUNT", data.get("funt", 0)),
         (_("Negative states"), ", ".join(f"{s['name']} +{s['value']}" for s in negative) or "–"),
     ]
-
-
-def _named_values(data: dict) -> list[tuple[str, Any]]:
-    rows = data.get("attributes", [])
-    if isinstance(rows, dict):
-        return list(rows.items())
-    return [(row.get("name", ""), row.get("value", "")) for row in rows if isinstance(row, dict)]
-
-
-_VITALS = {"fasttest": _fasttest, "caerbannog": _caerbannog, "ast": _ast}

@@ -10,16 +10,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from campaigns.systems import get_system
 from rolls.models import Roll, Visibility
 
-# The numbers of the engine's answer a log entry shows beside the dice, per system.
-FACTS = {
-    "fasttest": ("chance_raw", "chance", "net"),
-    "ast": ("level", "mode", "extra_and", "funt_gained"),
-    "t10": ("result", "severity", "extra_options"),
-    "caerbannog": ("kept", "result", "przebicia", "rozmach_gained", "rozmach", "heroic_cost"),
-    "2d6": ("total", "success_points", "failure_points", "automatic"),
-}
 # Facts that say nothing when 0: Caerbannog's heroic effort costs 0 only when it was not made, and
 # a failed test showing "heroic effort cost 0" beside the offer to pay 2 reads as a contradiction.
 SILENT_WHEN_ZERO = frozenset({"heroic_cost"})
@@ -27,15 +20,7 @@ SILENT_WHEN_ZERO = frozenset({"heroic_cost"})
 
 def engine_faces(system: str, dice: list[dict[str, Any]]) -> Any:
     """The faces of a roll in ENGINE.md's format, so anyone can re-resolve it and check it."""
-    if system == "fasttest":
-        return {
-            "d10": [die["face"] for die in dice if die["sides"] == 10],
-            "d6": [die["face"] for die in dice if die["sides"] == 6],
-        }
-    if system == "ast":
-        black = next(die["face"] for die in dice if die["group"] == "black")
-        return {"black": black, "white": [die["face"] for die in dice if die["group"] == "white"]}
-    return [die["face"] for die in dice]
+    return get_system(system).engine_faces(dice)
 
 
 def result_document(result: Any) -> dict[str, Any]:
@@ -46,9 +31,10 @@ def result_document(result: Any) -> dict[str, Any]:
 def roll_payload(roll: Roll) -> dict[str, Any]:
     """Everything a log entry shows. Needs ``actor`` (and ``parent``) loaded or cached."""
     answer = roll.result.get("answer", {})
+    # The numbers of the engine's answer the entry shows beside the dice (System.facts).
     facts = [
         (key, answer[key])
-        for key in FACTS.get(roll.system, ())
+        for key in get_system(roll.system).facts
         if key in answer and not (key in SILENT_WHEN_ZERO and answer[key] == 0)
     ]
     return {

@@ -14,13 +14,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from campaigns.models import GameSession, Scene
+from campaigns.systems import get_system
 from rolls.actions import (
     ActionRefused,
     broadcast_on_commit,
     roll_from_panel,
     user_group,
 )
-from rolls.models import AppliedWound, PendingTest
+from rolls.models import PendingTest
 from rolls.panels import Limit, gm_limits, panel_module
 from sheets.models import NPC
 
@@ -112,6 +113,14 @@ def cancel_test(pending_id: int, gm) -> PendingTest:
     return pending
 
 
+def call_off_waiting(sender, session, **kwargs) -> None:
+    """Tests still waiting when their session ends cannot be rolled any more: called off, and
+    every page told so (connected to ``rolls.actions.session_ended`` in rolls.apps)."""
+    waiting = session.pending_tests.filter(status=PendingTest.Status.OPEN)
+    for pending_id in waiting.values_list("pk", flat=True):
+        cancel_test(pending_id, session.campaign.gm)
+
+
 @transaction.atomic
 def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibility, nonce=None):
     """Roll a pending test if the player saw its latest revision; else refuse, losing nothing."""
@@ -125,13 +134,10 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
     if pending.revision != revision:
         raise StaleTest(_("The GM just changed this test — look again."))
     campaign = pending.session.campaign
-    panel = panel_module(campaign.system).build(
-        pending.character, campaign, choices, pending=pending_view(pending)
-    )
+    system = get_system(campaign.system)
+    panel = system.panel.build(pending.character, campaign, choices, pending=pending_view(pending))
     if not panel.ready:
         raise ActionRefused(" ".join(m for ms in panel.errors.values() for m in ms))
-    # A wound test called after a combat wound is logged as one, and read once rolled.
-    wound_test = AppliedWound.objects.filter(wound_test_id=pending.pk).exists()
     roll, created = roll_from_panel(
         session=pending.session,
         actor=actor,
@@ -139,17 +145,15 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         panel=panel,
         key=key,
         visibility=visibility,
-        kind="wound_test" if wound_test else "test",
+        kind=system.pending_roll_kind(pending),
         nonce=nonce,
     )
     if created:
         pending.status = PendingTest.Status.ROLLED
         pending.roll = roll
         pending.save(update_fields=["status", "roll", "updated_at"])
-        if wound_test:
-            from rolls.after_roll import read_wound_test  # after_roll calls tests through here
-
-            read_wound_test(pending)
+        # The rules' follow-through, in the same transaction (FastTest reads a wound test).
+        system.pending_rolled(pending, roll)
         _announce(pending, campaign.gm_id)
     return roll, created
 

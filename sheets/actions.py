@@ -15,10 +15,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
+from campaigns.systems import get_system
 from rolls.engine.core import EngineError
 from rolls.engine.fasttest_sheet import spend_development
 from sheets.models import Character
-from sheets.systems import Section, sheet_module
+from sheets.systems import Section
 from sheets.systems.fasttest import MAX_WOUNDS, NAME_MAX, SEVERITIES
 
 Errors = dict[str, list[str]]
@@ -49,7 +50,7 @@ def create_character(
     campaign: Campaign, *, by, name: Any, data: Any, owner_id: Any = None
 ) -> tuple[Character | None, Errors]:
     """A new character with a sheet that passes the system's creation rules."""
-    module = sheet_module(campaign.system)
+    module = get_system(campaign.system).sheet
     clean_data, errors = module.validate(data, campaign, creating=True)
     errors = dict(errors)
     text, name_errors = clean_name(name)
@@ -102,7 +103,7 @@ def update_section(character: Character, section: Section, posted: dict) -> tupl
     """Save one box of the sheet; returns the merged values (as typed) and the errors."""
     campaign = character.campaign
     merged = merge_section(character.data, section, posted)
-    clean, errors = sheet_module(campaign.system).validate(merged, campaign, creating=False)
+    clean, errors = get_system(campaign.system).sheet.validate(merged, campaign, creating=False)
     if not errors:
         character.data = clean
         character.save(update_fields=["data", "updated_at"])
@@ -126,7 +127,7 @@ def _locked(character: Character) -> Character:
 
 def _save_validated(character: Character, data: dict, field: str) -> Errors:
     """Validate a changed sheet as an edit; errors of the sheet land on ``field``."""
-    clean, errors = sheet_module(character.campaign.system).validate(
+    clean, errors = get_system(character.campaign.system).sheet.validate(
         data, character.campaign, creating=False
     )
     if errors:
@@ -215,7 +216,7 @@ def develop(character: Character, target: Any, new_name: Any = "", magic: bool =
         traits[index]["level"] += 1
     data["traits"] = traits
     data["xp"] = xp_left
-    clean, errors = sheet_module(character.campaign.system).validate(
+    clean, errors = get_system(character.campaign.system).sheet.validate(
         data, character.campaign, creating=False
     )
     if errors:

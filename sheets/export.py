@@ -14,9 +14,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, System
+from campaigns.systems import get_system
 from sheets.actions import clean_name
 from sheets.models import Character
-from sheets.systems import sheet_module
 
 SCHEMA = 1
 #: The largest file or pasted text an import reads (a full sheet is a few kilobytes).
@@ -88,7 +88,7 @@ def read_import(raw: bytes | str, campaign: Campaign) -> Imported:
     name, name_errors = clean_name(document.get("name"))
     for messages in name_errors.values():
         problems.extend(messages)
-    data, errors = sheet_module(campaign.system).validate(
+    data, errors = get_system(campaign.system).sheet.validate(
         document.get("data"), campaign, creating=True
     )
     for messages in errors.values():

@@ -25,11 +25,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaigns.access import member_campaign
 from campaigns.models import Campaign
 from campaigns.system_settings import system_settings
+from campaigns.systems import get_system
 from rolls.log import log_context
 from rolls.models import PendingTest
 from sheets import actions, export
 from sheets.models import Character
-from sheets.systems import Section, sections, sheet_module
+from sheets.systems import Section, sections
 
 #: The character's name: a box of its own on every sheet, whatever the system.
 NAME_SECTION = Section("name", gettext_lazy("Name"), "sheets/_name_box.html", ("name",))
@@ -85,7 +86,7 @@ def _section(campaign: Campaign, key: str) -> Section:
     if key == NAME_SECTION.key:
         return NAME_SECTION
     settings = system_settings(campaign)
-    for section in sections(sheet_module(campaign.system)):
+    for section in sections(get_system(campaign.system).sheet):
         if section.key == key and (not section.setting or settings.get(section.setting)):
             return section
     raise Http404("No such part of the sheet.")
@@ -99,14 +100,14 @@ def _may_edit_section(request: HttpRequest, campaign: Campaign, section: Section
 
 
 def _base_context(request: HttpRequest, campaign: Campaign) -> dict[str, Any]:
-    module = sheet_module(campaign.system)
+    module = get_system(campaign.system).sheet
     return {
         "campaign": campaign,
         "settings": system_settings(campaign),
         "is_gm": campaign.is_gm(request.user),
         "form_template": module.FORM_TEMPLATE,
         "sheet_template": module.SHEET_TEMPLATE,
-        "has_sections": bool(getattr(module, "SECTIONS", None)),
+        "has_sections": bool(module.SECTIONS),
     }
 
 
@@ -128,7 +129,7 @@ def _sheet_context(
     focus: str = "",
 ) -> dict[str, Any]:
     """Everything the sheet page and its boxes render from; ``typed`` fills the open box."""
-    module = sheet_module(campaign.system)
+    module = get_system(campaign.system).sheet
     context = _base_context(request, campaign)
     can_edit = _can_edit(request, campaign, character)
     settings = context["settings"]
@@ -210,7 +211,7 @@ def _detail_url(campaign: Campaign, character: Character) -> str:
 
 
 def _create_context(request: HttpRequest, campaign: Campaign, data, errors, typed) -> dict:
-    module = sheet_module(campaign.system)
+    module = get_system(campaign.system).sheet
     context = _base_context(request, campaign)
     context.update(
         character=None,
@@ -229,7 +230,7 @@ def _create_context(request: HttpRequest, campaign: Campaign, data, errors, type
 @login_required
 def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = member_campaign(request, campaign_id)
-    module = sheet_module(campaign.system)
+    module = get_system(campaign.system).sheet
     if request.method == "GET":
         typed = {"name": "", "owner": str(request.user.pk)}
         context = _create_context(request, campaign, module.default_data(campaign), {}, typed)
@@ -253,7 +254,7 @@ def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 def character_totals(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = member_campaign(request, campaign_id)
-    module = sheet_module(campaign.system)
+    module = get_system(campaign.system).sheet
     data = module.data_from_post(request.POST, campaign)
     return render(request, "sheets/_totals.html", {"totals": module.totals(data, campaign)})
 
@@ -314,7 +315,7 @@ def character_section(
         errors = actions.rename_character(character, request.POST.get("name"))
         typed = request.POST.get("name", "")
     else:
-        posted = sheet_module(campaign.system).data_from_post(request.POST, campaign)
+        posted = get_system(campaign.system).sheet.data_from_post(request.POST, campaign)
         typed, errors = actions.update_section(character, box, posted)
     return _answer_box(request, campaign, character, box.key, errors, typed=typed, editing=True)
 
@@ -390,7 +391,7 @@ def character_delete(request: HttpRequest, campaign_id: int, pk: int) -> HttpRes
 def _fasttest_sheet(request: HttpRequest, campaign_id: int, pk: int) -> tuple[Campaign, Character]:
     campaign = member_campaign(request, campaign_id)
     character = _sheet_for_editor(request, campaign, pk)
-    if campaign.system != "fasttest":
+    if not campaign.rules.wound_tracker:
         raise Http404("No such page.")
     return campaign, character
 

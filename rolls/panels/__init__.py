@@ -1,33 +1,31 @@
 """Test panels: what a player is about to roll, built from the sheet, the player's choices and
 the GM's modifiers, with exact odds. One module per system; the views only call ``build``.
 
-Each module offers ``build(character, campaign, choices, pending=None) -> Panel``: ``choices`` is
-the panel form as posted (a ``QueryDict`` or a dict of lists), ``pending`` the GM's modifiers of
-a pending test (a later step). The server always rebuilds the panel from the posted choices, so a
-roll uses exactly what the panel showed and nothing the client could forge beyond its choices.
+Each module (a system's ``campaigns.systems.System.panel``) offers ``build(character, campaign,
+choices, pending=None) -> Panel``: ``choices`` is the panel form as posted (a ``QueryDict`` or a
+dict of lists), ``pending`` the GM's modifiers of a pending test. The server always rebuilds the
+panel from the posted choices, so a roll uses exactly what the panel showed and nothing the
+client could forge beyond its choices.
 
-Where the rules allow something after a roll (a re-roll, a boost, heroic effort), the module also
-offers ``follow_ups(roll, character, campaign) -> list[FollowUp]`` (what may be done now with
-that roll: an empty list when nothing may) and ``build_follow_up(kind, roll, character, campaign,
-choices) -> Panel``, a panel whose ``resolver`` re-reads or re-rolls the parent's dice. The
-follow-up is logged as its own entry linked to the roll it follows; entries are never edited.
+Where the rules allow something after a roll (a re-roll, a boost, heroic effort), the system
+says so (``System.has_follow_ups``) and offers ``follow_ups(roll, character, campaign) ->
+list[FollowUp]`` (what may be done now with that roll: an empty list when nothing may) and
+``build_follow_up(kind, roll, character, campaign, choices) -> Panel``, a panel whose
+``resolver`` re-reads or re-rolls the parent's dice. The follow-up is logged as its own entry
+linked to the roll it follows; entries are never edited.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-PANEL_MODULES = {
-    "fasttest": "rolls.panels.fasttest",
-    "ast": "rolls.panels.ast",
-    "t10": "rolls.panels.t10",
-    "caerbannog": "rolls.panels.caerbannog",
-    "2d6": "rolls.panels.twod6",
-}
+from campaigns.systems import MemberView, get_system
+
+#: Deprecated: ``get_system(key).panel``. A view onto the registry, for callers not yet moved.
+PANEL_MODULES = MemberView("panel")
 
 
 @dataclass
@@ -67,8 +65,9 @@ class FollowUp:
     fields: tuple[dict[str, Any], ...] = ()
 
 
-def panel_module(system: str) -> ModuleType:
-    return importlib.import_module(PANEL_MODULES[system])
+def panel_module(system: str) -> Any:
+    """The panel module of a system key, from the one registry (``campaigns.systems``)."""
+    return get_system(system).panel
 
 
 @dataclass(frozen=True)

@@ -66,9 +66,9 @@ def card_tools(context, character) -> dict[str, Any]:
     """A party card's tools: a night's rest when it would raise the magic die, the experience
     die when the campaign plays with them. No query: the card's character is loaded."""
     campaign = context["campaign"]
-    fasttest = campaign.system == "fasttest"
     return {
-        "rest": after_roll.rest_preview(character, campaign) if fasttest else None,
+        "rest": None,
+        **campaign.rules.card_tools(character, campaign),
         "dice_on": awards.experience_dice_on(campaign),
     }
 

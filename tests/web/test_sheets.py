@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import sys
 import types
 
 import pytest
@@ -384,15 +383,17 @@ def test_in_a_browser_totals_follow_typing_and_boxes_save_in_place(
 
 @pytest.fixture
 def sectionless_fasttest(monkeypatch):
-    """FastTest's module as a system that declares no SECTIONS would offer it."""
+    """FastTest's module as a system whose SECTIONS are empty would offer it."""
+    from campaigns.systems import get_system
     from sheets.systems import fasttest as real
 
     fake = types.ModuleType("sheets.systems.fasttest")
     for name in dir(real):
         if not name.startswith("_") and name != "SECTIONS":
             setattr(fake, name, getattr(real, name))
+    fake.SECTIONS = ()
     fake.SHEET_TEMPLATE = "sheets/fasttest/_armor.html"
-    monkeypatch.setitem(sys.modules, "sheets.systems.fasttest", fake)
+    monkeypatch.setattr(get_system("fasttest"), "sheet", fake)
     return fake
 
 

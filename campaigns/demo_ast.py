@@ -1,0 +1,41 @@
+"""The AST campaign of the demo table (``campaigns.demo``): name, characters."""
+
+from __future__ import annotations
+
+NAME = "Sagi Północy (AST)"
+SETTINGS: dict = {}
+NPCS: dict = {}
+
+#: (player, character name, sheet data)
+CHARACTERS = [
+    (
+        player,
+        name,
+        {
+            "attributes": [{"name": a} for a in attrs],
+            "advantages": [{"name": a} for a in advantages],
+            "equipment": [{"name": e} for e in equipment],
+            "positive_states": [],
+            "negative_states": [],
+            "funt": 1,
+        },
+    )
+    for player, name, attrs, advantages, equipment in [
+        # Olaf as the seed draws him: five white dice against the bear (example 1).
+        (
+            "Ala",
+            "Olaf",
+            ["Ciało: silny", "Umysł: sprytny"],
+            ["walka toporem", "orientacja w terenie"],
+            ["ostry topór", "bogato zdobiona skórznia"],
+        ),
+        ("Bartek", "Ingrid", ["Ciało: zwinna", "Duch: odważna"], ["łucznictwo"], ["długi łuk"]),
+        (
+            "Celina",
+            "Sigrun",
+            ["Umysł: mądra", "Duch: spokojna"],
+            ["zielarstwo"],
+            ["torba ziół"],
+        ),
+    ]
+]

@@ -1,0 +1,237 @@
+"""One rule system, one place: the ``System`` protocol and the one registry of rule systems.
+
+Everything that varies by rule system is reached through the object this registry holds for the
+system's key (``Campaign.system``, ``Roll.system``): generic code (views, actions, the consumer,
+the dashboard, templates and template tags) asks ``get_system(key)`` and never names a key.
+
+Why here, in ``campaigns``: the apps import one way, ``campaigns <- sheets <- rolls``, and all
+three need the registry (campaign settings, sheets, panels and rolls), so it lives at the bottom,
+in the app that owns the model whose ``system`` field it is keyed by. This module imports nothing
+of the project, so it can be imported from anywhere without a cycle: the implementations (which
+import panels, sheets, engines and the GM's tools) register themselves when the ``rolls`` app is
+ready (``rolls.apps``), from ``rolls/systems/<key>.py``, one module per system; a system that
+exists only in the tests registers itself from its test module (``register`` / ``unregister``).
+
+A system is one object implementing ``System``; ``BaseSystem`` gives every member a default, so
+a system declares only what it offers (no ``hasattr`` guesses in the callers). The objects it
+points at keep the small interfaces documented where they are defined:
+
+- ``engine``: the pure rules (ENGINE.md): ``parse_params``, ``roll(params, rng)`` and the
+  result's ``contract()`` and ``dice``; ``odds`` for the panels.
+- ``sheet``: the sheet module (``sheets.systems``' docstring): ``default_data``,
+  ``data_from_post``, ``validate``, ``totals``, ``derived``, ``FORM_TEMPLATE``,
+  ``SHEET_TEMPLATE`` and optional ``SECTIONS``.
+- ``panel``: the test panel module (``rolls.panels``' docstring): ``build``, ``target_fields``,
+  ``target_from_post``; follow-ups are reached through the system's own members below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class System(Protocol):
+    """What a rule system offers the table. Defaults for every member are in ``BaseSystem``."""
+
+    #: The key stored in ``Campaign.system`` and ``Roll.system``.
+    key: str
+    #: Where it comes in lists of systems (RULES.md's section number).
+    position: int
+    #: The pure engine module (or any object with its interface).
+    engine: Any
+    #: The sheet module: defaults, form, validation, totals, templates (``sheets.systems``).
+    sheet: Any
+    #: The test panel module: ``build``, ``target_fields``, ``target_from_post``.
+    panel: Any
+    #: The campaign settings with their defaults (``campaigns.system_settings``).
+    settings_defaults: Mapping[str, Any]
+    #: The numbers of the engine's answer a log entry shows beside the dice.
+    facts: tuple[str, ...]
+    #: What the GM may change on a pending test (the dashboard's controls on its card).
+    gm_controls: tuple[str, ...]
+    #: The rules allow something after a roll (``follow_ups`` and ``build_follow_up``).
+    has_follow_ups: bool
+    #: Where the sheet keeps its XP (a path into ``Character.data``), () when it keeps none.
+    xp_path: tuple[str, ...]
+    #: The awards box's title for that XP ("PD" in Caerbannog).
+    xp_title: Any
+    #: A scene holds the GM's challenge points (AST).
+    challenge_points: bool
+    #: The dashboard shows the strip of what the GM may apply after a roll (FastTest).
+    after_roll_strip: bool
+    #: The sheet has the wound tracker's actions (FastTest).
+    wound_tracker: bool
+    #: The settings page's partial for this system's own settings, "" when it has none.
+    settings_template: str
+    #: The demo table's campaign: a module with ``NAME``, ``SETTINGS``, ``CHARACTERS`` (player,
+    #: character name, sheet data) and ``NPCS`` (``campaigns.demo``); None for no demo campaign.
+    #: The conformance suite (tests/web/system_conformance.py) plays its first character.
+    demo: Any
+
+    def engine_faces(self, dice: Sequence[Mapping[str, Any]]) -> Any:
+        """The faces of a stored roll in ENGINE.md's format (to re-resolve and check it)."""
+
+    def vitals(self, data: Mapping[str, Any]) -> list[tuple[str, Any]]:
+        """(label, value) pairs of a character's card on the GM's dashboard."""
+
+    def follow_ups(self, roll: Any, character: Any, campaign: Any) -> list[Any]:
+        """What the rules allow after ``roll`` now (``rolls.panels.FollowUp``), [] for none."""
+
+    def build_follow_up(self, kind: str, roll: Any, character: Any, campaign: Any, choices) -> Any:
+        """The panel of one follow-up offered by ``follow_ups``."""
+
+    def npc_fields(self) -> tuple[Any, ...]:
+        """The numbers of the GM's form for an NPC's own test (``rolls.npc_rolls.Field``)."""
+
+    def npc_params(self, values: Mapping[str, int]) -> tuple[dict[str, Any], list[dict]]:
+        """The engine's params and the log's sources for an NPC's test typed by the GM."""
+
+    def experience_dice_on(self, campaign: Any) -> bool:
+        """The campaign plays with experience dice (FastTest's optional rule)."""
+
+    def settings_form(self, campaign: Any, settings: Mapping[str, Any], data=None) -> Any:
+        """The form of the campaign's own settings, None when the system has none."""
+
+    def settings_saved(self, campaign: Any, old: Mapping[str, Any], new: Mapping[str, Any]):
+        """Inside the settings' transaction: bring the sheets in line (FastTest skill names)."""
+
+    def scene_started(self, campaign: Any, scene: Any) -> None:
+        """Inside the new scene's transaction: what the rules do then (Rozmach back to 0)."""
+
+    def session_ended(self, session: Any) -> None:
+        """What the rules do when a session ends (experience dice become XP)."""
+
+    def pending_roll_kind(self, pending: Any) -> str:
+        """The log's kind for the roll of a pending test ("test", FastTest's "wound_test")."""
+
+    def pending_rolled(self, pending: Any, roll: Any) -> None:
+        """After a pending test was rolled, inside its transaction (read a wound test)."""
+
+    def card_tools(self, character: Any, campaign: Any) -> dict[str, Any]:
+        """The GM's tools on a party card (a night's rest), no query."""
+
+
+class BaseSystem:
+    """Defaults for every member of ``System``: a system without something offers nothing."""
+
+    key: ClassVar[str] = ""
+    position: ClassVar[int] = 100
+    engine: Any = None
+    sheet: Any = None
+    panel: Any = None
+    settings_defaults: ClassVar[Mapping[str, Any]] = {}
+    facts: ClassVar[tuple[str, ...]] = ()
+    gm_controls: ClassVar[tuple[str, ...]] = ()
+    has_follow_ups: ClassVar[bool] = False
+    xp_path: ClassVar[tuple[str, ...]] = ()
+    xp_title: Any = ""
+    challenge_points: ClassVar[bool] = False
+    after_roll_strip: ClassVar[bool] = False
+    wound_tracker: ClassVar[bool] = False
+    settings_template: ClassVar[str] = ""
+    demo: Any = None
+
+    def __repr__(self) -> str:
+        return f"<System {self.key}>"
+
+    def engine_faces(self, dice):
+        return [die["face"] for die in dice]
+
+    def vitals(self, data):
+        rows = data.get("attributes", [])
+        if isinstance(rows, dict):
+            return list(rows.items())
+        return [
+            (row.get("name", ""), row.get("value", "")) for row in rows if isinstance(row, dict)
+        ]
+
+    def follow_ups(self, roll, character, campaign):
+        return []
+
+    def build_follow_up(self, kind, roll, character, campaign, choices):
+        raise LookupError(f"{self.key} offers no follow-up {kind!r}.")
+
+    def npc_fields(self):
+        return ()
+
+    def npc_params(self, values):
+        return dict(values), []
+
+    def experience_dice_on(self, campaign):
+        return False
+
+    def settings_form(self, campaign, settings, data=None):
+        return None
+
+    def settings_saved(self, campaign, old, new):
+        return None
+
+    def scene_started(self, campaign, scene):
+        return None
+
+    def session_ended(self, session):
+        return None
+
+    def pending_roll_kind(self, pending):
+        return "test"
+
+    def pending_rolled(self, pending, roll):
+        return None
+
+    def card_tools(self, character, campaign):
+        return {}
+
+
+_REGISTRY: dict[str, System] = {}
+
+
+class UnknownSystem(LookupError):
+    """A key no system is registered under."""
+
+
+def register(system: System) -> System:
+    """Make ``system`` the implementation of its key (a second one for a key is refused)."""
+    if not isinstance(system, System):
+        raise TypeError(f"{system!r} does not implement the System protocol.")
+    if system.key in _REGISTRY and _REGISTRY[system.key] is not system:
+        raise ValueError(f"A system is already registered under {system.key!r}.")
+    _REGISTRY[system.key] = system
+    return system
+
+
+def unregister(key: str) -> None:
+    _REGISTRY.pop(key, None)
+
+
+def get_system(key: str) -> System:
+    try:
+        return _REGISTRY[key]
+    except KeyError:
+        raise UnknownSystem(f"No rule system is registered under {key!r}.") from None
+
+
+def all_systems() -> list[System]:
+    """Every registered system, in RULES.md's order (``position``)."""
+    return sorted(_REGISTRY.values(), key=lambda system: system.position)
+
+
+class MemberView(Mapping):
+    """A read-only ``{key: system.<member>}`` onto the registry, read when used: the older
+    per-concern registries (``rolls.panels.PANEL_MODULES``...) stay as such views for callers
+    not yet moved to ``get_system``."""
+
+    def __init__(self, member: str) -> None:
+        self.member = member
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in _REGISTRY:
+            raise KeyError(key)
+        return getattr(_REGISTRY[key], self.member)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([system.key for system in all_systems()])
+
+    def __len__(self) -> int:
+        return len(_REGISTRY)

@@ -1,0 +1,46 @@
+"""The Alternative Test System (RULES.md section 2) as one ``System``."""
+
+from __future__ import annotations
+
+from campaigns import demo_ast
+from campaigns.systems import BaseSystem, register
+from rolls import npc_rolls, party
+from rolls.engine import ast as engine
+from rolls.panels import ast as panel
+from sheets.systems import ast as sheet
+
+
+class AST(BaseSystem):
+    key = "ast"
+    position = 2
+    engine = engine
+    sheet = sheet
+    panel = panel
+    demo = demo_ast
+    facts = ("level", "mode", "extra_and", "funt_gained")
+    gm_controls = panel.GM_CONTROLS
+    has_follow_ups = True
+    # RULES.md (AST): at the start of each scene the GM gets one point per player.
+    challenge_points = True
+
+    def engine_faces(self, dice):
+        black = next(die["face"] for die in dice if die["group"] == "black")
+        return {"black": black, "white": [die["face"] for die in dice if die["group"] == "white"]}
+
+    def vitals(self, data):
+        return party.ast_vitals(data)
+
+    def follow_ups(self, roll, character, campaign):
+        return panel.follow_ups(roll, character, campaign)
+
+    def build_follow_up(self, kind, roll, character, campaign, choices):
+        return panel.build_follow_up(kind, roll, character, campaign, choices)
+
+    def npc_fields(self):
+        return npc_rolls.AST_FIELDS
+
+    def npc_params(self, values):
+        return npc_rolls.ast_params(values)
+
+
+SYSTEM = register(AST())

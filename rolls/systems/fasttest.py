@@ -1,0 +1,91 @@
+"""FastTest (RULES.md section 1) as one ``System``: what the table needs of it, in one place."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+from campaigns import demo_fasttest
+from campaigns.actions import rename_skills
+from campaigns.forms import FastTestSettingsForm
+from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
+from campaigns.systems import BaseSystem, register
+from rolls import after_roll, awards, npc_rolls, party
+from rolls.engine import fasttest as engine
+from rolls.panels import fasttest as panel
+from sheets.systems import fasttest as sheet
+
+
+class FastTest(BaseSystem):
+    key = "fasttest"
+    position = 1
+    engine = engine
+    sheet = sheet
+    panel = panel
+    demo = demo_fasttest
+    settings_defaults = {
+        # RULES.md: exactly six skills; the GM may rename or replace them (e.g. MAGIA).
+        "skills": DEFAULT_FASTTEST_SKILLS,
+        # The "magic" setting turns on magic dice and spells (DUCH is always on the sheet).
+        "magic": False,
+        # Optional rules of the seed.
+        "experience_dice": False,
+        "emanation": False,
+        "multi_skill": False,
+    }
+    facts = ("chance_raw", "chance", "net")
+    gm_controls = panel.GM_CONTROLS
+    has_follow_ups = True
+    xp_path = ("xp",)
+    xp_title = gettext_lazy("Experience points (XP)")
+    after_roll_strip = True
+    wound_tracker = True
+    settings_template = "campaigns/settings/fasttest.html"
+
+    def engine_faces(self, dice):
+        return {
+            "d10": [die["face"] for die in dice if die["sides"] == 10],
+            "d6": [die["face"] for die in dice if die["sides"] == 6],
+        }
+
+    def vitals(self, data):
+        return party.fasttest_vitals(data)
+
+    def follow_ups(self, roll, character, campaign):
+        return panel.follow_ups(roll, character, campaign)
+
+    def build_follow_up(self, kind, roll, character, campaign, choices):
+        return panel.build_follow_up(kind, roll, character, campaign, choices)
+
+    def npc_fields(self):
+        return npc_rolls.FASTTEST_FIELDS
+
+    def npc_params(self, values):
+        return npc_rolls.fasttest_params(values)
+
+    def experience_dice_on(self, campaign):
+        return bool(system_settings(campaign)["experience_dice"])
+
+    def settings_form(self, campaign, settings, data=None):
+        return FastTestSettingsForm(data, initial=FastTestSettingsForm.initial_from(settings))
+
+    def settings_saved(self, campaign, old, new):
+        if "skills" in new:
+            rename_skills(campaign, old.get("skills"), list(new["skills"]))
+
+    def session_ended(self, session):
+        # Every experience die still held becomes 1 XP (when the campaign plays with them).
+        awards.convert_experience_dice(session)
+
+    def pending_roll_kind(self, pending):
+        # A wound test called after a combat wound is logged as one, and read once rolled.
+        return "wound_test" if after_roll.is_wound_test(pending) else "test"
+
+    def pending_rolled(self, pending, roll):
+        if roll.kind == "wound_test":
+            after_roll.read_wound_test(pending)
+
+    def card_tools(self, character, campaign):
+        return {"rest": after_roll.rest_preview(character, campaign)}
+
+
+SYSTEM = register(FastTest())
