@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -15,7 +16,7 @@ from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import Wound, ignored_wounds_added, wounds_for_test
 from rolls.engine.fasttest_sheet import MAGIC_DICE as MAGIC_DIE_SIZES
-from rolls.models import Roll
+from rolls.models import Roll, Visibility
 from rolls.panels import FollowUp, Limit, Panel, ints, one_int, one_str, source, with_target
 from rolls.words import words
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES
@@ -311,8 +312,12 @@ def _magic_die(character, campaign) -> Panel:
     """The magic die after the caster's latest spell still waiting for it, in this session: a
     panel that rolls it as that spell's follow-up (the same one the rolled spell offers)."""
     session = GameSession.objects.open().filter(campaign=campaign).first()
+    # Only a spell the sheet's owner may see in the log: a GM's hidden roll stays hidden.
+    seen = Q(visibility=Visibility.PUBLIC) | Q(
+        visibility=Visibility.SECRET, actor=character.owner_id
+    )
     spells = (
-        Roll.objects.filter(session=session, character=character, kind="test")
+        Roll.objects.filter(seen, session=session, character=character, kind="test")
         .prefetch_related("follow_ups")
         .order_by("-seq")[:MAGIC_LOOKBACK]
         if session is not None

@@ -306,6 +306,18 @@ def test_without_a_spell_the_button_says_to_cast_one_first(client, caster, playe
     assert "cast the spell first" in response.content.decode()
 
 
+def test_a_gms_hidden_spell_is_not_shown_to_the_player(client, caster, gm, player):
+    _campaign, jaga, session = caster
+    actions.record_roll(
+        session=session, actor=gm, system="fasttest", params={"attribute": 7}, key=uuid.uuid4(),
+        label="DUCH 7 (the GM's)", character=jaga, visibility="hidden", rng=Scripted(2, 4),
+    )  # fmt: skip
+    client.force_login(player)
+    response = magic_panel(client, jaga)
+    assert not response.context["panel"].ready
+    assert "the GM's" not in response.content.decode()
+
+
 def test_another_player_cannot_roll_the_casters_magic_die(client, caster, other_player, dice):
     _campaign, jaga, session = caster
     dice(2, 4)
