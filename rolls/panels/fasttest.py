@@ -82,7 +82,6 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "experience_rule": settings["experience_dice"],
         "multi_skill": settings["multi_skill"],
         "ignore_wounds": ignore_wounds,
-        "ignorable": not wound_test,
         "wound_test": wound_test,
         "pending": pending,
     }

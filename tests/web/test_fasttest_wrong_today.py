@@ -181,6 +181,19 @@ def test_ignoring_wounds_in_a_called_test_leaves_it_rolled_and_calls_the_next(
     assert PendingTest.objects.get(status="open").target["wound_test"] is True
 
 
+def test_the_gm_sees_the_called_consciousness_test_on_the_dashboard(
+    client, table, gm, player, dice
+):
+    campaign, hero, _session = table
+    client.force_login(player)
+    dice(3, 4)
+    roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
+    client.force_login(gm)
+    response = client.get(reverse("dashboard", args=[campaign.pk]))
+    assert response.status_code == 200
+    assert "+2 bonus dice: armor" in response.content.decode()
+
+
 # --- The consciousness (wound) test -------------------------------------------------------------
 
 
