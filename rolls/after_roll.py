@@ -112,7 +112,9 @@ def apply_combat_wound(*, roll: Roll, gm, player_weapon: str, enemy_weapon: str)
     if hit.target == PLAYER:
         applied.label, applied.armor = _wound_the_character(character, roll, hit.severity)
         if needs_wound_test(hit.severity, applied.armor):
-            applied.wound_test = _call_wound_test(session, character, gm, applied.armor)
+            applied.wound_test = _call_wound_test(
+                session, character, gm, applied.armor, _with_open_consciousness_test(character)
+            )
     try:
         with transaction.atomic():
             applied.save()
@@ -219,8 +221,9 @@ def read_wound_test(pending: PendingTest) -> AppliedWound | None:
         .filter(wound_test_id=pending.pk, test_outcome="")
         .first()
     )
+    # A consciousness test still open when the combat wound came is read by this test too.
+    _read_consciousness_test(pending)
     if applied is None:
-        _read_consciousness_test(pending)
         return None
     outcome = _outcome(pending.roll)
     reading = wound_test_outcome(applied.severity, applied.armor, outcome)
@@ -232,6 +235,17 @@ def read_wound_test(pending: PendingTest) -> AppliedWound | None:
         _remove_wound(pending.character_id, applied)
     applied.save(update_fields=["test_outcome", "alive", "conscious", "wound_removed"])
     return applied
+
+
+def _with_open_consciousness_test(character: Character) -> dict[str, Any] | None:
+    """The wound test's target when a consciousness test (after ignoring wounds) is still open:
+    the new call replaces it, so it carries that test's reading along (one BUDOWA test counting
+    both new wounds reads both)."""
+    for test in PendingTest.objects.filter(character=character, status=PendingTest.Status.OPEN):
+        ignored = (test.target or {}).get("ignored") if isinstance(test.target, dict) else None
+        if isinstance(ignored, dict):
+            return dict(WOUND_TEST_TARGET) | {"ignored": ignored}
+    return None
 
 
 def _read_consciousness_test(pending: PendingTest) -> None:

@@ -350,3 +350,26 @@ def test_the_sheet_button_asks_the_panel_for_the_magic_die(client, caster, playe
     url = reverse("character_detail", args=[jaga.campaign_id, jaga.pk])
     html = client.get(url).content.decode()
     assert 'data-roll="{&quot;magic_die&quot;: 6}"' in html
+
+
+def test_a_combat_wound_after_ignoring_wounds_calls_one_test_that_reads_both(
+    client, table, gm, player, dice
+):
+    campaign, hero, session = table
+    called = PendingTest.objects.create(
+        session=session, character=hero, called_by=gm, modifiers={"combat": True},
+        target={"attribute": "BUDOWA", "skill": ["WALKA"]},
+    )  # fmt: skip
+    client.force_login(player)
+    dice(9, 4)  # chance 8: "no"
+    roll(client, hero, pending=called.pk, revision=called.revision, ignore_wounds="on")
+    client.force_login(gm)
+    url = reverse("apply_wound", args=[campaign.pk, Roll.objects.get().pk])
+    client.post(url, {"player_weapon": "hand", "enemy_weapon": "hand"})
+    test = PendingTest.objects.get(status="open")
+    assert test.target["ignored"]["severity"] == "heavy"
+    assert len(wounds(hero)) == 4
+    client.force_login(player)
+    dice(1, 1, 1, 6)  # 4 wounds vs 2 armor dice: 2 penalty dice, "yes_and"
+    roll(client, hero, pending=test.pk, revision=test.revision)
+    assert [w["label"] for w in wounds(hero)] == ["cięcie", "pchnięcie"]
