@@ -269,9 +269,11 @@ def roll_from_panel(
     parent=None,
     resolver=None,
     nonce=None,
+    defer_after=False,
 ) -> tuple[Roll, bool]:
     """Roll a test panel for a character; what the roll spends or gains lands on the sheet in
-    the same transaction (experience dice spent, FUNT gained, Rozmach after the roll)."""
+    the same transaction (experience dice spent, FUNT gained, Rozmach after the roll), then the
+    panel's ``after`` runs (``defer_after``: the caller runs it, once its own rows are saved)."""
 
     def update_sheet(result, roll: Roll) -> None:
         if not panel.spend and panel.on_result is None:
@@ -287,7 +289,7 @@ def roll_from_panel(
         # The caller's object shows the sheet as the roll left it, without reading it again.
         character.data, character.updated_at = locked.data, locked.updated_at
 
-    return record_roll(
+    roll, created = record_roll(
         session=session,
         actor=actor,
         system=panel.system,
@@ -303,6 +305,9 @@ def roll_from_panel(
         on_result=update_sheet,
         nonce=nonce,
     )
+    if created and panel.after is not None and not defer_after:
+        panel.after(roll)
+    return roll, created
 
 
 @transaction.atomic

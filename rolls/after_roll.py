@@ -35,7 +35,9 @@ from rolls.engine.fasttest_combat import (
     WEAPON_HAND,
     WEAPON_HEAVY,
     WEAPON_LIGHT,
+    Wound,
     combat_wound,
+    ignored_wounds_added,
     needs_wound_test,
     wound_test_outcome,
 )
@@ -60,8 +62,9 @@ WEAPON_LABELS = {
     WEAPON_HEAVY: gettext_lazy("heavy (lance, halberd, two-handed sword, heavy crossbow)"),
 }
 
-#: The wound test is one BUDOWA test, with no skill (RULES.md's Decision).
-WOUND_TEST_TARGET = {"attribute": "BUDOWA", "skill": []}
+#: The wound test is one BUDOWA test, with no skill (RULES.md's Decision). ``wound_test`` marks
+#: it for the panel: its dice are the rules' own (the new wound, the armor), not the player's.
+WOUND_TEST_TARGET = {"attribute": "BUDOWA", "skill": [], "wound_test": True}
 
 #: A spell is a test on DUCH or UMYSŁ (+ a skill); only such a roll is followed by the magic die.
 SPELL_ATTRIBUTES = ("DUCH", "UMYSŁ")
@@ -109,7 +112,9 @@ def apply_combat_wound(*, roll: Roll, gm, player_weapon: str, enemy_weapon: str)
     if hit.target == PLAYER:
         applied.label, applied.armor = _wound_the_character(character, roll, hit.severity)
         if needs_wound_test(hit.severity, applied.armor):
-            applied.wound_test = _call_wound_test(session, character, gm, applied.armor)
+            applied.wound_test = _call_wound_test(
+                session, character, gm, applied.armor, _with_open_consciousness_test(character)
+            )
     try:
         with transaction.atomic():
             applied.save()
@@ -153,10 +158,10 @@ def _wound_the_character(character: Character, roll: Roll, severity: str) -> tup
     return label, _armor(data)
 
 
-def _call_wound_test(session, character, gm, armor: int) -> PendingTest:
+def _call_wound_test(session, character, gm, armor: int, target=None) -> PendingTest:
     """Call the BUDOWA wound test; each armor point is one bonus die, named as the armor's."""
     test = pending_actions.call_test(
-        session=session, character=character, gm=gm, target=dict(WOUND_TEST_TARGET)
+        session=session, character=character, gm=gm, target=target or dict(WOUND_TEST_TARGET)
     )
     if armor:
         test = pending_actions.change_test(
@@ -166,8 +171,46 @@ def _call_wound_test(session, character, gm, armor: int) -> PendingTest:
 
 
 def is_wound_test(pending: PendingTest) -> bool:
-    """The pending test is the wound test called after a combat wound."""
+    """The pending test is the wound test called after a combat wound, or the consciousness test
+    after ignoring wounds."""
+    target = pending.target if isinstance(pending.target, dict) else {}
+    if target.get("wound_test") is True:
+        return True
     return AppliedWound.objects.filter(wound_test_id=pending.pk).exists()
+
+
+# --- Ignoring wounds (RULES.md section 1, "Test", step 4) ---------------------------------------
+
+
+def ignore_wounds_after(character_id: int):
+    """The panel's ``after`` for a test that ignored its wounds: one more wound at once, of the
+    worst severity already there (RULES.md's Decision), and the consciousness test called (a
+    BUDOWA wound test counting it, the armor as bonus dice, always rolled)."""
+
+    def after(roll: Roll) -> None:
+        character = Character.objects.select_for_update().get(pk=character_id)
+        wounds = character.data.get("wounds") if isinstance(character.data, dict) else None
+        severity = ignored_wounds_added(
+            Wound(w["severity"], w["bandaged"], w["label"]) for w in wounds or []
+        )
+        if severity is None:
+            raise ActionRefused(_("There are no wounds to ignore; roll without ignoring them."))
+        if len(wounds) >= fasttest_sheet.MAX_WOUNDS:
+            raise ActionRefused(
+                _("%(name)s's sheet already holds %(max)s wounds; remove one first.")
+                % {"name": character.name, "max": fasttest_sheet.MAX_WOUNDS}
+            )
+        label = _("wounds ignored, #%(seq)s") % {"seq": roll.seq}
+        wounds.append({"label": label, "severity": severity, "bandaged": False})
+        character.save(update_fields=["data", "updated_at"])
+        armor = _armor(character.data)
+        session = GameSession.objects.select_related("campaign__gm").get(pk=roll.session_id)
+        target = dict(WOUND_TEST_TARGET)
+        # What the reading needs once it is rolled (read_wound_test).
+        target["ignored"] = {"severity": severity, "armor": armor, "label": label, "seq": roll.seq}
+        _call_wound_test(session, character, session.campaign.gm, armor, target)
+
+    return after
 
 
 def read_wound_test(pending: PendingTest) -> AppliedWound | None:
@@ -178,6 +221,8 @@ def read_wound_test(pending: PendingTest) -> AppliedWound | None:
         .filter(wound_test_id=pending.pk, test_outcome="")
         .first()
     )
+    # A consciousness test still open when the combat wound came is read by this test too.
+    _read_consciousness_test(pending)
     if applied is None:
         return None
     outcome = _outcome(pending.roll)
@@ -192,12 +237,44 @@ def read_wound_test(pending: PendingTest) -> AppliedWound | None:
     return applied
 
 
-def _remove_wound(character_id: int, applied: AppliedWound) -> None:
+def _with_open_consciousness_test(character: Character) -> dict[str, Any] | None:
+    """The wound test's target when a consciousness test (after ignoring wounds) is still open:
+    the new call replaces it, so it carries that test's reading along (one BUDOWA test counting
+    both new wounds reads both)."""
+    for test in PendingTest.objects.filter(character=character, status=PendingTest.Status.OPEN):
+        ignored = (test.target or {}).get("ignored") if isinstance(test.target, dict) else None
+        if isinstance(ignored, dict):
+            return dict(WOUND_TEST_TARGET) | {"ignored": ignored}
+    return None
+
+
+def _read_consciousness_test(pending: PendingTest) -> None:
+    """The consciousness test after ignoring wounds: with armor, ``yes_and`` removes the wound
+    it added (RULES.md, "Combat and wounds")."""
+    ignored = (pending.target or {}).get("ignored")
+    if not isinstance(ignored, dict):
+        return
+    try:
+        reading = wound_test_outcome(
+            ignored["severity"], ignored["armor"], _outcome(pending.roll), consciousness=True
+        )
+    except (EngineError, KeyError, TypeError):
+        return
+    if reading.wound_removed:
+        _remove_wound(pending.character_id, ignored)
+
+
+def _remove_wound(character_id: int, applied) -> None:
+    label, severity = (
+        (applied["label"], applied["severity"])
+        if isinstance(applied, dict)
+        else (applied.label, applied.severity)
+    )
     character = Character.objects.select_for_update().get(pk=character_id)
     wounds = character.data.get("wounds", [])
     for index in range(len(wounds) - 1, -1, -1):
         wound = wounds[index]
-        if wound.get("label") == applied.label and wound.get("severity") == applied.severity:
+        if wound.get("label") == label and wound.get("severity") == severity:
             wounds.pop(index)
             character.save(update_fields=["data", "updated_at"])
             return

@@ -259,3 +259,21 @@ def source_line(entry) -> str:
         text = f"{signed_number(amount)} {SOURCE_KINDS.get(kind, kind)}".strip()
     where = render(entry.get("source"))
     return f"{text}: {where}" if where else text
+
+
+# Issue 14, "Wrong today": ignoring wounds (FastTest) and re-rolls from abilities (Caerbannog).
+WORDS |= {
+    "severity_scratch": _("scratch"),
+    "severity_light": _("light"),
+    "severity_heavy": _("heavy"),
+    "severity_deadly": _("deadly"),
+    "ignored_wounds": _("wounds ignored: one more %(severity)s wound and a consciousness test"),
+    "rerolled_by": _("%(ability)s: %(dice)s"),
+    "reroll_cost": _("re-roll (%(ability)s)"),
+}
+COUNTED_SOURCE_KINDS |= {
+    "wounds_ignored": ngettext_lazy("%(n)s wound die ignored", "%(n)s wound dice ignored", "n"),
+    "rozmach_spent": ngettext_lazy("%(n)s Rozmach spent", "%(n)s Rozmach spent", "n"),
+}
+UNSIGNED_SOURCE_KINDS = UNSIGNED_SOURCE_KINDS | {"wounds_ignored", "rozmach_spent"}
+SOURCE_KINDS |= {"wounds_ignored": _("wound dice ignored"), "rozmach_spent": _("Rozmach spent")}

@@ -159,6 +159,8 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     panel = get_system(campaign.system).panel.build(character, campaign, choices)
     if not panel.ready:
         return refuse(422)
+    if panel.parent is not None:
+        return _roll_as_follow_up(request, campaign, character, choices, panel, key, refuse)
     try:
         roll, _created = actions.roll_from_panel(
             session=session,
@@ -178,6 +180,27 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         return _roll_answer(request, campaign, character, roll)
     return _render(request, campaign, character, choices, rolled=roll, session=session,
                    panel=panel)  # fmt: skip
+
+
+def _roll_as_follow_up(request, campaign, character, choices, panel, key, refuse):
+    """A panel opened from the sheet that follows an earlier roll (the magic die after a
+    spell): rolled as that roll's follow-up, built again under the session's lock."""
+
+    def build():
+        again = get_system(campaign.system).panel.build(character, campaign, choices)
+        if not again.ready or again.parent is None or again.parent.pk != panel.parent.pk:
+            raise actions.ActionRefused(_("That can no longer be done with this roll."))
+        return again
+
+    try:
+        roll, _created = actions.roll_follow_up(
+            parent=panel.parent, actor=request.user, character=character, kind=panel.kind,
+            build=build, key=key, nonce=choices.get("nonce"),
+        )  # fmt: skip
+    except actions.ActionRefused as refusal:
+        return refuse(409, str(refusal))
+    character.refresh_from_db()
+    return _render(request, campaign, character, {}, rolled=roll)
 
 
 def _roll_answer(request, campaign, character, roll) -> HttpResponse:

@@ -147,6 +147,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         visibility=visibility,
         kind=system.pending_roll_kind(pending),
         nonce=nonce,
+        defer_after=True,
     )
     if created:
         pending.status = PendingTest.Status.ROLLED
@@ -154,6 +155,9 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         pending.save(update_fields=["status", "roll", "updated_at"])
         # The rules' follow-through, in the same transaction (FastTest reads a wound test).
         system.pending_rolled(pending, roll)
+        if panel.after is not None:
+            # Only now: a test it calls must not call off this one, already rolled.
+            panel.after(roll)
         _announce(pending, campaign.gm_id)
     return roll, created
 

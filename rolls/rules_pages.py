@@ -244,6 +244,11 @@ PAGES = {
                 "heroic effort saves it, only a re-roll."
             ),
             _(
+                "Re-rolls come from abilities, so one may follow another: each names its "
+                "ability, re-rolls all the dice or only those the ability allows, and pays its "
+                "cost in Rozmach when it is made. Only the final roll gives Rozmach."
+            ),
+            _(
                 "A combined test of two skills gives the first (main) skill two dice and the "
                 "other one; with three skills, one each. With the GM's leave a skill can instead "
                 "be added to a full roll of the main skill: three dice of the main skill and one "

@@ -49,6 +49,13 @@ class Panel:
     on_result: Callable[[dict[str, Any], Any], None] | None = None
     # For follow-ups: ``resolver(module, params, rng)`` (see rolls.actions.record_roll).
     resolver: Callable[[Any, Any, Any], Any] | None = None
+    # A panel opened from the sheet may itself be a follow-up of an earlier roll (FastTest's
+    # magic die after a spell): the log's kind and the roll it follows, None for a new test.
+    kind: str = "test"
+    parent: Any = None
+    # ``after(roll)`` is what the rules do once the roll is saved, inside its transaction
+    # (FastTest: ignoring wounds adds a wound and calls the consciousness test).
+    after: Callable[[Any], None] | None = None
 
     @property
     def ready(self) -> bool:

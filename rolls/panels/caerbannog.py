@@ -1,7 +1,7 @@
 """The Caerbannog 2026 test panel (RULES.md section 4): a skill (or a combined test of several,
 or a defence), the difficulty by name or number, easing and hindering factors, a fixed modifier,
-the Rozmach pool from the sheet, the exact odds; after the roll a boost, heroic effort and one
-re-roll, each logged as its own entry linked to the roll it follows.
+the Rozmach pool from the sheet, the exact odds; after the roll a boost, heroic effort and
+re-rolls from abilities, each logged as its own entry linked to the roll it follows.
 
 Decisions of this panel (the rules leave them open):
 
@@ -13,12 +13,15 @@ Decisions of this panel (the rules leave them open):
   entry is the character's latest roll, in the session's current scene, and the sheet's Rozmach
   is still what that entry left; otherwise a later roll, a new scene or an edit of the sheet
   would be overwritten by an old test's pool.
-- A re-roll (once per test, whatever ability allows it: the player's call) replaces the dice and
-  resolves them afresh from the Rozmach pool the test started with, so only the final roll
-  generates Rozmach. A boost taken before the re-roll is undone with it (its Rozmach is not
-  spent) and may be taken again on the new dice: the result is the same as carrying it over,
-  but a boost can never land on a critical failure or on an empty pool. The player may name
-  the dice re-rolled (an ability may re-roll only some); none named means all of them.
+- A re-roll comes from an ability (RULES.md's Decision), so a re-roll may follow a re-roll.
+  Each names its ability (as the player writes it: the sheet keeps no list of abilities), the
+  dice it re-rolls (none ticked means all of them) and its cost in Rozmach, paid when it is
+  made. It replaces the dice and resolves them afresh from the pool the test started with, less
+  the re-rolls' costs, so only the final roll generates Rozmach: the Rozmach the replaced dice
+  gained never existed and cannot pay for a re-roll (**Decision**). A boost taken before the
+  re-roll is undone with it (its Rozmach is not spent) and may be taken again on the new dice:
+  the result is the same as carrying it over, but a boost can never land on a critical failure
+  or on an empty pool.
 - Heroic effort settles the test: nothing follows it, so it comes after any boost or re-roll.
 
 A test the GM calls for (a pending test) fixes what is tested (skills or a defence), the form of
@@ -55,6 +58,8 @@ MAX_FACTORS = 20  # easing or hindering factors a player may count in one test
 MAX_DIFFICULTY = 20
 MAX_MODIFIER = 20
 SOURCE_MAX = 60
+#: The most Rozmach one re-roll may cost (the pool never holds more, RULES.md).
+REROLL_COST_MAX = 10
 COMBINED, ADDED = "combined", "added"
 #: What heroic effort may be paid with: the sheet's resource key and its name.
 HEROIC_RESOURCES = ("wytrzymalosc", "determinacja")
@@ -544,27 +549,39 @@ def follow_ups(roll: Roll, character, campaign) -> list[FollowUp]:
         return []
     params, answer = state["params"], roll.result["answer"]
     critical = answer["critical_failure"]
-    offers = []
-    if not state["rerolled"]:
-        offers.append(
-            FollowUp(
-                "reroll",
-                _("Re-roll (an ability allows it)"),
-                (
-                    {
-                        "type": "checkboxes",
-                        "name": "die",
-                        "label": _("Dice to re-roll (none ticked: all of them)"),
-                        "choices": [
-                            (index, f"d{sides}: {face}")
-                            for index, (sides, face) in enumerate(
-                                zip(params.dice, roll.faces, strict=True)
-                            )
-                        ],
-                    },
-                ),
-            )
+    offers = [
+        FollowUp(
+            "reroll",
+            _("Re-roll (an ability allows it)"),
+            (
+                {
+                    "type": "text",
+                    "name": "ability",
+                    "label": _("Ability that allows it"),
+                    "max": SOURCE_MAX,
+                },
+                {
+                    "type": "checkboxes",
+                    "name": "die",
+                    "label": _("Dice to re-roll (none ticked: all of them)"),
+                    "choices": [
+                        (index, f"d{sides}: {face}")
+                        for index, (sides, face) in enumerate(
+                            zip(params.dice, roll.faces, strict=True)
+                        )
+                    ],
+                },
+                {
+                    "type": "number",
+                    "name": "cost",
+                    "label": _("Its cost in Rozmach (%(have)s to pay with)")
+                    % {"have": params.rozmach},
+                    "min": 0,
+                    "max": min(REROLL_COST_MAX, params.rozmach),
+                },
+            ),
         )
+    ]
     if not critical and not params.boost and params.bonus > 0 and answer["rozmach"] >= 1:
         offers.append(
             FollowUp(
@@ -644,14 +661,45 @@ def build_follow_up(kind: str, roll: Roll, character, campaign, choices) -> Pane
         # taken before is undone with the dice it was taken on (see the module's notes).
         params["boost"] = False
         params["heroic"] = False
+        ability = one_str(choices, "ability").strip()
+        cost = one_int(choices, "cost")
+        have = params["rozmach"]
+        if not ability:
+            panel.errors["ability"] = [
+                _("Name the ability that allows this re-roll (e.g. Inspirująca osobowość).")
+            ]
+        elif len(ability) > SOURCE_MAX:
+            panel.errors["ability"] = [
+                _("Keep the ability's name to %(max)s characters.") % {"max": SOURCE_MAX}
+            ]
+        if not isinstance(cost, int) or not 0 <= cost <= REROLL_COST_MAX:
+            panel.errors["cost"] = [
+                _("A re-roll costs a whole number of Rozmach from 0 to %(max)s.")
+                % {"max": REROLL_COST_MAX}
+            ]
+        elif cost > have:
+            panel.errors["cost"] = [
+                _(
+                    "This re-roll costs %(cost)s Rozmach and %(have)s is there to pay with "
+                    "(what the replaced dice gained does not count)."
+                )
+                % {"cost": cost, "have": have}
+            ]
+        if panel.errors:
+            return panel
         which = sorted({i for i in ints(choices, "die") if 0 <= i < len(faces)})
         if len(which) in (0, len(faces)):
-            sources.append(source("reroll", len(faces), words("all_dice")))
-            which_arg = None
+            dice_words = words("all_dice")
+            count, which_arg = len(faces), None
         else:
-            text = ", ".join(f"d{params['dice'][i]} ({faces[i]})" for i in which)
-            sources.append(source("reroll", len(which), text))
-            which_arg = which
+            dice_words = ", ".join(f"d{params['dice'][i]} ({faces[i]})" for i in which)
+            count, which_arg = len(which), which
+        sources.append(
+            source("reroll", count, words("rerolled_by", ability=ability, dice=dice_words))
+        )
+        if cost:
+            params["rozmach"] = have - cost
+            sources.append(source("rozmach_spent", cost, words("reroll_cost", ability=ability)))
         panel.resolver = _redraw(faces, which_arg)
     panel.params = params
     panel.sources = sources
@@ -719,14 +767,7 @@ def _chain_state(roll: Roll, character) -> dict[str, Any] | None:
         return None
     if _rozmach(character.data) != pool_left:
         return None
-    rerolled = False
-    entry = roll
-    while entry is not None:
-        if entry.kind == "reroll":
-            rerolled = True
-            break
-        entry = entry.parent
-    return {"params": params, "rerolled": rerolled}
+    return {"params": params}
 
 
 def _resource_names() -> dict[str, str]:

@@ -5,27 +5,46 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from campaigns.models import GameSession
 from campaigns.system_settings import system_settings
-from rolls.after_roll import MAGIC_DIE, magic_die_panel, magic_follow_ups
+from rolls.after_roll import MAGIC_DIE, ignore_wounds_after, magic_die_panel, magic_follow_ups
 from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES
-from rolls.engine.fasttest_combat import Wound, wounds_for_test
+from rolls.engine.fasttest_combat import Wound, ignored_wounds_added, wounds_for_test
+from rolls.engine.fasttest_sheet import MAGIC_DICE as MAGIC_DIE_SIZES
+from rolls.models import Roll, Visibility
 from rolls.panels import FollowUp, Limit, Panel, ints, one_int, one_str, source, with_target
 from rolls.words import words
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES
 
 TEMPLATE = "rolls/panels/fasttest.html"
 MAX_EXTRA = 20  # circumstance dice a player may type in one test
+#: How far back the sheet's magic-die button looks for the spell it follows.
+MAGIC_LOOKBACK = 20
+#: Wound severities as words for the log (rolls.words), rendered in each reader's language.
+SEVERITY_LABELS_DATA = {
+    "scratch": words("severity_scratch"),
+    "light": words("severity_light"),
+    "heavy": words("severity_heavy"),
+    "deadly": words("severity_deadly"),
+}
 
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
+    if pending is None and one_str(choices, "magic_die"):
+        # The sheet's magic-die button: the die after the caster's spell, not a test.
+        return _magic_die(character, campaign)
     data = character.data
     settings = system_settings(campaign)
     panel = Panel(system="fasttest", template=TEMPLATE)
     errors = panel.errors
+    # A wound test's dice are the rules' own: the new wound counted, the armor as bonus dice
+    # (the GM's), nothing the player adds (RULES.md, "Combat and wounds").
+    wound_test = (pending or {}).get("target", {}).get("wound_test") is True
     # What the GM called for is fixed; the player still picks traits, experience dice, split.
     choices = with_target(choices, (pending or {}).get("target", {}))
 
@@ -39,11 +58,15 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
             _("This campaign tests one skill at a time (multi-skill tests are off).")
         )
     traits = data.get("traits", [])
-    ticked = _ticked_traits(choices, traits)
-    bonus_other = _count(choices, "bonus_other", errors, _("Other bonus dice"))
-    penalty_other = _count(choices, "penalty_other", errors, _("Other penalty dice"))
-    experience = _experience(choices, data, settings, errors)
-    ignore_wounds = one_str(choices, "ignore_wounds") == "on"
+    if wound_test:
+        # Anything posted for these is a forged or stale page: the test has no such fields.
+        ticked, bonus_other, penalty_other, experience, ignore_wounds = [], 0, 0, 0, False
+    else:
+        ticked = _ticked_traits(choices, traits)
+        bonus_other = _count(choices, "bonus_other", errors, _("Other bonus dice"))
+        penalty_other = _count(choices, "penalty_other", errors, _("Other penalty dice"))
+        experience = _experience(choices, data, settings, errors)
+        ignore_wounds = one_str(choices, "ignore_wounds") == "on"
 
     panel.context = {
         "attributes": [(name, data["attributes"].get(name)) for name in ATTRIBUTES],
@@ -59,13 +82,20 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "experience_rule": settings["experience_dice"],
         "multi_skill": settings["multi_skill"],
         "ignore_wounds": ignore_wounds,
+        "wound_test": wound_test,
         "pending": pending,
     }
     if errors:
         return panel
 
     wounds = [Wound(w["severity"], w["bandaged"], w["label"]) for w in data.get("wounds", [])]
-    wound_dice = 0 if ignore_wounds else wounds_for_test(ENGINE_ATTRIBUTES[attribute], wounds)
+    counted = wounds_for_test(ENGINE_ATTRIBUTES[attribute], wounds)
+    wound_dice = 0 if ignore_wounds else counted
+    if ignore_wounds and not counted:
+        errors.setdefault("ignore_wounds", []).append(
+            _("No wound counts against this test, so there is nothing to ignore.")
+        )
+        return panel
     trait_dice = sum(traits[i]["level"] for i in ticked)
     sources = []
     if trait_dice:
@@ -79,6 +109,11 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         sources.append(source("penalty", penalty_other, words("circumstances")))
     if wound_dice:
         sources.append(source("penalty", wound_dice, words("wounds")))
+    if ignore_wounds:
+        # RULES.md: no wound dice now; one more wound at once and a consciousness test.
+        added = SEVERITY_LABELS_DATA[ignored_wounds_added(wounds)]
+        sources.append(source("wounds_ignored", counted, words("ignored_wounds", severity=added)))
+        panel.after = ignore_wounds_after(character.pk)
     gm = _gm_modifiers((pending or {}).get("modifiers", {}), sources)
     params = {
         "attribute": data["attributes"][attribute],
@@ -270,3 +305,44 @@ def build_follow_up(kind: str, roll, character, campaign, choices) -> Panel:
         panel.errors[""] = [_("Nothing like that can follow a FastTest roll.")]
         return panel
     return magic_die_panel(character, campaign)
+
+
+def _magic_die(character, campaign) -> Panel:
+    """The magic die after the caster's latest spell still waiting for it, in this session: a
+    panel that rolls it as that spell's follow-up (the same one the rolled spell offers)."""
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    # Only a spell the sheet's owner may see in the log: a GM's hidden roll stays hidden.
+    seen = Q(visibility=Visibility.PUBLIC) | Q(
+        visibility=Visibility.SECRET, actor=character.owner_id
+    )
+    spells = (
+        Roll.objects.filter(seen, session=session, character=character, kind="test")
+        .prefetch_related("follow_ups")
+        .order_by("-seq")[:MAGIC_LOOKBACK]
+        if session is not None
+        else []
+    )
+    spell = next((r for r in spells if magic_follow_ups(r, character, campaign)), None)
+    if spell is None:
+        panel = Panel(system="fasttest", template=TEMPLATE)
+        panel.context = {"magic": {"die": character.data.get("magic_die")}}
+        panel.errors[""] = [
+            _(
+                "No spell of %(name)s waits for its magic die in this session: cast the spell "
+                "first (a DUCH or UMYSŁ test of a caster), then roll the die."
+            )
+            % {"name": character.name}
+        ]
+        return panel
+    panel = magic_die_panel(character, campaign)
+    if not panel.ready:
+        return panel
+    die = character.data["magic_die"]
+    drop = 2 / die
+    falls = "magic_lost" if die == min(MAGIC_DIE_SIZES) else "magic_dropped"
+    panel.kind = MAGIC_DIE
+    panel.parent = spell
+    panel.odds = [("magic_held", 1 - drop), (falls, drop)]
+    panel.success = 1 - drop
+    panel.context = {"magic": {"die": die, "spell": spell}}
+    return panel

@@ -236,7 +236,7 @@ def test_the_wound_test_is_budowa_with_armor_as_bonus_dice_and_the_new_wound_cou
     client.force_login(gm)
     wound(client, campaign, roll, "hand", "hand")
     test = PendingTest.objects.get(status="open")
-    assert test.target == {"attribute": "BUDOWA", "skill": []}
+    assert test.target == {"attribute": "BUDOWA", "skill": [], "wound_test": True}
     assert in_words(test.modifiers["dice"]) == [{"kind": "bonus", "amount": 2, "source": "armor"}]
     client.force_login(player)
     url = reverse("test_panel", args=[campaign.pk, hero.pk])

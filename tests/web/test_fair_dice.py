@@ -46,7 +46,8 @@ def roll(client, hero, nonce: str | None = "page-nonce-1", **choices):
 
 def re_roll(client, hero, parent, nonce="page-nonce-re", **choices):
     url = reverse("test_follow_up", args=[hero.campaign_id, hero.pk, parent.pk, "reroll"])
-    return client.post(url, {**choices, "key": str(uuid.uuid4()), "nonce": nonce})
+    data = {"ability": "Szczęściarz", **choices, "key": str(uuid.uuid4()), "nonce": nonce}
+    return client.post(url, data)
 
 
 def npc_roll(client, campaign, npc, nonce="gm-nonce", **form):

@@ -154,7 +154,8 @@ def test_a_follow_up_of_a_hidden_called_test_is_a_404_to_the_characters_owner(
 def test_the_gm_still_follows_up_their_hidden_roll_and_it_stays_hidden(client, table, gm):
     client.force_login(gm)
     # The called test is the character's latest roll: only that one may still be re-rolled.
-    response = client.post(follow_up(table, "reroll", table.called), {"key": str(uuid.uuid4())})
+    data = {"key": str(uuid.uuid4()), "ability": "Szczęściarz"}
+    response = client.post(follow_up(table, "reroll", table.called), data)
     assert response.status_code == 200
     reroll = Roll.objects.get(parent=table.called)
     assert (reroll.kind, reroll.visibility) == ("reroll", Visibility.HIDDEN)

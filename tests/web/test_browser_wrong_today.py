@@ -1,0 +1,97 @@
+"""Issue 14's rules that were wrong on screen, in a real browser: the FastTest sheet's magic-die
+button rolls the magic die after the caster's spell, and a Caerbannog test is re-rolled twice in
+a row, each time chosen dice only, each re-roll naming its ability."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
+
+pytestmark = pytest.mark.browser
+CAERBANNOG = "Caerbannog 2026"
+
+
+@pytest.fixture
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def start_session(browser, base, campaign):
+    gm = log_in(browser, base, "gm")
+    gm.click(f"text={campaign}")
+    gm.click("text=Start a session")
+    gm.wait_for_selector(".connection[data-connection-state='live']")
+    return gm
+
+
+def open_caerbannog_sheet(browser, base, username, character):
+    page = log_in(browser, base, username)
+    page.click(f"text={CAERBANNOG}")
+    page.click(f"text={character}")
+    page.wait_for_selector(".connection[data-connection-state='live']")
+    return page
+
+
+def roll_panel(page) -> None:
+    page.wait_for_selector("#test-panel .roll-button:not([disabled])")
+    page.click("#test-panel .roll-button")
+
+
+def test_the_magic_die_button_rolls_the_magic_die_after_the_spell(browser, tmp_path):
+    with demo_table(tmp_path) as base:
+        gm = start_session(browser, base, CAMPAIGN)
+        celina = open_sheet(browser, base, "celina", "Wiedźma Jaga")
+        celina.click("button.roll-target:has-text('DUCH')")
+        celina.wait_for_selector("#test-panel input[name='attribute'][value='DUCH']:checked")
+        roll_panel(celina)
+        assert "DUCH 7" in entry(celina, 1).inner_text()
+        celina.click(".magic-die button.roll-target")
+        celina.wait_for_selector("#test-panel .magic-die-roll")
+        assert "after the spell #1" in celina.inner_text("#test-panel")
+        celina.screenshot(path=str(tmp_path / "magic-die-panel.png"))
+        roll_panel(celina)
+        rolled = entry(celina, 2).inner_text()
+        assert "magic die → #1" in rolled
+        assert "Magic die (Kość magii) d10" in rolled
+        assert "magic die → #1" in entry(gm, 2).inner_text()
+
+
+def re_roll(page, ability: str, die: int, seq: int) -> None:
+    form = page.locator("#test-panel form.follow-up:has(input[name='ability'])")
+    form.locator("input[name='ability']").fill(ability)
+    form.locator(f"input[name='die'][value='{die}']").check()
+    form.locator("button[type='submit']").click()
+    entry(page, seq)
+    page.wait_for_selector(f"#test-panel .rolled .entry[data-seq='{seq}']")
+
+
+def faces(page, seq: int) -> list[str]:
+    return entry(page, seq).locator(".face").all_inner_texts()
+
+
+def test_a_caerbannog_test_is_re_rolled_twice_on_chosen_dice(browser, tmp_path):
+    with demo_table(tmp_path) as base:
+        gm = start_session(browser, base, CAERBANNOG)
+        ala = open_caerbannog_sheet(browser, base, "ala", "Julio")
+        ala.click("button.roll-target:has-text('Dociekliwość')")
+        ala.wait_for_selector("#test-panel .roll-button:not([disabled])")
+        roll_panel(ala)
+        first = faces(ala, 1)
+        re_roll(ala, "Szczęściarz", 0, 2)
+        second = faces(ala, 2)
+        assert second[1:] == first[1:]  # only the first die was re-rolled
+        re_roll(ala, "Drugie podejście", 2, 3)
+        third = faces(ala, 3)
+        assert third[:2] == second[:2]  # only the third die this time
+        ala.screenshot(path=str(tmp_path / "chained-re-roll.png"))
+        shown = entry(ala, 3).inner_text()
+        assert "re-roll → #2" in shown
+        assert "Drugie podejście" in shown
+        assert "Drugie podejście" in entry(gm, 3).inner_text()

@@ -1,0 +1,375 @@
+"""FastTest rules that were wrong on screen (issue 14): ignoring wounds adds a wound and calls the
+consciousness test, the wound test takes only the rules' dice, and the sheet's magic-die button
+rolls the magic die after the caster's spell (RULES.md section 1)."""
+
+import copy
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from campaigns.models import Campaign
+from rolls import actions
+from rolls.labels import source_line
+from rolls.models import PendingTest, Roll
+from sheets.models import Character
+from tests.web.live import panel_url, seat
+
+pytestmark = pytest.mark.django_db
+
+HERO = {
+    "attributes": {"BUDOWA": 6, "ZRĘCZNOŚĆ": 5, "UMYSŁ": 5, "DUCH": 4},
+    "skills": {"WALKA": 2, "SPRAWNOŚĆ": 1, "KULTURA": -1, "TECHNIKA": -2, "PRZYRODA": 0,
+               "EKWIPUNEK": 0},
+    "traits": [{"name": "Rycerz", "level": 2, "magic": False},
+               {"name": "szermierka", "level": 1, "magic": False}],
+    "flaw": None,
+    "wounds": [{"label": "cięcie", "severity": "light", "bandaged": True},
+               {"label": "pchnięcie", "severity": "heavy", "bandaged": False}],
+    "armor": 2, "magic_die": None, "xp": 0, "experience_dice": 1,
+}  # fmt: skip
+
+CASTER = {
+    "attributes": {"BUDOWA": 3, "ZRĘCZNOŚĆ": 4, "UMYSŁ": 6, "DUCH": 7},
+    "skills": {"WALKA": -2, "SPRAWNOŚĆ": 0, "KULTURA": 1, "TECHNIKA": 2, "PRZYRODA": 0,
+               "EKWIPUNEK": -1},
+    "traits": [{"name": "czarodziejka", "level": 2, "magic": True},
+               {"name": "magia ognia", "level": 1, "magic": True}],
+    "flaw": None, "wounds": [], "armor": 0, "magic_die": 6, "xp": 0, "experience_dice": 0,
+}  # fmt: skip
+
+SETTINGS = {"magic": True, "experience_dice": True, "emanation": False}
+
+
+class Scripted:
+    """A random source that answers with the given faces, in order."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def randint(self, low: int, high: int) -> int:
+        face = self.faces.pop(0)
+        assert low <= face <= high
+        return face
+
+
+@pytest.fixture
+def dice(monkeypatch):
+    """``dice(3, 4)``: the next roll on the server shows these faces (d10s first, then d6s)."""
+
+    def script(*faces):
+        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(*faces))
+
+    return script
+
+
+def make_table(gm, player, other_player, hero):
+    campaign = Campaign.objects.create(
+        name="Zarith", system="fasttest", gm=gm, settings={"fasttest": SETTINGS}
+    )
+    seat(campaign, gm, player, other_player)
+    character = Character.objects.create(
+        campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(hero)
+    )
+    session = actions.start_session(campaign)
+    return campaign, character, session
+
+
+@pytest.fixture
+def table(gm, player, other_player):
+    return make_table(gm, player, other_player, HERO)
+
+
+@pytest.fixture
+def caster(gm, player, other_player):
+    return make_table(gm, player, other_player, CASTER)
+
+
+def roll(client, hero, **choices):
+    return client.post(panel_url(hero, "test_roll"), {**choices, "key": str(uuid.uuid4())})
+
+
+def wounds(hero):
+    hero.refresh_from_db()
+    return hero.data["wounds"]
+
+
+# --- Ignoring wounds ----------------------------------------------------------------------------
+
+
+def test_ignoring_wounds_rolls_without_their_penalty_dice(client, table, player):
+    _campaign, hero, _session = table
+    client.force_login(player)
+    plain = client.post(panel_url(hero), {"attribute": "BUDOWA"}).context["panel"]
+    ignored = client.post(panel_url(hero), {"attribute": "BUDOWA", "ignore_wounds": "on"})
+    assert plain.params["wounds"] == 2
+    assert ignored.context["panel"].params["wounds"] == 0
+
+
+def test_ignoring_wounds_adds_a_wound_of_the_worst_severity_at_once(client, table, player, dice):
+    _campaign, hero, _session = table
+    client.force_login(player)
+    dice(3, 4)
+    assert roll(client, hero, attribute="BUDOWA", ignore_wounds="on").status_code == 200
+    added = wounds(hero)[-1]
+    seq = Roll.objects.get().seq
+    assert len(wounds(hero)) == 3
+    assert added == {"label": f"wounds ignored, #{seq}", "severity": "heavy", "bandaged": False}
+
+
+def test_ignoring_wounds_calls_the_consciousness_test_with_the_armor(client, table, player, dice):
+    _campaign, hero, _session = table
+    client.force_login(player)
+    dice(3, 4)
+    roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
+    test = PendingTest.objects.get(status="open", character=hero)
+    assert test.target["attribute"] == "BUDOWA"
+    assert test.target["wound_test"] is True
+    assert [(d["kind"], d["amount"]) for d in test.modifiers["dice"]] == [("bonus", 2)]
+
+
+def test_the_log_entry_says_the_wounds_were_ignored(client, table, player, dice):
+    _campaign, hero, _session = table
+    client.force_login(player)
+    dice(3, 4)
+    roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
+    lines = [source_line(s) for s in Roll.objects.get().sources]
+    assert (
+        "2 wound dice ignored: wounds ignored: one more heavy wound and a consciousness test"
+        in lines
+    )
+    assert not any(line.endswith(": wounds") for line in lines)
+
+
+def test_ignoring_wounds_with_none_counted_is_refused_with_a_message(client, table, player):
+    _campaign, hero, _session = table
+    hero.data["wounds"] = [{"label": "cięcie", "severity": "light", "bandaged": True}]
+    hero.save()
+    client.force_login(player)
+    response = roll(client, hero, attribute="UMYSŁ", ignore_wounds="on")  # bandaged: not counted
+    assert response.status_code == 422
+    assert "nothing to ignore" in response.content.decode()
+    assert not Roll.objects.exists()
+    assert len(wounds(hero)) == 1
+
+
+def test_a_full_sheet_refuses_ignoring_wounds_and_loses_nothing(client, table, player):
+    _campaign, hero, _session = table
+    hero.data["wounds"] = [{"label": f"w{i}", "severity": "light", "bandaged": False}
+                           for i in range(20)]  # fmt: skip
+    hero.save()
+    client.force_login(player)
+    response = roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
+    assert response.status_code == 409
+    assert "already holds 20 wounds" in response.content.decode()
+    assert not Roll.objects.exists()
+    assert not PendingTest.objects.exists()
+
+
+def test_ignoring_wounds_in_a_called_test_leaves_it_rolled_and_calls_the_next(
+    client, table, gm, player, dice
+):
+    _campaign, hero, session = table
+    called = PendingTest.objects.create(
+        session=session, character=hero, called_by=gm, target={"attribute": "ZRĘCZNOŚĆ"}
+    )
+    client.force_login(player)
+    dice(3, 4)
+    roll(client, hero, pending=called.pk, revision=called.revision, ignore_wounds="on")
+    called.refresh_from_db()
+    assert called.status == PendingTest.Status.ROLLED
+    assert PendingTest.objects.get(status="open").target["wound_test"] is True
+
+
+def test_the_gm_sees_the_called_consciousness_test_on_the_dashboard(
+    client, table, gm, player, dice
+):
+    campaign, hero, _session = table
+    client.force_login(player)
+    dice(3, 4)
+    roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
+    client.force_login(gm)
+    response = client.get(reverse("dashboard", args=[campaign.pk]))
+    assert response.status_code == 200
+    assert "+2 bonus dice: armor" in response.content.decode()
+
+
+# --- The consciousness (wound) test -------------------------------------------------------------
+
+
+@pytest.fixture
+def wound_test(client, table, player, dice):
+    """The consciousness test called after Brunhilda ignored her wounds (3 on the sheet now)."""
+    _campaign, hero, _session = table
+    client.force_login(player)
+    dice(3, 4)
+    roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
+    return hero, PendingTest.objects.get(status="open")
+
+
+def called_panel(client, hero, test, **choices):
+    choices = {"pending": test.pk, "revision": test.revision, **choices}
+    return client.post(panel_url(hero), choices).context["panel"]
+
+
+def test_the_wound_test_counts_the_new_wound_and_takes_the_armor(client, wound_test):
+    hero, test = wound_test
+    shown = called_panel(client, hero, test)
+    assert (shown.params["wounds"], shown.params["bonus"]) == (3, 2)
+
+
+def test_the_wound_test_cannot_ignore_wounds_or_take_trait_dice(client, wound_test):
+    hero, test = wound_test
+    shown = called_panel(
+        client, hero, test, ignore_wounds="on", trait=["0", "1"], bonus_other="3", experience="1"
+    )
+    assert (shown.params["wounds"], shown.params["bonus"], shown.params["penalty"]) == (3, 2, 0)
+    assert shown.after is None
+
+
+def test_the_wound_test_offers_no_trait_or_ignore_wounds_choice(client, wound_test):
+    hero, test = wound_test
+    response = client.post(panel_url(hero), {"pending": test.pk, "revision": test.revision})
+    html = response.content.decode()
+    assert 'name="ignore_wounds"' not in html
+    assert 'name="trait"' not in html
+    assert "nothing else is added to it" in html
+
+
+def test_a_forged_wound_test_roll_adds_no_further_wound(client, wound_test, dice):
+    hero, test = wound_test
+    dice(3, 3, 4)  # 3 wound dice vs 2 armor dice: 1 penalty die
+    response = roll(client, hero, pending=test.pk, revision=test.revision, ignore_wounds="on")
+    entry = Roll.objects.get(kind="wound_test")
+    assert response.status_code == 200
+    assert entry.params["wounds"] == 3
+    assert len(wounds(hero)) == 3
+    assert not PendingTest.objects.filter(status="open").exists()
+
+
+def test_armor_and_yes_and_on_the_consciousness_test_remove_the_added_wound(
+    client, wound_test, dice
+):
+    hero, test = wound_test
+    dice(1, 1, 6)  # 3 wound dice vs 2 armor dice: 1 penalty die, a d10
+    roll(client, hero, pending=test.pk, revision=test.revision)
+    assert Roll.objects.get(kind="wound_test").result["answer"]["outcome"] == "yes_and"
+    assert [w["label"] for w in wounds(hero)] == ["cięcie", "pchnięcie"]
+
+
+# --- The magic die button on the sheet ----------------------------------------------------------
+
+
+def magic_panel(client, hero):
+    return client.get(panel_url(hero), {"magic_die": "6"})
+
+
+def test_the_magic_die_button_opens_the_magic_die_after_the_spell(client, caster, player, dice):
+    _campaign, jaga, _session = caster
+    client.force_login(player)
+    dice(2, 4)
+    roll(client, jaga, attribute="DUCH")
+    spell = Roll.objects.get()
+    response = magic_panel(client, jaga)
+    shown = response.context["panel"]
+    assert (shown.kind, shown.parent) == ("magic_die", spell)
+    assert f"after the spell #{spell.seq}" in response.content.decode()
+    assert shown.odds == [
+        ("magic_held", pytest.approx(2 / 3)),
+        ("magic_dropped", pytest.approx(1 / 3)),
+    ]
+
+
+def test_rolling_from_the_button_rolls_the_magic_die_for_the_caster(client, caster, player, dice):
+    _campaign, jaga, _session = caster
+    client.force_login(player)
+    dice(2, 4)
+    roll(client, jaga, attribute="DUCH")
+    spell = Roll.objects.get()
+    dice(1)
+    response = roll(client, jaga, magic_die="6")
+    entry = Roll.objects.get(kind="magic_die")
+    jaga.refresh_from_db()
+    assert response.status_code == 200
+    assert (entry.parent, entry.character) == (spell, jaga)
+    assert [(d["sides"], d["face"]) for d in entry.result["dice"]] == [(6, 1)]
+    assert jaga.data["magic_die"] == 4
+
+
+def test_the_magic_die_follows_a_spell_only_once(client, caster, player, dice):
+    _campaign, jaga, _session = caster
+    client.force_login(player)
+    dice(2, 4)
+    roll(client, jaga, attribute="DUCH")
+    dice(5)
+    roll(client, jaga, magic_die="6")
+    response = roll(client, jaga, magic_die="6")
+    assert response.status_code == 422
+    assert "waits for its magic die" in response.content.decode()
+    assert Roll.objects.filter(kind="magic_die").count() == 1
+
+
+def test_without_a_spell_the_button_says_to_cast_one_first(client, caster, player, dice):
+    _campaign, jaga, _session = caster
+    client.force_login(player)
+    dice(2, 4)
+    roll(client, jaga, attribute="BUDOWA")  # not a spell
+    response = magic_panel(client, jaga)
+    assert not response.context["panel"].ready
+    assert "cast the spell first" in response.content.decode()
+
+
+def test_a_gms_hidden_spell_is_not_shown_to_the_player(client, caster, gm, player):
+    _campaign, jaga, session = caster
+    actions.record_roll(
+        session=session, actor=gm, system="fasttest", params={"attribute": 7}, key=uuid.uuid4(),
+        label="DUCH 7 (the GM's)", character=jaga, visibility="hidden", rng=Scripted(2, 4),
+    )  # fmt: skip
+    client.force_login(player)
+    response = magic_panel(client, jaga)
+    assert not response.context["panel"].ready
+    assert "the GM's" not in response.content.decode()
+
+
+def test_another_player_cannot_roll_the_casters_magic_die(client, caster, other_player, dice):
+    _campaign, jaga, session = caster
+    dice(2, 4)
+    actions.record_roll(
+        session=session, actor=jaga.owner, system="fasttest", params={"attribute": 7},
+        key=uuid.uuid4(), label="DUCH 7", character=jaga, rng=Scripted(2, 4),
+    )  # fmt: skip
+    client.force_login(other_player)
+    response = roll(client, jaga, magic_die="6")
+    assert response.status_code in (403, 404)
+    assert not Roll.objects.filter(kind="magic_die").exists()
+
+
+def test_the_sheet_button_asks_the_panel_for_the_magic_die(client, caster, player):
+    _campaign, jaga, _session = caster
+    client.force_login(player)
+    url = reverse("character_detail", args=[jaga.campaign_id, jaga.pk])
+    html = client.get(url).content.decode()
+    assert 'data-roll="{&quot;magic_die&quot;: 6}"' in html
+
+
+def test_a_combat_wound_after_ignoring_wounds_calls_one_test_that_reads_both(
+    client, table, gm, player, dice
+):
+    campaign, hero, session = table
+    called = PendingTest.objects.create(
+        session=session, character=hero, called_by=gm, modifiers={"combat": True},
+        target={"attribute": "BUDOWA", "skill": ["WALKA"]},
+    )  # fmt: skip
+    client.force_login(player)
+    dice(9, 4)  # chance 8: "no"
+    roll(client, hero, pending=called.pk, revision=called.revision, ignore_wounds="on")
+    client.force_login(gm)
+    url = reverse("apply_wound", args=[campaign.pk, Roll.objects.get().pk])
+    client.post(url, {"player_weapon": "hand", "enemy_weapon": "hand"})
+    test = PendingTest.objects.get(status="open")
+    assert test.target["ignored"]["severity"] == "heavy"
+    assert len(wounds(hero)) == 4
+    client.force_login(player)
+    dice(1, 1, 1, 6)  # 4 wounds vs 2 armor dice: 2 penalty dice, "yes_and"
+    roll(client, hero, pending=test.pk, revision=test.revision)
+    assert [w["label"] for w in wounds(hero)] == ["cięcie", "pchnięcie"]
