@@ -51,6 +51,51 @@ _KEEP = ("kh", "kl", "dh", "dl")
 _DIGITS = frozenset("0123456789")
 
 
+#: What a parser expected where it could not read (the ``expected`` of an ExpressionError).
+EXPECTED = {
+    "term": "a number, a die such as 'd6' or '('",
+    "close": "')'",
+    "sides": "the number of sides",
+    "drop": "'dh' or 'dl' (drop the highest or lowest)",
+    "how_many": "how many dice to keep or drop",
+    "operator": "'+', '-' or the end",
+}
+
+#: Every refusal of an expression, by code; the web layer has each in the reader's language.
+MESSAGES = {
+    "unreadable": "Cannot read {char!r} at position {position}: {expected} expected.",
+    "ends_early": "The expression ends too early: {expected} expected at the end.",
+    "stray_close": "The ')' at position {position} closes no '('.",
+    "split_number": "A space splits the number at position {position}.",
+    "number_long": "The number at position {position} is too long.",
+    "number_big": "The number {number} is too big; at most {max}.",
+    "zero_dice": "At position {position}: roll at least one die.",
+    "sides_range": "At position {position}: a die has 1 to {max} sides, not {sides}.",
+    "no_explode": "At position {position}: a d{sides} cannot explode.",
+    "explode_keep": "At position {position}: exploding dice cannot also be kept or dropped.",
+    "keep_many": "At position {position}: {count} dice cannot keep or drop {n}.",
+    "empty": "Type a dice expression, such as '2d6+3'.",
+    "no_dice": "The expression rolls no dice; add one, such as 'd20'.",
+    "length": "The expression is too long; at most {max} characters.",
+    "depth": "The brackets nest too deep; at most {max} levels.",
+    "terms": "The expression has too many parts; at most {max}.",
+    "too_many_dice": (
+        "This expression may need {needed} dice (explosions counted); "
+        "at most {max} dice can be rolled at once."
+    ),
+}
+
+
+class ExpressionError(EngineError):
+    """An expression that cannot be rolled: ``code`` (a key of MESSAGES) and its ``data``, so
+    the web layer can say it in the reader's language; ``str()`` is the English sentence."""
+
+    def __init__(self, code: str, **data: Any) -> None:
+        self.code, self.data = code, data
+        shown = data | ({"expected": EXPECTED[data["expected"]]} if "expected" in data else {})
+        super().__init__(MESSAGES[code].format(**shown))
+
+
 @dataclass(frozen=True, slots=True)
 class Dice:
     """``count`` dice of ``sides`` (``d66``: ``sides`` 66), exploding or not, kept or dropped."""
@@ -113,11 +158,11 @@ class _Parser:
         """A position in the text as typed (spaces counted), from 1."""
         return self.origin[at] + 1 if at < len(self.origin) else len(self.origin) + 1
 
-    def fail(self, what: str) -> EngineError:
+    def fail(self, expected: str) -> ExpressionError:
         if self.at >= len(self.text):
-            return EngineError(f"The expression ends too early: {what} expected at the end.")
-        return EngineError(
-            f"Cannot read {self.text[self.at]!r} at position {self.pos(self.at)}: {what} expected."
+            return ExpressionError("ends_early", expected=expected)
+        return ExpressionError(
+            "unreadable", char=self.text[self.at], position=self.pos(self.at), expected=expected
         )
 
     def peek(self) -> str:
@@ -128,13 +173,12 @@ class _Parser:
         while self.peek() in _DIGITS:
             self.at += 1
             if self.at - start > 6:
-                self.at = start
-                raise EngineError(f"The number at position {self.pos(start)} is too long.")
+                raise ExpressionError("number_long", position=self.pos(start))
         return int(self.text[start : self.at]) if self.at > start else None
 
     def expression(self, depth: int) -> tuple[Any, ...]:
         if depth > MAX_DEPTH:
-            raise EngineError(f"The brackets nest too deep; at most {MAX_DEPTH} levels.")
+            raise ExpressionError("depth", max=MAX_DEPTH)
         terms = [self.term(depth)]
         while self.peek() in ("+", "-"):
             terms.append(self.term(depth))
@@ -143,7 +187,7 @@ class _Parser:
     def term(self, depth: int) -> Any:
         self.terms += 1
         if self.terms > MAX_TERMS:
-            raise EngineError(f"The expression has too many parts; at most {MAX_TERMS}.")
+            raise ExpressionError("terms", max=MAX_TERMS)
         sign = 1
         if self.peek() in ("+", "-"):
             sign = -1 if self.peek() == "-" else 1
@@ -153,15 +197,15 @@ class _Parser:
             self.at += 1
             inner = self.expression(depth + 1)
             if self.peek() != ")":
-                raise self.fail("')'")
+                raise self.fail("close")
             self.at += 1
             return Group(inner, sign)
         count = self.number()
         if self.peek() != "d":
             if count is None:
-                raise self.fail("a number, a die such as 'd6' or '('")
+                raise self.fail("term")
             if count > MAX_NUMBER:
-                raise EngineError(f"The number {count} is too big; at most {MAX_NUMBER}.")
+                raise ExpressionError("number_big", number=count, max=MAX_NUMBER)
             return Number(count, sign)
         return self.dice(count, sign, start)
 
@@ -170,8 +214,7 @@ class _Parser:
         if count is None:
             count = 1
         if count < 1:
-            self.at = start
-            raise EngineError(f"At position {self.pos(start)}: roll at least one die.")
+            raise ExpressionError("zero_dice", position=self.pos(start))
         if self.peek() == "%":
             self.at += 1
             sides: int | None = 100
@@ -179,20 +222,17 @@ class _Parser:
             sides_at = self.at
             sides = self.number()
             if sides is None:
-                raise self.fail("the number of sides")
+                raise self.fail("sides")
             if not 1 <= sides <= MAX_SIDES:
-                self.at = sides_at
-                raise EngineError(
-                    f"At position {self.pos(sides_at)}: a die has 1 to {MAX_SIDES} sides, "
-                    f"not {sides}."
+                raise ExpressionError(
+                    "sides_range", position=self.pos(sides_at), max=MAX_SIDES, sides=sides
                 )
         explode = False
         if self.peek() == "!":
             self.at += 1
             explode = True
             if sides == 1 or sides == 66:
-                self.at = start
-                raise EngineError(f"At position {self.pos(start)}: a d{sides} cannot explode.")
+                raise ExpressionError("no_explode", position=self.pos(start), sides=sides)
         keep, n = "", 0
         if self.peek() in ("k", "d"):
             keep_at = self.at
@@ -204,21 +244,14 @@ class _Parser:
                 keep = "kh"
                 self.at += 1
             else:
-                raise self.fail("'dh' or 'dl' (drop the highest or lowest)")
+                raise self.fail("drop")
             n = self.number()
             if n is None:
-                raise self.fail("how many dice to keep or drop")
+                raise self.fail("how_many")
             if explode:
-                self.at = keep_at
-                raise EngineError(
-                    f"At position {self.pos(keep_at)}: exploding dice cannot also be kept "
-                    "or dropped."
-                )
+                raise ExpressionError("explode_keep", position=self.pos(keep_at))
             if n > count:
-                self.at = keep_at
-                raise EngineError(
-                    f"At position {self.pos(keep_at)}: {count} dice cannot keep or drop {n}."
-                )
+                raise ExpressionError("keep_many", position=self.pos(keep_at), count=count, n=n)
         return Dice(count, sides, explode, keep, keep_n=n, sign=sign,
                     text=self.text[start : self.at])  # fmt: skip
 
@@ -234,32 +267,29 @@ def _walk(terms: Sequence[Any]):
 def parse_expression(text: Any) -> Params:
     """Read an expression, or an EngineError that says where it cannot be read."""
     if not isinstance(text, str):
-        raise EngineError("The expression must be text, such as '2d6+3'.")
+        raise ExpressionError("empty")
     if len(text) > MAX_LENGTH:
-        raise EngineError(f"The expression is too long; at most {MAX_LENGTH} characters.")
+        raise ExpressionError("length", max=MAX_LENGTH)
     split = re.search(r"[0-9]\s+[0-9]", text)
     if split:
-        raise EngineError(f"A space splits the number at position {split.start() + 1}.")
+        raise ExpressionError("split_number", position=split.start() + 1)
     origin = [index for index, char in enumerate(text) if not char.isspace()]
     # ASCII only is lowered: some letters' lower case is two characters, and positions must hold.
     compact = "".join(text[i].lower() if text[i].isascii() else text[i] for i in origin)
     if not compact:
-        raise EngineError("Type a dice expression, such as '2d6+3'.")
+        raise ExpressionError("empty")
     parser = _Parser(compact, origin)
     terms = parser.expression(0)
     if parser.at < len(compact):
         if parser.peek() == ")":
-            raise EngineError(f"The ')' at position {parser.pos(parser.at)} closes no '('.")
-        raise parser.fail("'+', '-' or the end")
+            raise ExpressionError("stray_close", position=parser.pos(parser.at))
+        raise parser.fail("operator")
     groups = [term for term in _walk(terms) if isinstance(term, Dice)]
     if not groups:
-        raise EngineError("The expression rolls no dice; add one, such as 'd20'.")
+        raise ExpressionError("no_dice")
     needed = sum(group.most_dice() for group in groups)
     if needed > MAX_DICE:
-        raise EngineError(
-            f"This expression may need {needed} dice (explosions counted); "
-            f"at most {MAX_DICE} dice can be rolled at once."
-        )
+        raise ExpressionError("too_many_dice", needed=needed, max=MAX_DICE)
     return Params(compact, terms, needed)
 
 

@@ -327,3 +327,9 @@ def test_the_checker_catches_a_quick_roll_whose_total_was_changed():
     entry["result"] = {**entry["result"], "total": entry["result"]["total"] + 1}
     report = check_document(export(entry))
     assert report.mismatched == [(5, "the result logged is not the one these faces give")]
+
+
+def test_a_refusal_carries_its_code_and_data_for_the_web_layer():
+    with pytest.raises(dice.ExpressionError) as error:
+        dice.parse_expression("2d6+x")
+    assert (error.value.code, error.value.data["position"]) == ("unreadable", 5)
