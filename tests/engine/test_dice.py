@@ -333,3 +333,49 @@ def test_a_refusal_carries_its_code_and_data_for_the_web_layer():
     with pytest.raises(dice.ExpressionError) as error:
         dice.parse_expression("2d6+x")
     assert (error.value.code, error.value.data["position"]) == ("unreadable", 5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(expressions(), st.lists(st.integers(-5, 1200), max_size=60))
+def test_resolve_with_any_faces_answers_or_raises_an_engine_error(expression, faces):
+    params = dice.parse_expression(expression)
+    try:
+        result = dice.resolve(params, faces)
+    except EngineError:
+        return
+    assert [die.face for die in result.dice] == faces
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=10), inner, max_size=3), max_leaves=8))
+def test_any_json_params_parse_or_raise_an_engine_error(raw):  # fmt: skip
+    try:
+        dice.parse_params({"expression": raw} if not isinstance(raw, dict) else raw)
+    except EngineError:
+        pass
+
+
+def test_the_largest_expression_allowed_rolls_in_bounded_time():
+    import time
+
+    # 200 dice of 1000 sides, each group kept or dropped: the most one quick roll may draw.
+    expression = "40d1000kh1+40d1000kl1+40d1000dh1+40d1000dl1+(40d1000-1)"
+    params = dice.parse_expression(expression)
+    assert params.dice_needed == MAX_DICE
+    started = time.perf_counter()
+    for seq in range(1, 51):
+        dice.roll(params, FairDice(SEED, seq, "n"))
+    assert time.perf_counter() - started < 2.0  # 50 rolls; one takes about a millisecond
+
+
+def test_the_worst_explosion_chain_is_capped_and_quick():
+    params = dice.parse_expression("18d2!")
+
+    class AlwaysTop:
+        def randint(self, a: int, b: int) -> int:
+            return b
+
+    result = dice.roll(params, AlwaysTop())
+    assert len(result.dice) == 18 * (dice.MAX_EXPLOSIONS + 1) <= MAX_DICE

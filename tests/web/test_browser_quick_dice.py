@@ -48,3 +48,22 @@ def test_the_gms_hidden_quick_roll_shows_players_only_that_a_roll_was_made(table
     for page in (ala, bartek):
         assert "A hidden roll was made." in entry(page, 1).inner_text()
         assert "1d20+4" not in entry(page, 1).inner_text()
+
+
+def test_after_the_end_the_browser_check_finds_quick_rolls_matching(table):  # noqa: F811
+    gm, ala, _ = table
+    quick_roll(ala, "4d6kh3+2")
+    entry(ala, 1)
+    quick_roll(ala, "3d10!-d4")
+    entry(gm, 2)
+    session_url = gm.url
+    gm.click("text=End the session")
+    gm.click("text=Yes, end the session")
+    gm.wait_for_selector("[data-fair-check-all]")
+    ala.goto(session_url)
+    ala.click("[data-fair-check-all]")
+    out = ala.locator("[data-fair-summary-out][data-total]")
+    out.wait_for(timeout=10_000)
+    assert (out.get_attribute("data-matched"), out.get_attribute("data-total")) == ("2", "2")
+    assert out.get_attribute("data-committed") == "true"
+    assert ala.locator("[data-fair-result='mismatch']").count() == 0
