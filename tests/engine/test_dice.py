@@ -347,14 +347,21 @@ def test_resolve_with_any_faces_answers_or_raises_an_engine_error(expression, fa
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10),
-                    lambda inner: st.lists(inner, max_size=3)
-                    | st.dictionaries(st.text(max_size=10), inner, max_size=3), max_leaves=8))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=10), inner, max_size=3)
+        ),
+        max_leaves=8,
+    )
+)
 def test_any_json_params_parse_or_raise_an_engine_error(raw):  # fmt: skip
     try:
-        dice.parse_params({"expression": raw} if not isinstance(raw, dict) else raw)
+        params = dice.parse_params({"expression": raw} if not isinstance(raw, dict) else raw)
     except EngineError:
-        pass
+        return
+    assert params.dice_needed <= MAX_DICE
 
 
 def test_the_largest_expression_allowed_rolls_in_bounded_time():
