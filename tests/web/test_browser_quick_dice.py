@@ -33,12 +33,13 @@ def test_a_players_quick_roll_shows_live_in_every_log(table, tmp_path):  # noqa:
     print(tmp_path)
 
 
-def test_a_bad_expression_says_where_and_keeps_what_was_typed(table):  # noqa: F811
+def test_a_bad_expression_says_where_and_keeps_what_was_typed(table, tmp_path):  # noqa: F811
     _, ala, bartek = table
     quick_roll(ala, "2d6+x")
     assert "Cannot read “x” at position 5" in ala.inner_text("#quick-dice .form-errors")
     assert ala.input_value("#quick-dice-expression") == "2d6+x"
     assert bartek.locator("#roll-log [data-entries] > li").count() == 0
+    ala.locator("#roll-log").screenshot(path=str(tmp_path / "quick-dice-error.png"))
 
 
 def test_the_gms_hidden_quick_roll_shows_players_only_that_a_roll_was_made(table):  # noqa: F811
