@@ -25,7 +25,8 @@ def test_a_players_quick_roll_shows_live_in_every_log(table, tmp_path):  # noqa:
         shown = entry(page, 1)
         assert "2d6+3" in shown.inner_text()
         assert shown.locator(".dice .die").count() == 2
-        assert shown.get_attribute("data-nonce")  # the page's nonce: checkable later
+        assert shown.get_attribute("data-nonce")  # checkable later
+        assert "nonce made by the server" not in shown.inner_text()  # the page made it
     total = rolled.removeprefix("Rolled 2d6+3 = ").split(" ")[0]
     assert f"= {total}" in entry(bartek, 1).inner_text()
     ala.screenshot(path=str(tmp_path / "quick-dice-sheet.png"), full_page=True)
