@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
+from rolls.engine.dice import QUICK_KIND
 from rolls.labels import outcome_word, source_line
 from rolls.models import Visibility
 from rolls.words import render
@@ -27,6 +28,8 @@ def _sources_text(entry: dict[str, Any]) -> str:
 
 
 def _outcome(entry: dict[str, Any]) -> str:
+    if entry["kind"] == QUICK_KIND:  # an expression has a total, not an outcome
+        return f"= {entry['result'].get('total')}"
     return outcome_word(entry["outcome"], entry["system"])
 
 

@@ -44,6 +44,7 @@ DIE_REASONS = {
     "setback": _("setback"),
     "cancelled": _("cancelled by a setback"),
     "exploded": _("exploded"),
+    "explosion": _("added by an explosion"),
     "high": _("dropped: high"),
     "low": _("dropped: low"),
 }
@@ -79,6 +80,7 @@ KIND_LABELS = {
     "heroic": _("heroic effort"),
     "wound_test": _("wound test"),
     "magic_die": _("magic die"),
+    "quick": _("quick roll"),
 }
 
 #: What a modifier changes, for "+5 penalty dice: Szermierz (szermierz 4k, zwinny)".

@@ -11,6 +11,7 @@ from dataclasses import asdict
 from typing import Any
 
 from campaigns.systems import get_system
+from rolls.engine.dice import QUICK_KIND
 from rolls.models import Roll, Visibility
 
 # Facts that say nothing when 0: Caerbannog's heroic effort costs 0 only when it was not made, and
@@ -37,6 +38,8 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
         for key in get_system(roll.system).facts
         if key in answer and not (key in SILENT_WHEN_ZERO and answer[key] == 0)
     ]
+    if roll.kind == QUICK_KIND:  # its total is its outcome line; the system's facts are not its
+        facts = []
     return {
         "id": roll.pk,
         "session_id": roll.session_id,

@@ -16,7 +16,7 @@ urlpatterns = [
     ),
 ]
 
-from rolls import panel_views  # noqa: E402
+from rolls import panel_views, quick_dice  # noqa: E402
 
 urlpatterns += [
     path("characters/<int:pk>/test/", panel_views.test_panel, name="test_panel"),
@@ -27,6 +27,7 @@ urlpatterns += [
         panel_views.test_follow_up,
         name="test_follow_up",
     ),
+    path("quick-dice/", quick_dice.quick_roll, name="quick_roll"),
 ]
 
 from rolls import dashboard  # noqa: E402

@@ -17,10 +17,16 @@ SYSTEMS: dict[str, str] = {
     "2d6": "twod6",
 }
 
+#: Engines that are not rule systems, reachable by the same contract: quick dice expressions.
+TOOLS: dict[str, str] = {
+    "dice": "dice",
+}
+
 
 def system_module(key: Any) -> ModuleType:
     """The module for a system key, or an error naming the keys that exist."""
-    if not isinstance(key, str) or key not in SYSTEMS:
-        known = ", ".join(SYSTEMS)
+    modules = SYSTEMS | TOOLS
+    if not isinstance(key, str) or key not in modules:
+        known = ", ".join(modules)
         raise EngineError(f"Unknown system {key!r}; the engine knows: {known}.")
-    return importlib.import_module(f"{__package__}.{SYSTEMS[key]}")
+    return importlib.import_module(f"{__package__}.{modules[key]}")

@@ -1,0 +1,189 @@
+"""Quick dice: any member types a dice expression (``2d6+3``, ``4d6kh3``, ``3d10!``) on a table
+page, and the server rolls it into the log like any test: fair dice, seq, idempotency key,
+visibility. The expression is the engine's (``rolls.engine.dice``), whatever the campaign's
+system; this module reads the form, says the engine's refusals in the reader's language, and
+calls ``record_roll``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from campaigns.access import member_campaign
+from campaigns.models import Campaign, GameSession
+from rolls.actions import ActionRefused, record_roll
+from rolls.engine import dice
+from rolls.log import entry_for
+from rolls.models import Roll, Visibility
+
+#: The engine's refusals (``dice.MESSAGES``) in the reader's language, by code.
+MESSAGES = {
+    "unreadable": gettext_lazy(
+        "Cannot read “%(char)s” at position %(position)s: %(expected)s expected."
+    ),
+    "ends_early": gettext_lazy("The expression ends too early: %(expected)s expected at the end."),
+    "stray_close": gettext_lazy("The “)” at position %(position)s closes no “(”."),
+    "split_number": gettext_lazy("A space splits the number at position %(position)s."),
+    "number_long": gettext_lazy("The number at position %(position)s is too long."),
+    "number_big": gettext_lazy("The number %(number)s is too big; at most %(max)s."),
+    "zero_dice": gettext_lazy("At position %(position)s: roll at least one die."),
+    "sides_range": gettext_lazy(
+        "At position %(position)s: a die has 1 to %(max)s sides, not %(sides)s."
+    ),
+    "no_explode": gettext_lazy("At position %(position)s: a d%(sides)s cannot explode."),
+    "explode_keep": gettext_lazy(
+        "At position %(position)s: exploding dice cannot also be kept or dropped."
+    ),
+    "keep_many": gettext_lazy(
+        "At position %(position)s: %(count)s dice cannot keep or drop %(n)s."
+    ),
+    "empty": gettext_lazy("Type a dice expression, such as 2d6+3."),
+    "no_dice": gettext_lazy("The expression rolls no dice; add one, such as d20."),
+    "length": gettext_lazy("The expression is too long; at most %(max)s characters."),
+    "depth": gettext_lazy("The brackets nest too deep; at most %(max)s levels."),
+    "terms": gettext_lazy("The expression has too many parts; at most %(max)s."),
+    "too_many_dice": gettext_lazy(
+        "This expression may need %(needed)s dice (explosions counted); at most %(max)s dice "
+        "can be rolled at once."
+    ),
+}
+
+#: What the parser expected where it could not read (``dice.EXPECTED``).
+EXPECTED = {
+    "term": gettext_lazy("a number, a die such as d6, or “(”"),
+    "close": gettext_lazy("“)”"),
+    "sides": gettext_lazy("the number of sides"),
+    "drop": gettext_lazy("dh or dl (drop the highest or lowest)"),
+    "how_many": gettext_lazy("how many dice to keep or drop"),
+    "operator": gettext_lazy("“+”, “-” or the end"),
+}
+
+
+def refusal_words(error: dice.ExpressionError) -> str:
+    """An engine refusal in the reader's language (its English text if the code is new)."""
+    message = MESSAGES.get(error.code)
+    if message is None:
+        return str(error)
+    data = dict(error.data)
+    if "expected" in data:
+        data["expected"] = EXPECTED.get(data["expected"], data["expected"])
+    return str(message) % data
+
+
+def visibilities(is_gm: bool) -> list[tuple[str, Any]]:
+    """Who may see a quick roll: the table, or only the GM (the GM's own: hidden)."""
+    if is_gm:
+        return [
+            (Visibility.PUBLIC, Visibility.PUBLIC.label),
+            (Visibility.HIDDEN, Visibility.HIDDEN.label),
+        ]
+    return [
+        (Visibility.PUBLIC, Visibility.PUBLIC.label),
+        (Visibility.SECRET, gettext_lazy("secret (me and the GM)")),
+    ]
+
+
+@dataclass
+class QuickForm:
+    """The box as typed: the expression, who may see it, what is wrong with it."""
+
+    expression: str = ""
+    visibility: str = Visibility.PUBLIC
+    errors: list[str] = field(default_factory=list)
+    params: dice.Params | None = None
+
+
+def read_form(post, is_gm: bool) -> QuickForm:
+    raw = post.get("expression", "")
+    form = QuickForm(expression=raw[: dice.MAX_LENGTH * 2])
+    form.visibility = post.get("visibility", Visibility.PUBLIC)
+    if form.visibility not in dict(visibilities(is_gm)):
+        form.errors.append(_("Choose who may see this roll."))
+    try:
+        form.params = dice.parse_expression(raw)
+    except dice.ExpressionError as error:
+        form.errors.append(refusal_words(error))
+    return form
+
+
+def roll_quick(
+    *, campaign: Campaign, actor, form: QuickForm, key: uuid.UUID, nonce: str | None = None
+) -> tuple[Roll, bool]:
+    """Roll the typed expression in the open session, into the log (``record_roll``)."""
+    if form.params is None or form.errors:
+        raise ActionRefused(_("Correct the dice expression first."))
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    if session is None:
+        raise ActionRefused(_("No game session is running; the GM starts one."))
+    return record_roll(
+        session=session,
+        actor=actor,
+        system=campaign.system,
+        engine=dice,
+        params={"expression": form.params.expression},
+        key=key,
+        label=form.params.expression,  # typed by someone: shown as it is, in every language
+        visibility=form.visibility,
+        kind=dice.QUICK_KIND,
+        nonce=nonce,
+    )
+
+
+def _next(request: HttpRequest, campaign: Campaign) -> str:
+    """Where a plain (no-JavaScript) post goes back to: the page it came from, if ours."""
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return target
+    return reverse("campaign_detail", args=[campaign.pk])
+
+
+@login_required
+@require_POST
+def quick_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Roll a quick expression. A repeated key answers with the first roll, never a second."""
+    campaign = member_campaign(request, campaign_id)
+    is_gm = campaign.is_gm(request.user)
+    form = read_form(request.POST, is_gm)
+    status, rolled = 200, None
+    try:
+        key = uuid.UUID(request.POST.get("key", ""))
+    except ValueError:
+        form.errors.insert(0, _("This roll request is malformed; reload the page and try again."))
+        status = 400
+    else:
+        if form.errors:
+            status = 422
+        else:
+            try:
+                roll, _created = roll_quick(
+                    campaign=campaign, actor=request.user, form=form, key=key,
+                    nonce=request.POST.get("nonce"),
+                )  # fmt: skip
+            except ActionRefused as refusal:
+                form.errors.append(str(refusal))
+                status = 409
+            else:
+                rolled = entry_for(roll, request.user, is_gm)
+                form = QuickForm(visibility=form.visibility)  # a fresh box for the next roll
+    if not request.htmx and status == 200:
+        return redirect(_next(request, campaign))
+    context = {
+        "quick_campaign": campaign,
+        "quick_is_gm": is_gm,
+        "quick_form": form,
+        "quick_rolled": rolled,
+        "quick_next": _next(request, campaign),
+    }
+    template = "rolls/_quick_dice.html" if request.htmx else "rolls/quick_dice.html"
+    return render(request, template, context, status=status)

@@ -1,0 +1,23 @@
+"""The quick dice box's choices and key, for ``rolls/_quick_dice.html``."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import template
+
+from rolls import quick_dice
+
+register = template.Library()
+
+
+@register.simple_tag
+def quick_choices(is_gm: bool) -> list[tuple[str, Any]]:
+    return quick_dice.visibilities(bool(is_gm))
+
+
+@register.simple_tag
+def quick_key() -> str:
+    """A fresh idempotency key for each rendering of the box: a double click rolls once."""
+    return str(uuid.uuid4())
