@@ -142,6 +142,7 @@ def record_roll(
     resolver: Resolver | None = None,
     on_result: Callable[[Any, Roll], None] | None = None,
     nonce: str | None = None,
+    engine: Any = None,
 ) -> tuple[Roll, bool]:
     """Roll on the server, log it under the next seq, broadcast it once committed.
 
@@ -159,12 +160,15 @@ def record_roll(
 
     ``label`` and the ``source`` of each of ``sources`` are plain text or words as data
     (rolls.words), which each reader of the log gets in their own language.
+
+    ``engine`` replaces the system's engine for a roll that is not one of the system's tests
+    (a GM's table, ``rolls.random_tables``); its faces are stored as a plain list.
     """
     try:
         with transaction.atomic():
             return _record(
                 session, actor, system, params, key, label, sources or [], character, npc,
-                visibility, kind, parent, rng, resolver or _plain_roll, on_result, nonce,
+                visibility, kind, parent, rng, resolver or _plain_roll, on_result, nonce, engine,
             )  # fmt: skip
     except IntegrityError:
         # The key was used before (a retry, a double click): the first one's roll is the roll,
@@ -205,14 +209,15 @@ def _nonce(nonce: str | None) -> tuple[str, bool]:
 
 
 def _record(session, actor, system, params, key, label, sources, character, npc, visibility,
-            kind, parent, rng, resolver, on_result, nonce) -> tuple[Roll, bool]:  # fmt: skip
+            kind, parent, rng, resolver, on_result, nonce, engine=None,
+            ) -> tuple[Roll, bool]:  # fmt: skip
     # The row lock serialises every roll of a session: seq has no gaps and no duplicates.
     # A repeated key is not looked up first: its insert breaks the unique key, which undoes
     # this transaction and answers with the first roll (record_roll), at no cost to a new roll.
     locked = GameSession.objects.select_for_update().get(pk=session.pk)
     if not locked.is_open:
         raise ActionRefused(_("This session has ended; the GM can start a new one."))
-    module = get_system(system).engine
+    module = engine or get_system(system).engine
     nonce, server_nonce = _nonce(nonce)
     seq = locked.last_seq + 1
     source = rng or _dice(locked.seed, seq, nonce)
@@ -240,7 +245,9 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
         label_data=None if isinstance(label, str) else label,
         params=params,
         sources=sources,
-        faces=engine_faces(system, document["dice"]),
+        faces=engine_faces(system, document["dice"])
+        if engine is None
+        else [die["face"] for die in document["dice"]],
         result=document,
         idempotency_key=key,
         nonce=nonce,

@@ -259,3 +259,8 @@ def source_line(entry) -> str:
         text = f"{signed_number(amount)} {SOURCE_KINDS.get(kind, kind)}".strip()
     where = render(entry.get("source"))
     return f"{text}: {where}" if where else text
+
+
+# The GM's random tables (rolls.random_tables): the log's kind and label of a table roll.
+KIND_LABELS["table"] = _("table")
+WORDS["table_roll"] = _("Table: %(name)s (%(dice)s)")
