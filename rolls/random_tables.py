@@ -11,7 +11,6 @@ import csv
 import io
 import json
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -23,7 +22,8 @@ from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError
-from rolls.engine.tables import Problem, Row, TableDice, parse_dice, parse_table, roll_table
+from rolls.engine import tables as engine_tables
+from rolls.engine.tables import Problem, Row, TableDice, parse_dice, parse_table
 from rolls.engine.tables import rows_text as engine_rows_text
 from rolls.models import RandomTable, Roll, Visibility
 from rolls.words import words
@@ -284,21 +284,6 @@ def _read_csv(text: str) -> dict[str, str]:
 # --- Rolling a table ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TableEngine:
-    """The table as the engine ``record_roll`` calls: no params to read, its dice to roll."""
-
-    table_name: str
-    dice: TableDice
-    rows: tuple[Row, ...]
-
-    def parse_params(self, params: Any) -> dict[str, Any]:
-        return {}
-
-    def roll(self, params: Any, rng: Any):
-        return roll_table(self.table_name, self.dice, list(self.rows), rng)
-
-
 def roll_on_table(
     *,
     table: RandomTable,
@@ -325,14 +310,15 @@ def roll_on_table(
         session=session,
         actor=gm,
         system=session.campaign.system,
-        params={"table": table.pk, "dice": table.dice},
+        # The table as rolled, so the entry can be rolled again and checked (the export).
+        params=engine_tables.table_params(table.name, dice, list(rows), table.pk),
         key=key,
         label=words("table_roll", name=table.name, dice=table.dice),
         visibility=visibility,
         kind=TABLE,
         parent=parent,
         nonce=nonce,
-        engine=TableEngine(table.name, dice, rows),
+        engine=engine_tables,
     )
 
 
@@ -359,7 +345,7 @@ def offers(campaign: Campaign, session: GameSession | None) -> list[dict[str, An
     found = []
     for roll in rolls:
         rolled = {
-            follow.params.get("table") for follow in roll.follow_ups.all() if follow.kind == TABLE
+            follow.params.get("id") for follow in roll.follow_ups.all() if follow.kind == TABLE
         }
         for purpose in system.tables_after(roll):
             for table in by_purpose.get(purpose, []):

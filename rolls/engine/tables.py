@@ -227,3 +227,53 @@ def roll_table(name: str, dice: TableDice, rows: list[Row], rng: RandomSource) -
         if row.low <= total <= row.high:
             return TableRoll(name, dice.expression, total, row, faces)
     raise EngineError(f"No row of the table covers {total}; fix its rows first.")
+
+
+# --- The engine's interface (``parse_params``, ``roll``), for the log and the offline check ------
+# A table roll's params carry the table as it was rolled (its name, dice and rows), so the entry
+# can be rolled again from the export and checked, whatever the GM changed in the table since.
+
+
+_PARAMS = {"name", "dice", "rows", "id"}
+
+
+@dataclass(frozen=True, slots=True)
+class TableParams:
+    name: str
+    dice: TableDice
+    rows: tuple[Row, ...]
+
+
+def table_params(name: str, dice: TableDice, rows: list[Row], id: int | None = None) -> dict:
+    """The params a table roll is logged with (``id``: where the app keeps the table)."""
+    params: dict[str, Any] = {
+        "name": name,
+        "dice": dice.expression,
+        "rows": [[row.low, row.high, row.text] for row in rows],
+    }
+    return params if id is None else params | {"id": id}
+
+
+def parse_params(raw: Any) -> TableParams:
+    """Check a table roll's params: a name, the dice, and rows covering every total once."""
+    if not isinstance(raw, dict) or not {"name", "dice", "rows"} <= set(raw) <= _PARAMS:
+        raise EngineError("A table roll's params are its 'name', 'dice', 'rows' (and 'id').")
+    dice = parse_dice(raw["dice"])
+    items = raw["rows"]
+    if not isinstance(items, list) or not all(
+        isinstance(item, list)
+        and len(item) == 3
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in item[:2])
+        and isinstance(item[2], str)
+        for item in items
+    ):
+        raise EngineError("A table's 'rows' must be [low, high, text] lists.")
+    rows = [(at, Row(low, high, text)) for at, (low, high, text) in enumerate(items, start=1)]
+    if any(row.high < row.low or not row.text for _, row in rows) or check_rows(dice, rows):
+        raise EngineError("The table's rows must cover every total of its dice exactly once.")
+    return TableParams(str(raw["name"]), dice, tuple(row for _, row in rows))
+
+
+def roll(params: TableParams, rng: RandomSource) -> TableRoll:
+    """Roll a checked table (``parse_params``)."""
+    return roll_table(params.name, params.dice, list(params.rows), rng)

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from rolls import actions
+from rolls.engine.check import check_document
 from rolls.engine.core import Die, EngineError
 from rolls.engine.tables import parse_dice, parse_table, roll_table
 from rolls.models import RandomTable, Roll
@@ -351,3 +352,39 @@ def test_t10_brings_the_option_lists_as_editable_default_tables(client, gm, play
     tables = RandomTable.objects.filter(campaign=campaign)
     assert sorted(t.dice for t in tables) == ["1d2", "1d5", "1d7", "1d9"]
     assert tables.get(purpose="impressive").rows[5] == [6, 6, "+1 harm."]
+
+
+# --- The log's exports and the offline check ----------------------------------------------------
+
+
+def test_an_ended_sessions_table_roll_checks_out_offline(client, table, gm):
+    campaign, _, session = table
+    saved = weather(campaign)
+    client.force_login(gm)
+    roll(client, campaign, saved, nonce="n1")
+    saved.rows = [[1, 6, "changed afterwards"]]
+    saved.save()
+    actions.end_session(session)
+    url = reverse("session_export", args=[campaign.pk, session.pk, "json"])
+    report = check_document(json.loads(client.get(url).content))
+    assert (report.matched, report.mismatched) == ([1], [])
+
+
+def test_a_forged_table_row_in_the_export_is_caught(client, table, gm):
+    campaign, _, session = table
+    client.force_login(gm)
+    roll(client, campaign, weather(campaign), nonce="n1")
+    actions.end_session(session)
+    url = reverse("session_export", args=[campaign.pk, session.pk, "json"])
+    document = json.loads(client.get(url).content)
+    document["entries"][0]["result"]["text"] = "treasure"
+    assert check_document(document).mismatched
+
+
+def test_the_markdown_export_shows_the_row_read(client, monkeypatch, table, gm):
+    campaign, _, session = table
+    client.force_login(gm)
+    monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(6))
+    roll(client, campaign, weather(campaign))
+    url = reverse("session_export", args=[campaign.pk, session.pk, "md"])
+    assert "Table: Weather (1d6): **6 → 6: a clear sky** (d6:6)" in client.get(url).content.decode()
