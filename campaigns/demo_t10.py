@@ -41,3 +41,18 @@ CHARACTERS = [
         ),
     ]
 ]
+
+#: The GM's random tables (``rolls.random_tables``): name, dice, when offered, quick entry.
+#: (The rules' option lists are the "Add the rules' tables" button of the tables page.)
+TABLES = [
+    (
+        "Moorcrest weather",
+        "2d6",
+        "",
+        "2-3: A storm from the sea; nobody sails today.\n"
+        "4-5: Cold rain, all day long.\n"
+        "6-8: Grey skies and a steady wind.\n"
+        "9-10: Fog rolls in at dusk.\n"
+        "11-12: A rare clear day; the whole town is outdoors.",
+    ),
+]

@@ -46,3 +46,19 @@ def test_the_demo_is_refused_outside_debug(settings):
     settings.DEBUG = False
     with pytest.raises(CommandError, match="only in DEBUG"):
         call_command("seed_demo")
+
+
+def test_every_demo_campaign_has_a_random_table_that_rolls():
+    from rolls.engine.tables import parse_table
+    from rolls.random_tables import rows_text
+
+    for campaign in seed_demo():
+        table = campaign.random_tables.get()
+        assert parse_table(table.dice, rows_text(table))[2] == []
+    seed_demo()  # again: nothing doubled
+    assert all(c.random_tables.count() == 1 for c in seed_demo())
+
+
+def test_the_fasttest_demo_offers_its_table_after_an_eruption():
+    fasttest = next(c for c in seed_demo() if c.system == "fasttest")
+    assert fasttest.random_tables.get().purpose == "emanation"
