@@ -388,3 +388,11 @@ def test_the_markdown_export_shows_the_row_read(client, monkeypatch, table, gm):
     roll(client, campaign, weather(campaign))
     url = reverse("session_export", args=[campaign.pk, session.pk, "md"])
     assert "Table: Weather (1d6): **6 → 6: a clear sky** (d6:6)" in client.get(url).content.decode()
+
+
+def test_a_polish_gm_reads_the_gap_in_polish(client, table, gm):
+    campaign, _, _ = table
+    client.force_login(gm)
+    client.cookies["django_language"] = "pl"
+    response = write(client, campaign, rows="1-2: wiatr\n4-6: deszcz")
+    assert errors(response) == ["Żaden wiersz nie obejmuje 3 (między wierszami 1, 2)."]
