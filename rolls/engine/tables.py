@@ -183,8 +183,11 @@ def parse_table(dice_expression: Any, text: str) -> tuple[TableDice, list[Row], 
     (rows only count when there are none)."""
     dice = parse_dice(dice_expression)
     numbered, problems = read_rows(text)
-    if not problems:
-        problems = check_rows(dice, numbered)
+    checked = check_rows(dice, numbered) if numbered or not problems else []
+    if problems:
+        # A line that cannot be read may be the one meant to fill a gap: only clashes count.
+        checked = [p for p in checked if p.kind not in ("gap", "no_rows", "too_many")]
+    problems += checked
     rows = sorted((row for _, row in numbered), key=lambda row: row.low)
     return dice, rows if not problems else [], problems
 

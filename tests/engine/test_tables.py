@@ -76,3 +76,8 @@ def test_params_with_an_unknown_field_are_refused():
 def test_two_dice_are_summed():
     params = tables.parse_params({"name": "T", "dice": "2d6", "rows": [[2, 12, "any"]]})
     assert tables.roll(params, Faces(6, 5)).total == 11
+
+
+def test_an_unreadable_line_and_an_overlap_are_both_reported_but_no_gap():
+    found = problems("1d6", "1-2: a\n4-5: b\n5-6: c\nstorm")
+    assert found == [Problem("unreadable", (4,)), Problem("overlap", (2, 3), 5, 5)]
