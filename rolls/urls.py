@@ -73,9 +73,16 @@ urlpatterns += [
     path("tables/<int:pk>/", table_views.table_edit, name="random_table_edit"),
     path("tables/<int:pk>/delete/", table_views.table_delete, name="random_table_delete"),
     path("tables/<int:pk>/roll/", table_views.table_roll, name="random_table_roll"),
-    re_path(
-        r"^tables/(?P<pk>[0-9]+)/export\.(?P<fmt>csv|json)$",
+    path(
+        "tables/<int:pk>/export.csv",
         table_views.table_export,
-        name="random_table_export",
+        {"fmt": "csv"},
+        name="random_table_csv",
+    ),
+    path(
+        "tables/<int:pk>/export.json",
+        table_views.table_export,
+        {"fmt": "json"},
+        name="random_table_json",
     ),
 ]

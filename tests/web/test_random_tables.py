@@ -155,7 +155,7 @@ def test_a_table_exported_as_json_imports_again(client, table, gm):
     campaign, _, _ = table
     saved = weather(campaign, purpose="emanation")
     client.force_login(gm)
-    exported = client.get(reverse("random_table_export", args=[campaign.pk, saved.pk, "json"]))
+    exported = client.get(reverse("random_table_json", args=[campaign.pk, saved.pk]))
     document = json.loads(exported.content)
     document["name"] = "Weather again"
     upload = SimpleUploadedFile("t.json", json.dumps(document).encode())
@@ -168,7 +168,7 @@ def test_a_csv_export_lists_from_to_and_text(client, table, gm):
     campaign, _, _ = table
     saved = weather(campaign)
     client.force_login(gm)
-    exported = client.get(reverse("random_table_export", args=[campaign.pk, saved.pk, "csv"]))
+    exported = client.get(reverse("random_table_csv", args=[campaign.pk, saved.pk]))
     assert exported.content.decode().splitlines()[:2] == ["from,to,text", "1,3,a gust of wind"]
 
 
@@ -264,7 +264,7 @@ def test_only_the_gm_writes_reads_or_rolls_a_table(client, table, request, who):
     assert client.get(reverse("random_tables", args=[campaign.pk])).status_code == 404
     assert write(client, campaign, name="Mine").status_code == 404
     assert roll(client, campaign, saved).status_code == 404
-    url = reverse("random_table_export", args=[campaign.pk, saved.pk, "json"])
+    url = reverse("random_table_json", args=[campaign.pk, saved.pk])
     assert client.get(url).status_code == 404
     assert not Roll.objects.exists()
     assert RandomTable.objects.count() == 1
