@@ -21,6 +21,7 @@ from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls import random_tables
 from rolls.actions import ActionRefused
+from rolls.log import entry_for
 from rolls.models import RandomTable, Roll, Visibility
 
 
@@ -152,41 +153,43 @@ def table_export(request: HttpRequest, campaign_id: int, pk: int, fmt: str) -> H
     return response
 
 
+def _box(request, campaign, status=200, **extra) -> HttpResponse:
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    context = {
+        "campaign": campaign,
+        "session": session,
+        "random_tables": RandomTable.objects.filter(campaign=campaign),
+        "table_offers": random_tables.offers(campaign, session),
+        **extra,
+    }
+    return render(request, "rolls/_tables_box.html", context, status=status)
+
+
+@require_GET
+@login_required
+def tables_box(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The dashboard's tables box alone: refreshed when a roll lands (a table may be offered)."""
+    return _box(request, gm_campaign(request, campaign_id))
+
+
 @require_POST
 @login_required
 def table_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
-    """The GM rolls a table from the dashboard, public or hidden (after a roll, when offered)."""
+    """The GM rolls a table from the dashboard, public or hidden (after a roll, when offered).
+    With htmx the box answers with the entry; without, the dashboard with a message."""
     campaign = gm_campaign(request, campaign_id)
     table = get_object_or_404(RandomTable, pk=pk, campaign=campaign)
-    session = GameSession.objects.open().filter(campaign=campaign).first()
-    back = reverse("dashboard", args=[campaign.pk]) + "#random-tables"
     try:
-        key = uuid.UUID(request.POST.get("key", ""))
-    except ValueError:
-        messages.error(request, _("This request is malformed; reload the page."))
-        return redirect(back)
-    visibility = request.POST.get("visibility", "")
-    parent = None
-    if request.POST.get("after"):
-        parent = Roll.objects.filter(
-            pk=request.POST.get("after") if request.POST["after"].isdigit() else 0,
-            session__campaign=campaign,
-        ).first()
-        if parent is None:
-            messages.error(request, _("That roll is not in this campaign's log."))
-            return redirect(back)
-    if session is None:
-        messages.error(request, _("Start a session to roll on a table."))
-        return redirect(back)
-    try:
-        roll, _created = random_tables.roll_on_table(
-            table=table, session=session, gm=request.user, key=key, visibility=visibility,
-            nonce=request.POST.get("nonce"), parent=parent,
-        )  # fmt: skip
+        roll = _roll(request, campaign, table)
     except ActionRefused as refusal:
+        if request.htmx:
+            return _box(request, campaign, status=409, table_refusal=str(refusal))
         messages.error(request, str(refusal))
-        return redirect(back)
+        return redirect(reverse("dashboard", args=[campaign.pk]) + "#random-tables")
+    if request.htmx:
+        return _box(request, campaign, table_rolled=entry_for(roll, request.user, True))
     shown = _("hidden") if roll.visibility == Visibility.HIDDEN else _("public")
+    answer = roll.result["answer"]
     messages.success(
         request,
         _("%(name)s (#%(seq)s, %(shown)s): %(total)s → %(text)s")
@@ -194,8 +197,32 @@ def table_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
             "name": table.name,
             "seq": roll.seq,
             "shown": shown,
-            "total": roll.result["answer"]["total"],
-            "text": roll.result["answer"]["text"],
+            "total": answer["total"],
+            "text": answer["text"],
         },
     )
-    return redirect(back)
+    return redirect(reverse("dashboard", args=[campaign.pk]) + "#random-tables")
+
+
+def _roll(request, campaign, table) -> Roll:
+    try:
+        key = uuid.UUID(request.POST.get("key", ""))
+    except ValueError:
+        raise ActionRefused(_("This request is malformed; reload the page.")) from None
+    parent = None
+    after = request.POST.get("after", "")
+    if after:
+        parent = Roll.objects.filter(
+            pk=int(after) if after.isdigit() else 0, session__campaign=campaign
+        ).first()
+        if parent is None:
+            raise ActionRefused(_("That roll is not in this campaign's log."))
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    if session is None:
+        raise ActionRefused(_("Start a session to roll on a table."))
+    roll, _created = random_tables.roll_on_table(
+        table=table, session=session, gm=request.user, key=key,
+        visibility=request.POST.get("visibility", ""), nonce=request.POST.get("nonce"),
+        parent=parent,
+    )  # fmt: skip
+    return roll

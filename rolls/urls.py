@@ -73,6 +73,7 @@ urlpatterns += [
     path("tables/<int:pk>/", table_views.table_edit, name="random_table_edit"),
     path("tables/<int:pk>/delete/", table_views.table_delete, name="random_table_delete"),
     path("tables/<int:pk>/roll/", table_views.table_roll, name="random_table_roll"),
+    path("dashboard/tables/", table_views.tables_box, name="random_tables_box"),
     path(
         "tables/<int:pk>/export.csv",
         table_views.table_export,

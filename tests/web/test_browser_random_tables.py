@@ -23,12 +23,14 @@ def test_the_gm_rolls_a_table_hidden_and_two_players_see_only_a_hidden_roll(
         gm.click("text=Start a session")
         gm.click(f"nav.crumbs >> text={CAMPAIGN}")
         gm.click("text=GM dashboard")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
         ala = open_sheet(browser, base, "ala", "Brunhilda z Gór")
         bartek = open_sheet(browser, base, "bartek", "Zbyszko Cichy")
 
         form = gm.locator("#random-tables form.table-roll", has_text=TABLE)
         form.locator("button[data-roll-hidden]").click()
-        gm.wait_for_selector(".messages :text('hidden')")
+        rolled = gm.wait_for_selector("#random-tables .table-rolled .entry")
+        assert "hidden" in rolled.inner_text()
         shown = entry(gm, 1).inner_text()
         assert f"Table: {TABLE} (1d6)" in shown
         assert any(word in shown for word in ROWS)

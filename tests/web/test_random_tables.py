@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import Campaign
+from campaigns.systems import all_systems
 from rolls import actions
 from rolls.engine.check import check_document
 from rolls.engine.core import Die, EngineError
@@ -396,3 +397,80 @@ def test_a_polish_gm_reads_the_gap_in_polish(client, table, gm):
     client.cookies["django_language"] = "pl"
     response = write(client, campaign, rows="1-2: wiatr\n4-6: deszcz")
     assert errors(response) == ["Żaden wiersz nie obejmuje 3 (między wierszami 1, 2)."]
+
+
+# --- The dashboard's box ------------------------------------------------------------------------
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def test_with_htmx_the_box_answers_with_the_rolled_entry(client, monkeypatch, table, gm):
+    campaign, _, _ = table
+    client.force_login(gm)
+    monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(1))
+    url = reverse("random_table_roll", args=[campaign.pk, weather(campaign).pk])
+    response = client.post(url, {"key": str(uuid.uuid4()), "visibility": "hidden"}, **HX)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="random-tables"' in body
+    assert "1 → 1-3:</span> a gust of wind" in body
+
+
+def test_with_htmx_a_refusal_is_shown_in_the_box(client, table, gm):
+    campaign, _, _ = table
+    client.force_login(gm)
+    url = reverse("random_table_roll", args=[campaign.pk, weather(campaign).pk])
+    response = client.post(url, {"key": "not-a-key", "visibility": "public"}, **HX)
+    assert response.status_code == 409
+    assert "This request is malformed; reload the page." in response.content.decode()
+
+
+def test_the_box_refreshed_after_an_eruption_offers_the_table(
+    client, monkeypatch, table, gm, player
+):
+    campaign, jaga, session = table
+    weather(campaign, purpose="emanation")
+    client.force_login(player)
+    magic_via_panel(client, campaign, jaga, spell(session, jaga), 9, monkeypatch=monkeypatch)
+    assert client.get(reverse("random_tables_box", args=[campaign.pk])).status_code == 404
+    client.force_login(gm)
+    body = client.get(reverse("random_tables_box", args=[campaign.pk])).content.decode()
+    assert "the rules call for a table after a magic die erupts (emanation)." in body
+
+
+def test_a_duch_no_and_of_a_character_without_magic_offers_no_side_effect(
+    client, gm, player, other_player
+):
+    plain = CASTER | {"traits": [{"name": "kupiec", "level": 3, "magic": False}]}
+    campaign, hero, session = make_table(gm, player, other_player, SETTINGS, plain)
+    weather(campaign, purpose="side_effect")
+    actions.record_roll(
+        session=session, actor=player, system="fasttest", params={"attribute": 5},
+        key=uuid.uuid4(), label="DUCH 7", character=hero, rng=Scripted(8, 6),
+    )  # fmt: skip
+    client.force_login(gm)
+    assert client.get(reverse("dashboard", args=[campaign.pk])).context["table_offers"] == []
+
+
+def test_t10_offers_its_extra_options_table_after_an_impressive_result(
+    client, gm, player, other_player
+):
+    campaign = Campaign.objects.create(name="Moorcrest", system="t10", gm=gm)
+    seat(campaign, gm, player, other_player)
+    session = actions.start_session(campaign)
+    client.force_login(gm)
+    client.post(reverse("random_table_defaults", args=[campaign.pk]))
+    impressive, _ = actions.record_roll(
+        session=session, actor=gm, system="t10", params={"pool": 4, "difficulty": 7},
+        key=uuid.uuid4(), rng=Scripted(7, 8, 9, 9),
+    )  # fmt: skip
+    offers = client.get(reverse("dashboard", args=[campaign.pk])).context["table_offers"]
+    assert [(o["roll"], o["table"].purpose) for o in offers] == [(impressive, "impressive")]
+
+
+@pytest.mark.parametrize("system", all_systems(), ids=lambda system: system.key)
+def test_every_systems_default_tables_read_and_are_offered_for_its_own_purposes(system):
+    for default in system.default_tables:
+        lines = "\n".join(f"{at}: {text}" for at, text in enumerate(default["rows"], start=1))
+        assert parse_table(default["dice"], lines)[2] == []
+        assert default["purpose"] in system.table_purposes
