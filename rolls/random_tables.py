@@ -195,6 +195,12 @@ def add_default_tables(campaign: Campaign) -> list[RandomTable]:
     return made
 
 
+def campaign_created(sender, instance: Campaign, created: bool, raw: bool = False, **kwargs):
+    """``post_save`` of a campaign: a new one gets its rules' tables (fixtures load as they are)."""
+    if created and not raw:
+        add_default_tables(instance)
+
+
 # --- Export and import --------------------------------------------------------------------------
 
 

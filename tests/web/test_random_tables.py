@@ -344,12 +344,13 @@ def test_the_side_effect_table_follows_a_spells_no_and(client, table, gm):
     assert [(o["roll"], o["table"]) for o in offers] == [(failed, side)]
 
 
-def test_t10_brings_the_option_lists_as_editable_default_tables(client, gm, player, other_player):
+def test_a_new_t10_campaign_starts_with_the_option_lists_as_editable_tables(
+    client, gm, player, other_player
+):
     campaign = Campaign.objects.create(name="Moorcrest", system="t10", gm=gm)
     seat(campaign, gm, player, other_player)
     client.force_login(gm)
-    client.post(reverse("random_table_defaults", args=[campaign.pk]))
-    client.post(reverse("random_table_defaults", args=[campaign.pk]))  # twice: no duplicates
+    client.post(reverse("random_table_defaults", args=[campaign.pk]))  # again: no duplicates
     tables = RandomTable.objects.filter(campaign=campaign)
     assert sorted(t.dice for t in tables) == ["1d2", "1d5", "1d7", "1d9"]
     assert tables.get(purpose="impressive").rows[5] == [6, 6, "+1 harm."]
@@ -459,7 +460,6 @@ def test_t10_offers_its_extra_options_table_after_an_impressive_result(
     seat(campaign, gm, player, other_player)
     session = actions.start_session(campaign)
     client.force_login(gm)
-    client.post(reverse("random_table_defaults", args=[campaign.pk]))
     impressive, _ = actions.record_roll(
         session=session, actor=gm, system="t10", params={"pool": 4, "difficulty": 7},
         key=uuid.uuid4(), rng=Scripted(7, 8, 9, 9),
