@@ -9,6 +9,7 @@ newcomer's `make run` never duplicates or overwrites a table they already played
 
 from __future__ import annotations
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
@@ -60,8 +61,29 @@ def seed_demo() -> list[Campaign]:
                 name=npc_name,
                 defaults={"traits": [{"name": n, "dice": d} for n, d in traits]},
             )
+        _tables(campaign, getattr(demo, "TABLES", ()))
         campaigns.append(campaign)
     return campaigns
+
+
+def _tables(campaign: Campaign, tables) -> None:
+    """The demo's random tables, read by the engine like the GM's quick entry."""
+    from rolls.engine.tables import parse_table  # pure rules; the model is reached by name
+
+    model = apps.get_model("rolls", "RandomTable")
+    for name, dice, purpose, text in tables:
+        parsed, rows, problems = parse_table(dice, text)
+        if problems:  # a demo table the engine refuses is a bug of this file
+            raise ValueError(f"The demo table {name!r} does not read: {problems}")
+        model.objects.get_or_create(
+            campaign=campaign,
+            name=name,
+            defaults={
+                "dice": parsed.expression,
+                "purpose": purpose,
+                "rows": [[row.low, row.high, row.text] for row in rows],
+            },
+        )
 
 
 class _DemoCharacters:

@@ -39,3 +39,18 @@ CHARACTERS = [
         ),
     ]
 ]
+
+#: The GM's random tables (``rolls.random_tables``): name, dice, when offered, quick entry.
+TABLES = [
+    (
+        "Na szlaku (d66)",
+        "d66",
+        "",
+        "11-16: Zamarznięty strumień, a pod lodem coś błyszczy.\n"
+        "21-26: Dwóch kupców kłóci się o zdechłego konia.\n"
+        "31-36: Kruki krążą nad wzgórzem i nie chcą odlecieć.\n"
+        "41-46: Ślady bosych stóp na śniegu, prowadzące donikąd.\n"
+        "51-56: Stary kamień runiczny, świeżo oczyszczony z mchu.\n"
+        "61-66: Mgła, w której słychać własne imię.",
+    ),
+]

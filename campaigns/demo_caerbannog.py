@@ -97,3 +97,18 @@ CHARACTERS = [
         ),
     ),
 ]
+
+#: The GM's random tables (``rolls.random_tables``): name, dice, when offered, quick entry.
+TABLES = [
+    (
+        "Kto siedzi w karczmie",
+        "1d20",
+        "",
+        "1-4: Zmęczony poborca podatków, który nikomu nie ufa.\n"
+        "5-8: Trzy siostry grające w kości o cudze pieniądze.\n"
+        "9-12: Rycerz bez konia, z opowieścią o królu.\n"
+        "13-16: Mnich, który za dużo wie o miejscowym zamku.\n"
+        "17-19: Dziecko sprzedające mapy do niczego.\n"
+        "20: Ktoś, kogo bohaterowie na pewno już kiedyś widzieli.",
+    ),
+]

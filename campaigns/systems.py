@@ -69,6 +69,14 @@ class System(Protocol):
     #: character name, sheet data) and ``NPCS`` (``campaigns.demo``); None for no demo campaign.
     #: The conformance suite (tests/web/system_conformance.py) plays its first character.
     demo: Any
+    #: When the rules call for one of the GM's random tables: {purpose key: what it is for}.
+    table_purposes: Mapping[str, Any]
+    #: Tables the rules bring (RULES.md's lists): dicts of ``name``, ``dice``, ``purpose`` and
+    #: ``rows`` (quick entry lines); the GM adds them to a campaign and edits them.
+    default_tables: tuple[Mapping[str, Any], ...]
+
+    def tables_after(self, roll: Any) -> list[str]:
+        """The ``table_purposes`` keys whose table the rules call for after ``roll``."""
 
     def engine_faces(self, dice: Sequence[Mapping[str, Any]]) -> Any:
         """The faces of a stored roll in ENGINE.md's format (to re-resolve and check it)."""
@@ -132,6 +140,8 @@ class BaseSystem:
     wound_tracker: ClassVar[bool] = False
     settings_template: ClassVar[str] = ""
     demo: Any = None
+    table_purposes: ClassVar[Mapping[str, Any]] = {}
+    default_tables: ClassVar[tuple[Mapping[str, Any], ...]] = ()
 
     def __repr__(self) -> str:
         return f"<System {self.key}>"
@@ -182,6 +192,9 @@ class BaseSystem:
 
     def card_tools(self, character, campaign):
         return {}
+
+    def tables_after(self, roll):
+        return []
 
 
 _REGISTRY: dict[str, System] = {}

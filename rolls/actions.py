@@ -161,8 +161,9 @@ def record_roll(
     ``label`` and the ``source`` of each of ``sources`` are plain text or words as data
     (rolls.words), which each reader of the log gets in their own language.
 
-    ``engine`` rolls instead of the system's engine: quick dice (``rolls.engine.dice``), which
-    any table rolls alike; its faces are stored flat, in draw order.
+    ``engine`` replaces the system's engine for a roll that is not one of the system's tests:
+    quick dice (``rolls.engine.dice``) or a GM's table (``rolls.random_tables``); its faces are
+    stored as a plain list, in draw order.
     """
     try:
         with transaction.atomic():
@@ -209,8 +210,8 @@ def _nonce(nonce: str | None) -> tuple[str, bool]:
 
 
 def _record(session, actor, system, params, key, label, sources, character, npc, visibility,
-            kind, parent, rng, resolver, on_result, nonce,
-            engine) -> tuple[Roll, bool]:  # fmt: skip
+            kind, parent, rng, resolver, on_result, nonce, engine=None,
+            ) -> tuple[Roll, bool]:  # fmt: skip
     # The row lock serialises every roll of a session: seq has no gaps and no duplicates.
     # A repeated key is not looked up first: its insert breaks the unique key, which undoes
     # this transaction and answers with the first roll (record_roll), at no cost to a new roll.
@@ -245,9 +246,9 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
         label_data=None if isinstance(label, str) else label,
         params=params,
         sources=sources,
-        faces=[die["face"] for die in document["dice"]]
-        if engine
-        else engine_faces(system, document["dice"]),
+        faces=engine_faces(system, document["dice"])
+        if engine is None
+        else [die["face"] for die in document["dice"]],
         result=document,
         idempotency_key=key,
         nonce=nonce,

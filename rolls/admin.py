@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from rolls.models import PendingTest, Roll
+from rolls.models import PendingTest, RandomTable, Roll
 
 
 @admin.register(Roll)
@@ -49,3 +49,12 @@ class AwardAdmin(admin.ModelAdmin):
     list_select_related = ["campaign"]
     search_fields = ["character_name", "reason"]
     readonly_fields = ["roll", "session"]
+
+
+@admin.register(RandomTable)
+class RandomTableAdmin(admin.ModelAdmin):
+    # Rows are written through rolls.random_tables (checked by the engine), not edited here.
+    list_display = ["name", "dice", "purpose", "campaign", "updated_at"]
+    list_select_related = ["campaign"]
+    search_fields = ["name"]
+    readonly_fields = ["rows"]

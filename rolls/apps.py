@@ -17,3 +17,9 @@ class RollsConfig(AppConfig):
 
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")
         session_ended.connect(call_off_waiting, dispatch_uid="call-off-waiting-tests")
+
+        # A new campaign starts with the tables its rules bring (T10's option lists), editable.
+        from campaigns.models import Campaign
+        from rolls.random_tables import campaign_created
+
+        post_save.connect(campaign_created, sender=Campaign, dispatch_uid="default-tables")

@@ -17,9 +17,10 @@ from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls import pending as pending_actions
+from rolls import random_tables
 from rolls.actions import ActionRefused
 from rolls.log import log_context
-from rolls.models import PendingTest
+from rolls.models import PendingTest, RandomTable
 from rolls.panels import gm_limits, one_int, one_str
 from rolls.party import vitals
 from rolls.pending import pending_view
@@ -76,6 +77,9 @@ def _dashboard_context(request, campaign) -> dict[str, Any]:
         "party": party,
         "cards": _pending_cards(campaign, session),
         "npcs": NPC.objects.filter(campaign=campaign),
+        # The GM's random tables, and those the rules call for after the latest rolls.
+        "random_tables": RandomTable.objects.filter(campaign=campaign),
+        "table_offers": random_tables.offers(campaign, session),
         **log_context(campaign, request.user),
     }
 

@@ -30,6 +30,9 @@ def _sources_text(entry: dict[str, Any]) -> str:
 def _outcome(entry: dict[str, Any]) -> str:
     if entry["kind"] == QUICK_KIND:  # an expression has a total, not an outcome
         return f"= {entry['result'].get('total')}"
+    if entry["kind"] == "table":  # a GM's table: the total, the row and its text
+        answer = entry["result"]
+        return f"{answer.get('total')} → {answer.get('range')}: {answer.get('text')}"
     return outcome_word(entry["outcome"], entry["system"])
 
 

@@ -279,3 +279,6 @@ COUNTED_SOURCE_KINDS |= {
 }
 UNSIGNED_SOURCE_KINDS = UNSIGNED_SOURCE_KINDS | {"wounds_ignored", "rozmach_spent"}
 SOURCE_KINDS |= {"wounds_ignored": _("wound dice ignored"), "rozmach_spent": _("Rozmach spent")}
+# The GM's random tables (rolls.random_tables): the log's kind and label of a table roll.
+KIND_LABELS["table"] = _("table")
+WORDS["table_roll"] = _("Table: %(name)s (%(dice)s)")

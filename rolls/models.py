@@ -237,3 +237,35 @@ class Award(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character_name} +{self.amount} {self.kind}"
+
+
+# --- The GM's random tables (rolls.random_tables) -----------------------------------------------
+
+
+class RandomTable(models.Model):
+    """A table the GM rolls on: its dice (``rolls.engine.tables``) and rows that cover every
+    total exactly once. ``rows`` holds ``[low, high, text]`` lists, read through
+    ``rolls.random_tables.rows_of`` and written only through that module's actions.
+    ``purpose`` names when the rules call for it (a key of the system's ``table_purposes``;
+    "" for the GM's own encounters, names, weather)."""
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="random_tables"
+    )
+    name = models.CharField(max_length=80)
+    dice = models.CharField(max_length=10)
+    purpose = models.CharField(max_length=30, blank=True)
+    rows = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="one_table_name_per_campaign")
+        ]
+        verbose_name = _("random table")
+        verbose_name_plural = _("random tables")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.dice})"

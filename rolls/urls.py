@@ -64,3 +64,28 @@ urlpatterns += [
     path("dashboard/characters/<int:pk>/rest/", gm_views.night_rest, name="night_rest"),
     path("dashboard/npcs/<int:pk>/roll/", gm_views.npc_roll, name="npc_roll"),
 ]
+
+# The GM's random tables (rolls.table_views).
+from rolls import table_views  # noqa: E402
+
+urlpatterns += [
+    path("tables/", table_views.tables, name="random_tables"),
+    path("tables/defaults/", table_views.table_defaults, name="random_table_defaults"),
+    path("tables/import/", table_views.table_import, name="random_table_import"),
+    path("tables/<int:pk>/", table_views.table_edit, name="random_table_edit"),
+    path("tables/<int:pk>/delete/", table_views.table_delete, name="random_table_delete"),
+    path("tables/<int:pk>/roll/", table_views.table_roll, name="random_table_roll"),
+    path("dashboard/tables/", table_views.tables_box, name="random_tables_box"),
+    path(
+        "tables/<int:pk>/export.csv",
+        table_views.table_export,
+        {"fmt": "csv"},
+        name="random_table_csv",
+    ),
+    path(
+        "tables/<int:pk>/export.json",
+        table_views.table_export,
+        {"fmt": "json"},
+        name="random_table_json",
+    ),
+]

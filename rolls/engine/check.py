@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import tables
 from .core import EngineError
 from .dice import QUICK_KIND
 from .fair import FairDice, commitment, seed_bytes
@@ -111,8 +112,11 @@ def _check_entry(seed: str, entry: Mapping[str, Any], parent: Mapping[str, Any] 
     if missing:
         (sides, face), _n = next(iter(missing.items()))
         return f"a d{sides} drawn as {face} is not among the entry's dice"
-    if entry.get("parent_seq") is None:
-        answer = draw(_engine(entry), entry["params"], seed, entry["seq"], entry["nonce"])
+    # A GM's table roll is rolled again from the table it logged, even after another roll.
+    table = entry.get("kind") == "table"
+    if entry.get("parent_seq") is None or table:
+        module = tables if table else _engine(entry)
+        answer = draw(module, entry["params"], seed, entry["seq"], entry["nonce"])
         answer = json.loads(json.dumps(answer))  # tuples as lists, as in the export
         faces = answer.pop("faces")
         if faces != entry.get("faces"):

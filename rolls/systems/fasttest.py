@@ -87,5 +87,29 @@ class FastTest(BaseSystem):
     def card_tools(self, character, campaign):
         return {"rest": after_roll.rest_preview(character, campaign)}
 
+    table_purposes = {
+        # RULES.md: a magic-die face above DUCH is an uncontrolled eruption, drawn from a table.
+        "emanation": gettext_lazy("after a magic die erupts (emanation)"),
+        # The seed: a failed spell's side effect is drawn ("wylosuj skutek uboczny").
+        "side_effect": gettext_lazy("after a spell's “Nie, i…” (side effect)"),
+    }
+
+    def tables_after(self, roll):
+        answer = roll.result.get("answer", {}) if isinstance(roll.result, dict) else {}
+        if roll.kind == after_roll.MAGIC_DIE and answer.get("emanation") is True:
+            return ["emanation"]
+        if roll.kind == "test" and answer.get("outcome") == "no_and" and _is_spell(roll):
+            return ["side_effect"]
+        return []
+
+
+def _is_spell(roll) -> bool:
+    """A DUCH or UMYSŁ test (the panel's label starts with the attribute) of a caster."""
+    character = roll.character
+    data = character.data if character is not None and isinstance(character.data, dict) else {}
+    traits = data.get("traits") if isinstance(data.get("traits"), list) else []
+    caster = any(isinstance(t, dict) and t.get("magic") is True for t in traits)
+    return caster and roll.label.split(" ", 1)[0] in after_roll.SPELL_ATTRIBUTES
+
 
 SYSTEM = register(FastTest())

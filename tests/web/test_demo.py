@@ -46,3 +46,24 @@ def test_the_demo_is_refused_outside_debug(settings):
     settings.DEBUG = False
     with pytest.raises(CommandError, match="only in DEBUG"):
         call_command("seed_demo")
+
+
+def test_every_demo_campaign_has_a_random_table_that_rolls():
+    from campaigns.systems import get_system
+    from rolls.engine.tables import parse_table
+    from rolls.random_tables import rows_text
+
+    for campaign in seed_demo():
+        for table in campaign.random_tables.all():
+            assert parse_table(table.dice, rows_text(table))[2] == []
+    seed_demo()  # again: nothing doubled
+    for campaign in seed_demo():
+        system = get_system(campaign.system)
+        assert campaign.random_tables.count() == 1 + len(system.default_tables)
+
+
+def test_the_fasttest_demo_offers_its_table_after_an_eruption():
+    from campaigns.systems import get_system
+
+    fasttest = next(c for c in seed_demo() if get_system(c.system).table_purposes.get("emanation"))
+    assert fasttest.random_tables.get().purpose == "emanation"

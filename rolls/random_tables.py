@@ -1,0 +1,362 @@
+"""The GM's random tables: the form of quick entry, import and export, and the table roll.
+
+A table's rows are written only here (``save_table``), after the engine has read them
+(``rolls.engine.tables``); a roll on a table goes through ``record_roll`` like every roll (seq,
+idempotency key, the page's nonce, visibility), with the table as its engine.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import uuid
+from typing import Any
+
+from django import forms
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from campaigns.models import Campaign, GameSession
+from campaigns.systems import get_system
+from rolls.actions import ActionRefused, record_roll
+from rolls.engine import EngineError
+from rolls.engine import tables as engine_tables
+from rolls.engine.tables import Problem, Row, TableDice, parse_dice, parse_table
+from rolls.engine.tables import rows_text as engine_rows_text
+from rolls.models import RandomTable, Roll, Visibility
+from rolls.words import words
+
+#: The table roll's kind in the log.
+TABLE = "table"
+#: How many of the open session's latest rolls are looked at for a table the rules call for.
+OFFER_WINDOW = 10
+#: The largest file an import reads.
+MAX_IMPORT_BYTES = 64 * 1024
+DICE_EXAMPLES = "1d6, 2d6, 1d20, d66, 1d100"
+
+
+def rows_of(table: RandomTable) -> list[Row]:
+    """The stored rows as the engine's (a row that is not [low, high, text] is skipped)."""
+    rows = []
+    for item in table.rows if isinstance(table.rows, list) else []:
+        if isinstance(item, list) and len(item) == 3:
+            low, high, text = item
+            if isinstance(low, int) and isinstance(high, int) and isinstance(text, str):
+                rows.append(Row(low, high, text))
+    return rows
+
+
+def rows_text(table: RandomTable) -> str:
+    return engine_rows_text(rows_of(table))
+
+
+def _lines(problem: Problem) -> str:
+    return ", ".join(str(line) for line in problem.lines)
+
+
+def _span(problem: Problem) -> str:
+    if problem.low == problem.high:
+        return str(problem.low)
+    return f"{problem.low}-{problem.high}"
+
+
+def problem_message(problem: Problem, dice: TableDice) -> str:
+    """One problem of the rows as a sentence naming its lines."""
+    count = len(problem.lines)
+    args = {"lines": _lines(problem), "span": _span(problem), "dice": dice.expression}
+    if problem.kind == "unreadable":
+        return (
+            _(
+                "Line %(lines)s cannot be read: write a range, a colon and the text, "
+                "e.g. “1-3: a gust of wind”."
+            )
+            % args
+        )
+    if problem.kind == "empty_text":
+        return _("Line %(lines)s has a range but no text.") % args
+    if problem.kind == "long":
+        return _("Line %(lines)s is longer than 300 characters.") % args
+    if problem.kind == "backwards":
+        return _(
+            "Line %(lines)s: the range %(span)s runs backwards; put the lower number first."
+        ) % {
+            **args,
+            "span": f"{problem.low}-{problem.high}",
+        }
+    if problem.kind == "outside":
+        return _("Line %(lines)s lies outside what %(dice)s can roll (%(span)s).") % args
+    if problem.kind == "overlap":
+        return _("Lines %(lines)s overlap on %(span)s.") % args
+    if problem.kind == "gap":
+        if not count:
+            return _("No row covers %(span)s.") % args
+        return (
+            ngettext(
+                "No row covers %(span)s (next to line %(lines)s).",
+                "No row covers %(span)s (between lines %(lines)s).",
+                count,
+            )
+            % args
+        )
+    if problem.kind == "too_many":
+        return _("A table holds at most 200 rows.")
+    return _("Write at least one row, e.g. “1-3: a gust of wind”.")
+
+
+class TableForm(forms.Form):
+    """A table's name, dice, purpose and rows (quick entry, one row per line)."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
+    dice = forms.CharField(
+        label=gettext_lazy("Dice"), max_length=10, help_text=DICE_EXAMPLES, initial="1d6"
+    )
+    purpose = forms.ChoiceField(label=gettext_lazy("Offered"), required=False)
+    rows = forms.CharField(
+        label=gettext_lazy("Rows, one per line"),
+        widget=forms.Textarea(attrs={"rows": 10, "placeholder": "1-3: …\n4: …\n5-6: …"}),
+        max_length=20000,
+    )
+
+    def __init__(self, *args, campaign: Campaign, table: RandomTable | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.campaign, self.table = campaign, table
+        purposes = get_system(campaign.system).table_purposes
+        self.fields["purpose"].choices = [("", _("only when I roll it"))] + [
+            (key, label) for key, label in purposes.items()
+        ]
+        self.parsed: tuple[TableDice, list[Row]] | None = None
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(_("Give the table a name."))
+        others = RandomTable.objects.filter(campaign=self.campaign, name=name)
+        if self.table is not None:
+            others = others.exclude(pk=self.table.pk)
+        if others.exists():
+            raise forms.ValidationError(_("This campaign already has a table of that name."))
+        return name
+
+    def clean_dice(self) -> str:
+        try:
+            return parse_dice(self.cleaned_data["dice"]).expression
+        except EngineError:
+            raise forms.ValidationError(
+                _("Write the dice as d66 or NdS, e.g. %(examples)s.") % {"examples": DICE_EXAMPLES}
+            ) from None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if "dice" not in data or "rows" not in data:
+            return data
+        dice, rows, problems = parse_table(data["dice"], data["rows"])
+        if problems:
+            for problem in problems:
+                self.add_error("rows", problem_message(problem, dice))
+        else:
+            self.parsed = (dice, rows)
+        return data
+
+
+@transaction.atomic
+def save_table(form: TableForm) -> RandomTable:
+    """Create or change the table from a valid form (its rows as the engine read them)."""
+    dice, rows = form.parsed
+    table = form.table or RandomTable(campaign=form.campaign)
+    table.name = form.cleaned_data["name"]
+    table.dice = dice.expression
+    table.purpose = form.cleaned_data.get("purpose") or ""
+    table.rows = [[row.low, row.high, row.text] for row in rows]
+    try:
+        with transaction.atomic():
+            table.save()
+    except IntegrityError as error:  # the same name saved twice in the same instant
+        raise ActionRefused(_("This campaign already has a table of that name.")) from error
+    return table
+
+
+def add_default_tables(campaign: Campaign) -> list[RandomTable]:
+    """The tables the campaign's rules bring (RULES.md), in the GM's language; a name the
+    campaign already has is left alone."""
+    made = []
+    for default in get_system(campaign.system).default_tables:
+        lines = "\n".join(f"{at}: {text}" for at, text in enumerate(default["rows"], start=1))
+        data = {
+            "name": str(default["name"]),
+            "dice": default["dice"],
+            "purpose": default["purpose"],
+            "rows": lines,
+        }
+        form = TableForm(data, campaign=campaign)
+        if form.is_valid():
+            made.append(save_table(form))
+    return made
+
+
+def campaign_created(sender, instance: Campaign, created: bool, raw: bool = False, **kwargs):
+    """``post_save`` of a campaign: a new one gets its rules' tables (fixtures load as they are)."""
+    if created and not raw:
+        add_default_tables(instance)
+
+
+# --- Export and import --------------------------------------------------------------------------
+
+
+def export_json(table: RandomTable) -> str:
+    document = {
+        "name": table.name,
+        "dice": table.dice,
+        "purpose": table.purpose,
+        "rows": [{"from": r.low, "to": r.high, "text": r.text} for r in rows_of(table)],
+    }
+    return json.dumps(document, ensure_ascii=False, indent=2)
+
+
+def export_csv(table: RandomTable) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["from", "to", "text"])
+    for row in rows_of(table):
+        writer.writerow([row.low, row.high, row.text])
+    return out.getvalue()
+
+
+class ImportRefused(Exception):
+    """A file that cannot be read as a table; the message says why."""
+
+
+def _cell(value: Any) -> str:
+    return str(value).strip().replace("\n", " ")
+
+
+def read_import(name: str, content: bytes) -> dict[str, str]:
+    """A CSV (columns from, to, text) or JSON file (as exported) as a TableForm's data."""
+    if len(content) > MAX_IMPORT_BYTES:
+        raise ImportRefused(_("The file is larger than 64 KB."))
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ImportRefused(_("The file is not UTF-8 text.")) from None
+    if name.lower().endswith(".json"):
+        return _read_json(text)
+    if name.lower().endswith(".csv"):
+        return _read_csv(text)
+    raise ImportRefused(_("Choose a .csv or .json file."))
+
+
+def _row_line(low: Any, high: Any, words_: Any) -> str:
+    low, high = _cell(low), _cell(high) or _cell(low)
+    return f"{low}-{high}: {_cell(words_)}" if low != high else f"{low}: {_cell(words_)}"
+
+
+def _read_json(text: str) -> dict[str, str]:
+    try:
+        document = json.loads(text)
+    except ValueError:
+        raise ImportRefused(_("The file is not valid JSON.")) from None
+    rows = document.get("rows") if isinstance(document, dict) else None
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise ImportRefused(
+            _("The JSON file needs “name”, “dice” and a list of “rows” with from, to and text.")
+        )
+    lines = [_row_line(r.get("from", ""), r.get("to", ""), r.get("text", "")) for r in rows]
+    return {
+        "name": _cell(document.get("name", "")),
+        "dice": _cell(document.get("dice", "")),
+        "purpose": _cell(document.get("purpose", "")),
+        "rows": "\n".join(lines),
+    }
+
+
+def _read_csv(text: str) -> dict[str, str]:
+    reader = csv.reader(io.StringIO(text))
+    lines = []
+    for number, record in enumerate(reader, start=1):
+        if number == 1 and [c.strip().lower() for c in record[:3]] == ["from", "to", "text"]:
+            continue
+        if not any(cell.strip() for cell in record):
+            continue
+        if len(record) != 3:
+            raise ImportRefused(
+                _("Line %(line)s of the CSV file needs three columns: from, to, text.")
+                % {"line": number}
+            )
+        lines.append(_row_line(*record))
+    return {"rows": "\n".join(lines)}
+
+
+# --- Rolling a table ----------------------------------------------------------------------------
+
+
+def roll_on_table(
+    *,
+    table: RandomTable,
+    session: GameSession,
+    gm,
+    key: uuid.UUID,
+    visibility: str,
+    nonce: str | None = None,
+    parent: Roll | None = None,
+) -> tuple[Roll, bool]:
+    """The GM's roll on ``table`` into the session's log (public or hidden)."""
+    if visibility not in (Visibility.PUBLIC, Visibility.HIDDEN):
+        raise ActionRefused(_("A table is rolled public or hidden."))
+    if parent is not None and parent.session_id != session.pk:
+        raise ActionRefused(_("That roll is not of this session."))
+    try:
+        dice = parse_dice(table.dice)
+    except EngineError as error:
+        raise ActionRefused(str(error)) from error
+    rows = tuple(rows_of(table))
+    if not rows:
+        raise ActionRefused(_("This table has no rows yet."))
+    return record_roll(
+        session=session,
+        actor=gm,
+        system=session.campaign.system,
+        # The table as rolled, so the entry can be rolled again and checked (the export).
+        params=engine_tables.table_params(table.name, dice, list(rows), table.pk),
+        key=key,
+        label=words("table_roll", name=table.name, dice=table.dice),
+        visibility=visibility,
+        kind=TABLE,
+        parent=parent,
+        nonce=nonce,
+        engine=engine_tables,
+    )
+
+
+def offers(campaign: Campaign, session: GameSession | None) -> list[dict[str, Any]]:
+    """The tables the rules call for after the open session's latest rolls, newest first: each
+    ``{"roll", "table", "why"}``, once per roll and table (gone once that table was rolled)."""
+    if session is None or not session.is_open:
+        return []
+    system = get_system(campaign.system)
+    if not system.table_purposes:
+        return []
+    by_purpose: dict[str, list[RandomTable]] = {}
+    for table in RandomTable.objects.filter(campaign=campaign).exclude(purpose=""):
+        by_purpose.setdefault(table.purpose, []).append(table)
+    if not by_purpose:
+        return []
+    rolls = list(
+        Roll.objects.filter(session=session)
+        .exclude(kind=TABLE)
+        .select_related("character")
+        .prefetch_related("follow_ups")
+        .order_by("-seq")[:OFFER_WINDOW]
+    )
+    found = []
+    for roll in rolls:
+        rolled = {
+            follow.params.get("id") for follow in roll.follow_ups.all() if follow.kind == TABLE
+        }
+        for purpose in system.tables_after(roll):
+            for table in by_purpose.get(purpose, []):
+                if table.pk not in rolled:
+                    found.append(
+                        {"roll": roll, "table": table, "why": system.table_purposes[purpose]}
+                    )
+    return found

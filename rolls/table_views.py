@@ -1,0 +1,228 @@
+"""The GM's random tables: write, import, export and roll them. GM-only: 404 for anyone else.
+
+Writes go through ``rolls.random_tables``; a refused form comes back with what was typed and a
+message naming the lines to fix, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaigns.access import gm_campaign
+from campaigns.models import GameSession
+from campaigns.systems import get_system
+from rolls import random_tables
+from rolls.actions import ActionRefused
+from rolls.log import entry_for
+from rolls.models import RandomTable, Roll, Visibility
+
+
+def _tables_page(request, campaign, form, import_errors=(), status=200) -> HttpResponse:
+    context = {
+        "campaign": campaign,
+        "tables": RandomTable.objects.filter(campaign=campaign),
+        "form": form,
+        "import_errors": list(import_errors),
+        "has_defaults": bool(get_system(campaign.system).default_tables),
+    }
+    return render(request, "rolls/tables.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def tables(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The campaign's tables, and the form of a new one (quick entry)."""
+    campaign = gm_campaign(request, campaign_id)
+    if request.method == "GET":
+        return _tables_page(request, campaign, random_tables.TableForm(campaign=campaign))
+    form = random_tables.TableForm(request.POST, campaign=campaign)
+    if form.is_valid():
+        try:
+            table = random_tables.save_table(form)
+        except ActionRefused as refusal:
+            form.add_error("name", str(refusal))
+        else:
+            messages.success(request, _("Table “%(name)s” saved.") % {"name": table.name})
+            return redirect("random_tables", campaign.pk)
+    return _tables_page(request, campaign, form, status=422)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def table_edit(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    table = get_object_or_404(RandomTable, pk=pk, campaign=campaign)
+    status = 200
+    if request.method == "POST":
+        form = random_tables.TableForm(request.POST, campaign=campaign, table=table)
+        if form.is_valid():
+            try:
+                random_tables.save_table(form)
+            except ActionRefused as refusal:
+                form.add_error("name", str(refusal))
+            else:
+                messages.success(request, _("Table “%(name)s” saved.") % {"name": table.name})
+                return redirect("random_tables", campaign.pk)
+        status = 422
+    else:
+        initial = {
+            "name": table.name,
+            "dice": table.dice,
+            "purpose": table.purpose,
+            "rows": random_tables.rows_text(table),
+        }
+        form = random_tables.TableForm(initial=initial, campaign=campaign, table=table)
+    context = {"campaign": campaign, "table": table, "form": form}
+    return render(request, "rolls/table_edit.html", context, status=status)
+
+
+@require_POST
+@login_required
+def table_delete(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    table = get_object_or_404(RandomTable, pk=pk, campaign=campaign)
+    table.delete()  # the log keeps its rolls: they hold the row they read
+    messages.success(request, _("Table “%(name)s” deleted.") % {"name": table.name})
+    return redirect("random_tables", campaign.pk)
+
+
+@require_POST
+@login_required
+def table_defaults(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    made = random_tables.add_default_tables(campaign)
+    if made:
+        messages.success(request, ", ".join(table.name for table in made))
+    else:
+        messages.info(request, _("The rules' tables are already in this campaign."))
+    return redirect("random_tables", campaign.pk)
+
+
+@require_POST
+@login_required
+def table_import(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """A CSV (from, to, text: name and dice typed in the form) or JSON file, checked like quick
+    entry; a refused file comes back in the new table's form, to fix by hand."""
+    campaign = gm_campaign(request, campaign_id)
+    upload = request.FILES.get("file")
+    blank = random_tables.TableForm(campaign=campaign)
+    if upload is None:
+        return _tables_page(request, campaign, blank, [_("Choose a file to import.")], 422)
+    try:
+        data = random_tables.read_import(
+            upload.name, upload.read(random_tables.MAX_IMPORT_BYTES + 1)
+        )
+    except random_tables.ImportRefused as refusal:
+        return _tables_page(request, campaign, blank, [str(refusal)], 422)
+    for field in ("name", "dice"):
+        typed = request.POST.get(field, "").strip()
+        if typed:
+            data[field] = typed
+    form = random_tables.TableForm(data, campaign=campaign)
+    if form.is_valid():
+        try:
+            table = random_tables.save_table(form)
+        except ActionRefused as refusal:
+            form.add_error("name", str(refusal))
+        else:
+            messages.success(request, _("Table “%(name)s” imported.") % {"name": table.name})
+            return redirect("random_tables", campaign.pk)
+    return _tables_page(
+        request, campaign, form, [_("The file was read; fix the table below.")], 422
+    )
+
+
+@require_GET
+@login_required
+def table_export(request: HttpRequest, campaign_id: int, pk: int, fmt: str) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    table = get_object_or_404(RandomTable, pk=pk, campaign=campaign)
+    if fmt == "json":
+        response = HttpResponse(random_tables.export_json(table), "application/json")
+    else:
+        response = HttpResponse(random_tables.export_csv(table), "text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="table-{table.pk}.{fmt}"'
+    return response
+
+
+def _box(request, campaign, status=200, **extra) -> HttpResponse:
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    context = {
+        "campaign": campaign,
+        "session": session,
+        "random_tables": RandomTable.objects.filter(campaign=campaign),
+        "table_offers": random_tables.offers(campaign, session),
+        **extra,
+    }
+    return render(request, "rolls/_tables_box.html", context, status=status)
+
+
+@require_GET
+@login_required
+def tables_box(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The dashboard's tables box alone: refreshed when a roll lands (a table may be offered)."""
+    return _box(request, gm_campaign(request, campaign_id))
+
+
+@require_POST
+@login_required
+def table_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    """The GM rolls a table from the dashboard, public or hidden (after a roll, when offered).
+    With htmx the box answers with the entry; without, the dashboard with a message."""
+    campaign = gm_campaign(request, campaign_id)
+    table = get_object_or_404(RandomTable, pk=pk, campaign=campaign)
+    try:
+        roll = _roll(request, campaign, table)
+    except ActionRefused as refusal:
+        if request.htmx:
+            return _box(request, campaign, status=409, table_refusal=str(refusal))
+        messages.error(request, str(refusal))
+        return redirect(reverse("dashboard", args=[campaign.pk]) + "#random-tables")
+    if request.htmx:
+        return _box(request, campaign, table_rolled=entry_for(roll, request.user, True))
+    shown = _("hidden") if roll.visibility == Visibility.HIDDEN else _("public")
+    answer = roll.result["answer"]
+    messages.success(
+        request,
+        _("%(name)s (#%(seq)s, %(shown)s): %(total)s → %(text)s")
+        % {
+            "name": table.name,
+            "seq": roll.seq,
+            "shown": shown,
+            "total": answer["total"],
+            "text": answer["text"],
+        },
+    )
+    return redirect(reverse("dashboard", args=[campaign.pk]) + "#random-tables")
+
+
+def _roll(request, campaign, table) -> Roll:
+    try:
+        key = uuid.UUID(request.POST.get("key", ""))
+    except ValueError:
+        raise ActionRefused(_("This request is malformed; reload the page.")) from None
+    parent = None
+    after = request.POST.get("after", "")
+    if after:
+        parent = Roll.objects.filter(
+            pk=int(after) if after.isdigit() else 0, session__campaign=campaign
+        ).first()
+        if parent is None:
+            raise ActionRefused(_("That roll is not in this campaign's log."))
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    if session is None:
+        raise ActionRefused(_("Start a session to roll on a table."))
+    roll, _created = random_tables.roll_on_table(
+        table=table, session=session, gm=request.user, key=key,
+        visibility=request.POST.get("visibility", ""), nonce=request.POST.get("nonce"),
+        parent=parent,
+    )  # fmt: skip
+    return roll
