@@ -125,9 +125,9 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     if choices.get("pending"):
         return _roll_pending(request, campaign, character, choices, key, visibility, refuse)
     panel = panel_module(campaign.system).build(character, campaign, choices)
-    if not panel.ready:
-        return refuse(422)
     try:
+        if not panel.ready:
+            raise actions.ActionRefused("")
         roll, _created = actions.roll_from_panel(
             session=session,
             actor=request.user,
@@ -137,7 +137,15 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
             visibility=visibility,
         )
     except actions.ActionRefused as refusal:
-        return refuse(409, str(refusal))
+        # A request sent again after its answer was lost: the roll it made is the answer (the
+        # sheet it spent from may no longer allow the same choices). Looked up only here, so a
+        # first roll costs no extra query.
+        roll = Roll.objects.filter(
+            session=session, idempotency_key=key, character=character, actor=request.user
+        ).first()
+        if roll is None:
+            return refuse(409 if panel.ready else 422, str(refusal))
+        return _render(request, campaign, character, choices, rolled=roll, session=session)
     if panel.spend or panel.on_result is not None:
         # The roll changed the sheet (left on ``character``): the whole panel again.
         return _render(request, campaign, character, choices, rolled=roll, session=session)

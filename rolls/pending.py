@@ -97,6 +97,8 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         .select_related("character", "session__campaign")
         .get(pk=pending_id)
     )
+    if pending.roll_id is not None and pending.roll.idempotency_key == key:
+        return pending.roll, False  # sent again after its answer was lost: that roll stands
     if pending.status != PendingTest.Status.OPEN:
         raise ActionRefused(_("This test has already been rolled or called off."))
     if pending.revision != revision:
