@@ -16,7 +16,7 @@ from campaigns.models import GameSession
 from rolls import actions
 from rolls import pending as pending_actions
 from rolls.models import PendingTest, Roll, Visibility
-from rolls.panels import one_int, panel_module, with_target
+from rolls.panels import Choices, one_int, panel_module, with_target
 from rolls.payload import roll_payload
 from rolls.pending import pending_view
 
@@ -99,6 +99,14 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
 def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     campaign, character = _character_to_roll(request, campaign_id, pk)
     choices = request.POST if request.method == "POST" else request.GET
+    pending = _pending_for(character, choices)
+    if pending is not None and character.owner_id == request.user.pk:
+        if request.method == "POST":
+            # The player changed a choice: the GM's card follows it.
+            pending_actions.save_draft(pending, choices, campaign.gm_id)
+        elif set(choices) <= {"pending"} and pending.draft:
+            # The panel opened again (a GM change, a reload): the player's choices stay.
+            choices = Choices({**pending.draft, "pending": [str(pending.pk)]})
     return _render(request, campaign, character, choices)
 
 

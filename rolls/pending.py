@@ -132,6 +132,40 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
     return roll, created
 
 
+#: A draft is the panel form as posted, kept small: what the GM's card needs, never more.
+DRAFT_SKIP = frozenset({"csrfmiddlewaretoken", "key", "pending", "revision"})
+DRAFT_KEYS, DRAFT_VALUES, DRAFT_CHARS = 80, 40, 100
+
+
+def save_draft(pending: PendingTest, choices, gm_id: int) -> bool:
+    """Keep the player's current choices on an open called test and tell the GM's pages, so the
+    GM's card shows the odds the player will roll. Not a change to the test: the revision stays,
+    and the player's own pages are not told (they are where the choices come from)."""
+    getlist = choices.getlist if hasattr(choices, "getlist") else lambda k: list(choices[k])
+    draft = {
+        str(name)[:40]: [str(value)[:DRAFT_CHARS] for value in getlist(name)[:DRAFT_VALUES]]
+        for name in list(choices)[:DRAFT_KEYS]
+        if name not in DRAFT_SKIP
+    }
+    if draft == pending.draft:
+        return False
+    changed = PendingTest.objects.filter(pk=pending.pk, status=PendingTest.Status.OPEN).update(
+        draft=draft
+    )
+    if changed:
+        pending.draft = draft
+        event = {
+            "type": "table.pending",
+            "pending": pending.pk,
+            "character": pending.character_id,
+            "revision": pending.revision,
+            "status": pending.status,
+            "draft": True,
+        }
+        broadcast_on_commit(user_group(gm_id), event)
+    return bool(changed)
+
+
 class StaleTest(ActionRefused):
     """The player's view of a pending test is older than the GM's latest change."""
 
