@@ -114,6 +114,23 @@
   });
   document.addEventListener("htmx:afterSwap", applyGuard);
 
+  // A panel update asked for before a roll can arrive after its result: it must not wipe the
+  // result from the screen. An update that brings no result keeps the one shown.
+  let shownResult = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    shownResult = null;
+    if (isRollRequest(event) || !target || target.id !== "test-panel") return;
+    const slot = document.getElementById("test-panel-rolled");
+    if (slot && slot.firstElementChild) shownResult = Array.from(slot.childNodes);
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!shownResult) return;
+    const slot = document.getElementById("test-panel-rolled");
+    if (slot && !slot.firstElementChild) slot.replaceChildren.apply(slot, shownResult);
+    shownResult = null;
+  });
+
   // The roll did not go out (no connection) or got no answer: say so, and offer to send the
   // very same request again. Its idempotency key is unchanged (nothing was swapped), so a roll
   // that did reach the server is answered with that roll, never made twice.
