@@ -55,6 +55,7 @@ def test_a_player_cannot_add_bonus_dice_to_the_gms_circumstances(browser, tmp_pa
         assert field.is_disabled()
         assert field.input_value() == "0"
         assert ala.locator("#test-panel #penalty_other").input_value() == "4"
+        ala.locator("#test-panel").screenshot(path=str(tmp_path / "called-panel.png"))
         # A page that re-enables the field (or a forged request) still cannot add the dice.
         ala.evaluate("document.getElementById('bonus_other').disabled = false")
         field.fill("12")
