@@ -73,3 +73,18 @@ def test_a_called_test_sent_again_with_its_key_answers_with_its_roll(client, run
     assert again.status_code == 200
     assert "already been rolled" not in again.content.decode()
     assert f'data-seq="{Roll.objects.get().seq}"' in again.content.decode()
+
+
+def test_the_panel_carries_the_not_sent_message_and_a_focusable_result(client, running):
+    _, hero = running
+    form = {"attribute": "BUDOWA", "experience": "1", "key": str(uuid.uuid4())}
+    html = client.post(panel_url(hero, "test_roll"), form, headers=HX).content.decode()
+    assert '<template id="roll-not-sent">' in html
+    assert "Send the roll again" in html
+    assert '<div class="rolled" tabindex="-1">' in html
+
+
+def test_a_panel_that_cannot_roll_marks_its_button_not_ready(client, running):
+    _, hero = running
+    html = client.post(panel_url(hero), {"attribute": ""}).content.decode()
+    assert 'disabled data-not-ready="true"' in html
