@@ -172,6 +172,7 @@
     const panel = panelElement();
     const detail = event.detail;
     if (!panel || String(detail.character) !== panel.dataset.character) return;
+    if (detail.draft) return; // the player's own choices changed, not the test (the GM's card)
     if (detail.status !== "open") {
       load(panel.dataset.panelUrl, false);
       return;
