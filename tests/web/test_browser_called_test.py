@@ -88,3 +88,59 @@ def test_the_gms_card_follows_the_players_choices_then_shows_the_roll(browser, t
         gm.wait_for_selector(f".pending-card.rolled [data-rolled-seq='{seq}']")
         assert "Rycerz królestwa" in gm.locator(".pending-card.rolled").inner_text()
         gm.screenshot(path=str(tmp_path / "gm-card-rolled.png"), full_page=True)
+
+
+# The other four systems: the GM's fields are fixed on the page and a forged value does not count.
+OTHER_SYSTEMS = [
+    # campaign, character, call form choices, fixed fields, (field to forge, value)
+    ("Sagi Północy (AST)", "Olaf", {}, ["#ast-hindrance", "#ast-hindrance-source"],
+     ("#ast-hindrance", "7")),
+    ("Moorcrest (T10)", "Astrid", {"attribute": "Styrka"},
+     ["#t10-circumstance", "#t10-difficulty"], ("#t10-circumstance", "9")),
+    ("Caerbannog 2026", "Julio", {"skill": "Dociekliwość"},
+     ["#cb-easing", "#cb-hindering", "#cb-modifier", "#cb-difficulty"], ("#cb-modifier", "17")),
+    ("Pustkowia (2d6)", "Aoife", {"attribute": "Zręczność", "skill": "Skradanie"},
+     ["#twod6-helpers", "#twod6-cap-raise", "#twod6-difficulty"], ("#twod6-cap-raise", "9")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("campaign", "hero", "call", "fixed", "forged"), OTHER_SYSTEMS)
+def test_in_every_system_the_gms_fields_are_fixed_and_a_forged_value_does_not_count(
+    browser,  # noqa: F811
+    tmp_path,
+    campaign,
+    hero,
+    call,
+    fixed,
+    forged,
+):
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={campaign}")
+        gm.click("text=Start a session")
+        gm.click(f"nav.crumbs >> text={campaign}")
+        gm.click("text=GM dashboard")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
+        player = log_in(browser, base, "ala")
+        player.click(f"text={campaign}")
+        player.click(f"text={hero}")
+        player.wait_for_selector(".connection[data-connection-state='live']")
+
+        card = gm.locator(".party-card", has_text=hero)
+        card.locator("summary", has_text="Call for a test").click()
+        for name, value in call.items():
+            card.locator(f"select[name={name}]").select_option(value)
+        card.locator("button", has_text="Call").click()
+        player.wait_for_selector("#test-panel .pending-note")
+        for selector in fixed:
+            assert player.locator(f"#test-panel {selector}").is_disabled(), selector
+
+        field, value = forged
+        player.evaluate(
+            "([selector, value]) => { const el = document.querySelector(selector);"
+            " el.disabled = false; el.value = value; }",
+            [f"#test-panel {field}", value],
+        )
+        player.wait_for_selector("#test-panel .roll-button:not([disabled])")
+        player.click("#test-panel .roll-button")
+        assert f"+{value}" not in entry(gm, 1).inner_text()
