@@ -126,3 +126,17 @@ def test_after_a_roll_the_focus_moves_to_the_result(table):  # noqa: F811
     ala.wait_for_selector("#test-panel .rolled .entry")
     ala.wait_for_function("document.activeElement.closest('#test-panel .rolled') !== null")
     assert "BUDOWA" in ala.evaluate("document.activeElement.innerText")
+
+
+def test_a_panel_update_that_lands_after_the_roll_keeps_the_result_shown(table):  # noqa: F811
+    _, ala, _ = table
+    open_budowa(ala)
+    held = []
+    ala.route(lambda url: url.endswith("/test/"), lambda route: held.append(route))
+    ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
+    ala.click(ROLL)
+    ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
+    assert len(held) == 1
+    held[0].continue_()  # the update asked for before the roll arrives after its result
+    ala.wait_for_selector("#test-panel .odds .sources li:has-text('Rycerz królestwa')")
+    assert ala.locator("#test-panel .rolled .entry[data-seq='1']").count() == 1
