@@ -111,6 +111,22 @@
     if (!isRollRequest(event)) return;
     inFlight = false;
     applyGuard();
+    if (refreshAfterRoll) {
+      refreshAfterRoll = false;
+      const form = document.querySelector("#test-panel form");
+      if (form) htmx.trigger(form, "change");
+    }
+  });
+
+  // A choice changed while a roll is in flight: its re-rendered panel must not replace the one
+  // the roll will answer into (htmx would put the result into the detached old panel, off the
+  // screen). The update waits, and is asked for again once the roll has landed.
+  let refreshAfterRoll = false;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!inFlight || !elt || !elt.matches || !elt.matches("#test-panel form")) return;
+    event.detail.shouldSwap = false;
+    refreshAfterRoll = true;
   });
   document.addEventListener("htmx:afterSwap", applyGuard);
 

@@ -140,3 +140,19 @@ def test_a_panel_update_that_lands_after_the_roll_keeps_the_result_shown(table):
     held[0].continue_()  # the update asked for before the roll arrives after its result
     ala.wait_for_selector("#test-panel .odds .sources li:has-text('Rycerz królestwa')")
     assert ala.locator("#test-panel .rolled .entry[data-seq='1']").count() == 1
+
+
+def test_a_choice_changed_while_the_roll_is_in_flight_does_not_hide_its_result(table):  # noqa: F811
+    _, ala, _ = table
+    open_budowa(ala)
+    held = []
+    ala.route(ROLL_ROUTE, lambda route: held.append(route))
+    ala.click(ROLL)
+    # The panel update answers while the roll is still on its way.
+    with ala.expect_response(lambda response: response.url.endswith("/test/")):
+        ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
+    ala.wait_for_timeout(200)
+    held[0].continue_()
+    ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
+    ala.wait_for_selector("#test-panel .odds .sources li:has-text('Rycerz królestwa')")
+    assert ala.is_checked("#test-panel input[name=trait][data-name='Rycerz królestwa']")
