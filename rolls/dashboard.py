@@ -21,8 +21,9 @@ from rolls import random_tables
 from rolls.actions import ActionRefused
 from rolls.log import log_context
 from rolls.models import PendingTest, RandomTable
-from rolls.panels import gm_limits, one_int, one_str
+from rolls.panels import Choices, gm_limits, one_int, one_str
 from rolls.party import vitals
+from rolls.payload import roll_payload
 from rolls.pending import pending_view
 from sheets.models import NPC, Character
 from sheets.npc_forms import QuickNPCForm
@@ -38,20 +39,33 @@ def _party(campaign) -> list[dict[str, Any]]:
 
 
 def _pending_cards(campaign, session) -> list[dict[str, Any]]:
+    """Each character's latest called test of the session: open (being shaped), or rolled (its
+    entry stays on the card until the GM calls the next test for that character)."""
     if session is None:
         return []
     tests = (
-        PendingTest.objects.filter(session=session, status=PendingTest.Status.OPEN)
-        .select_related("character")
-        .order_by("created_at")
+        PendingTest.objects.filter(
+            session=session, status__in=[PendingTest.Status.OPEN, PendingTest.Status.ROLLED]
+        )
+        .select_related("character", "roll__actor", "roll__parent")
+        .order_by("-created_at", "-pk")
     )
-    return [_card(campaign, test) for test in tests]
+    latest: dict[int, PendingTest] = {}
+    for test in tests:
+        latest.setdefault(test.character_id, test)
+    return [_card(campaign, test) for test in sorted(latest.values(), key=lambda t: t.created_at)]
 
 
 def _card(campaign, test: PendingTest) -> dict[str, Any]:
-    """One pending test as the GM sees it: the odds before the player's own bonus dice."""
+    """One called test as the GM sees it: built from the player's current choices (the draft)
+    with the GM's modifiers, so its odds are the ones the player will roll; once rolled, the
+    entry."""
+    if test.status == PendingTest.Status.ROLLED:
+        return {"test": test, "rolled": roll_payload(test.roll)}
     system = get_system(campaign.system)
-    panel = system.panel.build(test.character, campaign, {}, pending=pending_view(test))
+    panel = system.panel.build(
+        test.character, campaign, Choices(test.draft), pending=pending_view(test)
+    )
     return {
         "test": test,
         "panel": panel,

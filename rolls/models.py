@@ -120,6 +120,9 @@ class PendingTest(models.Model):
     )
     target = models.JSONField(default=dict)
     modifiers = models.JSONField(default=dict)
+    # The player's current choices on the panel (traits ticked, dice to spend...), so the GM's
+    # card shows what the player is about to roll. Not part of the test: no revision bump.
+    draft = models.JSONField(default=dict, blank=True)
     revision = models.PositiveIntegerField(default=1)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     roll = models.OneToOneField(

@@ -18,7 +18,7 @@ from rolls import actions
 from rolls import pending as pending_actions
 from rolls.log import entry_for, may_see
 from rolls.models import PendingTest, Roll, Visibility
-from rolls.panels import one_int, with_target
+from rolls.panels import Choices, one_int, with_target
 from rolls.pending import pending_view
 
 
@@ -131,6 +131,14 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
 def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     campaign, character = _character_to_roll(request, campaign_id, pk)
     choices = request.POST if request.method == "POST" else request.GET
+    pending = _pending_for(character, choices)
+    if pending is not None and character.owner_id == request.user.pk:
+        if request.method == "POST":
+            # The player changed a choice: the GM's card follows it.
+            pending_actions.save_draft(pending, choices, campaign.gm_id)
+        elif set(choices) <= {"pending"} and pending.draft:
+            # The panel opened again (a GM change, a reload): the player's choices stay.
+            choices = Choices({**pending.draft, "pending": [str(pending.pk)]})
     return _render(request, campaign, character, choices)
 
 
@@ -162,6 +170,8 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     if panel.parent is not None:
         return _roll_as_follow_up(request, campaign, character, choices, panel, key, refuse)
     try:
+        if not panel.ready:
+            raise actions.ActionRefused("")
         roll, _created = actions.roll_from_panel(
             session=session,
             actor=request.user,
@@ -172,7 +182,15 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
             nonce=choices.get("nonce"),
         )
     except actions.ActionRefused as refusal:
-        return refuse(409, str(refusal))
+        # A request sent again after its answer was lost: the roll it made is the answer (the
+        # sheet it spent from may no longer allow the same choices). Looked up only here, so a
+        # first roll costs no extra query.
+        roll = Roll.objects.filter(
+            session=session, idempotency_key=key, character=character, actor=request.user
+        ).first()
+        if roll is None:
+            return refuse(409 if panel.ready else 422, str(refusal))
+        return _render(request, campaign, character, choices, rolled=roll, session=session)
     if panel.spend or panel.on_result is not None:
         # The roll changed the sheet (left on ``character``): the whole panel again.
         return _render(request, campaign, character, choices, rolled=roll, session=session)

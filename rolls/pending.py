@@ -129,6 +129,8 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         .select_related("character", "session__campaign")
         .get(pk=pending_id)
     )
+    if pending.roll_id is not None and pending.roll.idempotency_key == key:
+        return pending.roll, False  # sent again after its answer was lost: that roll stands
     if pending.status != PendingTest.Status.OPEN:
         raise ActionRefused(_("This test has already been rolled or called off."))
     if pending.revision != revision:
@@ -167,6 +169,40 @@ def _card_panel(module, pending: PendingTest):
     return module.build(
         pending.character, pending.session.campaign, {}, pending=pending_view(pending)
     )
+
+
+#: A draft is the panel form as posted, kept small: what the GM's card needs, never more.
+DRAFT_SKIP = frozenset({"csrfmiddlewaretoken", "key", "pending", "revision"})
+DRAFT_KEYS, DRAFT_VALUES, DRAFT_CHARS = 80, 40, 100
+
+
+def save_draft(pending: PendingTest, choices, gm_id: int) -> bool:
+    """Keep the player's current choices on an open called test and tell the GM's pages, so the
+    GM's card shows the odds the player will roll. Not a change to the test: the revision stays,
+    and the player's own pages are not told (they are where the choices come from)."""
+    getlist = choices.getlist if hasattr(choices, "getlist") else lambda k: list(choices[k])
+    draft = {
+        str(name)[:40]: [str(value)[:DRAFT_CHARS] for value in getlist(name)[:DRAFT_VALUES]]
+        for name in list(choices)[:DRAFT_KEYS]
+        if name not in DRAFT_SKIP
+    }
+    if draft == pending.draft:
+        return False
+    changed = PendingTest.objects.filter(pk=pending.pk, status=PendingTest.Status.OPEN).update(
+        draft=draft
+    )
+    if changed:
+        pending.draft = draft
+        event = {
+            "type": "table.pending",
+            "pending": pending.pk,
+            "character": pending.character_id,
+            "revision": pending.revision,
+            "status": pending.status,
+            "draft": True,
+        }
+        broadcast_on_commit(user_group(gm_id), event)
+    return bool(changed)
 
 
 class StaleTest(ActionRefused):

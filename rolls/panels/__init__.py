@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from django import forms
+
 from campaigns.systems import MemberView, get_system
 
 #: Deprecated: ``get_system(key).panel``. A view onto the registry, for callers not yet moved.
@@ -173,6 +175,21 @@ def with_target(choices, target: dict[str, Any]):
     merged = {key: getlist(key) if getlist else _as_list(choices[key]) for key in choices}
     merged.update({key: _as_list(value) for key, value in target.items()})
     return Choices(merged)
+
+
+def gm_fixed(choices, form_class: type[forms.Form], initial: dict[str, Any] | None = None):
+    """The posted choices with the GM's fields of a called test at the GM's values.
+
+    ``form_class`` holds those fields, each ``disabled``: Django then cleans the form's initial
+    value whatever was posted, so a page (or a forged request) cannot put a number of its own
+    into a field the GM owns. What is left to the player is left as posted.
+    """
+    form = form_class(data=Choices(), initial=initial or {})
+    form.is_valid()
+    fixed = {
+        name: form.cleaned_data.get(name, field.initial) for name, field in form.fields.items()
+    }
+    return with_target(choices, {name: "" if v is None else v for name, v in fixed.items()})
 
 
 def _as_list(value: Any) -> list:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -25,7 +26,7 @@ from rolls.engine import EngineError
 from rolls.engine import ast as engine
 from rolls.engine.core import OUTCOMES, RANK, SUCCESSES
 from rolls.labels import OUTCOME_LABELS
-from rolls.panels import FollowUp, Limit, Panel, ints, one_int, one_str, source
+from rolls.panels import FollowUp, Limit, Panel, gm_fixed, ints, one_int, one_str, source
 from rolls.words import words
 from sheets.systems import ast as sheet
 from sheets.systems.named_lists import NAME_MAX
@@ -41,6 +42,8 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
     panel = Panel(system="ast", template=TEMPLATE)
     errors = panel.errors
+    if pending is not None:
+        choices = gm_fixed(choices, GMHindrances)
 
     ticked = _ticked(cleaned, choices)
     funt_available = cleaned["funt"]
@@ -189,6 +192,15 @@ def build_follow_up(kind: str, roll, character, campaign, choices) -> Panel:
     else:
         panel.errors[""] = [_("That can no longer be done with this roll.")]
     return panel
+
+
+class GMHindrances(forms.Form):
+    """On a called test the temporary hindrances are the GM's, who adds challenge points to the
+    test level instead: the player's own field stays 0 (the sheet's negative states still count,
+    ticked by the player like every other item)."""
+
+    hindrance = forms.IntegerField(disabled=True, initial=0, required=False)
+    hindrance_source = forms.CharField(disabled=True, initial="", required=False)
 
 
 def _challenge(modifiers: Mapping[str, Any]) -> int:

@@ -24,14 +24,14 @@ Decisions of this panel (the rules leave them open):
   or on an empty pool.
 - Heroic effort settles the test: nothing follows it, so it comes after any boost or re-roll.
 
-A test the GM calls for (a pending test) fixes what is tested (skills or a defence), the form of
-a combined test (the "added" form is the GM's to allow) and the difficulty; the player still
-picks the main skill. The GM's own controls: the difficulty (0..MAX_DIFFICULTY, as the call form
-lists it), easing and hindering factors, and fixed modifiers each with its source. **Decision**:
-the player may still count their own easing and hindering factors (an ability, a tool the GM may
-not know about): they are counted with the GM's, so the side that occurs more often among all of
-them wins (RULES.md), and the log names both. The player's own fixed modifier adds to the GM's.
-"""
+A test the GM calls for (a pending test) fixes what is tested (skills or a defence), the form of a
+combined test (the "added" form is the GM's to allow) and the difficulty; the player still picks
+the main skill. The GM's own controls: the difficulty (0..MAX_DIFFICULTY, as the call form lists
+it), easing and hindering factors, and fixed modifiers each with its source. **Decision**: on a
+called test those are the GM's alone (issue 13: a player must not override the GM): a factor or
+modifier the player's ability or armour gives is told to the GM, who adds it on the card with its
+source. The player's fields show the GM's values, disabled, and the server ignores any value posted
+for them."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from itertools import groupby
 from typing import Any
 
+from django import forms
 from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -48,7 +49,17 @@ from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
 from rolls.engine.caerbannog_pool import clamp_rozmach
 from rolls.models import Roll
-from rolls.panels import FollowUp, Limit, Panel, ints, one_int, one_str, source, with_target
+from rolls.panels import (
+    FollowUp,
+    Limit,
+    Panel,
+    gm_fixed,
+    ints,
+    one_int,
+    one_str,
+    source,
+    with_target,
+)
 from rolls.words import joined, words
 from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_groups
 from sheets.templatetags.sheet_tags import roman
@@ -76,9 +87,13 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     defences = _defences(data)
     target = (pending or {}).get("target") or {}
     gm = _gm_modifiers((pending or {}).get("modifiers") or {})
-    # What the GM called for is fixed; the player still picks the main skill and their own
-    # factors and modifier.
+    # What the GM called for is fixed, and so are the factors and fixed modifiers (the GM's
+    # controls); the player still picks the main skill.
     choices = with_target(choices, target)
+    if pending is not None:
+        initial = {"form": target.get("form", COMBINED),
+                   "difficulty": target.get("difficulty", "przeciętny")}  # fmt: skip
+        choices = gm_fixed(choices, GMFactors, initial)
 
     chosen = [name for name in skills if name in set(_strs(choices, "skill"))]
     chosen_defences = [name for name in DEFENCE_NAMES if name in set(_strs(choices, "defence"))]
@@ -140,9 +155,10 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "max_modifier": MAX_MODIFIER,
         "pending": pending,
         "gm": gm,
+        "gm_modifier": sum(entry["amount"] for entry in gm["entries"]),
         "fixed": {
             "tested": "skill" in target or "defence" in target,
-            "form": "form" in target,
+            "form": pending is not None,
             "difficulty": "difficulty" in target or gm["difficulty"] is not None,
         },
     }
@@ -383,6 +399,20 @@ def _gm_ease_text(
 
 
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
+
+
+class GMFactors(forms.Form):
+    """On a called test the factors, the fixed modifiers, the form and the difficulty are the
+    GM's (the card's controls): whatever is posted for them, the player's own stay 0 and the
+    GM's values stand."""
+
+    easing = forms.IntegerField(disabled=True, initial=0, required=False)
+    hindering = forms.IntegerField(disabled=True, initial=0, required=False)
+    modifier = forms.IntegerField(disabled=True, initial=0, required=False)
+    modifier_source = forms.CharField(disabled=True, initial="", required=False)
+    form = forms.CharField(disabled=True, required=False)
+    difficulty = forms.CharField(disabled=True, required=False)
+
 
 #: What the GM may change on a pending Caerbannog test (see rolls.pending.OPERATIONS).
 GM_CONTROLS = ("difficulty", "easing", "hindering", "modifier")

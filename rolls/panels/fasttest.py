@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -17,7 +18,17 @@ from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import Wound, ignored_wounds_added, wounds_for_test
 from rolls.engine.fasttest_sheet import MAGIC_DICE as MAGIC_DIE_SIZES
 from rolls.models import Roll, Visibility
-from rolls.panels import FollowUp, Limit, Panel, ints, one_int, one_str, source, with_target
+from rolls.panels import (
+    FollowUp,
+    Limit,
+    Panel,
+    gm_fixed,
+    ints,
+    one_int,
+    one_str,
+    source,
+    with_target,
+)
 from rolls.words import words
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES
 
@@ -45,8 +56,11 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     # A wound test's dice are the rules' own: the new wound counted, the armor as bonus dice
     # (the GM's), nothing the player adds (RULES.md, "Combat and wounds").
     wound_test = (pending or {}).get("target", {}).get("wound_test") is True
-    # What the GM called for is fixed; the player still picks traits, experience dice, split.
+    # What the GM called for is fixed, and so are the circumstances (the GM's own dice); the
+    # player still picks traits, experience dice, the split of bonus dice and ignoring wounds.
     choices = with_target(choices, (pending or {}).get("target", {}))
+    if pending is not None:
+        choices = gm_fixed(choices, GMCircumstances)
 
     attribute = one_str(choices, "attribute")
     if attribute not in ATTRIBUTES:
@@ -84,6 +98,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "ignore_wounds": ignore_wounds,
         "wound_test": wound_test,
         "pending": pending,
+        "gm_dice": _gm_totals((pending or {}).get("modifiers", {})) if pending else None,
     }
     if errors:
         return panel
@@ -157,6 +172,22 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "d6_count": 1 + abs(parsed.net) - extra_d10,
     }
     return panel
+
+
+class GMCircumstances(forms.Form):
+    """On a called test the circumstances are the GM's (RULES.md: "circumstances the GM
+    grants"), added on the GM's card with their sources: the player's own fields stay 0."""
+
+    bonus_other = forms.IntegerField(disabled=True, initial=0, required=False)
+    penalty_other = forms.IntegerField(disabled=True, initial=0, required=False)
+
+
+def _gm_totals(modifiers: dict[str, Any]) -> dict[str, int]:
+    """What the fixed fields show on a called test: the GM's bonus and penalty dice so far."""
+    sources: list = []
+    gm = _gm_modifiers(modifiers, sources)
+    penalty = gm["penalty"] + (fasttest.npc_penalty(gm["npc_traits"]) if gm["npc_traits"] else 0)
+    return {"bonus": gm["bonus"], "penalty": penalty}
 
 
 def _gm_modifiers(modifiers: dict[str, Any], sources: list) -> dict[str, Any]:

@@ -3,20 +3,21 @@ circumstance dice, the difficulty, the exact odds of the six outcomes and of eac
 A pool of 0 or less rolls nothing and fails automatically. Nothing follows a T10 roll.
 
 A test the GM calls for (a pending test) fixes the attribute and the skill; the GM may set the
-difficulty and add dice to the pool or take them away, each with its source. The player still
-ticks items and types circumstance dice."""
+difficulty (the usual 7 until then) and add dice to the pool or take them away, each with its
+source. Circumstances are the GM's on a called test: the player still ticks items."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
-from rolls.panels import Limit, Panel, one_int, one_str, source, with_target
+from rolls.panels import Limit, Panel, gm_fixed, one_int, one_str, source, with_target
 from rolls.words import words
 from sheets.systems import t10 as sheet
 from sheets.systems.named_lists import NAME_MAX, signed
@@ -36,6 +37,9 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     # What the GM called for is fixed; the player still ticks items and types circumstances.
     choices = with_target(choices, (pending or {}).get("target") or {})
     modifiers = (pending or {}).get("modifiers") or {}
+    if pending is not None:
+        difficulty = modifiers.get("difficulty", engine.DEFAULT_DIFFICULTY)
+        choices = gm_fixed(choices, GMCircumstances, {"difficulty": difficulty})
 
     attributes = {row["name"]: row for row in cleaned["attributes"]}
     skills = {row["name"]: row for row in cleaned["skills"]}
@@ -131,6 +135,15 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "average": sum(int(result) * p for result, p in odds["result_odds"].items()),
     }
     return panel
+
+
+class GMCircumstances(forms.Form):
+    """On a called test the circumstance dice and the difficulty are the GM's (added on the GM's
+    card): whatever is posted for them, the player's own circumstance dice stay 0."""
+
+    circumstance = forms.IntegerField(disabled=True, initial=0, required=False)
+    circumstance_source = forms.CharField(disabled=True, initial="", required=False)
+    difficulty = forms.IntegerField(disabled=True, required=False)
 
 
 def _gm_dice(modifiers: Mapping[str, Any], sources: list) -> int:

@@ -24,22 +24,24 @@ GM's controls: the difficulty (DIFFICULTY_MIN..DIFFICULTY_MAX, as everywhere) an
 their sources in any of the four categories (``add_category_modifier``, each −5..+5; a
 "circumstance" entry added with ``add_dice`` counts too). **Decision**: the GM may add to every
 category, not only circumstance, because each category is clamped on its own: an anomaly's −3 is
-supernatural and must not be swallowed by a circumstance clamp the player's own modifiers
-already fill. The GM's modifiers join the player's in their category, before the clamp, and the
-log names them among the rest. The player keeps their own choices: specialisation, advantages,
-typed modifiers, helpers, cap.
-"""
+supernatural and must not be swallowed by a circumstance clamp the player's own modifiers already
+fill. The GM's modifiers join the player's in their category, before the clamp, and the log names
+them among the rest. The player keeps the sheet's choices: the specialisation and the advantages.
+**Decision** (issue 13: a player must not override the GM): typed modifiers, helpers and the cap
+raise are the GM's on a called test, shown disabled; the GM adds what the player asks for on the
+card."""
 
 from __future__ import annotations
 
 import unicodedata
 from typing import Any
 
+from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rolls.engine import EngineError, twod6
-from rolls.panels import Limit, Panel, one_str, source, with_target
+from rolls.panels import Limit, Panel, gm_fixed, one_str, source, with_target
 from rolls.words import joined, words
 from sheets.systems.named_lists import NAME_MAX, check_int, signed
 from sheets.systems.twod6 import CATEGORY_LABELS, success_point_limit, validate
@@ -73,6 +75,9 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     target = (pending or {}).get("target") or {}
     gm = _gm_modifiers((pending or {}).get("modifiers") or {})
     choices = with_target(choices, target)
+    if pending is not None:
+        difficulty = target.get("difficulty", str(DEFAULT_DIFFICULTY))
+        choices = gm_fixed(choices, GMModifiers, {"difficulty": difficulty})
 
     attributes = {row["name"]: row["value"] for row in sheet["attributes"]}
     skills = {row["name"]: row["value"] for row in sheet["skills"]}
@@ -143,7 +148,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "fixed": {
             "attribute": "attribute" in target,
             "skill": "skill" in target,
-            "difficulty": "difficulty" in target or gm["difficulty"] is not None,
+            "difficulty": pending is not None,
         },
     }
     if errors:
@@ -226,6 +231,29 @@ GM_LIMITS = {
         gettext_lazy("A 2d6 difficulty is a whole number from %(low)s to %(high)s."),
     ),
 }
+
+
+def _gm_modifiers_form() -> type[forms.Form]:
+    """On a called test every typed modifier is the GM's, as are helpers, the cap raise and the
+    difficulty: disabled fields, so the player's own stay empty whatever is posted. The GM adds
+    modifiers with their sources on the card (``add_category_modifier``)."""
+    text = {"disabled": True, "initial": "", "required": False}
+    fields: dict[str, forms.Field] = {
+        f"mod-{category}-{index}-{part}": forms.CharField(**text)
+        for category in twod6.CATEGORIES
+        for index in range(MAX_FREE)
+        for part in ("value", "source")
+    }
+    fields |= {
+        "helpers": forms.IntegerField(disabled=True, initial=0, required=False),
+        "cap_raise": forms.IntegerField(disabled=True, initial=0, required=False),
+        "cap_source": forms.CharField(**text),
+        "difficulty": forms.CharField(disabled=True, required=False),
+    }
+    return type("GMModifiers", (forms.Form,), fields)
+
+
+GMModifiers = _gm_modifiers_form()
 
 
 def _gm_modifiers(modifiers: dict[str, Any]) -> dict[str, Any]:

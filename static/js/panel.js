@@ -166,6 +166,101 @@
     if (fresh && fresh !== keptResult) fresh.replaceWith(keptResult);
     keptResult = null;
   });
+
+  // --- Rolling: one click is one roll, a lost request says so, the result gets the focus ---
+  // A second click within this time of the first is the same double click, not a new roll.
+  const DOUBLE_CLICK_MS = 500;
+  let inFlight = false;
+  let guardUntil = 0;
+  let guardTimer = null;
+
+  function isRollRequest(event) {
+    const elt = event.detail && event.detail.requestConfig && event.detail.requestConfig.elt;
+    return !!(elt && elt.classList && elt.classList.contains("roll-button"));
+  }
+
+  function setBusy(button, busy) {
+    if (busy) {
+      button.setAttribute("aria-busy", "true");
+      button.disabled = true;
+    } else {
+      button.removeAttribute("aria-busy");
+      button.disabled = button.dataset.notReady === "true";
+    }
+  }
+
+  // Whichever Roll button the panel shows now (a re-render brings a new one) is busy while a
+  // roll is in flight and until the double-click window has passed: a click it would swallow
+  // never lands on a button that looks ready.
+  function applyGuard() {
+    const button = document.querySelector("#test-panel .roll-button");
+    if (!button) return;
+    const left = guardUntil - performance.now();
+    if (inFlight || left > 0) {
+      setBusy(button, true);
+      clearTimeout(guardTimer);
+      if (!inFlight) guardTimer = setTimeout(applyGuard, left + 5);
+    } else if (button.hasAttribute("aria-busy")) {
+      setBusy(button, false);
+    }
+  }
+
+  // Capture phase: the click is swallowed before htmx sees it on the button.
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest("#test-panel .roll-button");
+    if (!button) return;
+    const now = performance.now();
+    if (inFlight || now < guardUntil) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    guardUntil = now + DOUBLE_CLICK_MS;
+  }, true);
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!isRollRequest(event)) return;
+    inFlight = true;
+    applyGuard();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isRollRequest(event)) return;
+    inFlight = false;
+    applyGuard();
+  });
+
+  document.addEventListener("htmx:afterSwap", applyGuard);
+
+  // The roll did not go out (no connection) or got no answer: say so, and offer to send the
+  // very same request again. Its idempotency key is unchanged (nothing was swapped), so a roll
+  // that did reach the server is answered with that roll, never made twice.
+  function rollNotSent(event) {
+    if (!isRollRequest(event)) return;
+    const slot = document.getElementById("test-panel-refusal");
+    const template = document.getElementById("roll-not-sent");
+    if (!slot || !template) return;
+    slot.replaceChildren(template.content.cloneNode(true));
+    const again = slot.querySelector("[data-roll-again]");
+    if (again) again.focus();
+  }
+  document.addEventListener("htmx:sendError", rollNotSent);
+  document.addEventListener("htmx:timeout", rollNotSent);
+  document.addEventListener("htmx:responseError", rollNotSent);
+  document.addEventListener("click", function (event) {
+    const again = event.target.closest && event.target.closest("#test-panel [data-roll-again]");
+    if (!again) return;
+    const button = document.querySelector("#test-panel .roll-button");
+    if (button && !button.disabled) button.click();
+  });
+
+  // After a roll the result (or the reason it was refused) takes the focus, not the page body.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!isRollRequest(event) || !event.detail.successful) return;
+    const target = document.querySelector("#test-panel-refusal [role=alert]") ||
+      document.querySelector("#test-panel .rolled");
+    if (target) target.focus({ preventScroll: false });
+  });
+
   // A test the GM called before this page opened is shown at once.
   const initial = panelElement();
   if (initial && initial.dataset.pending) {
@@ -183,6 +278,7 @@
     const panel = panelElement();
     const detail = event.detail;
     if (!panel || String(detail.character) !== panel.dataset.character) return;
+    if (detail.draft) return; // the player's own choices changed, not the test (the GM's card)
     if (detail.status === "cancelled") {
       // Called off: the panel says so (and keeps the stat, as a free test).
       load(panel.dataset.panelUrl + "?called_off=" + detail.pending, true);

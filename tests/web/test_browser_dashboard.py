@@ -52,4 +52,6 @@ def test_the_gm_adds_troll_traits_and_the_player_sees_the_odds_change_then_rolls
         ala.click("#test-panel .roll-button")
         for page in (gm, ala, bartek):
             assert "Troll (wielki 3k, śmierdzący 4k)" in entry(page, 1).inner_text()
-        gm.wait_for_selector(".pending-card", state="detached")
+        # The card no longer offers the GM's controls: it shows the roll (issue 13).
+        gm.wait_for_selector(".pending-card.rolled [data-rolled-seq='1']")
+        assert gm.locator(".pending-card .gm-controls").count() == 0

@@ -166,7 +166,8 @@ class TestThePlayersPanel:
         assert 'id="cb-difficulty" name="difficulty" disabled' in html
         assert "Called by the GM: what is tested is fixed." in html
         assert 'class="cb-more"' not in html
-        assert 'id="cb-easing" name="easing"' in html  # the player's own factors stay open
+        easing = 'id="cb-easing" name="easing" type="number" min="0" max="20" inputmode="numeric"'
+        assert f'{easing} value="0" disabled' in html  # the GM's factors, fixed
 
     def test_the_player_still_picks_the_main_skill_of_a_combined_test(
         self, client, table, gm, player
@@ -240,20 +241,21 @@ class TestTheGMsControls:
         # 3d8 eased reads the highest: it fails only when every die shows 3 or less.
         assert eased.success == pytest.approx(1 - (3 / 8) ** 3)
 
-    def test_the_players_own_factors_count_with_the_gms_the_side_with_more_wins(
+    def test_factors_the_player_posts_on_a_called_test_are_ignored(
         self, client, called, gm, player
     ):
         pending.change_test(called.pk, gm, "set_easing", value=1)
         client.force_login(player)
         panel = panel_for(client, called.character, called, hindering="2")
-        assert panel.params["ease"] == -1
-        text = "GM: eased ×1, hindered ×0; own: eased ×0, hindered ×2 → hindered"
-        assert {"kind": "hinder", "amount": 1, "source": text} in in_words(panel.sources)
+        assert panel.params["ease"] == 1
+        text = "GM: eased ×1, hindered ×0 → eased"
+        assert {"kind": "ease", "amount": 1, "source": text} in in_words(panel.sources)
 
-    def test_equal_counts_from_the_gm_and_the_player_cancel_out(self, client, called, gm, player):
+    def test_equal_counts_from_the_gm_cancel_out(self, client, called, gm, player):
         pending.change_test(called.pk, gm, "set_hindering", value=1)
+        pending.change_test(called.pk, gm, "set_easing", value=1)
         client.force_login(player)
-        panel = panel_for(client, called.character, called, easing="1")
+        panel = panel_for(client, called.character, called, easing="3")
         assert panel.params["ease"] == 0
         assert in_words(panel.sources)[-1]["source"].endswith("→ they cancel out")
 
@@ -266,14 +268,15 @@ class TestTheGMsControls:
         assert panel.params["modifier"] == -2
         assert {"kind": "modifier", "amount": -2, "source": "mgła"} in panel.sources
 
-    def test_the_players_own_modifier_adds_to_the_gms(self, client, called, gm, player):
+    def test_a_modifier_the_player_posts_on_a_called_test_is_ignored(
+        self, client, called, gm, player
+    ):
         pending.change_test(called.pk, gm, "add_dice", kind="modifier", amount=-2, source="mgła")
         pending.change_test(called.pk, gm, "add_dice", kind="modifier", amount=1, source="lampa")
         client.force_login(player)
         panel = panel_for(client, called.character, called, modifier="3", modifier_source="amulet")
-        assert panel.params["modifier"] == 2
+        assert panel.params["modifier"] == -1
         assert [s for s in panel.sources if s["kind"] == "modifier"] == [
-            {"kind": "modifier", "amount": 3, "source": "amulet"},
             {"kind": "modifier", "amount": -2, "source": "mgła"},
             {"kind": "modifier", "amount": 1, "source": "lampa"},
         ]
@@ -283,7 +286,7 @@ class TestTheGMsControls:
         pending.change_test(called.pk, gm, "add_dice", kind="modifier", amount=-2, source="mgła")
         client.force_login(player)
         html = shown(client, called.character, called).content.decode()
-        assert "Easing factors ×0, hindering factors ×2." in html
+        assert "Easing factors ×0, hindering factors ×2: the side with more factors wins." in html
         assert "Fixed modifier −2: mgła" in html
         assert "version 3" in html
 

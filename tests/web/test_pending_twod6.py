@@ -157,13 +157,16 @@ class TestThePlayersPanel:
         assert 'value="15"' in difficulty
         assert difficulty.endswith(" disabled")
 
-    def test_the_player_keeps_their_own_advantages_and_modifiers(self, client, called, player):
+    def test_the_player_keeps_their_advantages_but_typed_modifiers_are_the_gms(
+        self, client, called, player
+    ):
         client.force_login(player)
-        panel = panel_for(client, called, advantage="Lornetka", **{
+        panel = panel_for(client, called, advantage="Lornetka", helpers="3", cap_raise="4", **{
             "mod-personal-0-value": "-1", "mod-personal-0-source": "zmęczony",
         })  # fmt: skip
         assert panel.params["modifiers"]["equipment"] == [2]
-        assert panel.params["modifiers"]["personal"] == [-1]
+        assert panel.params["modifiers"]["personal"] == []
+        assert (panel.params["helpers"], panel.params["cap_bonus"]) == (0, 0)
 
 
 # Each GM control -------------------------------------------------------------------------------
@@ -207,10 +210,12 @@ class TestTheGMsControls:
         self, client, called, gm, player
     ):
         pending.change_test(called.pk, gm, "add_category_modifier", category="circumstance",
+                            amount=4, source="wzgórze")  # fmt: skip
+        pending.change_test(called.pk, gm, "add_category_modifier", category="circumstance",
                             amount=3, source="osłona")  # fmt: skip
         client.force_login(player)
         panel = panel_for(client, called, **{
-            "mod-circumstance-0-value": "4", "mod-circumstance-0-source": "wzgórze",
+            "mod-circumstance-0-value": "-5", "mod-circumstance-0-source": "ignored",
         })  # fmt: skip
         assert panel.context["modifier"] == 5
         text = "wzgórze +4, osłona +3 (adds up to +7, held at +5)"
@@ -218,6 +223,7 @@ class TestTheGMsControls:
 
     def test_each_category_the_gm_uses_is_clamped_on_its_own(self, client, called, gm, player):
         for category, amount, text in (
+            ("circumstance", -3, "błoto"),
             ("circumstance", -4, "ciemność"),
             ("supernatural", -3, "anomalia"),
             ("personal", -2, "rana"),
@@ -226,9 +232,7 @@ class TestTheGMsControls:
             pending.change_test(called.pk, gm, "add_category_modifier", category=category,
                                 amount=amount, source=text)  # fmt: skip
         client.force_login(player)
-        panel = panel_for(client, called, **{
-            "mod-circumstance-0-value": "-3", "mod-circumstance-0-source": "błoto",
-        })  # fmt: skip
+        panel = panel_for(client, called)
         assert panel.params["modifiers"] == {
             "circumstance": [-3, -4], "personal": [-2], "equipment": [1], "supernatural": [-3],
         }  # fmt: skip

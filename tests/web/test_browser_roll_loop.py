@@ -1,0 +1,158 @@
+"""One click is one roll, a roll that did not go out says so, and the result gets the focus:
+a player's Roll button in a real browser, with the GM and another player at the table."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.test_browser_table import browser, entry, open_sheet, table  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+ROLL = "#test-panel .roll-button"
+ROLL_ROUTE = "**/test/roll/"
+ENTRIES = "#roll-log [data-entries] > li"
+
+
+def open_budowa(page) -> None:
+    page.click("button.roll-target:has-text('BUDOWA')")
+    page.wait_for_selector(f"{ROLL}:not([disabled])")
+
+
+def entries(page) -> int:
+    return page.locator(ENTRIES).count()
+
+
+def test_a_double_click_on_roll_makes_one_roll(table):  # noqa: F811
+    _, ala, bartek = table
+    open_budowa(ala)
+    ala.locator(ROLL).scroll_into_view_if_needed()
+    box = ala.locator(ROLL).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    ala.mouse.click(x, y)
+    ala.wait_for_timeout(60)
+    ala.mouse.click(x, y)
+    entry(bartek, 1)
+    ala.wait_for_timeout(1500)  # time enough for a second roll to arrive, if one was made
+    assert entries(bartek) == 1
+    assert entries(ala) == 1
+
+
+def test_a_deliberate_second_click_once_the_result_shows_is_a_second_roll(table):  # noqa: F811
+    _, ala, bartek = table
+    open_budowa(ala)
+    ala.click(ROLL)
+    ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
+    ala.click(ROLL)  # waits, as a person would, until the button is no longer busy
+    ala.wait_for_selector("#test-panel .rolled .entry[data-seq='2']")
+    entry(bartek, 2)
+    assert entries(bartek) == 2
+
+
+def test_the_roll_button_is_busy_and_disabled_while_the_roll_is_in_flight(table):  # noqa: F811
+    _, ala, _ = table
+    open_budowa(ala)
+    ala.evaluate(
+        """() => {
+        window.seenBusy = [];
+        const button = document.querySelector('#test-panel .roll-button');
+        new MutationObserver(() => window.seenBusy.push(
+            [button.getAttribute('aria-busy'), button.disabled])).observe(
+            button, {attributes: true});
+    }"""
+    )
+    ala.click(ROLL)
+    ala.wait_for_selector("#test-panel .rolled .entry")
+    assert ["true", True] in ala.evaluate("window.seenBusy")
+    ala.wait_for_selector(f"{ROLL}:not([disabled]):not([aria-busy])")
+    assert ala.evaluate("getComputedStyle(document.querySelector('#test-panel .roll-button'))"
+                        ".opacity") == "1"  # fmt: skip
+
+
+def test_a_roll_with_no_connection_says_so_and_sending_it_again_rolls_once(table):  # noqa: F811
+    _, ala, bartek = table
+    open_budowa(ala)
+    keys: list[str] = []
+    ala.on(
+        "request",
+        lambda request: (
+            keys.append(request.post_data_json["key"])
+            if request.url.endswith("/test/roll/")
+            else None
+        ),
+    )
+    ala.route(ROLL_ROUTE, lambda route: route.abort("internetdisconnected"))
+    ala.click(ROLL)
+    alert = ala.locator("#test-panel-refusal [role=alert]")
+    alert.wait_for()
+    assert "did not reach the table" in alert.inner_text()
+    assert entries(bartek) == 0
+    ala.unroute(ROLL_ROUTE)
+    ala.wait_for_timeout(600)
+    ala.click("#test-panel [data-roll-again]")
+    entry(bartek, 1)
+    ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
+    assert len(keys) == 2
+    assert keys[0] == keys[1]  # the same idempotency key, sent again
+    assert ala.locator("#test-panel-refusal [role=alert]").count() == 0
+
+
+def test_a_roll_whose_answer_was_lost_is_not_made_twice_when_sent_again(table):  # noqa: F811
+    _, ala, bartek = table
+    open_budowa(ala)
+
+    def reach_the_server_then_lose_the_answer(route):
+        route.fetch()  # the server rolls
+        route.abort("connectionreset")
+
+    ala.route(ROLL_ROUTE, reach_the_server_then_lose_the_answer)
+    ala.click(ROLL)
+    ala.locator("#test-panel-refusal [role=alert]").wait_for()
+    entry(bartek, 1)
+    ala.unroute(ROLL_ROUTE)
+    ala.wait_for_timeout(600)
+    ala.click("#test-panel [data-roll-again]")
+    ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
+    ala.wait_for_timeout(1000)
+    assert entries(bartek) == 1
+    assert entries(ala) == 1
+
+
+def test_after_a_roll_the_focus_moves_to_the_result(table):  # noqa: F811
+    _, ala, _ = table
+    open_budowa(ala)
+    ala.focus(ROLL)
+    ala.keyboard.press("Enter")
+    ala.wait_for_selector("#test-panel .rolled .entry")
+    ala.wait_for_function("document.activeElement.closest('#test-panel .rolled') !== null")
+    assert "BUDOWA" in ala.evaluate("document.activeElement.innerText")
+
+
+def test_a_panel_update_that_lands_after_the_roll_keeps_the_result_shown(table):  # noqa: F811
+    _, ala, _ = table
+    open_budowa(ala)
+    held = []
+    ala.route(lambda url: url.endswith("/test/"), lambda route: held.append(route))
+    ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
+    ala.click(ROLL)
+    ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
+    assert len(held) == 1
+    held[0].continue_()  # the update asked for before the roll arrives after its result
+    ala.wait_for_selector("#test-panel .odds .sources li:has-text('Rycerz królestwa')")
+    assert ala.locator("#test-panel .rolled .entry[data-seq='1']").count() == 1
+
+
+def test_a_choice_changed_while_the_roll_is_in_flight_does_not_hide_its_result(table):  # noqa: F811
+    _, ala, _ = table
+    open_budowa(ala)
+    held = []
+    ala.route(ROLL_ROUTE, lambda route: held.append(route))
+    ala.click(ROLL)
+    # The panel update answers while the roll is still on its way.
+    with ala.expect_response(lambda response: response.url.endswith("/test/")):
+        ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
+    ala.wait_for_timeout(200)
+    held[0].continue_()
+    ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
+    ala.wait_for_selector("#test-panel .odds .sources li:has-text('Rycerz królestwa')")
+    assert ala.is_checked("#test-panel input[name=trait][data-name='Rycerz królestwa']")
