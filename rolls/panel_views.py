@@ -126,7 +126,8 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         return _roll_pending(request, campaign, character, choices, key, visibility, refuse)
     panel = panel_module(campaign.system).build(character, campaign, choices)
     if not panel.ready:
-        return refuse(422)
+        # The panel shows what is wrong at its fields; with nothing chosen there is none.
+        return refuse(422, "" if panel.errors else _("Choose what to test on the sheet first."))
     try:
         roll, _created = actions.roll_from_panel(
             session=session,

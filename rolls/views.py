@@ -11,8 +11,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import GameSession
+from config.text import text_problem
 from rolls import actions, export
 from rolls.log import entries_for, log_context
+
+
+def _refuse_unsafe(title: str) -> None:
+    if problem := text_problem(title):
+        raise actions.ActionRefused(problem)
 
 
 def _session_of(campaign, session_id: int) -> GameSession:
@@ -47,6 +53,7 @@ def session_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     title = request.POST.get("title", "").strip()[:120]
     try:
+        _refuse_unsafe(title)
         session = actions.start_session(campaign, title)
     except actions.ActionRefused as refusal:
         messages.error(request, str(refusal))
@@ -71,6 +78,7 @@ def scene_new(request: HttpRequest, campaign_id: int, session_id: int) -> HttpRe
     campaign = gm_campaign(request, campaign_id)
     title = request.POST.get("title", "").strip()[:120]
     try:
+        _refuse_unsafe(title)
         actions.new_scene(_session_of(campaign, session_id), title)
     except actions.ActionRefused as refusal:
         messages.error(request, str(refusal))

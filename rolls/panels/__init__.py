@@ -21,6 +21,10 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from django.utils.translation import gettext as _
+
+from config.text import text_problem
+
 PANEL_MODULES = {
     "fasttest": "rolls.panels.fasttest",
     "ast": "rolls.panels.ast",
@@ -64,6 +68,13 @@ class FollowUp:
     kind: str
     label: str
     fields: tuple[dict[str, Any], ...] = ()
+
+
+def not_on_sheet(name: str) -> str:
+    """The message for a posted choice the sheet does not hold (forged, or renamed since)."""
+    return text_problem(name) or _(
+        "There is no “%(name)s” on this sheet; reload the page to see what it holds."
+    ) % {"name": name[:60]}
 
 
 def panel_module(system: str) -> ModuleType:

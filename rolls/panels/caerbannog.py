@@ -39,12 +39,22 @@ from typing import Any
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from config.text import text_problem
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
 from rolls.engine.caerbannog_pool import clamp_rozmach
 from rolls.models import Roll
-from rolls.panels import FollowUp, Panel, ints, one_int, one_str, source, with_target
+from rolls.panels import (
+    FollowUp,
+    Panel,
+    ints,
+    not_on_sheet,
+    one_int,
+    one_str,
+    source,
+    with_target,
+)
 from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_groups
 from sheets.templatetags.sheet_tags import roman
 
@@ -75,6 +85,10 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
 
     chosen = [name for name in skills if name in set(_strs(choices, "skill"))]
     chosen_defences = [name for name in DEFENCE_NAMES if name in set(_strs(choices, "defence"))]
+    for name in [n for n in _strs(choices, "skill") if n and n not in skills][:1]:
+        errors.setdefault("skill", []).append(not_on_sheet(name))
+    for name in [n for n in _strs(choices, "defence") if n and n not in DEFENCE_NAMES][:1]:
+        errors.setdefault("defence", []).append(not_on_sheet(name))
     main = _main(one_str(choices, "main"), chosen, skills)
     form = one_str(choices, "form", COMBINED)
     form = form if form in (COMBINED, ADDED) else COMBINED
@@ -105,6 +119,8 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         errors.setdefault("modifier_source", []).append(
             _("Keep where the modifier comes from to %(max)s characters.") % {"max": SOURCE_MAX}
         )
+    elif problem := text_problem(modifier_source):
+        errors.setdefault("modifier_source", []).append(problem)
     pool = _rozmach(data)
     picked = set(chosen_defences)
 

@@ -12,7 +12,16 @@ from rolls.after_roll import MAGIC_DIE, magic_die_panel, magic_follow_ups
 from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import Wound, wounds_for_test
-from rolls.panels import FollowUp, Panel, ints, one_int, one_str, source, with_target
+from rolls.panels import (
+    FollowUp,
+    Panel,
+    ints,
+    not_on_sheet,
+    one_int,
+    one_str,
+    source,
+    with_target,
+)
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES
 
 TEMPLATE = "rolls/panels/fasttest.html"
@@ -32,6 +41,8 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         errors.setdefault("attribute", []).append(_("Choose the attribute to test."))
     skill_names = list(settings["skills"])
     chosen_skills = [name for name in skill_names if name in _strs(choices, "skill")]
+    for name in [s for s in _strs(choices, "skill") if s and s not in skill_names][:1]:
+        errors.setdefault("skill", []).append(not_on_sheet(name))
     if len(chosen_skills) > 1 and not settings["multi_skill"]:
         errors.setdefault("skill", []).append(
             _("This campaign tests one skill at a time (multi-skill tests are off).")
