@@ -69,7 +69,7 @@ def _children(node: dict | list) -> list:
 
 
 def _too_deep() -> str:
-    return _("This file is nested %(n)s levels deep or more; an exported character is not.") % {
+    return _("This file is nested more than %(n)s levels deep; an exported character is not.") % {
         "n": MAX_DEPTH
     }
 
