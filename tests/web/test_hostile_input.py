@@ -119,11 +119,13 @@ def _probe(crawl: Crawl, form: Form, fields: list[tuple[str, str]]) -> int:
     """Post ``fields`` as ``form``'s user and roll back whatever it changed; the status, or
     500 when the view raised (``_crashes`` keeps where, for the failure's message)."""
     client = crawl.clients[form.user]
-    if form.user != "anon":
-        # A probe may log out, change the password or leave the campaign: come back each time.
+    if form.user in _logged_out:
         from django.contrib.auth import get_user_model
 
         client.force_login(get_user_model().objects.get(username=form.user))
+        _logged_out.discard(form.user)
+    if form.url_name in LOGS_OUT and form.user != "anon":
+        _logged_out.add(form.user)
     try:
         with transaction.atomic():
             response = _post(client, form, fields)
@@ -133,6 +135,12 @@ def _probe(crawl: Crawl, form: Form, fields: list[tuple[str, str]]) -> int:
     except Exception as error:  # the test client re-raises what a server would answer 500 to
         _crashes.append(_where(error))
         return 500
+
+
+#: Probes after which their user must log in again: the session is in the cache, which the
+#: rolled-back savepoint does not restore (a changed password, a logout).
+LOGS_OUT = {"logout", "password_change"}
+_logged_out: set[str] = set()
 
 
 class _Undo(Exception):
@@ -191,8 +199,15 @@ def test_the_crawl_finds_the_forms_of_every_part_of_the_table(crawl):
 
 def test_each_field_of_each_form_takes_hostile_text_without_a_500(crawl):
     """Each field of each kind of form gets a NUL in text that is no number either ("1.5"),
-    100 KB, a lone surrogate and JSON nested 5,000 deep; a row's field (trait_2_name) stands
-    for its rows, and a form found on several pages of one campaign is probed once."""
+    and 100 KB. (A lone surrogate or deep JSON in a form field arrives as replacement
+    characters or plain text; they are drawn by the random test and fed to the import.)"""
+    failures = _sweep(crawl, ("1.5\x00", "x" * 100_000))
+    assert not failures, "\n".join(map(str, failures))
+
+
+def _sweep(crawl: Crawl, values: tuple[str, ...]) -> list[tuple]:
+    """Every value into every field; a row's field (trait_2_name) stands for its rows, and a
+    form found on several pages of one campaign is probed once."""
     failures = []
     probed = set()
     for form in crawl.forms:
@@ -201,10 +216,10 @@ def test_each_field_of_each_form_takes_hostile_text_without_a_500(crawl):
             if where in probed:
                 continue
             probed.add(where)
-            for value in ("1.5\x00", "x" * 100_000, "\ud800", DEEP_LIST):
+            for value in values:
                 if _probe(crawl, form, _with(form, {name: value})) >= 500:
                     failures.append((form.user, form.url, name, value[:8], _crashes[-1]))
-    assert not failures, "\n".join(map(str, failures))
+    return failures
 
 
 def test_random_hostile_text_in_any_fields_of_any_form_finds_no_500(crawl):
@@ -286,5 +301,7 @@ def test_hostile_text_finds_no_500_on_postgresql(postgres_url, crawl):
     from django.db import connection
 
     assert connection.vendor == "postgresql"
-    test_each_field_of_each_form_takes_hostile_text_without_a_500(crawl)
+    # What PostgreSQL refuses and SQLite stores: a NUL in a text column or in jsonb.
+    failures = _sweep(crawl, ("1.5\x00",))
+    assert not failures, "\n".join(map(str, failures))
     test_an_import_with_hostile_text_anywhere_in_the_document_finds_no_500(crawl)
