@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign, System
 from campaigns.systems import get_system
+from config.text import TextField
 
 SKILL_NAME_MAX = 30
 SKILL_COUNT = 6
@@ -21,7 +22,7 @@ TABLE_BLANK_ROWS = 3
 
 
 class CampaignForm(forms.Form):
-    name = forms.CharField(
+    name = TextField(
         label=_("Campaign name"),
         max_length=Campaign._meta.get_field("name").max_length,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
@@ -34,7 +35,7 @@ class CampaignForm(forms.Form):
 
 
 class CampaignNameForm(forms.Form):
-    name = forms.CharField(
+    name = TextField(
         label=_("Campaign name"),
         max_length=Campaign._meta.get_field("name").max_length,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
@@ -69,7 +70,7 @@ class FastTestSettingsForm(forms.Form):
         super().__init__(*args, **kwargs)
         skills = {}
         for index in range(1, SKILL_COUNT + 1):
-            skills[f"skill_{index}"] = forms.CharField(
+            skills[f"skill_{index}"] = TextField(
                 label=_("Skill %(number)s (Umiejętność)") % {"number": index},
                 max_length=SKILL_NAME_MAX,
                 widget=forms.TextInput(attrs={"autocomplete": "off"}),
@@ -170,7 +171,7 @@ class PdRozmachRowForm(_RowForm):
 
 class ReactionCostRowForm(_RowForm):
     key_field, value_field = "reaction", "cost"
-    reaction = forms.CharField(label=_("Reaction"), required=False, max_length=REACTION_NAME_MAX)
+    reaction = TextField(label=_("Reaction"), required=False, max_length=REACTION_NAME_MAX)
     cost = forms.IntegerField(
         label=_("Cost in Rozmach"),
         required=False,

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
+from config.text import TextField
 from rolls.actions import ActionRefused
 from rolls.engine.core import SUCCESSES
 from rolls.engine.fasttest_sheet import end_session_xp
@@ -215,7 +216,7 @@ class XPForm(forms.Form):
         initial=2,
         help_text=gettext_lazy("After an adventure the GM gives 2–5."),
     )
-    reason = forms.CharField(
+    reason = TextField(
         label=gettext_lazy("For"),
         max_length=REASON_MAX,
         widget=forms.TextInput(attrs={"placeholder": gettext_lazy("e.g. the troll's bridge")}),
@@ -235,7 +236,7 @@ class XPForm(forms.Form):
 
 class ExperienceDieForm(forms.Form):
     character = forms.ChoiceField(label=gettext_lazy("To"))
-    reason = forms.CharField(
+    reason = TextField(
         label=gettext_lazy("For"),
         max_length=REASON_MAX,
         required=False,

@@ -16,6 +16,7 @@ from campaigns import actions as campaign_actions
 from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
+from config.text import text_problem
 from rolls import pending as pending_actions
 from rolls import random_tables
 from rolls.actions import ActionRefused
@@ -147,6 +148,10 @@ def call_test(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     if session is None:
         return _back(request, campaign, _("Start a session before calling for tests."))
     panel = get_system(campaign.system).panel
+    # What is tested is matched against the sheet; text that could not be stored never gets
+    # that far, whatever the system's form reads.
+    if problem := next(filter(None, map(text_problem, _values(request.POST))), None):
+        return _back(request, campaign, problem)
     target, wrong = panel.target_from_post(request.POST, character, campaign)
     if wrong:
         return _back(request, campaign, " ".join(wrong))
@@ -161,6 +166,10 @@ def call_test(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     except ActionRefused as refusal:
         return _back(request, campaign, str(refusal))
     return _back(request, campaign)
+
+
+def _values(post) -> list[str]:
+    return [value for key in post for value in post.getlist(key)]
 
 
 def _operation(post, campaign) -> tuple[str, dict[str, Any]]:

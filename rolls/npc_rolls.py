@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
+from config.text import text_problem
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError, caerbannog, fasttest, t10
 from rolls.models import Roll, Visibility
@@ -172,6 +173,8 @@ def read_form(system: str, post) -> NPCRollForm:
         form.errors.setdefault("what", []).append(
             _("Keep it to %(max)s characters.") % {"max": WHAT_MAX}
         )
+    elif problem := text_problem(form.what):
+        form.errors.setdefault("what", []).append(problem)
     form.visibility = one_str(post, "visibility", Visibility.HIDDEN)
     if form.visibility not in dict(VISIBILITIES):
         form.errors.setdefault("visibility", []).append(_("Choose who may see this roll."))

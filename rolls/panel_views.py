@@ -166,7 +166,8 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         return _roll_pending(request, campaign, character, choices, key, visibility, refuse)
     panel = get_system(campaign.system).panel.build(character, campaign, choices)
     if not panel.ready:
-        return refuse(422)
+        # The panel shows what is wrong at its fields; with nothing chosen there is none.
+        return refuse(422, "" if panel.errors else _("Choose what to test on the sheet first."))
     if panel.parent is not None:
         return _roll_as_follow_up(request, campaign, character, choices, panel, key, refuse)
     try:

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 
 from campaigns.models import GameSession, Scene
 from campaigns.systems import get_system
+from config.text import text_problem
 from rolls.actions import (
     ActionRefused,
     broadcast_on_commit,
@@ -237,6 +238,8 @@ def _text(value: Any) -> str | dict:
     text = str(value or "").strip()[:80]
     if not text:
         raise ActionRefused(_("Say where the modifier comes from (e.g. darkness)."))
+    if problem := text_problem(value):
+        raise ActionRefused(problem)
     return text
 
 
@@ -266,6 +269,8 @@ def _remove_dice(pending, modifiers, index: Any) -> None:
 
 def _set_npc(pending, modifiers, npc_id: Any, traits: Any) -> None:
     """Tick an NPC's applicable traits (FastTest: the highest plus 1 for each other)."""
+    if isinstance(npc_id, bool) or not isinstance(npc_id, int):
+        raise ActionRefused(_("Choose an NPC of this campaign."))
     npc = NPC.objects.filter(pk=npc_id, campaign_id=pending.session.campaign_id).first()
     if npc is None:
         raise ActionRefused(_("No such NPC in this campaign."))

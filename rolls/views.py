@@ -12,12 +12,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import GameSession
+from config.text import text_problem
 from rolls import actions, export, stats
 from rolls.awards import experience_dice_on
 from rolls.log import entries_for, log_context
 from rolls.models import PendingTest
 from sheets.models import Character
 from sheets.views import sheet_and_panel_context
+
+
+def _refuse_unsafe(title: str) -> None:
+    if problem := text_problem(title):
+        raise actions.ActionRefused(problem)
 
 
 def _session_of(campaign, session_id: int) -> GameSession:
@@ -82,6 +88,7 @@ def session_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     title = request.POST.get("title", "").strip()[:120]
     try:
+        _refuse_unsafe(title)
         session = actions.start_session(campaign, title)
     except actions.ActionRefused as refusal:
         messages.error(request, str(refusal))
@@ -123,6 +130,7 @@ def scene_new(request: HttpRequest, campaign_id: int, session_id: int) -> HttpRe
     campaign = gm_campaign(request, campaign_id)
     title = request.POST.get("title", "").strip()[:120]
     try:
+        _refuse_unsafe(title)
         actions.new_scene(_session_of(campaign, session_id), title)
     except actions.ActionRefused as refusal:
         messages.error(request, str(refusal))

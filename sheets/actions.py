@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
 from campaigns.systems import get_system
+from config.text import MESSAGE as UNSAFE_TEXT
+from config.text import has_unsafe_text, text_problem
 from rolls.engine.core import EngineError
 from rolls.engine.fasttest_sheet import spend_development
 from sheets.models import Character
@@ -33,9 +35,20 @@ def clean_name(name: Any) -> tuple[str, Errors]:
     limit = Character._meta.get_field("name").max_length
     if not text:
         return "", {NAME_FIELD: [_("Give the character a name.")]}
+    if problem := text_problem(name):
+        return "", {NAME_FIELD: [problem]}
     if len(text) > limit:
         return "", {NAME_FIELD: [_("Keep the name to %(max)d characters.") % {"max": limit}]}
     return text, {}
+
+
+def validate_sheet(campaign: Campaign, data: Any, *, creating: bool) -> tuple[dict, Errors]:
+    """The system's validation, and the text rule over whatever it kept: a field a system
+    forgot to check can still never carry a NUL or a lone surrogate into the database."""
+    clean, errors = get_system(campaign.system).sheet.validate(data, campaign, creating=creating)
+    if not errors and has_unsafe_text(clean):
+        errors = {"": [str(UNSAFE_TEXT)]}
+    return clean, errors
 
 
 def owner_choices(campaign: Campaign, by) -> list:
@@ -50,8 +63,7 @@ def create_character(
     campaign: Campaign, *, by, name: Any, data: Any, owner_id: Any = None
 ) -> tuple[Character | None, Errors]:
     """A new character with a sheet that passes the system's creation rules."""
-    module = get_system(campaign.system).sheet
-    clean_data, errors = module.validate(data, campaign, creating=True)
+    clean_data, errors = validate_sheet(campaign, data, creating=True)
     errors = dict(errors)
     text, name_errors = clean_name(name)
     errors.update(name_errors)
@@ -103,7 +115,7 @@ def update_section(character: Character, section: Section, posted: dict) -> tupl
     """Save one box of the sheet; returns the merged values (as typed) and the errors."""
     campaign = character.campaign
     merged = merge_section(character.data, section, posted)
-    clean, errors = get_system(campaign.system).sheet.validate(merged, campaign, creating=False)
+    clean, errors = validate_sheet(campaign, merged, creating=False)
     if not errors:
         character.data = clean
         character.save(update_fields=["data", "updated_at"])
@@ -127,9 +139,7 @@ def _locked(character: Character) -> Character:
 
 def _save_validated(character: Character, data: dict, field: str) -> Errors:
     """Validate a changed sheet as an edit; errors of the sheet land on ``field``."""
-    clean, errors = get_system(character.campaign.system).sheet.validate(
-        data, character.campaign, creating=False
-    )
+    clean, errors = validate_sheet(character.campaign, data, creating=False)
     if errors:
         return {field: [message for messages in errors.values() for message in messages]}
     character.data = clean
@@ -147,6 +157,8 @@ def add_wound(character: Character, label: Any, severity: Any) -> Errors:
     label = label.strip() if isinstance(label, str) else ""
     if len(label) > NAME_MAX:
         errors["wound_label"] = [_("Keep the label to %(max)d characters.") % {"max": NAME_MAX}]
+    elif problem := text_problem(label):
+        errors["wound_label"] = [problem]
     if severity not in SEVERITIES:
         errors["wound_severity"] = [_("Choose how severe the wound is.")]
     wounds = list(character.data.get("wounds", []))
@@ -205,6 +217,8 @@ def develop(character: Character, target: Any, new_name: Any = "", magic: bool =
         name = new_name.strip() if isinstance(new_name, str) else ""
         if not name:
             return {"develop_name": [_("Name the new trait.")]}
+        if problem := text_problem(name):
+            return {"develop_name": [problem]}
         traits.append({"name": name, "level": 1, "magic": magic})
     else:
         try:
@@ -216,9 +230,7 @@ def develop(character: Character, target: Any, new_name: Any = "", magic: bool =
         traits[index]["level"] += 1
     data["traits"] = traits
     data["xp"] = xp_left
-    clean, errors = get_system(character.campaign.system).sheet.validate(
-        data, character.campaign, creating=False
-    )
+    clean, errors = validate_sheet(character.campaign, data, creating=False)
     if errors:
         field = "develop_name" if target == "new" else "develop"
         return {field: [message for messages in errors.values() for message in messages]}

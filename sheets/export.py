@@ -14,13 +14,16 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, System
-from campaigns.systems import get_system
-from sheets.actions import clean_name
+from config.text import MESSAGE as UNSAFE_TEXT
+from config.text import has_unsafe_text
+from sheets.actions import clean_name, validate_sheet
 from sheets.models import Character
 
 SCHEMA = 1
 #: The largest file or pasted text an import reads (a full sheet is a few kilobytes).
 MAX_BYTES = 64 * 1024
+#: The deepest nesting read (an exported sheet is four levels deep).
+MAX_DEPTH = 20
 
 
 def export_document(character: Character) -> dict[str, Any]:
@@ -45,6 +48,32 @@ class Imported:
     problems: list[str] = field(default_factory=list)
 
 
+def _no_constant(name: str) -> None:
+    # NaN and Infinity are not JSON (PostgreSQL's jsonb refuses them): not an exported file.
+    raise ValueError(name)
+
+
+def _depth(document: Any) -> int:
+    """How deeply the parsed document nests, counted without recursion."""
+    deepest, stack = 0, [(document, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (dict, list)):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in _children(node))
+    return deepest
+
+
+def _children(node: dict | list) -> list:
+    return list(node.values()) if isinstance(node, dict) else node
+
+
+def _too_deep() -> str:
+    return _("This file is nested more than %(n)s levels deep; an exported character is not.") % {
+        "n": MAX_DEPTH
+    }
+
+
 def read_import(raw: bytes | str, campaign: Campaign) -> Imported:
     """Parse and check an exported character for ``campaign``; never raises on bad input."""
     if len(raw.encode("utf-8") if isinstance(raw, str) else raw) > MAX_BYTES:
@@ -56,9 +85,15 @@ def read_import(raw: bytes | str, campaign: Campaign) -> Imported:
         )
     try:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
-        document = json.loads(text)
+        document = json.loads(text, parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError):
         return Imported(problems=[_("This is not a JSON file exported from a character sheet.")])
+    except RecursionError:  # nested thousands deep: the parser gives up before we could look
+        return Imported(problems=[_too_deep()])
+    if _depth(document) > MAX_DEPTH:
+        return Imported(problems=[_too_deep()])
+    if has_unsafe_text(document):
+        return Imported(problems=[str(UNSAFE_TEXT)])
     if not isinstance(document, dict):
         return Imported(problems=[_("The JSON must be an object with schema, system and data.")])
     schema = document.get("schema")
@@ -88,9 +123,7 @@ def read_import(raw: bytes | str, campaign: Campaign) -> Imported:
     name, name_errors = clean_name(document.get("name"))
     for messages in name_errors.values():
         problems.extend(messages)
-    data, errors = get_system(campaign.system).sheet.validate(
-        document.get("data"), campaign, creating=True
-    )
+    data, errors = validate_sheet(campaign, document.get("data"), creating=True)
     for messages in errors.values():
         problems.extend(messages)
     return Imported(name=name, data=data, problems=problems)

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.text import TextField
 from sheets.npc_parse import (
     LEVEL_MAX,
     LEVEL_MIN,
@@ -22,7 +23,7 @@ BLANK_TRAIT_ROWS = 3
 
 
 class QuickNPCForm(forms.Form):
-    text = forms.CharField(
+    text = TextField(
         label=_("Quick entry"),
         max_length=5000,
         strip=False,
@@ -49,10 +50,10 @@ class QuickNPCForm(forms.Form):
 
 
 class NPCForm(forms.Form):
-    name = forms.CharField(
+    name = TextField(
         label=_("Name"), max_length=NAME_MAX, widget=forms.TextInput(attrs={"autocomplete": "off"})
     )
-    notes = forms.CharField(
+    notes = TextField(
         label=_("Notes (only you see them)"),
         required=False,
         max_length=10000,
@@ -68,7 +69,7 @@ class NPCForm(forms.Form):
 class TraitRowForm(forms.Form):
     """One trait; a row left blank is dropped, a level without a name is an error."""
 
-    name = forms.CharField(label=_("Trait"), required=False, max_length=TRAIT_NAME_MAX)
+    name = TextField(label=_("Trait"), required=False, max_length=TRAIT_NAME_MAX)
     dice = forms.IntegerField(
         label=_("Dice (k)"),
         required=False,

@@ -23,8 +23,10 @@ from types import ModuleType
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from campaigns.systems import MemberView, get_system
+from config.text import text_problem
 
 #: Deprecated: ``get_system(key).panel``. A view onto the registry, for callers not yet moved.
 PANEL_MODULES = MemberView("panel")
@@ -72,6 +74,13 @@ class FollowUp:
     kind: str
     label: str
     fields: tuple[dict[str, Any], ...] = ()
+
+
+def not_on_sheet(name: str) -> str:
+    """The message for a posted choice the sheet does not hold (forged, or renamed since)."""
+    return text_problem(name) or _(
+        "There is no “%(name)s” on this sheet; reload the page to see what it holds."
+    ) % {"name": name[:60]}
 
 
 def panel_module(system: str) -> Any:

@@ -22,11 +22,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Scene
+from config.text import text_problem
 from rolls.engine import EngineError
 from rolls.engine import ast as engine
 from rolls.engine.core import OUTCOMES, RANK, SUCCESSES
 from rolls.labels import OUTCOME_LABELS
-from rolls.panels import FollowUp, Limit, Panel, gm_fixed, ints, one_int, one_str, source
+from rolls.panels import (
+    FollowUp,
+    Limit,
+    Panel,
+    gm_fixed,
+    ints,
+    not_on_sheet,
+    one_int,
+    one_str,
+    source,
+)
 from rolls.words import words
 from sheets.systems import ast as sheet
 from sheets.systems.named_lists import NAME_MAX
@@ -45,7 +56,9 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     if pending is not None:
         choices = gm_fixed(choices, GMHindrances)
 
-    ticked = _ticked(cleaned, choices)
+    ticked, unknown = _ticked(cleaned, choices)
+    for name in unknown[:1]:
+        errors.setdefault("item", []).append(not_on_sheet(name))
     funt_available = cleaned["funt"]
     funt = _funt(choices, funt_available, errors)
     hindrance = one_int(choices, "hindrance")
@@ -59,6 +72,8 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
             _("Say where the hindrance comes from in at most %(max)s characters.")
             % {"max": NAME_MAX}
         )
+    elif problem := text_problem(hindrance_source):
+        errors.setdefault("hindrance_source", []).append(problem)
     panel.context = {
         "lists": [
             (spec, [(entry, entry["name"] in ticked[spec.key]) for entry in cleaned[spec.key]])
@@ -240,14 +255,16 @@ def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[st
 # --- the test -------------------------------------------------------------------------------
 
 
-def _ticked(cleaned: Mapping[str, Any], choices) -> dict[str, set[str]]:
-    """The names ticked in each list; names the sheet does not hold are ignored (forged).
+def _ticked(cleaned: Mapping[str, Any], choices) -> tuple[dict[str, set[str]], list[str]]:
+    """The names ticked in each list, and the posted ones the sheet does not hold (forged, or
+    renamed since the page was loaded), which the panel refuses.
 
     Each ticked entry is posted as ``item=<list>:<name>``. A panel opened from an entry of the
     sheet gets its roll target instead (``list=<list>&item=<name>``) and starts with it ticked.
     """
     names = {spec.key: {entry["name"] for entry in cleaned[spec.key]} for spec in sheet.LISTS}
     ticked: dict[str, set[str]] = {key: set() for key in names}
+    unknown: list[str] = []
     opened_list = one_str(choices, "list")
     for value in _strs(choices, "item"):
         key, _colon, name = value.partition(":")
@@ -255,7 +272,9 @@ def _ticked(cleaned: Mapping[str, Any], choices) -> dict[str, set[str]]:
             ticked[key].add(name)
         elif opened_list in names and value in names[opened_list]:
             ticked[opened_list].add(value)
-    return ticked
+        elif value:
+            unknown.append(name or value)
+    return ticked, unknown
 
 
 def _funt(choices, available: int, errors: dict) -> int:

@@ -44,6 +44,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.text import text_problem
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
@@ -55,6 +56,7 @@ from rolls.panels import (
     Panel,
     gm_fixed,
     ints,
+    not_on_sheet,
     one_int,
     one_str,
     source,
@@ -97,6 +99,10 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
 
     chosen = [name for name in skills if name in set(_strs(choices, "skill"))]
     chosen_defences = [name for name in DEFENCE_NAMES if name in set(_strs(choices, "defence"))]
+    for name in [n for n in _strs(choices, "skill") if n and n not in skills][:1]:
+        errors.setdefault("skill", []).append(not_on_sheet(name))
+    for name in [n for n in _strs(choices, "defence") if n and n not in DEFENCE_NAMES][:1]:
+        errors.setdefault("defence", []).append(not_on_sheet(name))
     main = _main(one_str(choices, "main"), chosen, skills)
     form = one_str(choices, "form", COMBINED)
     form = form if form in (COMBINED, ADDED) else COMBINED
@@ -127,6 +133,8 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         errors.setdefault("modifier_source", []).append(
             _("Keep where the modifier comes from to %(max)s characters.") % {"max": SOURCE_MAX}
         )
+    elif problem := text_problem(modifier_source):
+        errors.setdefault("modifier_source", []).append(problem)
     pool = _rozmach(data)
     picked = set(chosen_defences)
 

@@ -24,6 +24,7 @@ from rolls.panels import (
     Panel,
     gm_fixed,
     ints,
+    not_on_sheet,
     one_int,
     one_str,
     source,
@@ -67,6 +68,8 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         errors.setdefault("attribute", []).append(_("Choose the attribute to test."))
     skill_names = list(settings["skills"])
     chosen_skills = [name for name in skill_names if name in _strs(choices, "skill")]
+    for name in [s for s in _strs(choices, "skill") if s and s not in skill_names][:1]:
+        errors.setdefault("skill", []).append(not_on_sheet(name))
     if len(chosen_skills) > 1 and not settings["multi_skill"]:
         errors.setdefault("skill", []).append(
             _("This campaign tests one skill at a time (multi-skill tests are off).")

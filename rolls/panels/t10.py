@@ -15,9 +15,19 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.text import text_problem
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
-from rolls.panels import Limit, Panel, gm_fixed, one_int, one_str, source, with_target
+from rolls.panels import (
+    Limit,
+    Panel,
+    gm_fixed,
+    not_on_sheet,
+    one_int,
+    one_str,
+    source,
+    with_target,
+)
 from rolls.words import words
 from sheets.systems import t10 as sheet
 from sheets.systems.named_lists import NAME_MAX, signed
@@ -53,9 +63,12 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         )
     skill = one_str(choices, "skill")
     if skill and skill not in skills:
-        skill = ""  # a forged or since renamed skill: no skill
+        errors.setdefault("skill", []).append(not_on_sheet(skill))  # forged, or renamed since
+        skill = ""
     ticked = set(_strs(choices, "item"))
     chosen_items = [row for row in items if row["name"] in ticked]
+    for name in sorted(ticked - {row["name"] for row in items})[:1]:
+        errors.setdefault("item", []).append(not_on_sheet(name))
     circumstance = one_int(choices, "circumstance")
     if (
         not isinstance(circumstance, int)
@@ -70,6 +83,8 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         errors.setdefault("circumstance_source", []).append(
             _("Say where the dice come from in at most %(max)s characters.") % {"max": NAME_MAX}
         )
+    elif problem := text_problem(circumstance_source):
+        errors.setdefault("circumstance_source", []).append(problem)
     gm_difficulty = modifiers.get("difficulty")
     if gm_difficulty is None:
         difficulty = one_int(choices, "difficulty", default=engine.DEFAULT_DIFFICULTY)

@@ -40,6 +40,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.text import text_problem
 from rolls.engine import EngineError, twod6
 from rolls.panels import Limit, Panel, gm_fixed, one_str, source, with_target
 from rolls.words import joined, words
@@ -332,7 +333,8 @@ def _strs(choices, name: str) -> list[str]:
 
 
 def _clean_text(raw: str) -> str:
-    """A short single line as typed: no control characters, spaces collapsed, at most NAME_MAX."""
+    """A short single line as typed, spaces collapsed, at most NAME_MAX; control characters are
+    dropped from what is shown again (the panel refuses them with ``text_problem``)."""
     text = " ".join(raw.split())
     return "".join(c for c in text if unicodedata.category(c) != "Cc")[:NAME_MAX]
 
@@ -355,7 +357,8 @@ def _free_rows(choices, category: str, errors: dict) -> list[dict[str, Any]]:
     typed = []
     for index in range(MAX_FREE):
         raw = one_str(choices, f"mod-{category}-{index}-value").strip()[:12]
-        text = _clean_text(one_str(choices, f"mod-{category}-{index}-source"))
+        typed_source = one_str(choices, f"mod-{category}-{index}-source")
+        text = _clean_text(typed_source)
         row = {
             "index": index,
             "number": index + 1,
@@ -379,6 +382,9 @@ def _free_rows(choices, category: str, errors: dict) -> list[dict[str, Any]]:
                 errors.setdefault(f"mod-{category}-{index}-value", []).append(message)
             else:
                 row["amount"], row["counts"] = amount, True
+        if problem := text_problem(typed_source):
+            row["errors"].append(problem)
+            errors.setdefault(f"mod-{category}-{index}-source", []).append(problem)
         typed.append(row)
     last = max((row["index"] for row in typed if not row["blank"]), default=-1)
     return typed[: min(last + 2, MAX_FREE)]

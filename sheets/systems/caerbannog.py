@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.system_settings import system_settings
+from config.text import text_problem
 from rolls.engine.caerbannog import ROZMACH_MAX, SKILL_DICE
 from sheets.systems import Section, Total
 from sheets.systems.checks import Errors, bounded, is_int, number, row_indexes
@@ -203,6 +204,9 @@ def _validate_skills(data: dict, errors: Errors) -> list[dict]:
             if _level(errors, f"{row}_level", label or _("Skill"), level) and label:
                 added.append({"name": label, "category": category, "level": level})
             continue
+        if problem := text_problem(name):
+            errors.add("skills", problem)
+            continue
         index = _STANDARD_INDEX.get(name.strip().casefold()) if isinstance(name, str) else None
         if index is None or STANDARD_SKILLS[index][1] != category:
             errors.add(
@@ -239,6 +243,9 @@ def _check_added_name(errors: Errors, key: str, name: Any, seen: set[str]) -> st
     name = name.strip()
     if len(name) > NAME_MAX:
         errors.add(key, _("Keep the name to %(max)d characters.") % {"max": NAME_MAX})
+        return None
+    if problem := text_problem(name):
+        errors.add(key, problem)
         return None
     if name.casefold() in _STANDARD_INDEX or name.casefold() in seen:
         errors.add(key, _("“%(name)s” is already on the sheet.") % {"name": name})

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.system_settings import system_settings
+from config.text import text_problem
 from rolls.engine import fasttest_combat
 from rolls.engine.fasttest_sheet import MAGIC_DICE, development_cost, starting_magic_die
 from sheets.systems import Section, Total
@@ -173,6 +174,9 @@ def _name(errors: Errors, key: str, value: Any, what: str) -> str | None:
     if len(value.strip()) > NAME_MAX:
         errors.add(key, _("Keep the name to %(max)d characters.") % {"max": NAME_MAX})
         return None
+    if problem := text_problem(value):
+        errors.add(key, problem)
+        return None
     return value.strip()
 
 
@@ -313,6 +317,8 @@ def _validate_wounds(data: dict, errors: Errors) -> list:
                 "wounds",
                 _("A wound's label is text of at most %(max)d characters.") % {"max": NAME_MAX},
             )
+        elif problem := text_problem(label):
+            errors.add("wounds", problem)
         elif severity not in SEVERITIES:
             errors.add(
                 "wounds",

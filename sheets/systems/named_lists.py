@@ -10,11 +10,12 @@ message to the field where the player typed the value.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
+
+from config.text import text_problem
 
 #: Longest name of an entry: a line on a paper sheet ("Ciało: silny", "Walka toporem").
 NAME_MAX = 60
@@ -106,6 +107,8 @@ def check_name(raw: Any, seen: set[str]) -> tuple[str | None, str | None]:
     """
     if not isinstance(raw, str):
         return None, _("Enter a name.")
+    if problem := text_problem(raw):
+        return None, problem
     name = " ".join(raw.split())
     if not name:
         return None, _("Enter a name.")
@@ -114,8 +117,6 @@ def check_name(raw: Any, seen: set[str]) -> tuple[str | None, str | None]:
             "max": NAME_MAX,
             "count": len(name),
         }
-    if any(unicodedata.category(char) == "Cc" for char in name):
-        return None, _("A name cannot contain control characters.")
     folded = name.casefold()
     if folded in seen:
         return None, _("“%(name)s” is already in this list.") % {"name": name}

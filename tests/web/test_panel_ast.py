@@ -213,14 +213,23 @@ def test_no_white_dice_rolls_two_hindered_and_the_panel_says_so(client, table, p
 # --- forged input -----------------------------------------------------------------------------
 
 
-def test_names_the_sheet_does_not_hold_are_ignored(client, table, player):
+def test_names_the_sheet_does_not_hold_are_refused_with_a_message(client, table, player):
     _, hero = table
     client.force_login(player)
-    panel = panel_for(
-        client, hero,
-        {"item": ["attributes:Ciało: silny", "attributes:Boski", "negative_states:przeklęty",
-                  "skills:Ciało: silny", "ranny", "equipment:"], "list": "skills"},
-    )  # fmt: skip
+    for forged in ("attributes:Boski", "negative_states:przeklęty", "skills:Ciało: silny",
+                   "ranny", "equipment:"):  # fmt: skip
+        response = client.post(
+            panel_url(hero), {"item": ["attributes:Ciało: silny", forged], "list": "skills"}
+        )
+        panel = response.context["panel"]
+        assert not panel.ready
+        assert "on this sheet; reload the page" in panel.errors["item"][0]
+
+
+def test_the_names_the_sheet_holds_are_ticked(client, table, player):
+    _, hero = table
+    client.force_login(player)
+    panel = panel_for(client, hero, {"item": ["attributes:Ciało: silny"]})
     assert panel.params == {"white": 1, "level_mod": 0}
 
 

@@ -309,13 +309,15 @@ def test_two_defences_at_once_are_refused_with_a_message(client, table, player):
     assert "Test one defence at a time" in response.content.decode()
 
 
-def test_forged_skill_and_defence_names_are_ignored(client, table, player):
+def test_forged_skill_and_defence_names_are_refused_with_a_message(client, table, player):
     _, hero = table
     client.force_login(player)
     response = client.post(panel_url(hero), {"skill": "Latanie", "defence": "Tarcza"})
     assert response.status_code == 200
-    assert not response.context["panel"].ready
-    assert "Choose a skill below" in response.content.decode()
+    panel = response.context["panel"]
+    assert not panel.ready
+    assert "There is no “Latanie” on this sheet" in panel.errors["skill"][0]
+    assert "There is no “Tarcza” on this sheet" in panel.errors["defence"][0]
 
 
 def test_a_forged_main_skill_that_is_not_tested_is_ignored(client, table, player):

@@ -173,11 +173,18 @@ def test_without_an_attribute_the_panel_asks_for_one_and_cannot_roll(client, tab
     assert "Choose the attribute to test." in response.content.decode()
 
 
-def test_unknown_skills_and_items_are_ignored(client, table, player):
+def test_unknown_skills_and_items_are_refused_with_a_message(client, table, player):
     _, hero = table
     client.force_login(player)
-    panel = panel_for(client, hero, {"attribute": "Styrka", "skill": "Flyga", "item": ["Drake"]})
-    assert panel.params["pool"] == 4
+    response = client.post(
+        panel_url(hero), {"attribute": "Styrka", "skill": "Flyga", "item": ["Drake"]}
+    )
+    panel = response.context["panel"]
+    assert not panel.ready
+    assert panel.errors["skill"] == [
+        "There is no “Flyga” on this sheet; reload the page to see what it holds."
+    ]
+    assert "There is no “Drake” on this sheet" in panel.errors["item"][0]
 
 
 @pytest.mark.parametrize("value", ["3", "11", "sju", "7.5"])

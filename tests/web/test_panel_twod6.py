@@ -5,6 +5,7 @@ import uuid
 import pytest
 
 from campaigns.models import Campaign
+from config.text import MESSAGE as UNSAFE_TEXT
 from rolls import actions
 from rolls.models import Roll
 from rolls.panels import twod6 as panel_module
@@ -305,16 +306,27 @@ def test_a_typed_modifier_outside_five_is_refused_and_kept_as_typed(client, noma
     assert 'value="luneta"' in html
 
 
-def test_a_long_source_with_control_characters_is_cleaned(client, nomad, player):
+def test_a_long_source_is_cut_to_sixty_characters(client, nomad, player):
     client.force_login(player)
     panel = built(
         client,
         nomad,
         attribute="Percepcja",
-        **{"mod-personal-0-value": "1", "mod-personal-0-source": "zły\x07 " + "x" * 100},
+        **{"mod-personal-0-value": "1", "mod-personal-0-source": "zły  " + "x" * 100},
     )
     text = in_words(panel.sources)[0]["source"]
     assert text == "zły " + "x" * 56 + " +1"
+
+
+def test_a_source_with_control_characters_is_refused(client, nomad, player):
+    client.force_login(player)
+    panel = built(
+        client,
+        nomad,
+        attribute="Percepcja",
+        **{"mod-personal-0-value": "1", "mod-personal-0-source": "zły\x07"},
+    )
+    assert panel.errors["mod-personal-0-source"] == [str(UNSAFE_TEXT)]
 
 
 # Difficulty, cap raise, automatic flags, odds ----------------------------------------------------

@@ -8,6 +8,7 @@ import pytest
 
 from campaigns.demo import DEMO_CHARACTERS
 from campaigns.models import System
+from config.text import MESSAGE as UNSAFE_TEXT
 from sheets.models import Character
 from sheets.systems import ast as module
 from tests.web.sheet_helpers import HX, SHEET_PAGE_QUERIES, client_for, post, rolls, sheet, url
@@ -119,7 +120,7 @@ def test_a_name_longer_than_sixty_characters_is_refused():
 
 def test_a_name_with_control_characters_is_refused():
     _cleaned, errors = check(sheet(OLAF, attributes=[{"name": "Ciało\x00silne"}]))
-    assert errors["attributes-0-name"] == ["A name cannot contain control characters."]
+    assert errors["attributes-0-name"] == [str(UNSAFE_TEXT)]
 
 
 def test_the_same_entry_twice_in_a_list_is_refused_whatever_its_case():

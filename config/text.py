@@ -1,0 +1,77 @@
+"""The one rule for every text a person types into the table: what a database and JSON can hold.
+
+PostgreSQL refuses a NUL in a text column and in ``jsonb`` (SQLite stores it), a lone surrogate
+cannot be written as UTF-8 at all, and the other control characters (escape sequences, backspace,
+the C1 block) have no place in a name or a label: they garble the log, a terminal, an export.
+Tabs and line breaks are ordinary text. Every form field (``TextField``) and every text a view
+reads by hand (``text_problem``) goes through this module, so the answer is
+always the same message at the field, never a server error.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.translation import gettext_lazy
+
+#: C0 controls but tab, line feed and carriage return; DEL and the C1 block; lone surrogates.
+UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+MESSAGE = gettext_lazy(
+    "This text holds a character that cannot be stored (a control character such as NUL, "
+    "or a broken one); remove it."
+)
+
+
+def text_problem(value: Any) -> str | None:
+    """The message for text that may not be stored, or None when it is fine (or not text)."""
+    if isinstance(value, str) and UNSAFE.search(value):
+        return str(MESSAGE)
+    return None
+
+
+def has_unsafe_text(value: Any, depth: int = 0) -> bool:
+    """Whether any string in a JSON-shaped value (keys included) breaks the rule."""
+    if isinstance(value, str):
+        return bool(UNSAFE.search(value))
+    if depth > 50:
+        return True  # no sheet or test is nested this deep; refuse rather than recurse on
+    if isinstance(value, dict):
+        return any(
+            has_unsafe_text(key, depth + 1) or has_unsafe_text(item, depth + 1)
+            for key, item in value.items()
+        )
+    if isinstance(value, (list, tuple)):
+        return any(has_unsafe_text(item, depth + 1) for item in value)
+    return False
+
+
+def validate_text(value: Any) -> None:
+    """The rule as a Django validator."""
+    if text_problem(value):
+        raise ValidationError(MESSAGE, code="unsafe_text")
+
+
+class TextField(forms.CharField):
+    """A ``CharField`` under the rule; every text field of the app's forms is one.
+
+    Django's own NUL validator is dropped: this one says the same, and more, in one message.
+    """
+
+    default_validators = [validate_text]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators = [
+            v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)
+        ]
+
+    def to_python(self, value: Any) -> Any:
+        # Refuse before stripping: a NUL at the end must not vanish with the spaces around it.
+        if text_problem(value):
+            raise ValidationError(MESSAGE, code="unsafe_text")
+        return super().to_python(value)

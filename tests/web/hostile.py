@@ -1,0 +1,277 @@
+"""Finding every form of the app, to feed it hostile input (tests/web/test_hostile_input.py).
+
+The forms are read from the pages themselves: a crawl of the demo table as its GM and as a
+player fetches every page a member reaches (each sheet box opened for editing, each test panel
+opened from each roll target of each sheet, the dashboard with a test called, the after-roll
+tools with a roll made) and parses each ``<form method="post">`` on them into its URL and the
+values the browser would send. A form added to a template is therefore probed without anyone
+listing it; a URL no crawled form posts to must be named in the test module's tables.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from urllib.parse import quote, urljoin, urlsplit
+
+from django.urls import resolve, reverse
+
+from campaigns.models import Campaign
+from rolls.models import PendingTest, Roll
+from sheets import actions as sheet_actions
+from sheets.models import NPC, Character
+from sheets.systems import sections, sheet_module
+from sheets.systems.fasttest import SEVERITIES
+from sheets.views import NAME_SECTION
+
+
+@dataclass
+class Form:
+    """One POST form as a browser would submit it: its URL, who sees it, its fields."""
+
+    url: str
+    user: str
+    fields: list[tuple[str, str]]
+    files: tuple[str, ...] = ()
+
+    @property
+    def url_name(self) -> str:
+        return resolve(urlsplit(self.url).path).url_name
+
+    @property
+    def names(self) -> list[str]:
+        return sorted({name for name, _value in self.fields} | set(self.files))
+
+    def signature(self) -> tuple:
+        """Forms alike but for the rows they stand on (one per NPC, per wound) are probed once;
+        the campaign (its system) and the operation chosen by a hidden field keep them apart."""
+        match = resolve(urlsplit(self.url).path)
+        ops = tuple(value for name, value in self.fields if name in ("op", "kind", "change"))
+        return (self.user, match.url_name, match.kwargs.get("campaign_id"), tuple(self.names), ops)
+
+
+@dataclass
+class _Open:
+    action: str
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    buttons: list[tuple[str, str, str]] = field(default_factory=list)  # name, value, formaction
+    select: str | None = None
+    select_first: str | None = None
+    select_chosen: bool = False
+    textarea: str | None = None
+    text: str = ""
+
+
+class FormParser(HTMLParser):
+    """Every ``<form method="post">`` of a page, one ``Form`` per submit button that differs."""
+
+    def __init__(self, page_url: str, user: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.page_url = page_url
+        self.user = user
+        self.forms: list[Form] = []
+        self.rolls: list[dict] = []
+        self._open: _Open | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "data-roll" in a:
+            self.rolls.append(json.loads(a["data-roll"]))
+        if tag == "form" and a.get("method", "get").lower() == "post":
+            self._open = _Open(action=urljoin(self.page_url, a.get("action") or self.page_url))
+            if a.get("hx-post"):  # htmx posts the same fields elsewhere (the running totals)
+                self._open.buttons.append(("", "", a["hx-post"]))
+            return
+        form = self._open
+        if form is None:
+            return
+        name = a.get("name")
+        if tag == "input" and name:
+            kind = a.get("type", "text").lower()
+            if kind == "file":
+                form.files.append(name)
+            elif kind in ("checkbox", "radio"):
+                if "checked" in a:
+                    form.fields.append((name, a.get("value", "on")))
+            elif kind in ("submit", "image", "button"):
+                form.buttons.append((name, a.get("value", ""), a.get("formaction", "")))
+            else:
+                form.fields.append((name, a.get("value", "")))
+        elif tag == "button" and a.get("type", "submit").lower() == "submit":
+            form.buttons.append((name or "", a.get("value", ""), a.get("formaction", "")))
+        elif tag == "select" and name:
+            form.select, form.select_first, form.select_chosen = name, None, False
+        elif tag == "option" and form.select:
+            value = a.get("value", "")
+            if form.select_first is None:
+                form.select_first = value
+            if "selected" in a and not form.select_chosen:
+                form.fields.append((form.select, value))
+                form.select_chosen = True
+        elif tag == "textarea" and name:
+            form.textarea, form.text = name, ""
+
+    def handle_data(self, data):
+        if self._open is not None and self._open.textarea:
+            self._open.text += data
+
+    def handle_endtag(self, tag):
+        form = self._open
+        if form is None:
+            return
+        if tag == "select" and form.select:
+            if not form.select_chosen and form.select_first is not None:
+                form.fields.append((form.select, form.select_first))
+            form.select = None
+        elif tag == "textarea" and form.textarea:
+            form.fields.append((form.textarea, form.text))
+            form.textarea = None
+        elif tag == "form":
+            self._close(form)
+            self._open = None
+
+    def _close(self, form: _Open) -> None:
+        variants = form.buttons or [("", "", "")]
+        if all(formaction for _name, _value, formaction in variants):
+            variants = [("", "", ""), *variants]
+        seen = set()
+        for name, value, formaction in variants:
+            action = urljoin(self.page_url, formaction) if formaction else form.action
+            fields = list(form.fields) + ([(name, value)] if name else [])
+            key = (action, tuple(fields))
+            if key in seen:
+                continue
+            seen.add(key)
+            self.forms.append(Form(action, self.user, fields, tuple(form.files)))
+
+
+def parse(html: str, page_url: str, user: str) -> FormParser:
+    parser = FormParser(page_url, user)
+    parser.feed(html)
+    return parser
+
+
+def encode(fields: list[tuple[str, str]]) -> bytes:
+    """An urlencoded body; text a browser could not encode (a lone surrogate) is sent as the
+    bytes Python would write for it, as a hostile client could."""
+
+    def part(text: str) -> str:
+        return quote(text.encode("utf-8", "surrogatepass"), safe="")
+
+    return "&".join(f"{part(name)}={part(value)}" for name, value in fields).encode("ascii")
+
+
+class Crawl:
+    """The forms a GM and a player meet at the demo table, gathered page by page."""
+
+    def __init__(self, clients: dict) -> None:
+        self.clients = clients
+        self.forms: list[Form] = []
+        self.pages: set[str] = set()
+        self._signatures: set[tuple] = set()
+
+    def page(self, user: str, url: str, *, method: str = "get", data=None) -> FormParser:
+        client = self.clients[user]
+        if method == "get":
+            response = client.get(url, data or {}, follow=True)
+        else:
+            response = client.post(url, data or {}, follow=True)
+        assert response.status_code < 500, (user, url)
+        self.pages.add(resolve(urlsplit(url).path).url_name)
+        parser = parse(response.content.decode(), url, user)
+        for form in parser.forms:
+            if form.signature() not in self._signatures:
+                self._signatures.add(form.signature())
+                self.forms.append(form)
+        return parser
+
+    def table(self, gm: str, player: str) -> None:
+        """Every page of every demo campaign, as its GM and as ``player``."""
+        from rolls import actions
+
+        self.page(gm, reverse("home"))
+        self.page(gm, reverse("campaign_create"))
+        self.page(gm, reverse("password_change"))
+        for campaign in Campaign.objects.order_by("pk"):
+            self.page(gm, reverse("campaign_detail", args=[campaign.pk]))  # before a session
+            session = actions.start_session(campaign)
+            hero = Character.objects.filter(campaign=campaign, owner__username=player).first()
+            if campaign.system == "fasttest":  # a wound to tend, a magic die a rest restores
+                from rolls.after_roll import MAGIC_DICE
+
+                for character in Character.objects.filter(campaign=campaign):
+                    character.data["magic_die"] = min(MAGIC_DICE)
+                    character.save()
+                hero.refresh_from_db()
+                hero.campaign = campaign
+                sheet_actions.add_wound(hero, "cut", SEVERITIES[0])
+                hero.refresh_from_db()
+            other = Character.objects.filter(campaign=campaign).exclude(pk=hero.pk).first()
+            npc = NPC.objects.filter(campaign=campaign).first() or NPC.objects.create(
+                campaign=campaign, name="Ogr", traits=[{"name": "wielki", "dice": 3}]
+            )
+            c = campaign.pk
+            for url in (
+                reverse("campaign_detail", args=[c]),
+                reverse("campaign_settings", args=[c]),
+                reverse("character_create", args=[c]),
+                reverse("character_import", args=[c]),
+                reverse("npc_list", args=[c]),
+                reverse("npc_create", args=[c]),
+                reverse("npc_edit", args=[c, npc.pk]),
+                reverse("npc_delete", args=[c, npc.pk]),
+                reverse("session_detail", args=[c, session.pk]),
+                reverse("character_delete", args=[c, other.pk]),
+                reverse("member_remove", args=[c, hero.owner_id]),
+            ):
+                self.page(gm, url)
+            for url in (
+                reverse("campaign_detail", args=[c]),
+                reverse("character_create", args=[c]),
+                reverse("character_import", args=[c]),
+                reverse("campaign_leave", args=[c]),
+            ):
+                self.page(player, url)
+            self._sheet(gm, campaign, other)
+            self._sheet(player, campaign, hero)
+            dashboard = self.page(gm, reverse("dashboard", args=[c]))
+            call = reverse("call_test", args=[c, hero.pk])
+            form = next(f for f in dashboard.forms if urlsplit(f.url).path == call)
+            self.page(gm, form.url, method="post", data=_as_dict(form.fields))
+            self.page(player, reverse("character_detail", args=[c, hero.pk]))
+            test = PendingTest.objects.get(character=hero, status=PendingTest.Status.OPEN)
+            self.page(player, reverse("test_panel", args=[c, hero.pk]) + f"?pending={test.pk}")
+            for url in (
+                reverse("dashboard", args=[c]),
+                reverse("awards_panel", args=[c]),
+                reverse("after_roll_strip", args=[c]),
+            ):
+                self.page(gm, url)
+
+    def _sheet(self, user: str, campaign: Campaign, character: Character) -> None:
+        """The sheet, each of its boxes opened, a test panel from each roll target, one roll."""
+        c, pk = campaign.pk, character.pk
+        detail = reverse("character_detail", args=[c, pk])
+        sheet = self.page(user, detail)
+        for section in (NAME_SECTION, *sections(sheet_module(campaign.system))):
+            self.page(user, f"{detail}?edit={section.key}")
+        panel_url = reverse("test_panel", args=[c, pk])
+        for target in sheet.rolls:
+            panel = self.page(user, panel_url, data=_as_query(target))
+            rolls = [f for f in panel.forms if f.url_name == "test_roll"]
+            for form in rolls[:1]:
+                if Roll.objects.filter(character=character, actor__username=user).count() < 3:
+                    self.page(user, form.url, method="post", data=_as_dict(form.fields))
+
+
+def _as_query(target: dict) -> dict:
+    return {k: v if isinstance(v, list) else str(v) for k, v in target.items()}
+
+
+def _as_dict(fields: list[tuple[str, str]]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for name, value in fields:
+        out.setdefault(name, []).append(value)
+    return out

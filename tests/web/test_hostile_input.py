@@ -1,0 +1,307 @@
+"""Hostile text in every form field answers with a page or a message, never a 500 (issue 11).
+
+The forms are not listed by hand: ``tests.web.hostile`` crawls the demo table as its GM and as a
+player and parses every POST form of every page (see its docstring). Every URL of the app must be
+posted to by a crawled form or be named below as taking no form (Django's admin aside); a new
+endpoint in neither fails ``test_every_url_is_probed_or_named_here``. Each probe runs inside a
+savepoint rolled back afterwards, so every probe meets the same table.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import traceback
+
+import pytest
+from django.db import transaction
+from django.test import Client, override_settings
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import translation
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from campaigns.demo import seed_demo
+from tests.web.hostile import Crawl, Form, encode
+
+pytestmark = pytest.mark.django_db
+
+#: URLs that take no form: pages and partials read with GET (their forms post elsewhere).
+READ_ONLY = {
+    "home",
+    "campaign_detail",
+    "campaign_join",
+    "session_log",
+    "session_detail",
+    "session_export",
+    "character_detail",
+    "character_export",
+    "dashboard",
+    "dashboard_party",
+    "dashboard_pending",
+    "after_roll_strip",
+    "awards_panel",
+    "npc_list",
+    "password_change_done",
+}
+DEEP_LIST = "[" * 5000 + "]" * 5000
+DEEP_OBJECT = '{"a":' * 5000 + "1" + "}" * 5000
+HOSTILE = [
+    "\x00",
+    "Troll\x00",
+    "\x01\x02\x1b[31m\x7f",
+    "\x85\x9f",
+    "\ud800",
+    "a\udfffb",
+    "1.5",
+    "1e3",
+    "NaN",
+    "-1",
+    "9" * 40,
+    "x" * 100_000,
+    DEEP_LIST,
+    DEEP_OBJECT,
+    '"\\u0000"',
+    '{"schema": 1, "name": "\\ud800", "data": {}}',
+    "",
+    " ",
+]
+hostile_text = st.one_of(
+    st.sampled_from(HOSTILE),
+    st.text(st.characters(categories=("Cc", "Cs", "L", "N", "P", "Zs")), max_size=12),
+)
+
+
+@pytest.fixture(scope="module")
+def crawl(django_db_setup, django_db_blocker):
+    """The demo table crawled once for the module, inside a transaction rolled back after it
+    (each test's own transaction, and each probe's savepoint, nest inside it)."""
+    from django.contrib.auth import get_user_model
+
+    # Sessions in the cache alone: a probe's rolled-back savepoint must not leave the cache
+    # holding a session the database lost (cached_db would then fail to save it).
+    sessions = override_settings(SESSION_ENGINE="django.contrib.sessions.backends.cache")
+    sessions.enable()
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            seed_demo()
+            users = get_user_model().objects
+            clients = {"gm": Client(), "ala": Client(), "anon": Client()}
+            clients["gm"].force_login(users.get(username="gm"))
+            clients["ala"].force_login(users.get(username="ala"))
+            found = Crawl(clients)
+            found.table("gm", "ala")
+            found.page("anon", "/accounts/login/")
+            found.page("anon", "/accounts/signup/")
+            yield found
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            sessions.disable()
+            translation.deactivate()  # a probe of set_language left Polish on this thread
+
+
+def _url_names(patterns) -> set[str]:
+    names = set()
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue  # Django's admin, its own forms and tests
+            names |= _url_names(pattern.url_patterns)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            names.add(pattern.name)
+    return names
+
+
+def _probe(crawl: Crawl, form: Form, fields: list[tuple[str, str]]) -> int:
+    """Post ``fields`` as ``form``'s user and roll back whatever it changed; the status, or
+    500 when the view raised (``_crashes`` keeps where, for the failure's message)."""
+    client = crawl.clients[form.user]
+    if form.user in _logged_out:
+        from django.contrib.auth import get_user_model
+
+        client.force_login(get_user_model().objects.get(username=form.user))
+        _logged_out.discard(form.user)
+    if form.url_name in LOGS_OUT and form.user != "anon":
+        _logged_out.add(form.user)
+    try:
+        with transaction.atomic():
+            response = _post(client, form, fields)
+            raise _Undo(response.status_code)
+    except _Undo as undone:
+        return undone.status
+    except Exception as error:  # the test client re-raises what a server would answer 500 to
+        _crashes.append(_where(error))
+        return 500
+
+
+#: Probes after which their user must log in again: the session is in the cache, which the
+#: rolled-back savepoint does not restore (a changed password, a logout).
+LOGS_OUT = {"logout", "password_change"}
+_logged_out: set[str] = set()
+
+
+class _Undo(Exception):
+    """Leaves the probe's savepoint, rolling back what the request changed."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+
+
+def _post(client: Client, form: Form, fields: list[tuple[str, str]]):
+    if not form.files:
+        body = encode(fields)
+        return client.post(form.url, body, content_type="application/x-www-form-urlencoded")
+    data: dict = {}
+    for name, value in fields:
+        data.setdefault(name, []).append(value.encode("utf-8", "surrogatepass"))
+    for name in form.files:
+        data.setdefault(name, []).append(_upload(fields))
+    return client.post(form.url, data)
+
+
+_crashes: list[str] = []
+
+
+def _where(error: Exception) -> str:
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if ".venv" not in f.filename]
+    place = f"{frames[-1].filename.split('/input/')[-1]}:{frames[-1].lineno}" if frames else "?"
+    return f"{type(error).__name__} at {place}: {str(error)[:120]!r}"
+
+
+def _upload(fields):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    text = next((value for name, value in fields if name == "json"), "")
+    return SimpleUploadedFile("hero.json", text.encode("utf-8", "surrogatepass"))
+
+
+def _with(form: Form, replaced: dict[str, str]) -> list[tuple[str, str]]:
+    fields = [(name, replaced.get(name, value)) for name, value in form.fields]
+    present = {name for name, _value in fields}
+    fields += [(name, value) for name, value in replaced.items() if name not in present]
+    return fields
+
+
+def test_every_url_is_probed_or_named_here(crawl):
+    probed = {form.url_name for form in crawl.forms}
+    unaccounted = _url_names(get_resolver().url_patterns) - probed - READ_ONLY
+    assert not unaccounted, f"no crawled form posts to {sorted(unaccounted)}: probe or name them"
+
+
+def test_the_crawl_finds_the_forms_of_every_part_of_the_table(crawl):
+    probed = {form.url_name for form in crawl.forms}
+    assert {"change_test", "test_roll", "test_follow_up", "character_import", "npc_roll"} <= probed
+    assert len(crawl.forms) > 100
+
+
+def test_each_field_of_each_form_takes_hostile_text_without_a_500(crawl):
+    """Each field of each kind of form gets a NUL in text that is no number either ("1.5"),
+    and 100 KB. (A lone surrogate or deep JSON in a form field arrives as replacement
+    characters or plain text; they are drawn by the random test and fed to the import.)"""
+    failures = _sweep(crawl, ("1.5\x00", "x" * 100_000))
+    assert not failures, "\n".join(map(str, failures))
+
+
+def _sweep(crawl: Crawl, values: tuple[str, ...]) -> list[tuple]:
+    """Every value into every field; a row's field (trait_2_name) stands for its rows, and a
+    form found on several pages of one campaign is probed once."""
+    failures = []
+    probed = set()
+    for form in crawl.forms:
+        for name in form.names:
+            where = (*form.signature()[:3], form.signature()[4], re.sub(r"\d+", "#", name))
+            if where in probed:
+                continue
+            probed.add(where)
+            for value in values:
+                if _probe(crawl, form, _with(form, {name: value})) >= 500:
+                    failures.append((form.user, form.url, name, value[:8], _crashes[-1]))
+    return failures
+
+
+def test_random_hostile_text_in_any_fields_of_any_form_finds_no_500(crawl):
+    forms = crawl.forms
+
+    @settings(
+        max_examples=300,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(st.data())
+    def probe(data):
+        form = data.draw(st.sampled_from(forms), label="form")
+        names = data.draw(st.lists(st.sampled_from(form.names), min_size=1, unique=True))
+        replaced = {name: data.draw(hostile_text, label=name) for name in names}
+        status = _probe(crawl, form, _with(form, replaced))
+        assert status < 500, (form.user, form.url, replaced, _crashes[-1:])
+
+    probe()
+
+
+def test_an_import_with_hostile_text_anywhere_in_the_document_finds_no_500(crawl):
+    imports = [f for f in crawl.forms if f.url_name == "character_import"]
+    assert imports
+
+    @settings(max_examples=100, deadline=None, database=None)
+    @given(st.data())
+    def probe(data):
+        form = data.draw(st.sampled_from(imports))
+        document = json.loads(_exported(crawl, form))
+        leaves = list(_string_paths(document))
+        path = data.draw(st.sampled_from(leaves))
+        _set(document, path, data.draw(hostile_text))
+        text = json.dumps(document)  # lone surrogates and controls travel escaped, as in a file
+        status = _probe(crawl, form, _with(form, {"json": text}))
+        assert status < 500, (form.url, path, _crashes[-1:])
+
+    probe()
+
+
+def _exported(crawl: Crawl, form: Form) -> str:
+    from sheets.models import Character
+
+    campaign_id = int(form.url.split("/c/")[1].split("/")[0])
+    character = Character.objects.filter(campaign_id=campaign_id).first()
+    response = crawl.clients["gm"].get(f"/c/{campaign_id}/characters/{character.pk}/export/")
+    return response.content.decode()
+
+
+def _string_paths(node, path=()):
+    if isinstance(node, str):
+        yield path
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from _string_paths(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _string_paths(value, (*path, index))
+
+
+def _set(document, path, value):
+    for part in path[:-1]:
+        document = document[part]
+    document[path[-1]] = value
+
+
+def test_the_login_and_signup_forms_take_hostile_text(crawl):
+    anonymous = [form for form in crawl.forms if form.user == "anon"]
+    assert {form.url_name for form in anonymous} >= {"login", "signup"}
+    for form in anonymous:
+        for name in form.names:
+            for value in ("\x00", "\ud800", "x" * 100_000):
+                assert _probe(crawl, form, _with(form, {name: value})) < 500
+
+
+@pytest.mark.postgres
+def test_hostile_text_finds_no_500_on_postgresql(postgres_url, crawl):
+    from django.db import connection
+
+    assert connection.vendor == "postgresql"
+    # What PostgreSQL refuses and SQLite stores: a NUL in a text column or in jsonb.
+    failures = _sweep(crawl, ("1.5\x00",))
+    assert not failures, "\n".join(map(str, failures))
+    test_an_import_with_hostile_text_anywhere_in_the_document_finds_no_500(crawl)
