@@ -136,8 +136,9 @@ def test_a_gm_called_tests_factors_are_logged_in_each_readers_language(
     roll(client, hero, skill="Jazda", easing="1", pending=str(test.pk),
          revision=str(test.revision))  # fmt: skip
     entry = Roll.objects.get()
+    # On a called test the factors are the GM's alone (the player's posted easing is ignored).
     with translation.override("pl"):
-        assert "MG: ułatwienia ×0, utrudnienia ×2; własne: ułatwienia ×1" in " ".join(
+        assert "MG: ułatwienia ×0, utrudnienia ×2 → utrudnienie" in " ".join(
             source_line(s) for s in entry.sources
         )
 
