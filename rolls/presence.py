@@ -7,10 +7,10 @@ within two lease periods. A socket that closes notes the time (``left``); a memb
 open is "here" for ``PRESENCE_GRACE_SECONDS`` after that, then "away" until
 ``PRESENCE_AWAY_SECONDS``, then no longer listed.
 
-``people`` reads the members from the database, so a non-member is never listed; it is called
-when a page is rendered and when a socket opens or closes, never per delivered entry. The list
-carries, for each person, the seconds until they turn away and until they drop out, so a page
-moves them along itself, without another message.
+``people`` reads the members from the database (one query), so a non-member is never listed;
+it is called when a page is rendered and when a socket opens or closes, never per delivered
+entry. The list carries, for each person, the seconds until they turn away and until they drop
+out, so a page moves them along itself, without another message.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db.models import FilteredRelation, Q
 
-from campaigns.models import Membership
 from rolls import socket_slots
-from sheets.models import Character
 
 HERE = "here"
 AWAY = "away"
@@ -52,28 +52,37 @@ def people(campaign, now: float | None = None) -> dict[str, Any]:
     None for someone with a page open.
     """
     now = time.time() if now is None else now
-    members = list(
-        Membership.objects.filter(campaign=campaign)
-        .select_related("user")
-        .order_by("user__username", "pk")
+    # One query: a row per member and character of theirs here (one with None for none).
+    rows = (
+        get_user_model()
+        .objects.filter(memberships__campaign=campaign)
+        .annotate(own=FilteredRelation("characters", condition=Q(characters__campaign=campaign)))
+        .order_by("username", "pk", "own__name", "own__pk")
+        .values_list("pk", "username", "own__name")
     )
-    user_ids = [member.user_id for member in members]
-    pages = socket_slots.counts([seat(campaign.pk, uid) for uid in user_ids], now)
-    lefts = cache.get_many([_left_key(campaign.pk, uid) for uid in user_ids])
+    members: dict[int, dict[str, Any]] = {}
+    for user_id, name, character in rows:
+        person = members.setdefault(
+            user_id,
+            {
+                "user_id": user_id,
+                "name": name,
+                "gm": user_id == campaign.gm_id,
+                "characters": [],
+                "state": HERE,
+                "away_in": None,
+                "gone_in": None,
+            },
+        )
+        if character is not None:
+            person["characters"].append(character)
+    pages = socket_slots.counts([seat(campaign.pk, uid) for uid in members], now)
+    lefts = cache.get_many([_left_key(campaign.pk, uid) for uid in members])
     grace, away = settings.PRESENCE_GRACE_SECONDS, settings.PRESENCE_AWAY_SECONDS
     found = []
-    for member in members:
-        person = {
-            "user_id": member.user_id,
-            "name": member.user.get_username(),
-            "gm": member.user_id == campaign.gm_id,
-            "characters": [],
-            "state": HERE,
-            "away_in": None,
-            "gone_in": None,
-        }
-        if pages[seat(campaign.pk, member.user_id)] <= 0:
-            since = now - lefts.get(_left_key(campaign.pk, member.user_id), now - away)
+    for user_id, person in members.items():
+        if pages[seat(campaign.pk, user_id)] <= 0:
+            since = now - lefts.get(_left_key(campaign.pk, user_id), now - away)
             if since >= away:
                 continue
             person["gone_in"] = round(away - since, 1)
@@ -82,13 +91,5 @@ def people(campaign, now: float | None = None) -> dict[str, Any]:
             else:
                 person["state"] = AWAY
         found.append(person)
-    if found:
-        by_owner: dict[int, list[str]] = {}
-        owners = [person["user_id"] for person in found]
-        names = Character.objects.filter(campaign=campaign, owner_id__in=owners)
-        for owner_id, name in names.order_by("name", "pk").values_list("owner_id", "name"):
-            by_owner.setdefault(owner_id, []).append(name)
-        for person in found:
-            person["characters"] = by_owner.get(person["user_id"], [])
     found.sort(key=lambda person: not person["gm"])  # stable: the GM first, then by name
     return {"at": now, "people": found}
