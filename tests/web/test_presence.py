@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -240,4 +241,20 @@ async def test_a_players_sheet_page_shows_the_list_in_the_logs_header(table, pla
     html = (await sync_to_async(client.get)(url)).content.decode()
     assert html.index('id="roll-log-title"') < html.index('id="presence"')
     assert "At the table" in html
+    await socket.disconnect()
+
+
+async def test_a_polish_page_lists_in_polish_with_numbers_a_script_can_read(table, player, gm):
+    campaign, hero, _ = table
+    socket = await opened(gm, campaign)
+    leaving = await opened(player, campaign)
+    await leaving.disconnect()
+    client = Client()
+    await sync_to_async(client.force_login)(player)
+    url = reverse("character_detail", args=[campaign.pk, hero.pk])
+    html = (await sync_to_async(client.get)(url, HTTP_ACCEPT_LANGUAGE="pl")).content.decode()
+    assert "Kto jest przy stole" in html
+    assert re.search(r'data-presence-at="\d+\.\d+"', html)  # not "1764…,5": a decimal point
+    assert re.search(r'data-away-in="\d+(\.\d+)?"', html)
+    assert re.search(r'data-gone-in="\d+(\.\d+)?"', html)
     await socket.disconnect()
