@@ -5,6 +5,9 @@ HTTP through ``rolls.actions``; a consumer never relays a client's message to th
 
 Whatever a client sends, the socket answers it or closes with a code of its own, never with a
 crash: a frame that is not a small JSON object gets an ``error`` frame and the socket stays.
+A page that shows who is at the table (``?presence=1``) also gets a ``presence`` frame, the list
+rendered in its language, whenever a page of the table opens or closes (``rolls.presence``).
+
 Close codes the page tells its reader about (static/js/table.js):
 
 - 4403: not a member of the table (the handshake is refused);
@@ -32,7 +35,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from campaigns.models import Campaign, GameSession
-from rolls import socket_slots
+from rolls import presence, socket_slots
 from rolls.actions import campaign_group, user_group
 from rolls.models import Roll
 from rolls.payload import for_viewer, roll_payload
@@ -111,15 +114,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         self.lease = lease
         self.renewal = asyncio.create_task(self._renew_lease())
-        self.user_id, self.is_gm = user.pk, membership
+        self.user_id, self.is_gm = user.pk, membership[0]
+        self.campaign = membership[1]
         self.language = self._language()
+        self.shows_presence = self._query("presence") == "1"
         self.sent: dict[int, int] = {}  # session id -> highest seq sent to this page
         self.held: list[dict[str, Any]] | None = []  # live events until the page says "since"
         # Join first, then read: a roll committed in between arrives as an event and is dropped
         # as a duplicate, never lost.
         await self.channel_layer.group_add(campaign_group(self.campaign_id), self.channel_name)
         await self.channel_layer.group_add(user_group(self.user_id), self.channel_name)
+        if self.shows_presence:
+            await self.channel_layer.group_add(presence_group(self.campaign_id), self.channel_name)
         await self.accept()
+        await self._announce_presence()
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "user_id"):
@@ -127,9 +135,33 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 campaign_group(self.campaign_id), self.channel_name
             )
             await self.channel_layer.group_discard(user_group(self.user_id), self.channel_name)
+            if self.shows_presence:
+                await self.channel_layer.group_discard(
+                    presence_group(self.campaign_id), self.channel_name
+                )
         if hasattr(self, "lease"):
             self.renewal.cancel()
             await sync_to_async(socket_slots.release, thread_sensitive=False)(self.lease)
+            await self._announce_presence(left=True)
+
+    async def _announce_presence(self, left: bool = False) -> None:
+        """Tell every page of the table who is at it now: once as a page opens or closes.
+
+        Best effort: a database or cache that is down loses one update, never the socket.
+        """
+        try:
+            people = await self._people(left)
+            await self.channel_layer.group_send(
+                presence_group(self.campaign_id), {"type": "table.presence", **people}
+            )
+        except Exception:
+            logger.warning("could not announce who is at table %s", self.campaign_id, exc_info=True)
+
+    @database_sync_to_async
+    def _people(self, left: bool) -> dict[str, Any]:
+        if left:
+            presence.left(self.campaign_id, self.user_id)
+        return presence.people(self.campaign)
 
     async def _renew_lease(self) -> None:
         """Keep this socket counted, once a period, at a moment of its own within the period."""
@@ -242,6 +274,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             {"type": "scene", "session": event["session"], "scene": event["scene"]}
         )
 
+    async def table_presence(self, event: dict[str, Any]) -> None:
+        """Who is at the table changed: the list, rendered here (no query) in the page's words."""
+        with translation.override(self.language):
+            html = render_to_string("rolls/_presence_people.html", {"people": event["people"]})
+        await self.send_json({"type": "presence", "at": event["at"], "html": html})
+
     async def table_sheet(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "sheet", "character": event["character"]})
 
@@ -258,16 +296,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "entry", "session": session_id, "seq": seq, "html": html})
 
     def _language(self) -> str:
+        value = self._query("lang")
+        return value if value in _LANGUAGES else settings.LANGUAGE_CODE
+
+    def _query(self, wanted: str) -> str | None:
         query = self.scope.get("query_string", b"").decode()
         for part in query.split("&"):
             name, _, value = part.partition("=")
-            if name == "lang" and value in _LANGUAGES:
+            if name == wanted:
                 return value
-        return settings.LANGUAGE_CODE
+        return None
 
     @database_sync_to_async
-    def _admit(self, user) -> tuple[bool | None, socket_slots.Lease | str | None]:
-        """Whether the user is the GM (None: not a member), and the socket's lease.
+    def _admit(self, user) -> tuple[tuple[bool, Campaign] | None, socket_slots.Lease | str | None]:
+        """Whether the user is the GM and the campaign (None: not a member), and the socket's lease.
 
         The lease is a scope's name instead when that scope has all its sockets open already.
         """
@@ -280,9 +322,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             {
                 f"user:{user.pk}": settings.SOCKETS_PER_USER,
                 f"table:{self.campaign_id}": settings.SOCKETS_PER_TABLE,
+                # Never the one that is full: a user's pages of one table are among all theirs.
+                presence.seat(self.campaign_id, user.pk): settings.SOCKETS_PER_USER,
             }
         )
-        return campaign.is_gm(user), lease
+        return (campaign.is_gm(user), campaign), lease
 
     @database_sync_to_async
     def _entries_after(
@@ -304,6 +348,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             .order_by("seq")[:REPLAY_LIMIT]
         )
         return last_seq, [roll_payload(roll) for roll in rolls]
+
+
+def presence_group(campaign_id: int) -> str:
+    """The table's pages that show who is at it (``?presence=1``); other clients skip the list."""
+    return f"campaign-{campaign_id}-presence"
 
 
 def _whole(value: Any, lowest: int, highest: int) -> bool:

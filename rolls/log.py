@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns.models import Campaign, GameSession
+from rolls import presence
 from rolls.models import Roll
 from rolls.payload import for_viewer, roll_payload
 from rolls.payload import may_see as payload_may_see
@@ -46,4 +47,5 @@ def log_context(campaign: Campaign, user, session: GameSession | None = None) ->
         "log_entries": entries_for(session, user, is_gm) if session else [],
         "log_last_seq": session.last_seq if session else 0,
         "log_is_gm": is_gm,
+        "log_presence": presence.people(campaign),
     }

@@ -99,3 +99,10 @@ def release(lease: Lease, now: float | None = None) -> None:
 def seconds_to_next_period(now: float | None = None) -> float:
     now = time.time() if now is None else now
     return (_period(now) + 1) * period_seconds() - now
+
+
+def counts(scopes: list[str], now: float | None = None) -> dict[str, int]:
+    """How many sockets hold a lease in each scope in this period (0 for none), in one read."""
+    period = _period(time.time() if now is None else now)
+    found = cache.get_many([_key(scope, period) for scope in scopes])
+    return {scope: int(found.get(_key(scope, period)) or 0) for scope in scopes}

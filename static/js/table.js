@@ -114,7 +114,8 @@
     setState("connecting");
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     const url = scheme + location.host + "/ws/campaigns/" + logRoot().dataset.campaign +
-      "/?lang=" + encodeURIComponent(logRoot().dataset.lang || "en");
+      "/?lang=" + encodeURIComponent(logRoot().dataset.lang || "en") +
+      (document.querySelector("[data-presence]") ? "&presence=1" : "");
     socket = new WebSocket(url);
     socket.addEventListener("open", function () {
       attempt = 0;

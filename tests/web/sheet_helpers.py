@@ -91,8 +91,8 @@ def url(name: str, character=None, campaign=None, **kwargs) -> str:
 
 
 # The sheet page: session, user, campaign, character; then the log beside the sheet (its
-# game session and entries) and the test the GM may have called for.
-SHEET_PAGE_QUERIES = 6
+# game session and entries, who is at the table) and the test the GM may have called for.
+SHEET_PAGE_QUERIES = 7
 
 
 HX = {"HTTP_HX_REQUEST": "true"}

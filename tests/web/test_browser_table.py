@@ -46,7 +46,10 @@ def roll_budowa(page, visibility: str = "public") -> None:
     if not page.query_selector("#test-panel form"):
         page.click("button.roll-target:has-text('BUDOWA')")
         page.wait_for_selector("#test-panel form")
-    page.select_option("#visibility", visibility)
+    # Choosing re-renders the panel (its odds); a Roll sent before that answer came back had its
+    # own answer replaced by the late panel on a busy machine, so wait for it first.
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/test/")):
+        page.select_option("#visibility", visibility)
     page.wait_for_selector("#test-panel .roll-button:not([disabled])")
     shown = "(document.querySelector('#test-panel .rolled .entry') || {dataset: {}}).dataset.seq"
     before = page.evaluate(shown)

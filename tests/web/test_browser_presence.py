@@ -1,0 +1,41 @@
+"""Who is at the table, in real browsers: the GM's dashboard sees a player arrive and leave."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser import demo_table, log_in
+from tests.web.test_browser_table import CAMPAIGN, browser, open_sheet  # noqa: F401
+
+pytestmark = pytest.mark.browser
+ALA = "#presence li.presence-person:has-text('ala')"
+
+
+def test_the_gms_dashboard_shows_a_player_arrive_then_away_then_gone(
+    browser,  # noqa: F811
+    tmp_path,
+):
+    # A short grace and away time, so the test sees every step within seconds.
+    with demo_table(tmp_path, PRESENCE_GRACE_SECONDS="1", PRESENCE_AWAY_SECONDS="4") as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={CAMPAIGN}")
+        gm.click("text=Start a session")
+        gm.click(f"nav.crumbs >> text={CAMPAIGN}")
+        gm.click("text=GM dashboard")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
+        gm.wait_for_selector("#presence li.presence-person:has-text('gm')")
+        assert gm.locator(ALA).count() == 0
+
+        ala = open_sheet(browser, base, "ala", "Brunhilda z Gór")
+        gm.wait_for_selector(f"{ALA}[data-presence-state='here']")
+        assert "Brunhilda z Gór" in gm.inner_text(ALA)
+        assert "here" in gm.inner_text(ALA)
+        assert gm.get_attribute("#presence [data-presence-list]", "aria-live") == "polite"
+        gm.screenshot(path=str(tmp_path / "presence-here.png"))
+
+        ala.context.close()
+        gm.wait_for_selector(f"{ALA}[data-presence-state='away']", timeout=10_000)
+        assert "away" in gm.inner_text(ALA)
+        gm.screenshot(path=str(tmp_path / "presence-away.png"))
+        gm.wait_for_selector(ALA, state="detached", timeout=10_000)
+        assert "gm" in gm.inner_text("#presence")
