@@ -69,6 +69,9 @@ class System(Protocol):
     #: character name, sheet data) and ``NPCS`` (``campaigns.demo``); None for no demo campaign.
     #: The conformance suite (tests/web/system_conformance.py) plays its first character.
     demo: Any
+    #: Opposed tests between two sides (``rolls.opposed.OpposedRules``), None when the rules
+    #: have none (AST, T10).
+    opposed: Any
 
     def engine_faces(self, dice: Sequence[Mapping[str, Any]]) -> Any:
         """The faces of a stored roll in ENGINE.md's format (to re-resolve and check it)."""
@@ -132,6 +135,7 @@ class BaseSystem:
     wound_tracker: ClassVar[bool] = False
     settings_template: ClassVar[str] = ""
     demo: Any = None
+    opposed: Any = None
 
     def __repr__(self) -> str:
         return f"<System {self.key}>"

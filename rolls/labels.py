@@ -259,3 +259,24 @@ def source_line(entry) -> str:
         text = f"{signed_number(amount)} {SOURCE_KINDS.get(kind, kind)}".strip()
     where = render(entry.get("source"))
     return f"{text}: {where}" if where else text
+
+
+# Opposed tests (rolls.opposed): the one entry that says who won, and the NPC's side.
+KIND_LABELS["opposed"] = _("opposed test")
+WORDS.update(
+    {
+        "opposed_won": _(
+            "Opposed test (#%(a_seq)s against #%(b_seq)s): %(winner)s beats %(loser)s "
+            "by %(margin)s — %(how)s"
+        ),
+        "opposed_won_plain": _(
+            "Opposed test (#%(a_seq)s against #%(b_seq)s): %(winner)s beats %(loser)s by %(margin)s"
+        ),
+        "opposed_draw": _("Opposed test (#%(a_seq)s against #%(b_seq)s): %(a)s and %(b)s draw"),
+        "opposed_npc_side": _("%(name)s: the NPC's side of an opposed test"),
+        "opposed_minor": _("minor victory"),
+        "opposed_win": _("victory"),
+        "opposed_clear_win": _("clear victory"),
+        "opposed_critical_win": _("critical victory"),
+    }
+)

@@ -135,6 +135,9 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         raise StaleTest(_("The GM just changed this test — look again."))
     campaign = pending.session.campaign
     system = get_system(campaign.system)
+    from rolls import opposed  # it builds on this module
+
+    opposed.may_roll(pending)
     panel = system.panel.build(pending.character, campaign, choices, pending=pending_view(pending))
     if not panel.ready:
         raise ActionRefused(" ".join(m for ms in panel.errors.values() for m in ms))
@@ -154,6 +157,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         pending.save(update_fields=["status", "roll", "updated_at"])
         # The rules' follow-through, in the same transaction (FastTest reads a wound test).
         system.pending_rolled(pending, roll)
+        opposed.side_rolled(pending)
         _announce(pending, campaign.gm_id)
     return roll, created
 
