@@ -20,6 +20,7 @@ from rolls import pending as pending_actions
 from rolls.actions import ActionRefused
 from rolls.log import log_context
 from rolls.models import PendingTest
+from rolls.opposed import dashboard_view as opposed_view
 from rolls.panels import gm_limits, one_int, one_str
 from rolls.party import vitals
 from rolls.pending import pending_view
@@ -75,6 +76,8 @@ def _dashboard_context(request, campaign) -> dict[str, Any]:
         "scene": session.scenes.order_by("-number").first() if session else None,
         "party": party,
         "cards": _pending_cards(campaign, session),
+        "opposed_tests": opposed_view(session),
+        "opposed_rules": get_system(campaign.system).opposed,
         "npcs": NPC.objects.filter(campaign=campaign),
         **log_context(campaign, request.user),
     }

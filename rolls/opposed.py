@@ -23,6 +23,7 @@ from campaigns.systems import get_system
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError
 from rolls.models import OpposedTest, PendingTest, Roll, Visibility
+from rolls.pending import _announce as announce
 from rolls.pending import call_test, pending_view
 from rolls.words import words
 
@@ -148,10 +149,22 @@ def may_roll(pending: PendingTest) -> None:
 
 
 def side_rolled(pending: PendingTest) -> None:
-    """Inside a side's roll transaction: once both sides have rolled, log who won."""
+    """Inside a side's roll transaction: once both sides have rolled, log who won; a side
+    still to roll is told, so its panel shows the new odds of winning."""
     opposed, _side = opposed_of(pending)
     if opposed is not None:
-        _resolve_if_ready(OpposedTest.objects.select_for_update().get(pk=opposed.pk))
+        locked = OpposedTest.objects.select_for_update().get(pk=opposed.pk)
+        _resolve_if_ready(locked)
+        _tell_open_sides(locked)
+
+
+def _tell_open_sides(opposed: OpposedTest) -> None:
+    gm_id = opposed.session.campaign.gm_id
+    for pending_id in (opposed.initiator_id, opposed.opponent_id):
+        if pending_id is None:
+            continue
+        side = PendingTest.objects.select_related("character").get(pk=pending_id)
+        announce(side, gm_id)
 
 
 @transaction.atomic
@@ -185,6 +198,7 @@ def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = No
     opposed.npc_roll = roll
     opposed.save(update_fields=["npc_roll"])
     _resolve_if_ready(opposed)
+    _tell_open_sides(opposed)
     return roll
 
 
@@ -314,13 +328,41 @@ def view(opposed: OpposedTest, side: str | None = None, choices=None) -> dict[st
     """The opposed test as a page shows it: both sides, who has rolled, the odds of winning."""
     a_roll, b_roll = _side_roll(opposed, "a"), _side_roll(opposed, "b")
     opponent_name = opposed.opponent.character.name if opposed.opponent_id else opposed.npc_name
+    odds = win_odds(opposed, side, choices) if opposed.status == "open" else None
+    other = {"a": "b", "b": "a"}.get(side or "")
     return {
         "opposed": opposed,
         "side": side,
+        "mine": odds[side] if odds and side else None,
+        "theirs": odds[other] if odds and other else None,
         "initiator_name": opposed.initiator.character.name,
         "opponent_name": opponent_name,
         "a_roll": a_roll,
         "b_roll": b_roll,
-        "odds": win_odds(opposed, side, choices) if opposed.status == "open" else None,
+        "odds": odds,
         "npc_side": opposed.opponent_id is None,
     }
+
+
+def panel_view(pending: PendingTest | None, choices=None) -> dict[str, Any] | None:
+    """The opposed test a player's panel shows beside their side: with their own choices in
+    the odds of winning. None when ``pending`` is no side of one."""
+    if pending is None:
+        return None
+    opposed, side = opposed_of(pending)
+    if opposed is None:
+        return None
+    return view(opposed, side, choices)
+
+
+def dashboard_view(session: GameSession | None) -> list[dict[str, Any]]:
+    """The session's opposed tests as the GM's dashboard lists them (waiting ones first)."""
+    if session is None or rules_of(session.campaign.system) is None:
+        return []
+    tests = (
+        OpposedTest.objects.filter(session=session)
+        .exclude(status=OpposedTest.Status.CANCELLED)
+        .select_related("initiator__character", "opponent__character", "npc_roll", "result")
+        .order_by("status", "-created_at")[:6]
+    )
+    return [view(opposed) for opposed in tests]

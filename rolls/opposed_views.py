@@ -22,8 +22,11 @@ from rolls.panels import one_int, one_str
 from sheets.models import NPC, Character
 
 
-def _side_post(post, prefix: str) -> QueryDict:
-    """The fields of one side's part of the form, without their prefix ("a-attribute")."""
+def _side_post(post, prefix: str, pk: int | None = None) -> QueryDict:
+    """The fields of one side's part of the form, without their prefix ("a-attribute"); the
+    dashboard's form names each character's fields ("a-12-attribute")."""
+    if pk is not None and any(name.startswith(f"{prefix}{pk}-") for name in post):
+        prefix = f"{prefix}{pk}-"
     side = QueryDict(mutable=True)
     for name in post:
         if name.startswith(prefix):
@@ -47,7 +50,9 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     ).first()
     if initiator is None:
         return _back(request, campaign, _("Choose the character who starts the opposed test."))
-    a_target, wrong = system.panel.target_from_post(_side_post(post, "a-"), initiator, campaign)
+    a_target, wrong = system.panel.target_from_post(
+        _side_post(post, "a-", initiator.pk), initiator, campaign
+    )
     opponent = npc = None
     b_target, npc_params, npc_sources = {}, None, None
     kind, _sep, pk = one_str(post, "opponent").partition("-")
@@ -59,11 +64,11 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return _back(request, campaign, _("Choose the opponent: another character or an NPC."))
     if opponent is not None:
         b_target, b_wrong = system.panel.target_from_post(
-            _side_post(post, "b-"), opponent, campaign
+            _side_post(post, "b-", opponent.pk), opponent, campaign
         )
         wrong += b_wrong
     else:
-        form = npc_rolls.read_form(campaign.system, _side_post(post, "npc-"))
+        form = npc_rolls.read_form(campaign.system, _side_post(post, "npc-", npc.pk))
         wrong += [m for ms in form.errors.values() for m in ms]
         npc_params, npc_sources = form.params, form.sources
     if wrong:

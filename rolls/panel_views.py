@@ -18,6 +18,7 @@ from rolls import actions
 from rolls import pending as pending_actions
 from rolls.log import entry_for, may_see
 from rolls.models import PendingTest, Roll, Visibility
+from rolls.opposed import panel_view as opposed_panel_view
 from rolls.panels import one_int, with_target
 from rolls.pending import pending_view
 
@@ -122,6 +123,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         "refusal": refusal,
         "pending": pending,
         "called_off": called_off,
+        "opposed": opposed_panel_view(pending, choices),
     }
     return render(request, "rolls/_panel.html", context, status=status)
 

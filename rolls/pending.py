@@ -109,6 +109,11 @@ def cancel_test(pending_id: int, gm) -> PendingTest:
         pending.revision += 1
         pending.save(update_fields=["status", "revision", "updated_at"])
         _release_challenge(pending)
+        from rolls import opposed  # it builds on this module
+
+        found, _side = opposed.opposed_of(pending)
+        if found is not None:
+            opposed.cancel_opposed(found)
         _announce(pending, gm.pk)
     return pending
 

@@ -304,3 +304,63 @@ def test_a_system_without_opposed_tests_refuses_to_start_one(client, gm, player,
     actions.start_session(campaign)
     start(client, gm, campaign, initiator="1", opponent="character-2")
     assert not OpposedTest.objects.exists()
+
+
+# What each page shows ---------------------------------------------------------------------------
+
+
+def panel_of(client, user, side, **choices):
+    client.force_login(user)
+    hero = side.character
+    url = reverse("test_panel", args=[hero.campaign_id, hero.pk])
+    return client.get(url, {"pending": side.pk, **choices})
+
+
+def test_each_player_sees_their_exact_odds_of_winning(client, gm, player, other_player, fasttest):
+    from rolls.engine import fasttest as engine
+    from rolls.engine import fasttest_opposed
+
+    opposed = fasttest_duel(client, gm, fasttest)
+    exact = fasttest_opposed.win_odds(
+        engine.Params(attribute=7, skills=(2,)), engine.Params(attribute=7, skills=(1,))
+    )
+    mine = panel_of(client, player, opposed.initiator).context["opposed"]
+    theirs = panel_of(client, other_player, opposed.opponent).context["opposed"]
+    assert mine["mine"] == pytest.approx(exact["a"])
+    assert theirs["mine"] == pytest.approx(exact["b"])
+
+
+def test_the_odds_of_winning_follow_the_players_own_bonus_dice(client, gm, player, fasttest):
+    opposed = fasttest_duel(client, gm, fasttest)
+    plain = panel_of(client, player, opposed.initiator).context["opposed"]["mine"]
+    with_trait = panel_of(client, player, opposed.initiator, trait="0").context["opposed"]["mine"]
+    assert with_trait > plain
+
+
+def test_the_panel_says_whom_the_side_opposes(client, gm, player, fasttest):
+    opposed = fasttest_duel(client, gm, fasttest)
+    page = panel_of(client, player, opposed.initiator).content.decode()
+    assert "Opposed test: Ala against Bartek" in page
+    assert "Your odds of winning" in page
+
+
+def test_the_gm_sees_both_sides_odds_on_the_dashboard(client, gm, fasttest):
+    campaign, _ala, _bartek = fasttest
+    fasttest_duel(client, gm, fasttest)
+    page = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
+    assert "Opposed test: Ala against Bartek" in page
+    assert "Odds of winning" in page
+
+
+def test_another_player_sees_no_odds_on_a_side_not_theirs(client, gm, other_player, fasttest):
+    opposed = fasttest_duel(client, gm, fasttest)
+    response = panel_of(client, other_player, opposed.initiator)
+    assert response.status_code in (403, 404)
+
+
+def test_calling_off_a_side_calls_off_the_opposed_test(client, gm, fasttest):
+    campaign, _ala, _bartek = fasttest
+    opposed = fasttest_duel(client, gm, fasttest)
+    client.post(reverse("cancel_test", args=[campaign.pk, opposed.opponent.pk]))
+    opposed.refresh_from_db()
+    assert opposed.status == OpposedTest.Status.CANCELLED
