@@ -51,7 +51,7 @@ class OpposedRules:
     rolls into an ``Outcome``; ``fixed`` are the numbers both sides' tests take (a difficulty
     of 0 when the other side's result is the difficulty); ``shared_difficulty`` asks the GM for
     one difficulty both sides test against; ``initiator_first``: the opponent settles and rolls
-    only once the initiator has.
+    only once the initiator has; ``initiator_only``: follow-ups the opponent may not make.
     """
 
     win_odds: Callable[[Any, Any], dict[str, float]]
@@ -59,6 +59,8 @@ class OpposedRules:
     fixed: Mapping[str, Any] = field(default_factory=dict)
     shared_difficulty: bool = False
     initiator_first: bool = False
+    #: Follow-ups only the initiator's side may make (Caerbannog: heroic effort).
+    initiator_only: tuple[str, ...] = ()
 
 
 def rules_of(system_key: str) -> OpposedRules | None:
@@ -146,6 +148,15 @@ def may_roll(pending: PendingTest) -> None:
         raise ActionRefused(
             _("The initiator settles their modifiers and rolls first; wait for their roll.")
         )
+
+
+def initiator_only(roll: Roll, kind: str) -> bool:
+    """``kind`` may not follow ``roll``: it is an opposed test's opponent side's roll and the
+    rules keep that follow-up for the initiator (Caerbannog's heroic effort)."""
+    rules = rules_of(roll.system)
+    if rules is None or kind not in rules.initiator_only:
+        return False
+    return OpposedTest.objects.filter(opponent__roll=roll).exists()
 
 
 def side_rolled(pending: PendingTest) -> None:

@@ -49,6 +49,7 @@ class Caerbannog(BaseSystem):
         resolve=opposed_outcome,
         fixed={"difficulty": 0},
         initiator_first=True,
+        initiator_only=("heroic",),
     )
 
     def vitals(self, data):

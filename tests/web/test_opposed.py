@@ -364,3 +364,86 @@ def test_calling_off_a_side_calls_off_the_opposed_test(client, gm, fasttest):
     client.post(reverse("cancel_test", args=[campaign.pk, opposed.opponent.pk]))
     opposed.refresh_from_db()
     assert opposed.status == OpposedTest.Status.CANCELLED
+
+
+def test_twod6_both_sides_test_against_the_gms_difficulty(client, gm, player, twod6):
+    campaign, one, two = twod6
+    start(
+        client, gm, campaign, difficulty="11",
+        initiator=one.pk, **{"a-attribute": "Percepcja", "a-skill": "Przetrwanie"},
+        opponent=f"character-{two.pk}", **{"b-attribute": "Percepcja", "b-skill": "Przetrwanie"},
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    panel = panel_of(client, player, opposed.initiator).context["panel"]
+    assert panel.params["difficulty"] == 11
+
+
+def test_fasttest_npc_traits_ticked_on_a_side_lower_its_odds_of_winning(
+    client, gm, player, fasttest
+):
+    campaign, _ala, _bartek = fasttest
+    opposed = fasttest_duel(client, gm, fasttest)
+    before = panel_of(client, player, opposed.initiator).context["opposed"]["mine"]
+    troll = NPC.objects.create(
+        campaign=campaign, name="Troll", traits=[{"name": "wielki", "dice": 3}]
+    )
+    client.force_login(gm)
+    client.post(
+        reverse("change_test", args=[campaign.pk, opposed.initiator.pk]),
+        {"op": "set_npc", "npc": troll.pk, "trait": "0"},
+    )
+    opposed.initiator.refresh_from_db()
+    after = panel_of(client, player, opposed.initiator).context["opposed"]["mine"]
+    assert after < before
+
+
+def hinder(client, gm, side):
+    """The GM gives the side a fixed −3, so its own test can fail (it tests at difficulty 0)."""
+    client.force_login(gm)
+    client.post(
+        reverse("change_test", args=[side.character.campaign_id, side.pk]),
+        {"op": "add_dice", "kind": "modifier", "amount": "-3", "source": "mud"},
+    )
+    side.refresh_from_db()
+
+
+def test_caerbannog_the_initiator_may_use_heroic_effort_in_its_own_test(
+    client, gm, player, caerbannog, dice
+):
+    opposed = caerbannog_duel(client, gm, caerbannog)
+    hinder(client, gm, opposed.initiator)
+    dice(2, 2, 3)
+    response = roll_side(client, player, opposed.initiator)
+    assert "heroic" in [f.kind for f in response.context["follow_ups"]]
+
+
+def test_caerbannog_only_the_initiator_may_use_heroic_effort(
+    client, gm, player, other_player, caerbannog, dice
+):
+    opposed = caerbannog_duel(client, gm, caerbannog)
+    dice(9, 2, 9)
+    roll_side(client, player, opposed.initiator)
+    hinder(client, gm, opposed.opponent)
+    dice(2, 2, 3)  # 2 − 3: the opponent's own test fails by 1
+    roll_side(client, other_player, opposed.opponent)
+    opposed.opponent.refresh_from_db()
+    parent = opposed.opponent.roll
+    hero = opposed.opponent.character
+    response = client.post(
+        reverse("test_follow_up", args=[hero.campaign_id, hero.pk, parent.pk, "heroic"]),
+        {"key": str(uuid.uuid4()), "resource": "wytrzymalosc"},
+    )
+    assert response.status_code == 409
+    assert not Roll.objects.filter(kind="heroic").exists()
+
+
+def test_caerbannog_the_opponent_is_not_offered_heroic_effort(
+    client, gm, player, other_player, caerbannog, dice
+):
+    opposed = caerbannog_duel(client, gm, caerbannog)
+    dice(9, 2, 9)
+    roll_side(client, player, opposed.initiator)
+    hinder(client, gm, opposed.opponent)
+    dice(2, 2, 3)
+    response = roll_side(client, other_player, opposed.opponent)
+    assert "heroic" not in [f.kind for f in response.context["follow_ups"]]
