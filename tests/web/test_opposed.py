@@ -447,3 +447,54 @@ def test_caerbannog_the_opponent_is_not_offered_heroic_effort(
     dice(2, 2, 3)
     response = roll_side(client, other_player, opposed.opponent)
     assert "heroic" not in [f.kind for f in response.context["follow_ups"]]
+
+
+def test_an_outsider_cannot_start_an_opposed_test(client, outsider, fasttest):
+    campaign, ala, bartek = fasttest
+    response = start(
+        client, outsider, campaign,
+        initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
+        opponent=f"character-{bartek.pk}", **{"b-attribute": "BUDOWA", "b-skill": "WALKA"},
+    )  # fmt: skip
+    assert response.status_code == 404
+    assert not OpposedTest.objects.exists()
+
+
+def test_starting_an_opposed_test_needs_a_post(client, gm, fasttest):
+    campaign, _ala, _bartek = fasttest
+    client.force_login(gm)
+    assert client.get(reverse("start_opposed", args=[campaign.pk])).status_code == 405
+
+
+def test_a_side_rolled_on_a_stale_page_is_refused_and_nothing_is_logged(
+    client, gm, player, fasttest, dice
+):
+    campaign, _ala, _bartek = fasttest
+    opposed = fasttest_duel(client, gm, fasttest)
+    stale = opposed.initiator
+    client.force_login(gm)
+    client.post(
+        reverse("change_test", args=[campaign.pk, stale.pk]),
+        {"op": "add_dice", "kind": "penalty", "amount": "1", "source": "mud"},
+    )
+    dice(3, 4, 5, 2)
+    response = roll_side(client, player, stale)
+    assert "The GM just changed this test" in response.content.decode()
+    assert not Roll.objects.exists()
+
+
+def test_the_npc_side_cannot_be_rolled_twice(client, gm, player, fasttest, dice):
+    campaign, ala, _bartek = fasttest
+    troll = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
+    start(
+        client, gm, campaign,
+        initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
+        opponent=f"npc-{troll.pk}", **{"npc-chance": "5", "npc-bonus": "0", "npc-penalty": "0"},
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    url = reverse("opposed_npc_roll", args=[campaign.pk, opposed.pk])
+    dice(8, 2)
+    client.post(url, {"key": str(uuid.uuid4())})
+    dice(8, 2)
+    client.post(url, {"key": str(uuid.uuid4())})
+    assert Roll.objects.filter(npc=troll).count() == 1
