@@ -175,7 +175,9 @@ def _tell_open_sides(opposed: OpposedTest) -> None:
         if pending_id is None:
             continue
         side = PendingTest.objects.select_related("character").get(pk=pending_id)
-        announce(side, gm_id)
+        # A side already rolled keeps its page as it is (its entry and what may follow it).
+        if side.status == PendingTest.Status.OPEN:
+            announce(side, gm_id)
 
 
 @transaction.atomic
