@@ -57,6 +57,7 @@ def call_test(
     ):
         old.status = PendingTest.Status.CANCELLED
         old.save(update_fields=["status", "updated_at"])
+        _call_off_opposed(old)
         _announce(old, gm.pk)
     modifiers = {COMBAT: True} if combat else {}
     pending = PendingTest.objects.create(
@@ -109,13 +110,18 @@ def cancel_test(pending_id: int, gm) -> PendingTest:
         pending.revision += 1
         pending.save(update_fields=["status", "revision", "updated_at"])
         _release_challenge(pending)
-        from rolls import opposed  # it builds on this module
-
-        found, _side = opposed.opposed_of(pending)
-        if found is not None:
-            opposed.cancel_opposed(found)
+        _call_off_opposed(pending)
         _announce(pending, gm.pk)
     return pending
+
+
+def _call_off_opposed(pending: PendingTest) -> None:
+    """A side called off (or replaced by a new call) calls off its opposed test."""
+    from rolls import opposed  # it builds on this module
+
+    found, _side = opposed.opposed_of(pending)
+    if found is not None:
+        opposed.cancel_opposed(found)
 
 
 def call_off_waiting(sender, session, **kwargs) -> None:

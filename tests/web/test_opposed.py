@@ -498,3 +498,13 @@ def test_the_npc_side_cannot_be_rolled_twice(client, gm, player, fasttest, dice)
     dice(8, 2)
     client.post(url, {"key": str(uuid.uuid4())})
     assert Roll.objects.filter(npc=troll).count() == 1
+
+
+def test_a_new_call_on_a_side_calls_off_the_opposed_test(client, gm, fasttest):
+    campaign, ala, _bartek = fasttest
+    opposed = fasttest_duel(client, gm, fasttest)
+    client.post(
+        reverse("call_test", args=[campaign.pk, ala.pk]), {"attribute": "UMYSŁ", "skill": ""}
+    )
+    opposed.refresh_from_db()
+    assert opposed.status == OpposedTest.Status.CANCELLED
