@@ -78,6 +78,10 @@ class System(Protocol):
     def tables_after(self, roll: Any) -> list[str]:
         """The ``table_purposes`` keys whose table the rules call for after ``roll``."""
 
+    #: Opposed tests between two sides (``rolls.opposed.OpposedRules``), None when the rules
+    #: have none (AST, T10).
+    opposed: Any
+
     def engine_faces(self, dice: Sequence[Mapping[str, Any]]) -> Any:
         """The faces of a stored roll in ENGINE.md's format (to re-resolve and check it)."""
 
@@ -142,6 +146,7 @@ class BaseSystem:
     demo: Any = None
     table_purposes: ClassVar[Mapping[str, Any]] = {}
     default_tables: ClassVar[tuple[Mapping[str, Any], ...]] = ()
+    opposed: Any = None
 
     def __repr__(self) -> str:
         return f"<System {self.key}>"

@@ -22,6 +22,7 @@ from rolls import random_tables
 from rolls.actions import ActionRefused
 from rolls.log import log_context
 from rolls.models import PendingTest, RandomTable
+from rolls.opposed import dashboard_view as opposed_view
 from rolls.panels import Choices, gm_limits, one_int, one_str
 from rolls.party import vitals
 from rolls.payload import roll_payload
@@ -91,6 +92,8 @@ def _dashboard_context(request, campaign) -> dict[str, Any]:
         "scene": session.scenes.order_by("-number").first() if session else None,
         "party": party,
         "cards": _pending_cards(campaign, session),
+        "opposed_tests": opposed_view(session),
+        "opposed_rules": get_system(campaign.system).opposed,
         "npcs": NPC.objects.filter(campaign=campaign),
         # The GM's random tables, and those the rules call for after the latest rolls.
         "random_tables": RandomTable.objects.filter(campaign=campaign),

@@ -282,3 +282,22 @@ SOURCE_KINDS |= {"wounds_ignored": _("wound dice ignored"), "rozmach_spent": _("
 # The GM's random tables (rolls.random_tables): the log's kind and label of a table roll.
 KIND_LABELS["table"] = _("table")
 WORDS["table_roll"] = _("Table: %(name)s (%(dice)s)")
+# Opposed tests (rolls.opposed): the one entry that says who won, and the NPC's side.
+KIND_LABELS["opposed"] = _("opposed test")
+WORDS.update(
+    {
+        "opposed_won": _(
+            "Opposed test (#%(a_seq)s against #%(b_seq)s): %(winner)s beats %(loser)s "
+            "by %(margin)s — %(how)s"
+        ),
+        "opposed_won_plain": _(
+            "Opposed test (#%(a_seq)s against #%(b_seq)s): %(winner)s beats %(loser)s by %(margin)s"
+        ),
+        "opposed_draw": _("Opposed test (#%(a_seq)s against #%(b_seq)s): %(a)s and %(b)s draw"),
+        "opposed_npc_side": _("%(name)s: the NPC's side of an opposed test"),
+        "opposed_minor": _("minor victory"),
+        "opposed_win": _("victory"),
+        "opposed_clear_win": _("clear victory"),
+        "opposed_critical_win": _("critical victory"),
+    }
+)

@@ -18,6 +18,8 @@ from rolls import actions
 from rolls import pending as pending_actions
 from rolls.log import entry_for, may_see
 from rolls.models import PendingTest, Roll, Visibility
+from rolls.opposed import initiator_only as opposed_initiator_only
+from rolls.opposed import panel_view as opposed_panel_view
 from rolls.panels import Choices, one_int, with_target
 from rolls.pending import pending_view
 
@@ -73,8 +75,10 @@ def _rolled_for(request, roll, character, campaign) -> tuple[dict | None, list]:
     entry = entry_for(roll, request.user, campaign.is_gm(request.user))
     if entry["redacted"]:
         return entry, []
-    # What the rules allow after this roll (a re-roll, a boost...), as the panel offers it.
-    return entry, get_system(campaign.system).follow_ups(roll, character, campaign)
+    # What the rules allow after this roll (a re-roll, a boost...), as the panel offers it;
+    # an opposed test's opponent side is offered nothing its initiator alone may do.
+    offered = get_system(campaign.system).follow_ups(roll, character, campaign)
+    return entry, [f for f in offered if not opposed_initiator_only(roll, f.kind)]
 
 
 _UNKNOWN = object()
@@ -122,6 +126,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         "refusal": refusal,
         "pending": pending,
         "called_off": called_off,
+        "opposed": opposed_panel_view(pending, choices),
     }
     return render(request, "rolls/_panel.html", context, status=status)
 
@@ -287,6 +292,8 @@ def test_follow_up(
         offered = {f.kind for f in system.follow_ups(parent, character, campaign)}
         if kind not in offered:
             raise actions.ActionRefused(_("That can no longer be done with this roll."))
+        if opposed_initiator_only(parent, kind):
+            raise actions.ActionRefused(_("Only the initiator of an opposed test may do that."))
         panel = system.build_follow_up(kind, parent, character, campaign, choices)
         if not panel.ready:
             messages = [m for field_messages in panel.errors.values() for m in field_messages]

@@ -58,6 +58,7 @@ def call_test(
     ):
         old.status = PendingTest.Status.CANCELLED
         old.save(update_fields=["status", "updated_at"])
+        _call_off_opposed(old)
         _announce(old, gm.pk)
     modifiers = {COMBAT: True} if combat else {}
     pending = PendingTest.objects.create(
@@ -110,8 +111,18 @@ def cancel_test(pending_id: int, gm) -> PendingTest:
         pending.revision += 1
         pending.save(update_fields=["status", "revision", "updated_at"])
         _release_challenge(pending)
+        _call_off_opposed(pending)
         _announce(pending, gm.pk)
     return pending
+
+
+def _call_off_opposed(pending: PendingTest) -> None:
+    """A side called off (or replaced by a new call) calls off its opposed test."""
+    from rolls import opposed  # it builds on this module
+
+    found, _side = opposed.opposed_of(pending)
+    if found is not None:
+        opposed.cancel_opposed(found)
 
 
 def call_off_waiting(sender, session, **kwargs) -> None:
@@ -138,6 +149,9 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         raise StaleTest(_("The GM just changed this test — look again."))
     campaign = pending.session.campaign
     system = get_system(campaign.system)
+    from rolls import opposed  # it builds on this module
+
+    opposed.may_roll(pending)
     panel = system.panel.build(pending.character, campaign, choices, pending=pending_view(pending))
     if not panel.ready:
         raise ActionRefused(" ".join(m for ms in panel.errors.values() for m in ms))
@@ -158,6 +172,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         pending.save(update_fields=["status", "roll", "updated_at"])
         # The rules' follow-through, in the same transaction (FastTest reads a wound test).
         system.pending_rolled(pending, roll)
+        opposed.side_rolled(pending)
         if panel.after is not None:
             # Only now: a test it calls must not call off this one, already rolled.
             panel.after(roll)

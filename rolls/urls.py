@@ -89,3 +89,15 @@ urlpatterns += [
         name="random_table_json",
     ),
 ]
+
+# Opposed tests (rolls.opposed): the GM starts one and rolls an NPC's side.
+from rolls import opposed_views  # noqa: E402
+
+urlpatterns += [
+    path("dashboard/opposed/", opposed_views.start_opposed, name="start_opposed"),
+    path(
+        "dashboard/opposed/<int:opposed_id>/npc-roll/",
+        opposed_views.roll_npc_side,
+        name="opposed_npc_roll",
+    ),
+]

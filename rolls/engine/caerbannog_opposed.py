@@ -84,3 +84,19 @@ def opposed_test(
         przebicia=level // 3 if success else 0,
         outcome=outcome_of(level, a.critical_failure),
     )
+
+
+def win_odds(initiator: Params, opponent: Params) -> dict[str, float]:
+    """Exact P(the initiator wins) (a level above 0) before the roll, without boosts or heroic
+    effort (choices made after seeing the dice): the convolution of the sides' results."""
+    from .caerbannog import odds
+
+    mine = odds(replace(initiator, heroic=False, boost=False))
+    first = mine["result_odds"]
+    second = odds(replace(opponent, heroic=False, boost=False))["result_odds"]
+    wins = sum(p * q for ra, p in first.items() for rb, q in second.items() if int(ra) > int(rb))
+    # The initiator's critical failure is a level of 0 whatever the opponent rolled (counted as
+    # a result of 0 above, it would beat an opponent's result below 0).
+    below_zero = sum(q for rb, q in second.items() if int(rb) < 0)
+    wins -= mine["odds"]["critical_failure"] * below_zero
+    return {"a": wins, "b": 1.0 - wins, "draw": 0.0}

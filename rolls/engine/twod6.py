@@ -249,3 +249,24 @@ def opposed(result_a: Result, result_b: Result) -> Opposed:
         winner="a" if score_a > score_b else "b",
         margin=abs(score_a - score_b),
     )
+
+
+def _score_counts(params: Params) -> dict[int, int]:
+    """How many of the 36 rolls give each opposed score (``Result.score``)."""
+    counts: dict[int, int] = {}
+    for dice_sum, ways in SUM_WAYS:
+        total = params.base + dice_sum
+        if total >= params.difficulty:
+            score = min(total - params.difficulty + 1, params.cap)
+        else:
+            score = total - params.difficulty
+        counts[score] = counts.get(score, 0) + ways
+    return counts
+
+
+def win_odds(a: Params, b: Params) -> dict[str, float]:
+    """Exact P("a" wins) and P("b" wins) of an opposed test; "b", the resisting side, wins ties,
+    so there is no draw."""
+    first, second = _score_counts(a), _score_counts(b)
+    a_wins = sum(p * q for sa, p in first.items() for sb, q in second.items() if sa > sb)
+    return {"a": a_wins / 1296, "b": (1296 - a_wins) / 1296, "draw": 0.0}

@@ -9,9 +9,21 @@ from campaigns.forms import CaerbannogSettings
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls, party
 from rolls.engine import caerbannog as engine
+from rolls.engine import caerbannog_opposed
+from rolls.opposed import OpposedRules, Outcome
 from rolls.panels import caerbannog as panel
 from sheets.models import Character
 from sheets.systems import caerbannog as sheet
+
+
+def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
+    """RULES.md: the initiator's result minus the opponent's is the success level; above 0 the
+    initiator wins with that many successes, else the opponent resists."""
+    a_params, b_params = engine.parse_params(a_roll.params), engine.parse_params(b_roll.params)
+    result = caerbannog_opposed.opposed_test(a_params, a_roll.faces, b_params, b_roll.faces)
+    winner = "a" if result.success else "b"
+    margin = result.level if result.success else -result.level
+    return Outcome(winner, margin, "", {"level": result.level, "przebicia": result.przebicia})
 
 
 class Caerbannog(BaseSystem):
@@ -30,6 +42,15 @@ class Caerbannog(BaseSystem):
     xp_path = ("resources", "pd")
     xp_title = gettext_lazy("PD (experience points)")
     settings_template = "campaigns/settings/caerbannog.html"
+    # RULES.md: the opponent's result is the initiator's difficulty (both sides test at 0), and
+    # the initiator settles modifiers first, then the opponent.
+    opposed = OpposedRules(
+        win_odds=caerbannog_opposed.win_odds,
+        resolve=opposed_outcome,
+        fixed={"difficulty": 0},
+        initiator_first=True,
+        initiator_only=("heroic",),
+    )
 
     def vitals(self, data):
         return party.caerbannog_vitals(data)

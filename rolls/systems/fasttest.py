@@ -11,8 +11,23 @@ from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
 from campaigns.systems import BaseSystem, register
 from rolls import after_roll, awards, npc_rolls, party
 from rolls.engine import fasttest as engine
+from rolls.engine import fasttest_opposed
+from rolls.opposed import OpposedRules, Outcome
 from rolls.panels import fasttest as panel
 from sheets.systems import fasttest as sheet
+
+
+def _resolved(roll):
+    params = engine.parse_params(roll.params)
+    return engine.resolve(params, engine.parse_faces(params, roll.faces))
+
+
+def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
+    """RULES.md: the higher rank wins, then the higher chance_raw, then the kept d10; the
+    margin's label (minor, win, clear win, critical win) as the engine names it."""
+    result = engine.opposed(_resolved(a_roll), _resolved(b_roll))
+    label = "" if result.winner is None else f"opposed_{result.label}"
+    return Outcome(result.winner, result.margin, label, {"decided_by": result.decided_by})
 
 
 class FastTest(BaseSystem):
@@ -40,6 +55,7 @@ class FastTest(BaseSystem):
     after_roll_strip = True
     wound_tracker = True
     settings_template = "campaigns/settings/fasttest.html"
+    opposed = OpposedRules(win_odds=fasttest_opposed.win_odds, resolve=opposed_outcome)
 
     def engine_faces(self, dice):
         return {

@@ -6,8 +6,20 @@ from campaigns import demo_twod6
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls
 from rolls.engine import twod6 as engine
+from rolls.opposed import OpposedRules, Outcome
 from rolls.panels import twod6 as panel
 from sheets.systems import twod6 as sheet
+
+
+def _resolved(roll):
+    params = engine.parse_params(roll.params)
+    return engine.resolve(params, engine.parse_faces(params, roll.faces))
+
+
+def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
+    """RULES.md: success points against failure points; the resisting side ("b") wins ties."""
+    result = engine.opposed(_resolved(a_roll), _resolved(b_roll))
+    return Outcome(result.winner, result.margin)
 
 
 class TwoD6(BaseSystem):
@@ -19,6 +31,10 @@ class TwoD6(BaseSystem):
     demo = demo_twod6
     facts = ("total", "success_points", "failure_points", "automatic")
     gm_controls = panel.GM_CONTROLS
+    # RULES.md: both sides test against the same difficulty, which the GM gives.
+    opposed = OpposedRules(
+        win_odds=engine.win_odds, resolve=opposed_outcome, shared_difficulty=True
+    )
 
     def npc_fields(self):
         return npc_rolls.TWOD6_FIELDS

@@ -229,6 +229,8 @@ def _fill(pattern, table: Table) -> list[dict]:
         "roll_id": [table.hidden.pk, table.called.pk],
         "kind": [*KIND_LABELS, "no-such-kind"],
         "fmt": ["md", "csv", "json"],
+        # An opposed test's NPC side (rolls.opposed): none here, the endpoint must still not leak.
+        "opposed_id": [1],
         "pk": [table.npc.pk if pattern.name == "npc_roll" else table.hero.pk],
     }
     # The parameters of the full URL, the prefix rolls.urls is mounted under included.

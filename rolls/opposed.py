@@ -1,0 +1,381 @@
+"""Opposed tests: the GM starts one between two sides, each side rolls, one entry says who won.
+
+The initiator is a character's pending test; the opponent another character's pending test or an
+NPC with its own numbers, rolled by the GM. Each side is shaped and rolled like any called test
+(``rolls.pending``); once both have rolled, the system's rules (``System.opposed``, an
+``OpposedRules``) read the two rolls with the engine's opposed resolution, and ``record_roll``
+logs one entry of kind "opposed", a follow-up of the initiator's roll naming both sides' seqs.
+The odds of winning are exact: the convolution of the two sides' outcome distributions.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from campaigns.models import GameSession
+from campaigns.systems import get_system
+from rolls.actions import ActionRefused, record_roll
+from rolls.engine import EngineError
+from rolls.models import OpposedTest, PendingTest, Roll, Visibility
+from rolls.pending import _announce as announce
+from rolls.pending import call_test, pending_view
+from rolls.words import words
+
+#: Idempotency keys of the result entries: one per opposed test, whoever rolls last, whenever.
+_RESULT_KEYS = uuid.UUID("5d1c1d52-5a3e-4c55-9a49-0f3b1b6a0e01")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Who won an opposed test: "a" (the initiator), "b" or None (a draw), by how much, and the
+    rules' name for the margin (a message of ``rolls.labels.WORDS``, "" when it has none)."""
+
+    winner: str | None
+    margin: int
+    label: str = ""
+    answer: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class OpposedRules:
+    """What a system's rules say about opposed tests.
+
+    ``win_odds(a, b)`` takes the engine's parsed params of both sides and answers the exact
+    ``{"a", "b", "draw"}`` probabilities; ``resolve(engine, a_roll, b_roll)`` reads two stored
+    rolls into an ``Outcome``; ``fixed`` are the numbers both sides' tests take (a difficulty
+    of 0 when the other side's result is the difficulty); ``shared_difficulty`` asks the GM for
+    one difficulty both sides test against; ``initiator_first``: the opponent settles and rolls
+    only once the initiator has; ``initiator_only``: follow-ups the opponent may not make.
+    """
+
+    win_odds: Callable[[Any, Any], dict[str, float]]
+    resolve: Callable[[Any, Roll, Roll], Outcome]
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    shared_difficulty: bool = False
+    initiator_first: bool = False
+    #: Follow-ups only the initiator's side may make (Caerbannog: heroic effort).
+    initiator_only: tuple[str, ...] = ()
+
+
+def rules_of(system_key: str) -> OpposedRules | None:
+    return get_system(system_key).opposed
+
+
+def _rules(session: GameSession) -> OpposedRules:
+    rules = rules_of(session.campaign.system)
+    if rules is None:
+        raise ActionRefused(_("The rules of this game have no opposed tests."))
+    return rules
+
+
+@transaction.atomic
+def start_opposed(
+    *,
+    session: GameSession,
+    gm,
+    initiator,
+    initiator_target: dict[str, Any],
+    opponent=None,
+    opponent_target: dict[str, Any] | None = None,
+    npc=None,
+    npc_params: dict[str, Any] | None = None,
+    npc_sources: list[dict[str, Any]] | None = None,
+    difficulty: int | None = None,
+) -> OpposedTest:
+    """Start an opposed test: the initiator's side and the opponent's (a character or an NPC)
+    are called like any test; both take the rules' fixed numbers."""
+    rules = _rules(session)
+    if (opponent is None) == (npc is None):
+        raise ActionRefused(_("Choose the opponent: another character or an NPC."))
+    if opponent is not None and opponent.pk == initiator.pk:
+        raise ActionRefused(_("A character cannot oppose itself; choose another opponent."))
+    fixed = dict(rules.fixed)
+    if rules.shared_difficulty:
+        if difficulty is None:
+            raise ActionRefused(_("Give the difficulty both sides test against."))
+        fixed["difficulty"] = difficulty
+    sides = [(initiator, initiator_target)]
+    if opponent is not None:
+        sides.append((opponent, opponent_target or {}))
+    called = []
+    for character, target in sides:
+        pending = call_test(session=session, character=character, gm=gm, target=target)
+        pending.modifiers.update(fixed)
+        pending.save(update_fields=["modifiers", "updated_at"])
+        called.append(pending)
+    params = dict(npc_params or {})
+    if npc is not None:
+        params.update(fixed)
+        engine = get_system(session.campaign.system).engine
+        try:
+            engine.parse_params(params)
+        except EngineError as error:  # the engine's message says what is wrong
+            raise ActionRefused(str(error)) from error
+    opposed = OpposedTest.objects.create(
+        session=session,
+        initiator=called[0],
+        opponent=called[1] if opponent is not None else None,
+        npc=npc,
+        npc_name=npc.name if npc is not None else "",
+        npc_params=params,
+        npc_sources=list(npc_sources or []),
+        started_by=gm,
+    )
+    return opposed
+
+
+def opposed_of(pending: PendingTest) -> tuple[OpposedTest | None, str]:
+    """The open opposed test ``pending`` is a side of, and which side ("a" or "b")."""
+    found = OpposedTest.objects.filter(initiator=pending).first()
+    if found is not None:
+        return found, "a"
+    return OpposedTest.objects.filter(opponent=pending).first(), "b"
+
+
+def may_roll(pending: PendingTest) -> None:
+    """Refuse the opponent's roll while the initiator has not settled and rolled (Caerbannog)."""
+    opposed, side = opposed_of(pending)
+    if opposed is None or side != "b":
+        return
+    rules = rules_of(opposed.session.campaign.system)
+    if rules is not None and rules.initiator_first and opposed.initiator.roll_id is None:
+        raise ActionRefused(
+            _("The initiator settles their modifiers and rolls first; wait for their roll.")
+        )
+
+
+def initiator_only(roll: Roll, kind: str) -> bool:
+    """``kind`` may not follow ``roll``: it is an opposed test's opponent side's roll and the
+    rules keep that follow-up for the initiator (Caerbannog's heroic effort)."""
+    rules = rules_of(roll.system)
+    if rules is None or kind not in rules.initiator_only:
+        return False
+    return OpposedTest.objects.filter(opponent__roll=roll).exists()
+
+
+def side_rolled(pending: PendingTest) -> None:
+    """Inside a side's roll transaction: once both sides have rolled, log who won; a side
+    still to roll is told, so its panel shows the new odds of winning."""
+    opposed, _side = opposed_of(pending)
+    if opposed is not None:
+        locked = OpposedTest.objects.select_for_update().get(pk=opposed.pk)
+        _resolve_if_ready(locked)
+        _tell_open_sides(locked)
+
+
+def _tell_open_sides(opposed: OpposedTest) -> None:
+    gm_id = opposed.session.campaign.gm_id
+    for pending_id in (opposed.initiator_id, opposed.opponent_id):
+        if pending_id is None:
+            continue
+        side = PendingTest.objects.select_related("character").get(pk=pending_id)
+        # A side already rolled keeps its page as it is (its entry and what may follow it).
+        if side.status == PendingTest.Status.OPEN:
+            announce(side, gm_id)
+
+
+@transaction.atomic
+def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = None) -> Roll:
+    """The GM rolls the NPC's side with its own numbers, in the open like the players' sides."""
+    opposed = (
+        OpposedTest.objects.select_for_update()
+        .select_related("session__campaign", "initiator")
+        .get(pk=opposed_id)
+    )
+    if opposed.status != OpposedTest.Status.OPEN or opposed.npc_roll_id is not None:
+        raise ActionRefused(_("This side has already been rolled or called off."))
+    if opposed.opponent_id is not None:
+        raise ActionRefused(_("This opposed test has no NPC side."))
+    rules = _rules(opposed.session)
+    if rules.initiator_first and opposed.initiator.roll_id is None:
+        raise ActionRefused(
+            _("The initiator settles their modifiers and rolls first; wait for their roll.")
+        )
+    roll, _created = record_roll(
+        session=opposed.session,
+        actor=gm,
+        system=opposed.session.campaign.system,
+        params=opposed.npc_params,
+        key=key,
+        label=words("opposed_npc_side", name=opposed.npc_name),
+        sources=opposed.npc_sources,
+        npc=opposed.npc,
+        nonce=nonce,
+    )
+    opposed.npc_roll = roll
+    opposed.save(update_fields=["npc_roll"])
+    _resolve_if_ready(opposed)
+    _tell_open_sides(opposed)
+    return roll
+
+
+def cancel_opposed(opposed: OpposedTest) -> None:
+    """A side called off calls off the opposed test (its other side stays a plain call)."""
+    if opposed.status == OpposedTest.Status.OPEN:
+        opposed.status = OpposedTest.Status.CANCELLED
+        opposed.save(update_fields=["status"])
+
+
+def _side_roll(opposed: OpposedTest, side: str) -> Roll | None:
+    if side == "a":
+        return PendingTest.objects.get(pk=opposed.initiator_id).roll
+    if opposed.opponent_id is not None:
+        return PendingTest.objects.get(pk=opposed.opponent_id).roll
+    return opposed.npc_roll
+
+
+def _side_name(opposed: OpposedTest, roll: Roll) -> str:
+    return roll.character_name or opposed.npc_name
+
+
+class _Entry:
+    """What ``record_roll`` stores of the result: the engine's opposed answer, no dice."""
+
+    dice = ()
+
+    def __init__(self, answer: dict[str, Any]) -> None:
+        self._answer = answer
+
+    def contract(self) -> dict[str, Any]:
+        return self._answer
+
+
+def _resolve_if_ready(opposed: OpposedTest) -> None:
+    if opposed.status != OpposedTest.Status.OPEN:
+        return
+    a_roll, b_roll = _side_roll(opposed, "a"), _side_roll(opposed, "b")
+    if a_roll is None or b_roll is None:
+        return
+    session = GameSession.objects.select_related("campaign").get(pk=opposed.session_id)
+    system = get_system(session.campaign.system)
+    outcome = system.opposed.resolve(system.engine, a_roll, b_roll)
+    names = {"a": _side_name(opposed, a_roll), "b": _side_name(opposed, b_roll)}
+    how = words(outcome.label) if outcome.label else ""
+    if outcome.winner is None:
+        label = words(
+            "opposed_draw", a=names["a"], b=names["b"], a_seq=a_roll.seq, b_seq=b_roll.seq
+        )
+    else:
+        loser = "b" if outcome.winner == "a" else "a"
+        label = words(
+            "opposed_won" if how else "opposed_won_plain",
+            winner=names[outcome.winner],
+            loser=names[loser],
+            margin=outcome.margin,
+            how=how,
+            a_seq=a_roll.seq,
+            b_seq=b_roll.seq,
+        )
+    answer = {
+        "winner": outcome.winner,
+        "margin": outcome.margin,
+        "label": outcome.label,
+        "a_seq": a_roll.seq,
+        "b_seq": b_roll.seq,
+        "outcome": "",
+        **dict(outcome.answer),
+    }
+    # Both sides public: the table sees who won; else only the GM (a side some cannot see).
+    public = a_roll.visibility == Visibility.PUBLIC and b_roll.visibility == Visibility.PUBLIC
+    result, _created = record_roll(
+        session=session,
+        actor=opposed.started_by,
+        system=session.campaign.system,
+        params=a_roll.params,
+        key=uuid.uuid5(_RESULT_KEYS, str(opposed.pk)),
+        label=label,
+        kind="opposed",
+        parent=a_roll,
+        visibility=Visibility.PUBLIC if public else Visibility.HIDDEN,
+        resolver=lambda module, params, rng: _Entry(answer),
+    )
+    opposed.result = result
+    opposed.status = OpposedTest.Status.RESOLVED
+    opposed.save(update_fields=["result", "status"])
+
+
+# --- The odds of winning ------------------------------------------------------------------------
+
+
+def _side_params(opposed: OpposedTest, side: str, choices: Mapping[str, Any] | None):
+    """The engine's params of one side as it stands: its roll's, or its panel's now (with the
+    player's own ``choices`` when it is their side), or the NPC's numbers."""
+    campaign = opposed.session.campaign
+    system = get_system(campaign.system)
+    pending = opposed.initiator if side == "a" else opposed.opponent
+    if pending is None:
+        params = opposed.npc_roll.params if opposed.npc_roll_id else opposed.npc_params
+        return system.engine.parse_params(params)
+    if pending.roll_id is not None:
+        return system.engine.parse_params(pending.roll.params)
+    panel = system.panel.build(
+        pending.character, campaign, choices or {}, pending=pending_view(pending)
+    )
+    if not panel.ready:
+        return None
+    return system.engine.parse_params(panel.params)
+
+
+def win_odds(
+    opposed: OpposedTest, side: str | None = None, choices: Mapping[str, Any] | None = None
+) -> dict[str, float] | None:
+    """The exact odds of each side winning (and of a draw), ``choices`` being the panel's of
+    ``side`` (the player looking at their own side); None when a side cannot be rolled yet."""
+    rules = rules_of(opposed.session.campaign.system)
+    if rules is None:
+        return None
+    a = _side_params(opposed, "a", choices if side == "a" else None)
+    b = _side_params(opposed, "b", choices if side == "b" else None)
+    if a is None or b is None:
+        return None
+    return rules.win_odds(a, b)
+
+
+def view(opposed: OpposedTest, side: str | None = None, choices=None) -> dict[str, Any]:
+    """The opposed test as a page shows it: both sides, who has rolled, the odds of winning."""
+    a_roll, b_roll = _side_roll(opposed, "a"), _side_roll(opposed, "b")
+    opponent_name = opposed.opponent.character.name if opposed.opponent_id else opposed.npc_name
+    odds = win_odds(opposed, side, choices) if opposed.status == "open" else None
+    other = {"a": "b", "b": "a"}.get(side or "")
+    return {
+        "opposed": opposed,
+        "side": side,
+        "mine": odds[side] if odds and side else None,
+        "theirs": odds[other] if odds and other else None,
+        "initiator_name": opposed.initiator.character.name,
+        "opponent_name": opponent_name,
+        "a_roll": a_roll,
+        "b_roll": b_roll,
+        "odds": odds,
+        "npc_side": opposed.opponent_id is None,
+    }
+
+
+def panel_view(pending: PendingTest | None, choices=None) -> dict[str, Any] | None:
+    """The opposed test a player's panel shows beside their side: with their own choices in
+    the odds of winning. None when ``pending`` is no side of one."""
+    if pending is None:
+        return None
+    opposed, side = opposed_of(pending)
+    if opposed is None:
+        return None
+    return view(opposed, side, choices)
+
+
+def dashboard_view(session: GameSession | None) -> list[dict[str, Any]]:
+    """The session's opposed tests as the GM's dashboard lists them (waiting ones first)."""
+    if session is None or rules_of(session.campaign.system) is None:
+        return []
+    tests = (
+        OpposedTest.objects.filter(session=session)
+        .exclude(status=OpposedTest.Status.CANCELLED)
+        .select_related("initiator__character", "opponent__character", "npc_roll", "result")
+        .order_by("status", "-created_at")[:6]
+    )
+    return [view(opposed) for opposed in tests]

@@ -1,0 +1,112 @@
+"""The GM's side of opposed tests on the dashboard: start one, roll an NPC's side."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from campaigns.access import gm_campaign
+from campaigns.models import GameSession
+from campaigns.systems import get_system
+from rolls import npc_rolls
+from rolls import opposed as opposed_actions
+from rolls.actions import ActionRefused
+from rolls.dashboard import _back
+from rolls.models import OpposedTest
+from rolls.panels import one_int, one_str
+from sheets.models import NPC, Character
+
+
+def _side_post(post, prefix: str, pk: int | None = None) -> QueryDict:
+    """The fields of one side's part of the form, without their prefix ("a-attribute"); the
+    dashboard's form names each character's fields ("a-12-attribute")."""
+    if pk is not None and any(name.startswith(f"{prefix}{pk}-") for name in post):
+        prefix = f"{prefix}{pk}-"
+    side = QueryDict(mutable=True)
+    for name in post:
+        if name.startswith(prefix):
+            side.setlist(name[len(prefix) :], post.getlist(name))
+    return side
+
+
+@require_POST
+@login_required
+def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    system = get_system(campaign.system)
+    if system.opposed is None:
+        return _back(request, campaign, _("The rules of this game have no opposed tests."))
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    if session is None:
+        return _back(request, campaign, _("Start a session before calling for tests."))
+    post = request.POST
+    initiator = Character.objects.filter(
+        pk=one_int(post, "initiator", default=None), campaign=campaign
+    ).first()
+    if initiator is None:
+        return _back(request, campaign, _("Choose the character who starts the opposed test."))
+    a_target, wrong = system.panel.target_from_post(
+        _side_post(post, "a-", initiator.pk), initiator, campaign
+    )
+    opponent = npc = None
+    b_target, npc_params, npc_sources = {}, None, None
+    kind, _sep, pk = one_str(post, "opponent").partition("-")
+    if kind == "character":
+        opponent = Character.objects.filter(pk=one_int({"v": pk}, "v"), campaign=campaign).first()
+    elif kind == "npc":
+        npc = NPC.objects.filter(pk=one_int({"v": pk}, "v"), campaign=campaign).first()
+    if opponent is None and npc is None:
+        return _back(request, campaign, _("Choose the opponent: another character or an NPC."))
+    if opponent is not None:
+        b_target, b_wrong = system.panel.target_from_post(
+            _side_post(post, "b-", opponent.pk), opponent, campaign
+        )
+        wrong += b_wrong
+    else:
+        form = npc_rolls.read_form(campaign.system, _side_post(post, "npc-", npc.pk))
+        wrong += [m for ms in form.errors.values() for m in ms]
+        npc_params, npc_sources = form.params, form.sources
+    if wrong:
+        return _back(request, campaign, " ".join(wrong))
+    difficulty = (
+        one_int(post, "difficulty", default=None) if system.opposed.shared_difficulty else None
+    )
+    try:
+        opposed_actions.start_opposed(
+            session=session,
+            gm=request.user,
+            initiator=initiator,
+            initiator_target=a_target,
+            opponent=opponent,
+            opponent_target=b_target,
+            npc=npc,
+            npc_params=npc_params,
+            npc_sources=npc_sources,
+            difficulty=difficulty,
+        )
+    except ActionRefused as refusal:
+        return _back(request, campaign, str(refusal))
+    return _back(request, campaign)
+
+
+@require_POST
+@login_required
+def roll_npc_side(request: HttpRequest, campaign_id: int, opposed_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    opposed = get_object_or_404(OpposedTest, pk=opposed_id, session__campaign=campaign)
+    try:
+        key = uuid.UUID(one_str(request.POST, "key"))
+    except ValueError:
+        key = uuid.uuid4()
+    try:
+        opposed_actions.roll_npc_side(
+            opposed_id=opposed.pk, gm=request.user, key=key, nonce=one_str(request.POST, "nonce")
+        )
+    except ActionRefused as refusal:
+        return _back(request, campaign, str(refusal))
+    return _back(request, campaign)

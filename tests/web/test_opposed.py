@@ -1,0 +1,510 @@
+"""Opposed tests through the web layer: the GM starts one from the dashboard, each player rolls
+their own side, and one log entry says who won, by how much and the margin's label."""
+
+from __future__ import annotations
+
+import copy
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from campaigns.models import Campaign
+from rolls import actions
+from rolls.models import OpposedTest, Roll
+from rolls.words import render
+from sheets.models import NPC, Character
+from tests.web.live import seat
+from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET
+from tests.web.test_panel_caerbannog import Scripted
+from tests.web.test_panel_fasttest import SHEET as FASTTEST_SHEET
+from tests.web.test_panel_twod6 import NOMAD
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dice(monkeypatch):
+    def script(*faces):
+        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
+
+    return script
+
+
+def make_table(system, gm, player, other_player, first, second):
+    campaign = Campaign.objects.create(name="Stół", system=system, gm=gm)
+    seat(campaign, gm, player, other_player)
+    one = Character.objects.create(campaign=campaign, owner=player, name="Ala", data=first)
+    two = Character.objects.create(
+        campaign=campaign, owner=other_player, name="Bartek", data=second
+    )
+    actions.start_session(campaign)
+    return campaign, one, two
+
+
+def start(client, gm, campaign, **form):
+    client.force_login(gm)
+    return client.post(reverse("start_opposed", args=[campaign.pk]), form)
+
+
+def roll_side(client, user, side):
+    """The player rolls their side, as their panel posts it."""
+    client.force_login(user)
+    hero = side.character
+    url = reverse("test_roll", args=[hero.campaign_id, hero.pk])
+    form = {"pending": side.pk, "revision": side.revision, "key": str(uuid.uuid4())}
+    return client.post(url, form, HTTP_HX_REQUEST="true")
+
+
+def the_result():
+    return Roll.objects.get(kind="opposed")
+
+
+# FastTest -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fasttest(gm, player, other_player):
+    unhurt = copy.deepcopy(FASTTEST_SHEET) | {"wounds": []}
+    weaker = copy.deepcopy(unhurt)
+    weaker["skills"] = weaker["skills"] | {"WALKA": 1, "SPRAWNOŚĆ": 2}
+    return make_table("fasttest", gm, player, other_player, unhurt, weaker)
+
+
+def fasttest_duel(client, gm, table):
+    campaign, ala, bartek = table
+    start(
+        client, gm, campaign,
+        initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
+        opponent=f"character-{bartek.pk}", **{"b-attribute": "BUDOWA", "b-skill": "WALKA"},
+    )  # fmt: skip
+    return OpposedTest.objects.get()
+
+
+def test_the_gm_starts_an_opposed_test_between_two_characters(client, gm, fasttest):
+    opposed = fasttest_duel(client, gm, fasttest)
+    assert opposed.initiator.character.name == "Ala"
+    assert opposed.opponent.character.name == "Bartek"
+    assert opposed.status == OpposedTest.Status.OPEN
+
+
+def test_fasttest_equal_ranks_go_to_the_higher_chance_as_a_minor_victory(
+    client, gm, player, other_player, fasttest, dice
+):
+    opposed = fasttest_duel(client, gm, fasttest)
+    dice(3, 4)  # Ala: chance 9, d10 3 ≤ 9, d6 4: yes
+    roll_side(client, player, opposed.initiator)
+    assert not Roll.objects.filter(kind="opposed").exists()
+    dice(5, 5)  # Bartek: chance 8, yes too
+    roll_side(client, other_player, opposed.opponent)
+    result = the_result()
+    assert result.result["answer"]["winner"] == "a"
+    assert result.result["answer"]["label"] == "opposed_minor"
+    assert render(result.label_words) == (
+        "Opposed test (#1 against #2): Ala beats Bartek by 0 — minor victory"
+    )
+
+
+def test_fasttest_equal_ranks_and_chance_go_to_the_higher_kept_d10(
+    client, gm, player, other_player, fasttest, dice
+):
+    campaign, ala, bartek = fasttest
+    bartek.data = copy.deepcopy(ala.data)
+    bartek.save()
+    opposed = fasttest_duel(client, gm, fasttest)
+    dice(3, 4)
+    roll_side(client, player, opposed.initiator)
+    dice(7, 5)
+    roll_side(client, other_player, opposed.opponent)
+    answer = the_result().result["answer"]
+    assert (answer["winner"], answer["decided_by"]) == ("b", "kept_d10")
+
+
+def test_the_result_entry_follows_both_sides_rolls(
+    client, gm, player, other_player, fasttest, dice
+):
+    opposed = fasttest_duel(client, gm, fasttest)
+    dice(3, 6)
+    roll_side(client, player, opposed.initiator)
+    dice(9, 1)  # Bartek fails: no, but
+    roll_side(client, other_player, opposed.opponent)
+    opposed.refresh_from_db()
+    result = opposed.result
+    assert result.parent == opposed.initiator.roll
+    assert (result.result["answer"]["a_seq"], result.result["answer"]["b_seq"]) == (1, 2)
+    assert result.result["answer"]["margin"] == 3  # yes_and (5) against no_but (2)
+
+
+def test_a_character_cannot_oppose_itself(client, gm, fasttest):
+    campaign, ala, _bartek = fasttest
+    response = start(
+        client, gm, campaign,
+        initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
+        opponent=f"character-{ala.pk}", **{"b-attribute": "BUDOWA", "b-skill": "WALKA"},
+    )  # fmt: skip
+    assert response.status_code == 302
+    assert not OpposedTest.objects.exists()
+
+
+def test_a_player_cannot_start_an_opposed_test(client, player, fasttest):
+    campaign, ala, bartek = fasttest
+    response = start(
+        client, player, campaign,
+        initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
+        opponent=f"character-{bartek.pk}", **{"b-attribute": "BUDOWA", "b-skill": "WALKA"},
+    )  # fmt: skip
+    assert response.status_code == 404
+    assert not OpposedTest.objects.exists()
+
+
+def test_an_npc_side_with_its_own_numbers_is_rolled_by_the_gm(client, gm, player, fasttest, dice):
+    campaign, ala, _bartek = fasttest
+    troll = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
+    start(
+        client, gm, campaign,
+        initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
+        opponent=f"npc-{troll.pk}", **{"npc-chance": "5", "npc-bonus": "0", "npc-penalty": "0"},
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    dice(2, 5)
+    roll_side(client, player, opposed.initiator)
+    dice(8, 2)  # the troll fails
+    client.force_login(gm)
+    client.post(
+        reverse("opposed_npc_roll", args=[campaign.pk, opposed.pk]), {"key": str(uuid.uuid4())}
+    )
+    answer = the_result().result["answer"]
+    assert (answer["winner"], answer["margin"]) == ("a", 2)  # yes (4) against no_but (2)
+    assert "Ala beats Troll" in render(the_result().label_words)
+
+
+def test_a_player_cannot_roll_the_npc_side(client, gm, player, fasttest):
+    campaign, ala, _bartek = fasttest
+    troll = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
+    start(
+        client, gm, campaign,
+        initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
+        opponent=f"npc-{troll.pk}", **{"npc-chance": "5", "npc-bonus": "0", "npc-penalty": "0"},
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    client.force_login(player)
+    response = client.post(
+        reverse("opposed_npc_roll", args=[campaign.pk, opposed.pk]), {"key": str(uuid.uuid4())}
+    )
+    assert response.status_code == 404
+    assert not Roll.objects.exists()
+
+
+# 2d6 ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def twod6(gm, player, other_player):
+    return make_table("2d6", gm, player, other_player, copy.deepcopy(NOMAD), copy.deepcopy(NOMAD))
+
+
+def test_twod6_hide_vs_spot_the_hider_wins(client, gm, player, other_player, twod6, dice):
+    """RULES.md: hide vs spot, totals 21 vs 18 against 15: the hider (resisting) wins."""
+    campaign, spotter, hider = twod6
+    start(
+        client, gm, campaign, difficulty="15",
+        initiator=spotter.pk, **{"a-attribute": "Percepcja", "a-skill": "Przetrwanie"},
+        opponent=f"character-{hider.pk}", **{"b-attribute": "Zręczność", "b-skill": "Skradanie"},
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    dice(3, 2)  # 8 + 5 + 5 = 18: 4 success points
+    roll_side(client, player, opposed.initiator)
+    dice(5, 4)  # 7 + 5 + 9 = 21: 7, capped at skill + 1 = 6
+    roll_side(client, other_player, opposed.opponent)
+    answer = the_result().result["answer"]
+    assert (answer["winner"], answer["margin"]) == ("b", 2)
+    assert render(the_result().label_words).endswith("Bartek beats Ala by 2")
+
+
+def test_twod6_the_resisting_side_wins_a_tie(client, gm, player, other_player, twod6, dice):
+    campaign, one, two = twod6
+    start(
+        client, gm, campaign, difficulty="15",
+        initiator=one.pk, **{"a-attribute": "Percepcja", "a-skill": "Przetrwanie"},
+        opponent=f"character-{two.pk}", **{"b-attribute": "Percepcja", "b-skill": "Przetrwanie"},
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    dice(3, 2)
+    roll_side(client, player, opposed.initiator)
+    dice(4, 1)
+    roll_side(client, other_player, opposed.opponent)
+    assert the_result().result["answer"]["winner"] == "b"
+
+
+def test_twod6_needs_the_shared_difficulty(client, gm, twod6):
+    campaign, one, two = twod6
+    start(
+        client, gm, campaign,
+        initiator=one.pk, **{"a-attribute": "Percepcja", "a-skill": "Przetrwanie"},
+        opponent=f"character-{two.pk}", **{"b-attribute": "Percepcja", "b-skill": "Przetrwanie"},
+    )  # fmt: skip
+    assert not OpposedTest.objects.exists()
+
+
+# Caerbannog ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def caerbannog(gm, player, other_player):
+    strong = copy.deepcopy(CAERBANNOG_SHEET)
+    return make_table(
+        "caerbannog", gm, player, other_player, strong, copy.deepcopy(CAERBANNOG_SHEET)
+    )
+
+
+def caerbannog_duel(client, gm, table):
+    campaign, julio, rival = table
+    start(
+        client, gm, campaign,
+        initiator=julio.pk, **{"a-skill": "Atletyka"},
+        opponent=f"character-{rival.pk}", **{"b-skill": "Dociekliwość"},
+    )  # fmt: skip
+    return OpposedTest.objects.get()
+
+
+def test_caerbannog_opposed_nine_against_five_is_four(
+    client, gm, player, other_player, caerbannog, dice
+):
+    opposed = caerbannog_duel(client, gm, caerbannog)
+    dice(9, 2, 9)  # Atletyka III, 3d10: the middle die 9
+    roll_side(client, player, opposed.initiator)
+    dice(5, 1, 7)  # Dociekliwość II, 3d8: 5
+    roll_side(client, other_player, opposed.opponent)
+    answer = the_result().result["answer"]
+    assert (answer["winner"], answer["margin"], answer["level"]) == ("a", 4, 4)
+
+
+def test_caerbannog_the_opponent_waits_for_the_initiator(
+    client, gm, other_player, caerbannog, dice
+):
+    opposed = caerbannog_duel(client, gm, caerbannog)
+    dice(5, 1, 7)
+    response = roll_side(client, other_player, opposed.opponent)
+    assert "The initiator settles their modifiers and rolls first" in response.content.decode()
+    assert not Roll.objects.exists()
+
+
+def test_caerbannog_sides_test_at_difficulty_zero(client, gm, caerbannog):
+    opposed = caerbannog_duel(client, gm, caerbannog)
+    assert opposed.initiator.modifiers["difficulty"] == 0
+    assert opposed.opponent.modifiers["difficulty"] == 0
+
+
+# Systems without opposed tests ----------------------------------------------------------------
+
+
+def test_a_system_without_opposed_tests_refuses_to_start_one(client, gm, player, other_player):
+    campaign = Campaign.objects.create(name="T", system="t10", gm=gm)
+    seat(campaign, gm, player, other_player)
+    actions.start_session(campaign)
+    start(client, gm, campaign, initiator="1", opponent="character-2")
+    assert not OpposedTest.objects.exists()
+
+
+# What each page shows ---------------------------------------------------------------------------
+
+
+def panel_of(client, user, side, **choices):
+    client.force_login(user)
+    hero = side.character
+    url = reverse("test_panel", args=[hero.campaign_id, hero.pk])
+    return client.get(url, {"pending": side.pk, **choices})
+
+
+def test_each_player_sees_their_exact_odds_of_winning(client, gm, player, other_player, fasttest):
+    from rolls.engine import fasttest as engine
+    from rolls.engine import fasttest_opposed
+
+    opposed = fasttest_duel(client, gm, fasttest)
+    exact = fasttest_opposed.win_odds(
+        engine.Params(attribute=7, skills=(2,)), engine.Params(attribute=7, skills=(1,))
+    )
+    mine = panel_of(client, player, opposed.initiator).context["opposed"]
+    theirs = panel_of(client, other_player, opposed.opponent).context["opposed"]
+    assert mine["mine"] == pytest.approx(exact["a"])
+    assert theirs["mine"] == pytest.approx(exact["b"])
+
+
+def test_the_odds_of_winning_follow_the_players_own_bonus_dice(client, gm, player, fasttest):
+    opposed = fasttest_duel(client, gm, fasttest)
+    plain = panel_of(client, player, opposed.initiator).context["opposed"]["mine"]
+    with_trait = panel_of(client, player, opposed.initiator, trait="0").context["opposed"]["mine"]
+    assert with_trait > plain
+
+
+def test_the_panel_says_whom_the_side_opposes(client, gm, player, fasttest):
+    opposed = fasttest_duel(client, gm, fasttest)
+    page = panel_of(client, player, opposed.initiator).content.decode()
+    assert "Opposed test: Ala against Bartek" in page
+    assert "Your odds of winning" in page
+
+
+def test_the_gm_sees_both_sides_odds_on_the_dashboard(client, gm, fasttest):
+    campaign, _ala, _bartek = fasttest
+    fasttest_duel(client, gm, fasttest)
+    page = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
+    assert "Opposed test: Ala against Bartek" in page
+    assert "Odds of winning" in page
+
+
+def test_another_player_sees_no_odds_on_a_side_not_theirs(client, gm, other_player, fasttest):
+    opposed = fasttest_duel(client, gm, fasttest)
+    response = panel_of(client, other_player, opposed.initiator)
+    assert response.status_code in (403, 404)
+
+
+def test_calling_off_a_side_calls_off_the_opposed_test(client, gm, fasttest):
+    campaign, _ala, _bartek = fasttest
+    opposed = fasttest_duel(client, gm, fasttest)
+    client.post(reverse("cancel_test", args=[campaign.pk, opposed.opponent.pk]))
+    opposed.refresh_from_db()
+    assert opposed.status == OpposedTest.Status.CANCELLED
+
+
+def test_twod6_both_sides_test_against_the_gms_difficulty(client, gm, player, twod6):
+    campaign, one, two = twod6
+    start(
+        client, gm, campaign, difficulty="11",
+        initiator=one.pk, **{"a-attribute": "Percepcja", "a-skill": "Przetrwanie"},
+        opponent=f"character-{two.pk}", **{"b-attribute": "Percepcja", "b-skill": "Przetrwanie"},
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    panel = panel_of(client, player, opposed.initiator).context["panel"]
+    assert panel.params["difficulty"] == 11
+
+
+def test_fasttest_npc_traits_ticked_on_a_side_lower_its_odds_of_winning(
+    client, gm, player, fasttest
+):
+    campaign, _ala, _bartek = fasttest
+    opposed = fasttest_duel(client, gm, fasttest)
+    before = panel_of(client, player, opposed.initiator).context["opposed"]["mine"]
+    troll = NPC.objects.create(
+        campaign=campaign, name="Troll", traits=[{"name": "wielki", "dice": 3}]
+    )
+    client.force_login(gm)
+    client.post(
+        reverse("change_test", args=[campaign.pk, opposed.initiator.pk]),
+        {"op": "set_npc", "npc": troll.pk, "trait": "0"},
+    )
+    opposed.initiator.refresh_from_db()
+    after = panel_of(client, player, opposed.initiator).context["opposed"]["mine"]
+    assert after < before
+
+
+def hinder(client, gm, side):
+    """The GM gives the side a fixed −3, so its own test can fail (it tests at difficulty 0)."""
+    client.force_login(gm)
+    client.post(
+        reverse("change_test", args=[side.character.campaign_id, side.pk]),
+        {"op": "add_dice", "kind": "modifier", "amount": "-3", "source": "mud"},
+    )
+    side.refresh_from_db()
+
+
+def test_caerbannog_the_initiator_may_use_heroic_effort_in_its_own_test(
+    client, gm, player, caerbannog, dice
+):
+    opposed = caerbannog_duel(client, gm, caerbannog)
+    hinder(client, gm, opposed.initiator)
+    dice(2, 2, 3)
+    response = roll_side(client, player, opposed.initiator)
+    assert "heroic" in [f.kind for f in response.context["follow_ups"]]
+
+
+def test_caerbannog_only_the_initiator_may_use_heroic_effort(
+    client, gm, player, other_player, caerbannog, dice
+):
+    opposed = caerbannog_duel(client, gm, caerbannog)
+    dice(9, 2, 9)
+    roll_side(client, player, opposed.initiator)
+    hinder(client, gm, opposed.opponent)
+    dice(2, 2, 3)  # 2 − 3: the opponent's own test fails by 1
+    roll_side(client, other_player, opposed.opponent)
+    opposed.opponent.refresh_from_db()
+    parent = opposed.opponent.roll
+    hero = opposed.opponent.character
+    response = client.post(
+        reverse("test_follow_up", args=[hero.campaign_id, hero.pk, parent.pk, "heroic"]),
+        {"key": str(uuid.uuid4()), "resource": "wytrzymalosc"},
+    )
+    assert response.status_code == 409
+    assert not Roll.objects.filter(kind="heroic").exists()
+
+
+def test_caerbannog_the_opponent_is_not_offered_heroic_effort(
+    client, gm, player, other_player, caerbannog, dice
+):
+    opposed = caerbannog_duel(client, gm, caerbannog)
+    dice(9, 2, 9)
+    roll_side(client, player, opposed.initiator)
+    hinder(client, gm, opposed.opponent)
+    dice(2, 2, 3)
+    response = roll_side(client, other_player, opposed.opponent)
+    assert "heroic" not in [f.kind for f in response.context["follow_ups"]]
+
+
+def test_an_outsider_cannot_start_an_opposed_test(client, outsider, fasttest):
+    campaign, ala, bartek = fasttest
+    response = start(
+        client, outsider, campaign,
+        initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
+        opponent=f"character-{bartek.pk}", **{"b-attribute": "BUDOWA", "b-skill": "WALKA"},
+    )  # fmt: skip
+    assert response.status_code == 404
+    assert not OpposedTest.objects.exists()
+
+
+def test_starting_an_opposed_test_needs_a_post(client, gm, fasttest):
+    campaign, _ala, _bartek = fasttest
+    client.force_login(gm)
+    assert client.get(reverse("start_opposed", args=[campaign.pk])).status_code == 405
+
+
+def test_a_side_rolled_on_a_stale_page_is_refused_and_nothing_is_logged(
+    client, gm, player, fasttest, dice
+):
+    campaign, _ala, _bartek = fasttest
+    opposed = fasttest_duel(client, gm, fasttest)
+    stale = opposed.initiator
+    client.force_login(gm)
+    client.post(
+        reverse("change_test", args=[campaign.pk, stale.pk]),
+        {"op": "add_dice", "kind": "penalty", "amount": "1", "source": "mud"},
+    )
+    dice(3, 4, 5, 2)
+    response = roll_side(client, player, stale)
+    assert "The GM just changed this test" in response.content.decode()
+    assert not Roll.objects.exists()
+
+
+def test_the_npc_side_cannot_be_rolled_twice(client, gm, player, fasttest, dice):
+    campaign, ala, _bartek = fasttest
+    troll = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
+    start(
+        client, gm, campaign,
+        initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
+        opponent=f"npc-{troll.pk}", **{"npc-chance": "5", "npc-bonus": "0", "npc-penalty": "0"},
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    url = reverse("opposed_npc_roll", args=[campaign.pk, opposed.pk])
+    dice(8, 2)
+    client.post(url, {"key": str(uuid.uuid4())})
+    dice(8, 2)
+    client.post(url, {"key": str(uuid.uuid4())})
+    assert Roll.objects.filter(npc=troll).count() == 1
+
+
+def test_a_new_call_on_a_side_calls_off_the_opposed_test(client, gm, fasttest):
+    campaign, ala, _bartek = fasttest
+    opposed = fasttest_duel(client, gm, fasttest)
+    client.post(
+        reverse("call_test", args=[campaign.pk, ala.pk]), {"attribute": "UMYSŁ", "skill": ""}
+    )
+    opposed.refresh_from_db()
+    assert opposed.status == OpposedTest.Status.CANCELLED
