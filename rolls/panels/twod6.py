@@ -231,6 +231,13 @@ GM_LIMITS = {
         DIFFICULTY_MAX,
         gettext_lazy("A 2d6 difficulty is a whole number from %(low)s to %(high)s."),
     ),
+    # A circumstance modifier added as a dice entry, sized like any category's modifier.
+    "circumstance": Limit(
+        -twod6.MOD_LIMIT,
+        twod6.MOD_LIMIT,
+        gettext_lazy("A modifier is a whole number from -%(high)s to +%(high)s, not 0."),
+        nonzero=True,
+    ),
 }
 
 

@@ -76,6 +76,8 @@ def card_of(html: str, test: PendingTest) -> str:
         ("2d6", {"op": "set_difficulty", "value": "61"}, "from 1 to 60"),
         ("2d6", {"op": "add_category_modifier", "category": "personal", "amount": "6",
                  "source": "x"}, "from −5 to +5"),
+        ("2d6", {"op": "add_dice", "kind": "circumstance", "amount": "9", "source": "x"},
+         "from -5 to +5, not 0"),
         ("caerbannog", {"op": "set_difficulty", "value": "21"}, "from 0 to 20 (łatwy 2"),
         ("caerbannog", {"op": "set_hindering", "value": "11"}, "from 0 to 10"),
         ("caerbannog", {"op": "add_dice", "kind": "modifier", "amount": "0", "source": "x"},
