@@ -211,8 +211,8 @@ def test_challenge_points_the_gm_spends_drop_on_the_dashboard_and_the_session_pa
     gm.wait_for_load_state("networkidle")  # the call's own refresh of the card is in
     gm.fill(".pending-card input[name=value][id^=challenge]", "2")
     gm.click(".pending-card form:has(input[id^=challenge]) button")
-    gm.wait_for_selector(".dash-head:has-text('1 challenge points')")
-    session_page.wait_for_selector(".scenes:has-text('1 challenge points')")
+    gm.wait_for_selector(".dash-head:has-text('1 challenge point (')")
+    session_page.wait_for_selector(".scenes:has-text('1 challenge point (')")
 
 
 # --- 9: the phone ---------------------------------------------------------------------------------
