@@ -58,3 +58,15 @@ class RandomTableAdmin(admin.ModelAdmin):
     list_select_related = ["campaign"]
     search_fields = ["name"]
     readonly_fields = ["rows"]
+
+
+# Opposed tests (rolls.opposed): their sides and result are written by the actions, read here.
+from rolls.models import OpposedTest  # noqa: E402
+
+
+@admin.register(OpposedTest)
+class OpposedTestAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "session", "status", "npc_name", "created_at"]
+    list_filter = ["status"]
+    list_select_related = ["session"]
+    readonly_fields = ["initiator", "opponent", "npc", "npc_roll", "result", "started_by"]
