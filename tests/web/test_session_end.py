@@ -122,5 +122,5 @@ def test_the_parts_of_a_page_that_show_the_session_are_refreshed_when_it_changes
     hero.save()
     client.force_login(gm)
     html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
-    for part in ("dash-session", "pending-tests", "party"):
+    for part in ("dash-meta", "pending-tests", "party"):
         assert re.search(rf'id="{part}"[^>]*data-refresh-on-session', html), part
