@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
+from config.text import text_problem
 from rolls import npc_rolls
 from rolls import opposed as opposed_actions
 from rolls.actions import ActionRefused
@@ -34,6 +35,12 @@ def _side_post(post, prefix: str, pk: int | None = None) -> QueryDict:
     return side
 
 
+def _whole(raw: str) -> int | None:
+    """A posted id as a whole number, or None (no row has it) when it is not one."""
+    value = one_int({"v": raw}, "v", default=None)
+    return value if isinstance(value, int) and 0 < value < 2**63 else None
+
+
 @require_POST
 @login_required
 def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
@@ -45,8 +52,16 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if session is None:
         return _back(request, campaign, _("Start a session before calling for tests."))
     post = request.POST
+    # The one text rule before anything is read or written: a NUL in any field (a side's
+    # difficulty, a skill) would otherwise reach a test's target or modifiers (PostgreSQL
+    # refuses it there with a server error).
+    problem = next(
+        (text_problem(v) for name in post for v in post.getlist(name) if text_problem(v)), None
+    )
+    if problem:
+        return _back(request, campaign, problem)
     initiator = Character.objects.filter(
-        pk=one_int(post, "initiator", default=None), campaign=campaign
+        pk=_whole(one_str(post, "initiator")), campaign=campaign
     ).first()
     if initiator is None:
         return _back(request, campaign, _("Choose the character who starts the opposed test."))
@@ -57,9 +72,9 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     b_target, npc_params, npc_sources = {}, None, None
     kind, _sep, pk = one_str(post, "opponent").partition("-")
     if kind == "character":
-        opponent = Character.objects.filter(pk=one_int({"v": pk}, "v"), campaign=campaign).first()
+        opponent = Character.objects.filter(pk=_whole(pk), campaign=campaign).first()
     elif kind == "npc":
-        npc = NPC.objects.filter(pk=one_int({"v": pk}, "v"), campaign=campaign).first()
+        npc = NPC.objects.filter(pk=_whole(pk), campaign=campaign).first()
     if opponent is None and npc is None:
         return _back(request, campaign, _("Choose the opponent: another character or an NPC."))
     if opponent is not None:
@@ -76,6 +91,8 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     difficulty = (
         one_int(post, "difficulty", default=None) if system.opposed.shared_difficulty else None
     )
+    if isinstance(difficulty, str):  # text that is no whole number
+        return _back(request, campaign, _("The difficulty must be a whole number."))
     try:
         opposed_actions.start_opposed(
             session=session,

@@ -197,10 +197,16 @@ def save_draft(pending: PendingTest, choices, gm_id: int) -> bool:
     GM's card shows the odds the player will roll. Not a change to the test: the revision stays,
     and the player's own pages are not told (they are where the choices come from)."""
     getlist = choices.getlist if hasattr(choices, "getlist") else lambda k: list(choices[k])
+    # Values (and names) that break the one text rule are dropped, not kept: PostgreSQL refuses
+    # a NUL in jsonb, and the panel refuses such a choice anyway when the player rolls.
     draft = {
-        str(name)[:40]: [str(value)[:DRAFT_CHARS] for value in getlist(name)[:DRAFT_VALUES]]
+        str(name)[:40]: [
+            str(value)[:DRAFT_CHARS]
+            for value in getlist(name)[:DRAFT_VALUES]
+            if not text_problem(str(value))
+        ]
         for name in list(choices)[:DRAFT_KEYS]
-        if name not in DRAFT_SKIP
+        if name not in DRAFT_SKIP and not text_problem(str(name))
     }
     if draft == pending.draft:
         return False

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
+from config.text import TextField
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError
 from rolls.engine import tables as engine_tables
@@ -108,21 +109,25 @@ def problem_message(problem: Problem, dice: TableDice) -> str:
 class TableForm(forms.Form):
     """A table's name, dice, purpose and rows (quick entry, one row per line)."""
 
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
-    dice = forms.CharField(
+    name = TextField(label=gettext_lazy("Name"), max_length=80)
+    dice = TextField(
         label=gettext_lazy("Dice"), max_length=10, help_text=DICE_EXAMPLES, initial="1d6"
     )
     purpose = forms.ChoiceField(label=gettext_lazy("Offered"), required=False)
-    rows = forms.CharField(
+    rows = TextField(
         label=gettext_lazy("Rows, one per line"),
         widget=forms.Textarea(attrs={"rows": 10, "placeholder": "1-3: …\n4: …\n5-6: …"}),
         max_length=20000,
     )
 
-    def __init__(self, *args, campaign: Campaign, table: RandomTable | None = None, **kwargs):
+    def __init__(
+        self, *args, campaign: Campaign | None = None, table: RandomTable | None = None, **kwargs
+    ):
+        # ``campaign`` may be left out only to look the form's fields over (the text rule's
+        # test); its purposes then are none but the default, and a bound form needs it.
         super().__init__(*args, **kwargs)
         self.campaign, self.table = campaign, table
-        purposes = get_system(campaign.system).table_purposes
+        purposes = get_system(campaign.system).table_purposes if campaign is not None else {}
         self.fields["purpose"].choices = [("", _("only when I roll it"))] + [
             (key, label) for key, label in purposes.items()
         ]

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Scene
-from config.text import text_problem
+from config.text import TextField, text_problem
 from rolls.engine import EngineError
 from rolls.engine import ast as engine
 from rolls.engine.core import OUTCOMES, RANK, SUCCESSES
@@ -215,7 +215,7 @@ class GMHindrances(forms.Form):
     ticked by the player like every other item)."""
 
     hindrance = forms.IntegerField(disabled=True, initial=0, required=False)
-    hindrance_source = forms.CharField(disabled=True, initial="", required=False)
+    hindrance_source = TextField(disabled=True, initial="", required=False)
 
 
 def _challenge(modifiers: Mapping[str, Any]) -> int:

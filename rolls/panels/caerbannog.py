@@ -44,7 +44,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.text import text_problem
+from config.text import TextField, text_problem
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
@@ -417,9 +417,9 @@ class GMFactors(forms.Form):
     easing = forms.IntegerField(disabled=True, initial=0, required=False)
     hindering = forms.IntegerField(disabled=True, initial=0, required=False)
     modifier = forms.IntegerField(disabled=True, initial=0, required=False)
-    modifier_source = forms.CharField(disabled=True, initial="", required=False)
-    form = forms.CharField(disabled=True, required=False)
-    difficulty = forms.CharField(disabled=True, required=False)
+    modifier_source = TextField(disabled=True, initial="", required=False)
+    form = TextField(disabled=True, required=False)
+    difficulty = TextField(disabled=True, required=False)
 
 
 #: What the GM may change on a pending Caerbannog test (see rolls.pending.OPERATIONS).

@@ -15,7 +15,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.text import text_problem
+from config.text import TextField, text_problem
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
 from rolls.panels import (
@@ -157,7 +157,7 @@ class GMCircumstances(forms.Form):
     card): whatever is posted for them, the player's own circumstance dice stay 0."""
 
     circumstance = forms.IntegerField(disabled=True, initial=0, required=False)
-    circumstance_source = forms.CharField(disabled=True, initial="", required=False)
+    circumstance_source = TextField(disabled=True, initial="", required=False)
     difficulty = forms.IntegerField(disabled=True, required=False)
 
 

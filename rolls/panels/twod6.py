@@ -40,7 +40,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.text import text_problem
+from config.text import TextField, text_problem
 from rolls.engine import EngineError, twod6
 from rolls.panels import Limit, Panel, gm_fixed, one_str, source, with_target
 from rolls.words import joined, words
@@ -247,7 +247,7 @@ def _gm_modifiers_form() -> type[forms.Form]:
     modifiers with their sources on the card (``add_category_modifier``)."""
     text = {"disabled": True, "initial": "", "required": False}
     fields: dict[str, forms.Field] = {
-        f"mod-{category}-{index}-{part}": forms.CharField(**text)
+        f"mod-{category}-{index}-{part}": TextField(**text)
         for category in twod6.CATEGORIES
         for index in range(MAX_FREE)
         for part in ("value", "source")
@@ -255,8 +255,8 @@ def _gm_modifiers_form() -> type[forms.Form]:
     fields |= {
         "helpers": forms.IntegerField(disabled=True, initial=0, required=False),
         "cap_raise": forms.IntegerField(disabled=True, initial=0, required=False),
-        "cap_source": forms.CharField(**text),
-        "difficulty": forms.CharField(disabled=True, required=False),
+        "cap_source": TextField(**text),
+        "difficulty": TextField(disabled=True, required=False),
     }
     return type("GMModifiers", (forms.Form,), fields)
 

@@ -18,7 +18,7 @@ from urllib.parse import quote, urljoin, urlsplit
 from django.urls import resolve, reverse
 
 from campaigns.models import Campaign
-from rolls.models import PendingTest, Roll
+from rolls.models import PendingTest, RandomTable, Roll
 from sheets import actions as sheet_actions
 from sheets.models import NPC, Character
 from sheets.systems import sections, sheet_module
@@ -223,6 +223,12 @@ class Crawl:
                 reverse("npc_edit", args=[c, npc.pk]),
                 reverse("npc_delete", args=[c, npc.pk]),
                 reverse("session_detail", args=[c, session.pk]),
+                reverse("session_end", args=[c, session.pk]),
+                reverse("random_tables", args=[c]),
+                *(
+                    reverse("random_table_edit", args=[c, table.pk])
+                    for table in RandomTable.objects.filter(campaign=campaign).order_by("pk")[:1]
+                ),
                 reverse("character_delete", args=[c, other.pk]),
                 reverse("member_remove", args=[c, hero.owner_id]),
             ):

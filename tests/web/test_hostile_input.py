@@ -43,6 +43,20 @@ READ_ONLY = {
     "awards_panel",
     "npc_list",
     "password_change_done",
+    "my_calls",
+    "session_stats",
+    "random_tables_box",
+    "random_table_csv",
+    "random_table_json",
+    "rules_index",
+    "rules",
+}
+#: URLs that take a POST the crawl does not reach, each with why (probe them when it can).
+UNREACHED = {
+    # Its form shows only after a combat test is rolled, in the after-roll strip.
+    "apply_wound": "needs a rolled combat test",
+    # Its form shows only on a started opposed test against an NPC.
+    "opposed_npc_roll": "needs a started opposed test against an NPC",
 }
 DEEP_LIST = "[" * 5000 + "]" * 5000
 DEEP_OBJECT = '{"a":' * 5000 + "1" + "}" * 5000
@@ -187,7 +201,7 @@ def _with(form: Form, replaced: dict[str, str]) -> list[tuple[str, str]]:
 
 def test_every_url_is_probed_or_named_here(crawl):
     probed = {form.url_name for form in crawl.forms}
-    unaccounted = _url_names(get_resolver().url_patterns) - probed - READ_ONLY
+    unaccounted = _url_names(get_resolver().url_patterns) - probed - READ_ONLY - set(UNREACHED)
     assert not unaccounted, f"no crawled form posts to {sorted(unaccounted)}: probe or name them"
 
 
