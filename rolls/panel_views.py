@@ -170,14 +170,16 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     if choices.get("pending"):
         return _roll_pending(request, campaign, character, choices, key, visibility, refuse)
     panel = get_system(campaign.system).panel.build(character, campaign, choices)
-    if not panel.ready:
-        # The panel shows what is wrong at its fields; with nothing chosen there is none.
-        return refuse(422, "" if panel.errors else _("Choose what to test on the sheet first."))
-    if panel.parent is not None:
+    if panel.ready and panel.parent is not None:
         return _roll_as_follow_up(request, campaign, character, choices, panel, key, refuse)
     try:
         if not panel.ready:
-            raise actions.ActionRefused("")
+            # Refused only once no roll is found under this key (below): a re-sent roll may
+            # have spent what the panel needs. The panel shows what is wrong at its fields;
+            # with nothing chosen there is none.
+            raise actions.ActionRefused(
+                "" if panel.errors else _("Choose what to test on the sheet first.")
+            )
         roll, _created = actions.roll_from_panel(
             session=session,
             actor=request.user,

@@ -5,6 +5,8 @@
   "use strict";
   const phone = window.matchMedia("(max-width: 700px)");
   function panelElement() { return document.getElementById("test-panel"); }
+  // The panel's own choices: after a roll the result's follow-up forms (a re-roll) come first.
+  function choicesForm(panel) { return panel ? panel.querySelector("form.panel-choices") : null; }
   // On a phone the panel sits below the sheet: bring its top (result, odds, Roll) on screen.
   function bringIntoView(panel) {
     if (phone.matches) panel.scrollIntoView({ block: "start" });
@@ -58,7 +60,7 @@
     if (!button || !panel) return;
     let target;
     try { target = JSON.parse(button.dataset.roll || "{}"); } catch (e) { return; }
-    const form = panel.querySelector("form");
+    const form = choicesForm(panel);
     const inputs = form ? additions(form, panel, target) : null;
     if (inputs) {
       let changed = false;
@@ -127,7 +129,7 @@
   function isRoll(elt) { return !!(elt && elt.closest && elt.closest(".roll-button, .follow-up")); }
   function refreshPanel() {
     const panel = panelElement();
-    const form = panel && panel.querySelector("form");
+    const form = choicesForm(panel);
     if (!form) return;
     htmx.ajax("POST", panel.dataset.panelUrl, {
       source: form, target: "#test-panel", swap: "outerHTML", headers: { "X-Panel-Refresh": "1" },
@@ -269,7 +271,7 @@
 
   // A session started or ended: the panel again with the same choices (Roll opens or closes).
   document.addEventListener("table:session", function () {
-    const form = panelElement() && panelElement().querySelector("form");
+    const form = choicesForm(panelElement());
     if (form) htmx.trigger(form, "change");
   });
 

@@ -43,9 +43,12 @@ def call_for(gm, character: str, combat: bool = False, **fields: str) -> None:
         card.locator(f"select[name={name}]").select_option(value)
     if combat:
         card.locator("input[name=combat]").check()
-    before = gm.locator(".pending-card").count()
+    # A rolled card stays until the next call for its character: only open cards are counted.
+    before = gm.locator(".pending-card:not(.rolled)").count()
     card.locator("button", has_text="Call").click()
-    gm.wait_for_function("n => document.querySelectorAll('.pending-card').length > n", arg=before)
+    gm.wait_for_function(
+        "n => document.querySelectorAll('.pending-card:not(.rolled)').length > n", arg=before
+    )
 
 
 def set_on_card(gm, control: str, value: str):
@@ -147,7 +150,8 @@ def test_the_wound_is_offered_under_the_combat_test_only(browser, tmp_path):  # 
         assert "combat" in gm.inner_text(".pending-card header")
         ala.wait_for_selector("#test-panel .pending-note")
         ala.click("#test-panel .roll-button")
-        gm.wait_for_selector(".pending-card", state="detached")
+        # The GM's card stays after the roll, showing the entry, until the next call.
+        gm.wait_for_selector(".pending-card.rolled")
         gm.wait_for_selector(".after-item")
 
         call_for(gm, "Brunhilda z Gór", attribute="ZRĘCZNOŚĆ", skill="SPRAWNOŚĆ")
