@@ -87,6 +87,48 @@ def test_a_t10_difficulty_of_12_is_refused_at_the_card_and_the_players_roll_stay
         assert ala.input_value("#t10-difficulty") == "9"
 
 
+def refreshed_tests(gm) -> None:
+    """The tests being shaped are fetched again, as when a player's choices change."""
+    with gm.expect_response(lambda response: response.url.endswith("/dashboard/pending/")):
+        gm.evaluate(
+            "() => document.dispatchEvent(new CustomEvent('table:pending',"
+            " { detail: { pending: 0, draft: true } }))"
+        )
+
+
+def test_a_value_the_gm_is_typing_on_a_card_survives_a_refresh_of_the_tests(
+    browser,  # noqa: F811
+    tmp_path,
+):
+    with demo_table(tmp_path) as base:
+        gm = start_and_open_dashboard(browser, base, T10)
+        open_sheet(browser, base, "ala", T10, "Astrid")
+        call_for(gm, "Astrid", attribute="Styrka", skill="Svärd")
+        field = gm.locator(".pending-card input[id^=difficulty-]")
+        field.fill("9")
+        refreshed_tests(gm)
+        gm.wait_for_timeout(300)  # the answer is in and swapped
+        assert field.input_value() == "9"
+        assert field.evaluate("field => field === document.activeElement")
+        gm.locator(".pending-card form:has(input[value=set_difficulty]) button").click()
+        gm.wait_for_selector(".pending-card header:has-text('version 2')")
+        assert field.input_value() == "9"
+
+
+def test_a_refusal_on_a_card_stays_through_a_refresh_of_the_tests(browser, tmp_path):  # noqa: F811
+    with demo_table(tmp_path) as base:
+        gm = start_and_open_dashboard(browser, base, T10)
+        open_sheet(browser, base, "ala", T10, "Astrid")
+        call_for(gm, "Astrid", attribute="Styrka", skill="Svärd")
+        set_on_card(gm, "difficulty", "12")
+        gm.wait_for_selector(".pending-card .card-refusal")
+        gm.locator("body").click(position={"x": 1, "y": 1})  # focus leaves the card
+        refreshed_tests(gm)
+        gm.wait_for_timeout(300)
+        assert "from 4 to 10" in gm.inner_text(".pending-card .card-refusal")
+        assert gm.input_value(".pending-card input[id^=difficulty-]") == "12"
+
+
 def test_a_roll_that_cannot_be_made_looks_disabled_and_says_why(browser, tmp_path):  # noqa: F811
     with demo_table(tmp_path) as base:
         start_and_open_dashboard(browser, base, T10)

@@ -60,7 +60,9 @@ def roll_budowa(page, visibility: str = "public") -> None:
 
 def entry(page, seq: int):
     selector = f"#roll-log [data-entries] > li[data-seq='{seq}']"
-    page.wait_for_selector(selector, timeout=10_000)
+    # As long as any other wait: on a loaded machine (CI runs the suite in one process beside
+    # the server and Chromium) an entry has been seen to take more than 10 s to arrive.
+    page.wait_for_selector(selector, timeout=30_000)
     return page.locator(selector)
 
 
