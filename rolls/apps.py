@@ -9,6 +9,7 @@ class RollsConfig(AppConfig):
 
     def ready(self) -> None:
         # The five rule systems register themselves in campaigns.systems' registry.
+        from rolls import opposed, pending
         from rolls.actions import session_ended
         from rolls.live_sheets import character_saved
         from rolls.pending import call_off_waiting
@@ -17,6 +18,10 @@ class RollsConfig(AppConfig):
 
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")
         session_ended.connect(call_off_waiting, dispatch_uid="call-off-waiting-tests")
+        # An opposed test is two pending tests: it follows what happens to its sides.
+        pending.test_called_off.connect(opposed.side_called_off, dispatch_uid="opposed-off")
+        pending.test_rolling.connect(opposed.may_roll, dispatch_uid="opposed-may-roll")
+        pending.test_rolled.connect(opposed.side_rolled, dispatch_uid="opposed-side-rolled")
 
         # A new campaign starts with the tables its rules bring (T10's option lists), editable.
         from campaigns.models import Campaign
