@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import GameSession
 from config.text import text_problem
-from rolls import actions, export, stats
+from rolls import actions, export, sheet_page, stats
 from rolls.awards import experience_dice_on
 from rolls.log import entries_for, log_context
 from rolls.models import PendingTest
@@ -50,6 +50,7 @@ def session_detail(request: HttpRequest, campaign_id: int, session_id: int) -> H
         chosen = request.GET.get("character", "")
         character = next((c for c in own if str(c.pk) == chosen), own[0])
         context = sheet_and_panel_context(request, campaign, character) | {"own": own}
+        context |= sheet_page.called_test_context(context)
     context |= log_context(campaign, request.user, session) | {
         "campaign": campaign,
         "session": session,
