@@ -17,6 +17,10 @@ from campaigns.system_settings import system_settings
 from campaigns.systems import get_system
 
 
+class ActionRefused(Exception):
+    """A request the table cannot carry out; the message is for the person who made it."""
+
+
 @transaction.atomic
 def create_campaign(*, gm, name: str, system: str) -> Campaign:
     """A new campaign run by ``gm``, who also gets the GM membership."""

@@ -9,8 +9,8 @@ class RollsConfig(AppConfig):
 
     def ready(self) -> None:
         # The five rule systems register themselves in campaigns.systems' registry.
+        from campaigns.sessions import session_ended
         from rolls import opposed, pending
-        from rolls.actions import session_ended
         from rolls.live_sheets import character_saved
         from rolls.pending import call_off_waiting
         from rolls.sheet_page import beside_sheet

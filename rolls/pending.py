@@ -129,7 +129,7 @@ def cancel_test(pending_id: int, gm) -> PendingTest:
 
 def call_off_waiting(sender, session, **kwargs) -> None:
     """Tests still waiting when their session ends cannot be rolled any more: called off, and
-    every page told so (connected to ``rolls.actions.session_ended`` in rolls.apps)."""
+    every page told so (connected to ``campaigns.sessions.session_ended`` in rolls.apps)."""
     waiting = session.pending_tests.filter(status=PendingTest.Status.OPEN)
     for pending_id in waiting.values_list("pk", flat=True):
         cancel_test(pending_id, session.campaign.gm)

@@ -1,4 +1,5 @@
-"""Sessions, scenes, the log and its exports. Rolls themselves are recorded by rolls.actions."""
+"""Sessions, scenes, the log and its exports. Rolls are recorded by rolls.actions, sessions and
+scenes started and ended by campaigns.sessions."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns import sessions
 from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import GameSession
 from config.text import text_problem
@@ -90,7 +92,7 @@ def session_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
     title = request.POST.get("title", "").strip()[:120]
     try:
         _refuse_unsafe(title)
-        session = actions.start_session(campaign, title)
+        session = sessions.start_session(campaign, title)
     except actions.ActionRefused as refusal:
         messages.error(request, str(refusal))
         return redirect("campaign_detail", campaign.pk)
@@ -117,7 +119,7 @@ def session_end(request: HttpRequest, campaign_id: int, session_id: int) -> Http
         }
         return render(request, "rolls/session_end.html", context)
     try:
-        actions.end_session(session)
+        sessions.end_session(session)
     except actions.ActionRefused as refusal:
         messages.error(request, str(refusal))
     else:
@@ -132,7 +134,7 @@ def scene_new(request: HttpRequest, campaign_id: int, session_id: int) -> HttpRe
     title = request.POST.get("title", "").strip()[:120]
     try:
         _refuse_unsafe(title)
-        actions.new_scene(_session_of(campaign, session_id), title)
+        sessions.new_scene(_session_of(campaign, session_id), title)
     except actions.ActionRefused as refusal:
         messages.error(request, str(refusal))
     return redirect("session_detail", campaign.pk, session_id)
