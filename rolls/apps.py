@@ -23,9 +23,9 @@ class RollsConfig(AppConfig):
         page_parts.register("rolls", beside_sheet)
         session_ended.connect(call_off_waiting, dispatch_uid="call-off-waiting-tests")
         # An opposed test is two pending tests: it follows what happens to its sides.
-        pending.test_called_off.connect(opposed.side_called_off, dispatch_uid="opposed-off")
-        pending.test_rolling.connect(opposed.may_roll, dispatch_uid="opposed-may-roll")
-        pending.test_rolled.connect(opposed.side_rolled, dispatch_uid="opposed-side-rolled")
+        pending.pending_called_off.connect(opposed.side_called_off, dispatch_uid="opposed-off")
+        pending.before_pending_roll.connect(opposed.may_roll, dispatch_uid="opposed-may-roll")
+        pending.after_pending_roll.connect(opposed.side_rolled, dispatch_uid="opposed-side-rolled")
 
         # A new campaign starts with the tables its rules bring (T10's option lists), editable.
         from campaigns.models import Campaign

@@ -140,7 +140,7 @@ def opposed_of(pending: PendingTest) -> tuple[OpposedTest | None, str]:
 
 def may_roll(sender, pending: PendingTest, **kwargs) -> None:
     """Refuse the opponent's roll while the initiator has not settled and rolled (Caerbannog).
-    Listens to ``rolls.pending.test_rolling`` (rolls.apps)."""
+    Listens to ``rolls.pending.before_pending_roll`` (rolls.apps)."""
     opposed, side = opposed_of(pending)
     if opposed is None or side != "b":
         return
@@ -163,7 +163,7 @@ def initiator_only(roll: Roll, kind: str) -> bool:
 def side_rolled(sender, pending: PendingTest, **kwargs) -> None:
     """Inside a side's roll transaction: once both sides have rolled, log who won; a side
     still to roll is told, so its panel shows the new odds of winning. Listens to
-    ``rolls.pending.test_rolled`` (rolls.apps)."""
+    ``rolls.pending.after_pending_roll`` (rolls.apps)."""
     opposed, _side = opposed_of(pending)
     if opposed is not None:
         locked = OpposedTest.objects.select_for_update().get(pk=opposed.pk)
@@ -219,7 +219,7 @@ def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = No
 
 def side_called_off(sender, pending: PendingTest, **kwargs) -> None:
     """A side called off (or replaced by a new call) calls off its opposed test. Listens to
-    ``rolls.pending.test_called_off`` (rolls.apps)."""
+    ``rolls.pending.pending_called_off`` (rolls.apps)."""
     found, _side = opposed_of(pending)
     if found is not None:
         cancel_opposed(found)

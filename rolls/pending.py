@@ -37,11 +37,11 @@ COMBAT = "combat"
 # listen (rolls.apps), so this module does not know them. Each is sent with ``pending``, inside
 # the transaction of the change.
 #: An open test was called off, or replaced by a new call for its character.
-test_called_off = Signal()
+pending_called_off = Signal()
 #: A test is about to be rolled; a receiver refuses the roll by raising ``ActionRefused``.
-test_rolling = Signal()
+before_pending_roll = Signal()
 #: A test was rolled and its system's rules have followed through.
-test_rolled = Signal()
+after_pending_roll = Signal()
 
 
 def _announce(pending: PendingTest, gm_id: int) -> None:
@@ -69,7 +69,7 @@ def call_test(
     ):
         old.status = PendingTest.Status.CANCELLED
         old.save(update_fields=["status", "updated_at"])
-        test_called_off.send(sender=PendingTest, pending=old)
+        pending_called_off.send(sender=PendingTest, pending=old)
         _announce(old, gm.pk)
     modifiers = {COMBAT: True} if combat else {}
     pending = PendingTest.objects.create(
@@ -122,7 +122,7 @@ def cancel_test(pending_id: int, gm) -> PendingTest:
         pending.revision += 1
         pending.save(update_fields=["status", "revision", "updated_at"])
         _release_challenge(pending)
-        test_called_off.send(sender=PendingTest, pending=pending)
+        pending_called_off.send(sender=PendingTest, pending=pending)
         _announce(pending, gm.pk)
     return pending
 
@@ -151,7 +151,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         raise StaleTest(_("The GM just changed this test — look again."))
     campaign = pending.session.campaign
     system = get_system(campaign.system)
-    test_rolling.send(sender=PendingTest, pending=pending)
+    before_pending_roll.send(sender=PendingTest, pending=pending)
     panel = system.panel.build(pending.character, campaign, choices, pending=pending_view(pending))
     if not panel.ready:
         raise ActionRefused(" ".join(m for ms in panel.errors.values() for m in ms))
@@ -172,7 +172,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         pending.save(update_fields=["status", "roll", "updated_at"])
         # The rules' follow-through, in the same transaction (FastTest reads a wound test).
         system.pending_rolled(pending, roll)
-        test_rolled.send(sender=PendingTest, pending=pending)
+        after_pending_roll.send(sender=PendingTest, pending=pending)
         if panel.after is not None:
             # Only now: a test it calls must not call off this one, already rolled.
             panel.after(roll)
