@@ -16,24 +16,6 @@ def member_campaign(request: HttpRequest, campaign_id: int) -> Campaign:
     )
 
 
-def member_character(request: HttpRequest, campaign_id: int, pk: int):
-    """A character of a campaign the user plays in or runs, its campaign loaded, else 404.
-
-    One query (a join through the user's membership) where ``member_campaign`` and a lookup
-    would be two: it runs on every roll.
-    """
-    from sheets.models import Character  # sheets.models imports this app's models
-
-    if not request.user.is_authenticated:
-        raise Http404("No such character.")
-    return get_object_or_404(
-        Character.objects.select_related("campaign"),
-        pk=pk,
-        campaign_id=campaign_id,
-        campaign__memberships__user=request.user,
-    )
-
-
 def gm_campaign(request: HttpRequest, campaign_id: int) -> Campaign:
     """The campaign if the user is its GM, else 404: for players GM pages do not exist."""
     campaign = member_campaign(request, campaign_id)

@@ -2,7 +2,8 @@
 
 Removing a player deletes their membership and keeps their characters in the campaign: the roll
 log and the story refer to them, and an invited-again player finds them where they left them.
-Until then only the GM sees them (listed apart on the campaign page).
+Until then only the GM sees them (listed apart on the campaign page). Characters and NPCs are
+the sheets app's, written by ``sheets.actions``.
 """
 
 from __future__ import annotations
@@ -12,9 +13,12 @@ from typing import Any
 from django.db import transaction
 
 from campaigns.models import Campaign, Membership, new_invite_token
-from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
+from campaigns.system_settings import system_settings
 from campaigns.systems import get_system
-from sheets.models import NPC, Character
+
+
+class ActionRefused(Exception):
+    """A request the table cannot carry out; the message is for the person who made it."""
 
 
 @transaction.atomic
@@ -62,23 +66,6 @@ def revoke_invite(campaign: Campaign) -> None:
     campaign.save(update_fields=["invite_token"])
 
 
-def renamed_skills(skills: Any, old: list[str], new: list[str]) -> Any:
-    """A character's FastTest skill values under the new names, matched by position.
-
-    The value a character had under the n-th old name moves to the n-th new name, so swapping two
-    names swaps nothing in the numbers; a value that was missing becomes 0 (the neutral value).
-    Anything that is not a dict of skills is left as it is for the sheet's own validation.
-    """
-    if not isinstance(skills, dict):
-        return skills
-    return {new_name: skills.get(old_name, 0) for old_name, new_name in zip(old, new, strict=True)}
-
-
-def _six(names: Any) -> list[str]:
-    names = [str(name) for name in names] if isinstance(names, list) else []
-    return (names + DEFAULT_FASTTEST_SKILLS[len(names) :])[:6]
-
-
 @transaction.atomic
 def save_settings(campaign: Campaign, *, name: str, system_values: dict[str, Any]) -> Campaign:
     """Rename the campaign and store its own system's settings, all or nothing.
@@ -96,57 +83,3 @@ def save_settings(campaign: Campaign, *, name: str, system_values: dict[str, Any
     locked.name = name
     locked.save(update_fields=["settings", "name"])
     return locked
-
-
-def rename_skills(campaign: Campaign, old: Any, new: list[str]) -> None:
-    """FastTest: the campaign's six skills renamed from ``old`` to ``new`` on every sheet."""
-    old = _six(old)
-    if old != new:
-        _rename_fasttest_skills(campaign, old, new)
-
-
-def _rename_fasttest_skills(campaign: Campaign, old: list[str], new: list[str]) -> None:
-    changed = []
-    for character in Character.objects.select_for_update().filter(campaign=campaign):
-        if not isinstance(character.data, dict) or "skills" not in character.data:
-            continue
-        skills = renamed_skills(character.data["skills"], old, new)
-        if skills != character.data["skills"]:
-            character.data = {**character.data, "skills": skills}
-            changed.append(character)
-    Character.objects.bulk_update(changed, ["data"])
-
-
-# The GM's NPC trait lists. ``traits`` is always the checked list of {"name", "dice"}.
-
-
-@transaction.atomic
-def create_npcs(campaign: Campaign, parsed: list) -> list[NPC]:
-    """NPCs from quick entry (``ParsedNPC`` items), all or none."""
-    return NPC.objects.bulk_create(
-        NPC(campaign=campaign, name=npc.name, traits=npc.as_traits()) for npc in parsed
-    )
-
-
-def create_npc(
-    campaign: Campaign, *, name: str, traits: list[dict], notes: str, revealed: bool
-) -> NPC:
-    return NPC.objects.create(
-        campaign=campaign, name=name, traits=traits, notes=notes, revealed=revealed
-    )
-
-
-def update_npc(npc: NPC, *, name: str, traits: list[dict], notes: str, revealed: bool) -> NPC:
-    npc.name, npc.traits, npc.notes, npc.revealed = name, traits, notes, revealed
-    npc.save(update_fields=["name", "traits", "notes", "revealed"])
-    return npc
-
-
-def set_npc_revealed(npc: NPC, revealed: bool) -> NPC:
-    npc.revealed = revealed
-    npc.save(update_fields=["revealed"])
-    return npc
-
-
-def delete_npc(npc: NPC) -> None:
-    npc.delete()

@@ -66,7 +66,7 @@ class System(Protocol):
     #: The settings page's partial for this system's own settings, "" when it has none.
     settings_template: str
     #: The demo table's campaign: a module with ``NAME``, ``SETTINGS``, ``CHARACTERS`` (player,
-    #: character name, sheet data) and ``NPCS`` (``campaigns.demo``); None for no demo campaign.
+    #: character name, sheet data) and ``NPCS`` (``rolls.demo``); None for no demo campaign.
     #: The conformance suite (tests/web/system_conformance.py) plays its first character.
     demo: Any
     #: When the rules call for one of the GM's random tables: {purpose key: what it is for}.

@@ -16,7 +16,6 @@ from campaigns.access import gm_campaign, member_campaign
 from campaigns.forms import CampaignForm, CampaignNameForm, settings_form
 from campaigns.models import Campaign, Membership
 from campaigns.system_settings import system_settings
-from sheets.models import NPC, Character
 
 # Where an anonymous visitor's invite waits while they log in or sign up.
 PENDING_INVITE = "pending_invite"
@@ -58,18 +57,21 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     return render(request, "campaigns/create.html", {"form": form})
 
 
-def _table(campaign: Campaign) -> tuple[list[dict], list[Character]]:
+def _table(campaign: Campaign) -> tuple[list[dict], list]:
     """Members with their characters (GM first), and characters whose player has left.
 
-    Two queries whatever the number of players and characters.
+    Two queries whatever the number of players and characters. Characters and NPCs are the
+    sheets app's, which builds on this one: these pages reach them through the campaign's
+    reverse relations (``campaign.characters``, ``campaign.npcs``) and never import sheets.
+    (A reverse relation sets each row's campaign from ``campaign_id``: it is loaded with them.)
     """
     memberships = list(
         Membership.objects.filter(campaign=campaign)
         .select_related("user")
         .order_by("role", "user__username")
     )
-    by_owner: dict[int, list[Character]] = {}
-    for character in Character.objects.filter(campaign=campaign).only("pk", "name", "owner_id"):
+    by_owner: dict[int, list] = {}
+    for character in campaign.characters.only("pk", "name", "owner_id", "campaign_id"):
         by_owner.setdefault(character.owner_id, []).append(character)
     members = [{"membership": m, "characters": by_owner.pop(m.user_id, [])} for m in memberships]
     left_behind = sorted(
@@ -91,7 +93,7 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = member_campaign(request, campaign_id)
     is_gm = campaign.is_gm(request.user)
     members, left_behind = _table(campaign)
-    npcs = NPC.objects.filter(campaign=campaign)
+    npcs = campaign.npcs.all()
     if not is_gm:
         npcs = npcs.filter(revealed=True)
     context = {
@@ -196,7 +198,7 @@ def member_remove(request: HttpRequest, campaign_id: int, user_id: int) -> HttpR
             % {"player": membership.user.get_username()},
         )
         return redirect("campaign_detail", campaign_id=campaign.pk)
-    characters = Character.objects.filter(campaign=campaign, owner_id=user_id).only("name")
+    characters = campaign.characters.filter(owner_id=user_id).only("name", "campaign_id")
     return render(
         request,
         "campaigns/member_remove.html",

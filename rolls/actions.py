@@ -11,14 +11,15 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
-from django.dispatch import Signal
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaigns.models import Campaign, GameSession, Membership, Scene
+# The refusal, the broadcasts, sessions and scenes are the campaigns app's; their names stay
+# importable from here (noqa: F401) for the callers written before they moved.
+from campaigns.actions import ActionRefused
+from campaigns.live import broadcast, broadcast_on_commit, campaign_group, user_group  # noqa: F401
+from campaigns.models import GameSession
+from campaigns.sessions import end_session, new_scene, session_ended, start_session  # noqa: F401
 from campaigns.systems import get_system
 from rolls.engine import EngineError, fair
 from rolls.engine.core import RandomSource
@@ -29,96 +30,6 @@ from sheets.models import Character
 
 #: ``resolver(module, parsed_params, rng) -> result``: how a roll's dice are had (see record_roll).
 Resolver = Callable[[Any, Any, Any], Any]
-
-
-class ActionRefused(Exception):
-    """A request the table cannot carry out; the message is for the person who made it."""
-
-
-#: Sent inside ``end_session``'s transaction with ``session``: what every system's table does
-#: when a session ends (the system's own rules are ``System.session_ended``).
-session_ended = Signal()
-
-
-def campaign_group(campaign_id: int) -> str:
-    return f"campaign-{campaign_id}"
-
-
-def user_group(user_id: int) -> str:
-    return f"user-{user_id}"
-
-
-def broadcast(group: str, event: dict[str, Any]) -> None:
-    async_to_sync(get_channel_layer().group_send)(group, event)
-
-
-def broadcast_on_commit(group: str, event: dict[str, Any]) -> None:
-    transaction.on_commit(lambda: broadcast(group, event))
-
-
-# --- Sessions and scenes ---------------------------------------------------------------------
-
-
-@transaction.atomic
-def start_session(campaign: Campaign, title: str = "") -> GameSession:
-    """Open a game night with its first scene. One open session per campaign."""
-    if GameSession.objects.open().filter(campaign=campaign).exists():
-        raise ActionRefused(_("A session is already running; end it before starting another."))
-    try:
-        with transaction.atomic():
-            session = GameSession.objects.create(campaign=campaign, title=title)
-    except IntegrityError as error:  # a second click in the same instant
-        raise ActionRefused(_("A session is already running.")) from error
-    _open_scene(session, campaign)
-    broadcast_on_commit(
-        campaign_group(campaign.pk), {"type": "table.session", "session": session.pk}
-    )
-    return session
-
-
-@transaction.atomic
-def end_session(session: GameSession) -> GameSession:
-    locked = GameSession.objects.select_for_update().get(pk=session.pk)
-    if not locked.is_open:
-        raise ActionRefused(_("This session has already ended."))
-    locked.ended_at = timezone.now()
-    locked.save(update_fields=["ended_at"])
-    get_system(locked.campaign.system).session_ended(locked)
-    # Generic consequences (tests still waiting are called off) are rolls.pending's, which
-    # imports this module: it listens to this signal (rolls.apps).
-    session_ended.send(sender=GameSession, session=locked)
-    broadcast_on_commit(
-        campaign_group(locked.campaign_id), {"type": "table.session", "session": locked.pk}
-    )
-    return locked
-
-
-@transaction.atomic
-def new_scene(session: GameSession, title: str = "") -> Scene:
-    """Start a scene; the system's rules for it run too (``System.scene_started``)."""
-    locked = GameSession.objects.select_for_update().select_related("campaign").get(pk=session.pk)
-    if not locked.is_open:
-        raise ActionRefused(_("This session has ended; start a new one."))
-    scene = _open_scene(locked, locked.campaign, title)
-    broadcast_on_commit(
-        campaign_group(locked.campaign_id),
-        {"type": "table.scene", "session": locked.pk, "scene": scene.number},
-    )
-    return scene
-
-
-def _open_scene(session: GameSession, campaign: Campaign, title: str = "") -> Scene:
-    last = session.scenes.order_by("-number").values_list("number", flat=True).first() or 0
-    system = get_system(campaign.system)
-    points = 0
-    if system.challenge_points:
-        # RULES.md (AST): at the start of each scene the GM gets one point per player.
-        points = Membership.objects.filter(campaign=campaign, role=Membership.Role.PLAYER).count()
-    scene = Scene.objects.create(
-        session=session, number=last + 1, title=title, challenge_points=points
-    )
-    system.scene_started(campaign, scene)
-    return scene
 
 
 # --- Rolls ------------------------------------------------------------------------------------

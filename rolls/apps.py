@@ -9,14 +9,23 @@ class RollsConfig(AppConfig):
 
     def ready(self) -> None:
         # The five rule systems register themselves in campaigns.systems' registry.
-        from rolls.actions import session_ended
+        from campaigns.sessions import session_ended
+        from rolls import opposed, pending
         from rolls.live_sheets import character_saved
         from rolls.pending import call_off_waiting
+        from rolls.sheet_page import beside_sheet
         from rolls.systems import ast, caerbannog, fasttest, t10, twod6  # noqa: F401
+        from sheets import page_parts
         from sheets.models import Character
 
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")
+        # The sheet page shows the table's log and the test the GM has called for.
+        page_parts.register("rolls", beside_sheet)
         session_ended.connect(call_off_waiting, dispatch_uid="call-off-waiting-tests")
+        # An opposed test is two pending tests: it follows what happens to its sides.
+        pending.pending_called_off.connect(opposed.side_called_off, dispatch_uid="opposed-off")
+        pending.before_pending_roll.connect(opposed.may_roll, dispatch_uid="opposed-may-roll")
+        pending.after_pending_roll.connect(opposed.side_rolled, dispatch_uid="opposed-side-rolled")
 
         # A new campaign starts with the tables its rules bring (T10's option lists), editable.
         from campaigns.models import Campaign

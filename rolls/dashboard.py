@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns import actions as campaign_actions
 from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
@@ -27,6 +26,7 @@ from rolls.panels import Choices, gm_limits, one_int, one_str
 from rolls.party import vitals
 from rolls.payload import roll_payload
 from rolls.pending import pending_view
+from sheets import actions as sheet_actions
 from sheets.models import NPC, Character
 from sheets.npc_forms import QuickNPCForm
 
@@ -232,7 +232,7 @@ def quick_npc(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     form = QuickNPCForm(request.POST)
     if form.is_valid():
-        created = campaign_actions.create_npcs(campaign, form.cleaned_data["text"])
+        created = sheet_actions.create_npcs(campaign, form.cleaned_data["text"])
         messages.success(request, ", ".join(npc.name for npc in created))
     else:
         for error in form.errors.get("text", []):

@@ -12,9 +12,9 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from rolls.engine.dice import QUICK_KIND
-from rolls.labels import outcome_word, source_line
+from rolls.labels import outcome_word
 from rolls.models import Visibility
-from rolls.words import render
+from rolls.words import render, source_line
 
 
 def _dice_text(entry: dict[str, Any]) -> str:

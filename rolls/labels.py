@@ -244,25 +244,6 @@ def signed_number(value) -> str:
     return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
 
 
-def source_line(entry) -> str:
-    """One modifier in words: "+1 penalty die: slippery ice", "4 dice rolled: Jazda 3d8 + …"."""
-    from rolls.words import render
-
-    if not isinstance(entry, dict):
-        return render(entry)
-    kind, amount = entry.get("kind", ""), entry.get("amount")
-    counted = COUNTED_SOURCE_KINDS.get(kind)
-    if counted is not None and isinstance(amount, int) and not isinstance(amount, bool):
-        text = str(counted % {"n": abs(amount)})
-        if kind not in UNSIGNED_SOURCE_KINDS:
-            sign = "+" if amount > 0 else ("−" if amount < 0 else "")
-            text = sign + text
-    else:
-        text = f"{signed_number(amount)} {SOURCE_KINDS.get(kind, kind)}".strip()
-    where = render(entry.get("source"))
-    return f"{text}: {where}" if where else text
-
-
 # Issue 14, "Wrong today": ignoring wounds (FastTest) and re-rolls from abilities (Caerbannog).
 WORDS |= {
     "severity_scratch": _("scratch"),

@@ -138,8 +138,9 @@ def opposed_of(pending: PendingTest) -> tuple[OpposedTest | None, str]:
     return OpposedTest.objects.filter(opponent=pending).first(), "b"
 
 
-def may_roll(pending: PendingTest) -> None:
-    """Refuse the opponent's roll while the initiator has not settled and rolled (Caerbannog)."""
+def may_roll(sender, pending: PendingTest, **kwargs) -> None:
+    """Refuse the opponent's roll while the initiator has not settled and rolled (Caerbannog).
+    Listens to ``rolls.pending.before_pending_roll`` (rolls.apps)."""
     opposed, side = opposed_of(pending)
     if opposed is None or side != "b":
         return
@@ -159,9 +160,10 @@ def initiator_only(roll: Roll, kind: str) -> bool:
     return OpposedTest.objects.filter(opponent__roll=roll).exists()
 
 
-def side_rolled(pending: PendingTest) -> None:
+def side_rolled(sender, pending: PendingTest, **kwargs) -> None:
     """Inside a side's roll transaction: once both sides have rolled, log who won; a side
-    still to roll is told, so its panel shows the new odds of winning."""
+    still to roll is told, so its panel shows the new odds of winning. Listens to
+    ``rolls.pending.after_pending_roll`` (rolls.apps)."""
     opposed, _side = opposed_of(pending)
     if opposed is not None:
         locked = OpposedTest.objects.select_for_update().get(pk=opposed.pk)
@@ -213,6 +215,14 @@ def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = No
     _resolve_if_ready(opposed)
     _tell_open_sides(opposed)
     return roll
+
+
+def side_called_off(sender, pending: PendingTest, **kwargs) -> None:
+    """A side called off (or replaced by a new call) calls off its opposed test. Listens to
+    ``rolls.pending.pending_called_off`` (rolls.apps)."""
+    found, _side = opposed_of(pending)
+    if found is not None:
+        cancel_opposed(found)
 
 
 def cancel_opposed(opposed: OpposedTest) -> None:

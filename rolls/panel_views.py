@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from campaigns.access import member_campaign, member_character
+from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls import actions
@@ -22,6 +22,7 @@ from rolls.opposed import initiator_only as opposed_initiator_only
 from rolls.opposed import panel_view as opposed_panel_view
 from rolls.panels import Choices, one_int, with_target
 from rolls.pending import pending_view
+from sheets.access import member_character
 
 
 def _character_to_roll(request: HttpRequest, campaign_id: int, pk: int):

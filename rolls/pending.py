@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -31,6 +32,16 @@ MAX_AMOUNT = 20
 #: The mark of a combat test in a pending test's modifiers: only after such a test does the GM
 #: apply a combat wound (rolls.after_roll).
 COMBAT = "combat"
+
+# What other tests built on pending tests (rolls.opposed) do at a pending test's moments; they
+# listen (rolls.apps), so this module does not know them. Each is sent with ``pending``, inside
+# the transaction of the change.
+#: An open test was called off, or replaced by a new call for its character.
+pending_called_off = Signal()
+#: A test is about to be rolled; a receiver refuses the roll by raising ``ActionRefused``.
+before_pending_roll = Signal()
+#: A test was rolled and its system's rules have followed through.
+after_pending_roll = Signal()
 
 
 def _announce(pending: PendingTest, gm_id: int) -> None:
@@ -58,7 +69,7 @@ def call_test(
     ):
         old.status = PendingTest.Status.CANCELLED
         old.save(update_fields=["status", "updated_at"])
-        _call_off_opposed(old)
+        pending_called_off.send(sender=PendingTest, pending=old)
         _announce(old, gm.pk)
     modifiers = {COMBAT: True} if combat else {}
     pending = PendingTest.objects.create(
@@ -111,23 +122,14 @@ def cancel_test(pending_id: int, gm) -> PendingTest:
         pending.revision += 1
         pending.save(update_fields=["status", "revision", "updated_at"])
         _release_challenge(pending)
-        _call_off_opposed(pending)
+        pending_called_off.send(sender=PendingTest, pending=pending)
         _announce(pending, gm.pk)
     return pending
 
 
-def _call_off_opposed(pending: PendingTest) -> None:
-    """A side called off (or replaced by a new call) calls off its opposed test."""
-    from rolls import opposed  # it builds on this module
-
-    found, _side = opposed.opposed_of(pending)
-    if found is not None:
-        opposed.cancel_opposed(found)
-
-
 def call_off_waiting(sender, session, **kwargs) -> None:
     """Tests still waiting when their session ends cannot be rolled any more: called off, and
-    every page told so (connected to ``rolls.actions.session_ended`` in rolls.apps)."""
+    every page told so (connected to ``campaigns.sessions.session_ended`` in rolls.apps)."""
     waiting = session.pending_tests.filter(status=PendingTest.Status.OPEN)
     for pending_id in waiting.values_list("pk", flat=True):
         cancel_test(pending_id, session.campaign.gm)
@@ -149,9 +151,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         raise StaleTest(_("The GM just changed this test — look again."))
     campaign = pending.session.campaign
     system = get_system(campaign.system)
-    from rolls import opposed  # it builds on this module
-
-    opposed.may_roll(pending)
+    before_pending_roll.send(sender=PendingTest, pending=pending)
     panel = system.panel.build(pending.character, campaign, choices, pending=pending_view(pending))
     if not panel.ready:
         raise ActionRefused(" ".join(m for ms in panel.errors.values() for m in ms))
@@ -172,7 +172,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         pending.save(update_fields=["status", "roll", "updated_at"])
         # The rules' follow-through, in the same transaction (FastTest reads a wound test).
         system.pending_rolled(pending, roll)
-        opposed.side_rolled(pending)
+        after_pending_roll.send(sender=PendingTest, pending=pending)
         if panel.after is not None:
             # Only now: a test it calls must not call off this one, already rolled.
             panel.after(roll)

@@ -1,4 +1,5 @@
-"""Sessions, scenes, the log and its exports. Rolls themselves are recorded by rolls.actions."""
+"""Sessions, scenes, the log and its exports. Rolls are recorded by rolls.actions, sessions and
+scenes started and ended by campaigns.sessions."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns import sessions
 from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import GameSession
 from config.text import text_problem
-from rolls import actions, export, stats
+from rolls import actions, export, sheet_page, stats
 from rolls.awards import experience_dice_on
 from rolls.log import entries_for, log_context
 from rolls.models import PendingTest
@@ -50,6 +52,7 @@ def session_detail(request: HttpRequest, campaign_id: int, session_id: int) -> H
         chosen = request.GET.get("character", "")
         character = next((c for c in own if str(c.pk) == chosen), own[0])
         context = sheet_and_panel_context(request, campaign, character) | {"own": own}
+        context |= sheet_page.called_test_context(context)
     context |= log_context(campaign, request.user, session) | {
         "campaign": campaign,
         "session": session,
@@ -89,7 +92,7 @@ def session_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
     title = request.POST.get("title", "").strip()[:120]
     try:
         _refuse_unsafe(title)
-        session = actions.start_session(campaign, title)
+        session = sessions.start_session(campaign, title)
     except actions.ActionRefused as refusal:
         messages.error(request, str(refusal))
         return redirect("campaign_detail", campaign.pk)
@@ -116,7 +119,7 @@ def session_end(request: HttpRequest, campaign_id: int, session_id: int) -> Http
         }
         return render(request, "rolls/session_end.html", context)
     try:
-        actions.end_session(session)
+        sessions.end_session(session)
     except actions.ActionRefused as refusal:
         messages.error(request, str(refusal))
     else:
@@ -131,7 +134,7 @@ def scene_new(request: HttpRequest, campaign_id: int, session_id: int) -> HttpRe
     title = request.POST.get("title", "").strip()[:120]
     try:
         _refuse_unsafe(title)
-        actions.new_scene(_session_of(campaign, session_id), title)
+        sessions.new_scene(_session_of(campaign, session_id), title)
     except actions.ActionRefused as refusal:
         messages.error(request, str(refusal))
     return redirect("session_detail", campaign.pk, session_id)

@@ -5,13 +5,16 @@ label and the sources of its modifiers are not stored as prose in the roller's l
 data: ``{"w": key, "a": {name: argument}}``, where ``key`` names a message of
 ``rolls.labels.WORDS`` and each argument is a number, a text typed by someone (a name, "slippery
 ice": shown as it is), another message, or a joined list ``{"j": separator, "i": [items]}``.
-``render`` turns any of these into text in the active language; a plain string (the rows logged
-before this, or a text nobody translates) renders as itself.
+``render`` turns any of these into text in the active language, ``source_line`` a whole modifier;
+a plain string (the rows logged before this, or a text nobody translates) renders as itself.
+This module reads ``rolls.labels``' messages; labels never reads this module.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from rolls import labels
 
 #: The most a stored message may nest (a message in a list in a message...): forged or broken
 #: data renders as far as this and no further.
@@ -32,13 +35,11 @@ def joined(items: list[Any], separator: str = ", ") -> dict[str, Any] | Any:
 
 def render(value: Any, depth: int = 0) -> str:
     """``value`` as text in the active language (see the module's notes)."""
-    from rolls.labels import WORDS  # rolls.labels builds lazy strings; this module stays light
-
     if value is None or depth > MAX_DEPTH:
         return ""
     if isinstance(value, dict):
         if "w" in value:
-            message = WORDS.get(value["w"])
+            message = labels.WORDS.get(value["w"])
             args = value.get("a") if isinstance(value.get("a"), dict) else {}
             if message is None:
                 return str(value["w"])
@@ -62,3 +63,20 @@ def render(value: Any, depth: int = 0) -> str:
 def _is_number(value: Any) -> bool:
     # Numbers stay numbers, so a plural message picks its form from them.
     return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def source_line(entry) -> str:
+    """One modifier in words: "+1 penalty die: slippery ice", "4 dice rolled: Jazda 3d8 + …"."""
+    if not isinstance(entry, dict):
+        return render(entry)
+    kind, amount = entry.get("kind", ""), entry.get("amount")
+    counted = labels.COUNTED_SOURCE_KINDS.get(kind)
+    if counted is not None and isinstance(amount, int) and not isinstance(amount, bool):
+        text = str(counted % {"n": abs(amount)})
+        if kind not in labels.UNSIGNED_SOURCE_KINDS:
+            sign = "+" if amount > 0 else ("−" if amount < 0 else "")
+            text = sign + text
+    else:
+        text = f"{labels.signed_number(amount)} {labels.SOURCE_KINDS.get(kind, kind)}".strip()
+    where = render(entry.get("source"))
+    return f"{text}: {where}" if where else text

@@ -15,12 +15,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
+from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS
 from campaigns.systems import get_system
 from config.text import MESSAGE as UNSAFE_TEXT
 from config.text import has_unsafe_text, text_problem
 from rolls.engine.core import EngineError
 from rolls.engine.fasttest_sheet import spend_development
-from sheets.models import Character
+from sheets.models import NPC, Character
 from sheets.systems import Section
 from sheets.systems.fasttest import MAX_WOUNDS, NAME_MAX, SEVERITIES
 
@@ -237,3 +238,78 @@ def develop(character: Character, target: Any, new_name: Any = "", magic: bool =
     character.data = clean
     character.save(update_fields=["data", "updated_at"])
     return {}
+
+
+# --- A campaign's FastTest skills renamed on every sheet (System.settings_saved) ----------
+
+
+def renamed_skills(skills: Any, old: list[str], new: list[str]) -> Any:
+    """A character's FastTest skill values under the new names, matched by position.
+
+    The value a character had under the n-th old name moves to the n-th new name, so swapping two
+    names swaps nothing in the numbers; a value that was missing becomes 0 (the neutral value).
+    Anything that is not a dict of skills is left as it is for the sheet's own validation.
+    """
+    if not isinstance(skills, dict):
+        return skills
+    return {new_name: skills.get(old_name, 0) for old_name, new_name in zip(old, new, strict=True)}
+
+
+def _six(names: Any) -> list[str]:
+    names = [str(name) for name in names] if isinstance(names, list) else []
+    return (names + DEFAULT_FASTTEST_SKILLS[len(names) :])[:6]
+
+
+def rename_skills(campaign: Campaign, old: Any, new: list[str]) -> None:
+    """FastTest: the campaign's six skills renamed from ``old`` to ``new`` on every sheet."""
+    old = _six(old)
+    if old != new:
+        _rename_fasttest_skills(campaign, old, new)
+
+
+def _rename_fasttest_skills(campaign: Campaign, old: list[str], new: list[str]) -> None:
+    changed = []
+    for character in Character.objects.select_for_update().filter(campaign=campaign):
+        if not isinstance(character.data, dict) or "skills" not in character.data:
+            continue
+        skills = renamed_skills(character.data["skills"], old, new)
+        if skills != character.data["skills"]:
+            character.data = {**character.data, "skills": skills}
+            changed.append(character)
+    Character.objects.bulk_update(changed, ["data"])
+
+
+# --- NPCs ------------------------------------------------------------------------------------
+# The GM's NPC trait lists. ``traits`` is always the checked list of {"name", "dice"}.
+
+
+@transaction.atomic
+def create_npcs(campaign: Campaign, parsed: list) -> list[NPC]:
+    """NPCs from quick entry (``ParsedNPC`` items), all or none."""
+    return NPC.objects.bulk_create(
+        NPC(campaign=campaign, name=npc.name, traits=npc.as_traits()) for npc in parsed
+    )
+
+
+def create_npc(
+    campaign: Campaign, *, name: str, traits: list[dict], notes: str, revealed: bool
+) -> NPC:
+    return NPC.objects.create(
+        campaign=campaign, name=name, traits=traits, notes=notes, revealed=revealed
+    )
+
+
+def update_npc(npc: NPC, *, name: str, traits: list[dict], notes: str, revealed: bool) -> NPC:
+    npc.name, npc.traits, npc.notes, npc.revealed = name, traits, notes, revealed
+    npc.save(update_fields=["name", "traits", "notes", "revealed"])
+    return npc
+
+
+def set_npc_revealed(npc: NPC, revealed: bool) -> NPC:
+    npc.revealed = revealed
+    npc.save(update_fields=["revealed"])
+    return npc
+
+
+def delete_npc(npc: NPC) -> None:
+    npc.delete()

@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import actions
 from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import Campaign
+from sheets import actions
 from sheets.models import NPC
 from sheets.npc_forms import BLANK_TRAIT_ROWS, NPCForm, QuickNPCForm, trait_formset
 from sheets.npc_parse import TRAITS_MAX, format_npc_line

@@ -26,9 +26,7 @@ from campaigns.access import member_campaign
 from campaigns.models import Campaign
 from campaigns.system_settings import system_settings
 from campaigns.systems import get_system
-from rolls.log import log_context
-from rolls.models import PendingTest
-from sheets import actions, export
+from sheets import actions, export, page_parts
 from sheets.models import Character
 from sheets.systems import Section, sections
 
@@ -282,29 +280,20 @@ def character_detail(request: HttpRequest, campaign_id: int, pk: int) -> HttpRes
 
 
 def _detail_page(request: HttpRequest, campaign: Campaign, context: dict) -> HttpResponse:
-    """The whole sheet page: the sheet, its test panel, and the table's roll log beside it."""
-    context |= log_context(campaign, request.user) | _pending_context(context)
+    """The whole sheet page: the sheet, its test panel, and the table's roll log beside it
+    (the log and the called test are the rolls app's: ``sheets.page_parts``)."""
+    context |= page_parts.beside_sheet(request, campaign, context)
     return render(request, "sheets/detail.html", context)
-
-
-def _pending_context(context: dict) -> dict[str, Any]:
-    if not context["can_edit"]:
-        return {}
-    # A test the GM has called for and the player has not rolled yet opens at once.
-    pending = PendingTest.objects.filter(
-        character=context["character"], status=PendingTest.Status.OPEN
-    ).first()
-    return {"pending_test": pending}
 
 
 def sheet_and_panel_context(
     request: HttpRequest, campaign: Campaign, character: Character
 ) -> dict[str, Any]:
-    """What ``sheets/_paper.html`` and ``rolls/_panel_slot.html`` need, for another page that
-    shows a character to play (the table page)."""
+    """What ``sheets/_paper.html`` and ``rolls/_panel_slot.html`` need (but the test the GM has
+    called for, which is the rolls app's), for another page that shows a character to play (the
+    table page)."""
     character.campaign = campaign
-    context = _sheet_context(request, campaign, character)
-    return context | _pending_context(context)
+    return _sheet_context(request, campaign, character)
 
 
 @require_http_methods(["GET", "POST"])

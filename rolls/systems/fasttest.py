@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 
 from campaigns import demo_fasttest
-from campaigns.actions import rename_skills
 from campaigns.forms import FastTestSettingsForm
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
 from campaigns.systems import BaseSystem, register
@@ -14,6 +13,7 @@ from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.opposed import OpposedRules, Outcome
 from rolls.panels import fasttest as panel
+from sheets.actions import rename_skills
 from sheets.systems import fasttest as sheet
 
 

@@ -18,8 +18,8 @@ from rolls.labels import (
     outcome_word,
     signed_number,
 )
-from rolls.labels import source_line as _source_line
 from rolls.words import render
+from rolls.words import source_line as _source_line
 
 register = template.Library()
 

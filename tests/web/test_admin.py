@@ -5,7 +5,7 @@ from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
 
-from campaigns.demo import seed_demo
+from rolls.demo import seed_demo
 
 pytestmark = pytest.mark.django_db
 APPS = ("campaigns", "sheets", "rolls")

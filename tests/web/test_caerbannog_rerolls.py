@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from rolls import actions
-from rolls.labels import source_line
 from rolls.models import Roll
+from rolls.words import source_line
 from sheets.models import Character
 from tests.web.live import panel_url, seat
 

@@ -3,8 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from campaigns.actions import create_campaign, join_campaign, renamed_skills
+from campaigns.actions import create_campaign, join_campaign
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
+from sheets.actions import renamed_skills
 from sheets.models import Character
 
 pytestmark = pytest.mark.django_db

@@ -3,8 +3,8 @@
 import pytest
 from django.core.management import CommandError, call_command
 
-from campaigns.demo import DEMO_PASSWORD, seed_demo
 from campaigns.models import Campaign, System
+from rolls.demo import DEMO_PASSWORD, seed_demo
 from sheets.models import NPC, Character
 
 pytestmark = pytest.mark.django_db

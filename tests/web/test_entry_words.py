@@ -16,10 +16,9 @@ from django.utils import translation
 
 from campaigns.models import Campaign
 from rolls import actions
-from rolls.labels import source_line
 from rolls.models import Roll
 from rolls.templatetags.roll_log import percent
-from rolls.words import render, words
+from rolls.words import render, source_line, words
 from sheets.models import Character
 from tests.web.live import panel_url, seat, socket_for
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET

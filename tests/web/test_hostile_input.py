@@ -21,7 +21,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaigns.demo import seed_demo
+from rolls.demo import seed_demo
 from tests.web.hostile import Crawl, Form, encode
 
 pytestmark = pytest.mark.django_db

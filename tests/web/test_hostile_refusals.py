@@ -14,10 +14,10 @@ import pytest
 from django import forms
 from django.urls import reverse
 
-from campaigns.demo import seed_demo
 from campaigns.models import Campaign, GameSession, Scene
 from config.text import MESSAGE, TextField, text_problem
 from rolls import actions, pending
+from rolls.demo import seed_demo
 from rolls.models import Award, PendingTest, Roll
 from sheets.models import NPC, Character
 

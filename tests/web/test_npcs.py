@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns.actions import create_campaign, join_campaign
-from campaigns.demo import seed_demo
 from campaigns.models import Campaign
+from rolls.demo import seed_demo
 from sheets.models import NPC
 
 pytestmark = pytest.mark.django_db

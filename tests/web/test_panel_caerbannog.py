@@ -10,9 +10,9 @@ from django.urls import reverse
 from campaigns.models import Campaign
 from rolls import actions
 from rolls.engine import caerbannog
-from rolls.labels import source_line
 from rolls.models import Roll
 from rolls.panels import caerbannog as panel_module
+from rolls.words import source_line
 from sheets.models import Character
 from tests.web.live import panel_url, seat
 from tests.web.words_helpers import in_words

@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 
-from campaigns.demo import seed_demo
 from campaigns.models import System
+from rolls.demo import seed_demo
 from rolls.engine import system_module
 from rolls.rules_pages import PAGES
 from sheets.models import Character

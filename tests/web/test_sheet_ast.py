@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from campaigns.demo import DEMO_CHARACTERS
 from campaigns.models import System
 from config.text import MESSAGE as UNSAFE_TEXT
+from rolls.demo import DEMO_CHARACTERS
 from sheets.models import Character
 from sheets.systems import ast as module
 from tests.web.sheet_helpers import HX, SHEET_PAGE_QUERIES, client_for, post, rolls, sheet, url

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from campaigns.demo import DEMO_CHARACTERS
 from campaigns.models import System
+from rolls.demo import DEMO_CHARACTERS
 from sheets.models import Character
 from sheets.systems import t10 as module
 from tests.web.sheet_helpers import HX, SHEET_PAGE_QUERIES, client_for, post, rolls, sheet, url

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from campaigns.demo import DEMO_PASSWORD, GM, PLAYERS, seed_demo
+from rolls.demo import DEMO_PASSWORD, GM, PLAYERS, seed_demo
 
 
 class Command(BaseCommand):

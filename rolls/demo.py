@@ -3,18 +3,22 @@
 Each system brings its own campaign (``System.demo``: a module with ``NAME``, ``CHARACTERS`` and
 optional ``SETTINGS`` and ``NPCS``, e.g. ``campaigns/demo_fasttest.py``).
 
+It lives in rolls, the app that builds on the others: it makes campaigns, characters, NPCs and
+random tables.
+
 Idempotent: running it again finds what it made before (by name) and leaves it as it is, so a
 newcomer's `make run` never duplicates or overwrites a table they already played on.
 """
 
 from __future__ import annotations
 
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from campaigns.models import Campaign, Membership
 from campaigns.systems import all_systems, get_system
+from rolls.engine.tables import parse_table
+from rolls.models import RandomTable
 from sheets.models import NPC, Character
 
 DEMO_PASSWORD = "demo-table"
@@ -68,14 +72,11 @@ def seed_demo() -> list[Campaign]:
 
 def _tables(campaign: Campaign, tables) -> None:
     """The demo's random tables, read by the engine like the GM's quick entry."""
-    from rolls.engine.tables import parse_table  # pure rules; the model is reached by name
-
-    model = apps.get_model("rolls", "RandomTable")
     for name, dice, purpose, text in tables:
         parsed, rows, problems = parse_table(dice, text)
         if problems:  # a demo table the engine refuses is a bug of this file
             raise ValueError(f"The demo table {name!r} does not read: {problems}")
-        model.objects.get_or_create(
+        RandomTable.objects.get_or_create(
             campaign=campaign,
             name=name,
             defaults={

@@ -1,0 +1,94 @@
+"""The apps build on each other in one order, campaigns <- sheets <- rolls (the pure engine,
+rolls.engine, serves all), and no module of the project imports itself round a cycle. Imports
+inside functions count: they tie modules together as much as those at the top."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ORDER = ("campaigns", "sheets", "rolls")
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+SOURCES = {
+    _module(path): path
+    for app in (*ORDER, "config")
+    for path in sorted((ROOT / app).rglob("*.py"))
+    if "migrations" not in path.parts
+}
+
+
+def imports_of(module: str) -> set[str]:
+    """The project's modules ``module`` imports (a name imported from a module counts as the
+    module when it is no module itself)."""
+    path = SOURCES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        for name in names:
+            while name and name not in SOURCES:
+                name = name.rpartition(".")[0]
+            if name and name != module and not module.startswith(name + "."):
+                found.add(name)
+    return found
+
+
+def _app(module: str) -> str:
+    return module.partition(".")[0]
+
+
+@pytest.mark.parametrize("app", ORDER[:-1])
+def test_an_app_imports_no_app_that_builds_on_it(app: str) -> None:
+    later = ORDER[ORDER.index(app) + 1 :]
+    against = sorted(
+        f"{module} -> {imported}"
+        for module in SOURCES
+        if _app(module) == app
+        for imported in imports_of(module)
+        if _app(imported) in later and not imported.startswith("rolls.engine")
+    )
+    assert against == []
+
+
+def test_no_module_imports_itself_round_a_cycle() -> None:
+    graph = {module: imports_of(module) for module in SOURCES}
+    cycles = []
+    for start in graph:
+        # Every module reachable from ``start``; a cycle is one that leads back to it.
+        seen, todo = set(), list(graph[start])
+        while todo:
+            module = todo.pop()
+            if module not in seen:
+                seen.add(module)
+                todo.extend(graph[module])
+        if start in seen:
+            cycles.append(start)
+    assert cycles == []
+
+
+def test_the_check_reads_imports_inside_functions() -> None:
+    # rolls.apps imports the opposed tests only inside ``ready()``.
+    assert "rolls.opposed" in imports_of("rolls.apps")
+
+
+def test_the_check_reads_relative_imports() -> None:
+    # ``from .named_lists import ...`` in sheets/systems/ast.py.
+    assert "sheets.systems.named_lists" in imports_of("sheets.systems.ast")
