@@ -12,7 +12,11 @@ class RollsConfig(AppConfig):
         from rolls.actions import session_ended
         from rolls.live_sheets import character_saved
         from rolls.pending import call_off_waiting
-        from rolls.systems import ast, caerbannog, fasttest, t10, twod6  # noqa: F401
+        from rolls.systems.ast import system as ast  # noqa: F401
+        from rolls.systems.caerbannog import system as caerbannog  # noqa: F401
+        from rolls.systems.fasttest import system as fasttest  # noqa: F401
+        from rolls.systems.t10 import system as t10  # noqa: F401
+        from rolls.systems.twod6 import system as twod6  # noqa: F401
         from sheets.models import Character
 
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")

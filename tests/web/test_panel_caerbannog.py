@@ -12,7 +12,7 @@ from rolls import actions
 from rolls.engine import caerbannog
 from rolls.labels import source_line
 from rolls.models import Roll
-from rolls.panels import caerbannog as panel_module
+from rolls.systems.caerbannog import panel as panel_module
 from sheets.models import Character
 from tests.web.live import panel_url, seat
 from tests.web.words_helpers import in_words

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from campaigns import demo_t10
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls
 from rolls.engine import t10 as engine
-from rolls.panels import t10 as panel
+from rolls.systems.t10 import demo as demo_t10
+from rolls.systems.t10 import panel
 from sheets.systems import t10 as sheet
 
 _ = gettext_lazy

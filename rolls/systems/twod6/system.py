@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from campaigns import demo_twod6
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls
 from rolls.engine import twod6 as engine
 from rolls.opposed import OpposedRules, Outcome
-from rolls.panels import twod6 as panel
+from rolls.systems.twod6 import demo as demo_twod6
+from rolls.systems.twod6 import panel
 from sheets.systems import twod6 as sheet
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from campaigns import demo_caerbannog
 from campaigns.forms import CaerbannogSettings
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls, party
 from rolls.engine import caerbannog as engine
 from rolls.engine import caerbannog_opposed
 from rolls.opposed import OpposedRules, Outcome
-from rolls.panels import caerbannog as panel
+from rolls.systems.caerbannog import demo as demo_caerbannog
+from rolls.systems.caerbannog import panel
 from sheets.models import Character
 from sheets.systems import caerbannog as sheet
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from campaigns import demo_fasttest
 from campaigns.actions import rename_skills
 from campaigns.forms import FastTestSettingsForm
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
@@ -13,7 +12,8 @@ from rolls import after_roll, awards, npc_rolls, party
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.opposed import OpposedRules, Outcome
-from rolls.panels import fasttest as panel
+from rolls.systems.fasttest import demo as demo_fasttest
+from rolls.systems.fasttest import panel
 from sheets.systems import fasttest as sheet
 
 

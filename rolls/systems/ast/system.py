@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from campaigns import demo_ast
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls, party
 from rolls.engine import ast as engine
-from rolls.panels import ast as panel
+from rolls.systems.ast import demo as demo_ast
+from rolls.systems.ast import panel
 from sheets.systems import ast as sheet
 
 
