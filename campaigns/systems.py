@@ -74,6 +74,12 @@ class System(Protocol):
     #: Tables the rules bring (RULES.md's lists): dicts of ``name``, ``dice``, ``purpose`` and
     #: ``rows`` (quick entry lines); the GM adds them to a campaign and edits them.
     default_tables: tuple[Mapping[str, Any], ...]
+    #: How the system's test works, for its page under /rules/ (``rolls.rules_pages.RulesPage``);
+    #: None for no page.
+    rules_page: Any
+    #: Outcome keys the log reads in the system's own words ({"success": "Lyckat (success)"} in
+    #: T10); the others read in the shared words (``rolls.labels.OUTCOME_LABELS``).
+    outcome_words: Mapping[str, Any]
 
     def tables_after(self, roll: Any) -> list[str]:
         """The ``table_purposes`` keys whose table the rules call for after ``roll``."""
@@ -146,6 +152,8 @@ class BaseSystem:
     demo: Any = None
     table_purposes: ClassVar[Mapping[str, Any]] = {}
     default_tables: ClassVar[tuple[Mapping[str, Any], ...]] = ()
+    rules_page: Any = None
+    outcome_words: ClassVar[Mapping[str, Any]] = {}
     opposed: Any = None
 
     def __repr__(self) -> str:

@@ -12,6 +12,7 @@ from rolls.engine import caerbannog_opposed
 from rolls.opposed import OpposedRules, Outcome
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import panel
+from rolls.systems.caerbannog.rules_page import PAGE as RULES_PAGE
 from sheets.models import Character
 from sheets.systems import caerbannog as sheet
 
@@ -33,6 +34,7 @@ class Caerbannog(BaseSystem):
     sheet = sheet
     panel = panel
     demo = demo_caerbannog
+    rules_page = RULES_PAGE
     # RULES.md: the seed lacks these tables; the GM fills them in, empty by default.
     # pd_rozmach: [{"pd": int, "rozmach": int}], reaction_costs: [{"reaction": str, "cost": int}]
     settings_defaults = {"pd_rozmach": [], "reaction_costs": []}

@@ -14,6 +14,7 @@ from rolls.engine import fasttest_opposed
 from rolls.opposed import OpposedRules, Outcome
 from rolls.systems.fasttest import demo as demo_fasttest
 from rolls.systems.fasttest import panel
+from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
 from sheets.systems import fasttest as sheet
 
 
@@ -37,6 +38,7 @@ class FastTest(BaseSystem):
     sheet = sheet
     panel = panel
     demo = demo_fasttest
+    rules_page = RULES_PAGE
     settings_defaults = {
         # RULES.md: exactly six skills; the GM may rename or replace them (e.g. MAGIA).
         "skills": DEFAULT_FASTTEST_SKILLS,
