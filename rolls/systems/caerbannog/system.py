@@ -43,7 +43,7 @@ class Caerbannog(BaseSystem):
     has_follow_ups = True
     xp_path = ("resources", "pd")
     xp_title = gettext_lazy("PD (experience points)")
-    settings_template = "campaigns/settings/caerbannog.html"
+    settings_template = "systems/caerbannog/settings.html"
     # RULES.md: the opponent's result is the initiator's difficulty (both sides test at 0), and
     # the initiator settles modifiers first, then the opponent.
     opposed = OpposedRules(

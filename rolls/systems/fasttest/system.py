@@ -56,7 +56,7 @@ class FastTest(BaseSystem):
     xp_title = gettext_lazy("Experience points (XP)")
     after_roll_strip = True
     wound_tracker = True
-    settings_template = "campaigns/settings/fasttest.html"
+    settings_template = "systems/fasttest/settings.html"
     opposed = OpposedRules(win_odds=fasttest_opposed.win_odds, resolve=opposed_outcome)
 
     def engine_faces(self, dice):
