@@ -8,17 +8,14 @@ class RollsConfig(AppConfig):
     verbose_name = _("Rolls")
 
     def ready(self) -> None:
-        # The five rule systems register themselves in campaigns.systems' registry.
         from rolls.actions import session_ended
         from rolls.live_sheets import character_saved
         from rolls.pending import call_off_waiting
-        from rolls.systems.ast import system as ast  # noqa: F401
-        from rolls.systems.caerbannog import system as caerbannog  # noqa: F401
-        from rolls.systems.fasttest import system as fasttest  # noqa: F401
-        from rolls.systems.t10 import system as t10  # noqa: F401
-        from rolls.systems.twod6 import system as twod6  # noqa: F401
+        from rolls.systems import register_all
         from sheets.models import Character
 
+        # Each package in rolls/systems registers its system in campaigns.systems' registry.
+        register_all()
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")
         session_ended.connect(call_off_waiting, dispatch_uid="call-off-waiting-tests")
 
