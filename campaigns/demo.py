@@ -1,7 +1,7 @@
 """The demo table: one campaign per rule system, a GM and three players, ready characters.
 
 Each system brings its own campaign (``System.demo``: a module with ``NAME``, ``CHARACTERS`` and
-optional ``SETTINGS`` and ``NPCS``, e.g. ``campaigns/demo_fasttest.py``).
+optional ``SETTINGS`` and ``NPCS``, e.g. ``rolls/systems/fasttest/demo.py``).
 
 Idempotent: running it again finds what it made before (by name) and leaves it as it is, so a
 newcomer's `make run` never duplicates or overwrites a table they already played on.
