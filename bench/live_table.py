@@ -118,7 +118,7 @@ CONNECT_CONCURRENCY = 50
 SETTLE_RATE = 5.0  # rolls/s while a fresh mode settles (--settle)
 KEEP_ALIVE_REUSE = 4.0  # s; uvicorn closes a keep-alive connection idle for 5 s
 
-# The sheet of every bench character: the FastTest shape of campaigns/demo.py.
+# The sheet of every bench character: the FastTest shape of rolls/demo.py.
 SHEET = {
     "attributes": {"BUDOWA": 7, "ZRĘCZNOŚĆ": 5, "UMYSŁ": 4, "DUCH": 4},
     "skills": {"WALKA": 2, "SPRAWNOŚĆ": 1, "KULTURA": -1, "TECHNIKA": -2, "PRZYRODA": 0,

@@ -9,8 +9,16 @@ three need the registry (campaign settings, sheets, panels and rolls), so it liv
 in the app that owns the model whose ``system`` field it is keyed by. This module imports nothing
 of the project, so it can be imported from anywhere without a cycle: the implementations (which
 import panels, sheets, engines and the GM's tools) register themselves when the ``rolls`` app is
-ready (``rolls.apps``), from ``rolls/systems/<key>.py``, one module per system; a system that
-exists only in the tests registers itself from its test module (``register`` / ``unregister``).
+ready (``rolls.apps``), from ``rolls/systems/<key>/system.py``; a system that exists only in
+the tests registers itself from its test module (``register`` / ``unregister``).
+
+Where a system lives: its web side is one package, ``rolls/systems/<key>/`` (the System object,
+its panel, demo campaign and rules page; templates in ``templates/systems/<key>/``). Its sheet
+schema stays in ``sheets/systems/<key>.py`` and its rules in ``rolls/engine/<key>.py``, because
+the apps import one way, ``campaigns <- sheets <- rolls``: sheets may not import a package in
+rolls, and the pure engine (standard library only) serves all. One package under ``sheets``
+holding everything would have sheets import the panels, the log and the GM's tools, which all
+import sheets. The registry is what ties the three places of a system together.
 
 A system is one object implementing ``System``; ``BaseSystem`` gives every member a default, so
 a system declares only what it offers (no ``hasattr`` guesses in the callers). The objects it
@@ -74,6 +82,12 @@ class System(Protocol):
     #: Tables the rules bring (RULES.md's lists): dicts of ``name``, ``dice``, ``purpose`` and
     #: ``rows`` (quick entry lines); the GM adds them to a campaign and edits them.
     default_tables: tuple[Mapping[str, Any], ...]
+    #: How the system's test works, for its page under /rules/ (``rolls.rules_pages.RulesPage``);
+    #: None for no page.
+    rules_page: Any
+    #: Outcome keys the log reads in the system's own words ({"success": "Lyckat (success)"} in
+    #: T10); the others read in the shared words (``rolls.labels.OUTCOME_LABELS``).
+    outcome_words: Mapping[str, Any]
 
     def tables_after(self, roll: Any) -> list[str]:
         """The ``table_purposes`` keys whose table the rules call for after ``roll``."""
@@ -146,6 +160,8 @@ class BaseSystem:
     demo: Any = None
     table_purposes: ClassVar[Mapping[str, Any]] = {}
     default_tables: ClassVar[tuple[Mapping[str, Any], ...]] = ()
+    rules_page: Any = None
+    outcome_words: ClassVar[Mapping[str, Any]] = {}
     opposed: Any = None
 
     def __repr__(self) -> str:

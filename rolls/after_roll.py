@@ -362,7 +362,7 @@ def magic_die_panel(character: Character, campaign: Campaign) -> Panel:
     ``on_result`` writes the die after the roll on the sheet."""
     fresh = Character.objects.get(pk=character.pk)
     data = fresh.data if isinstance(fresh.data, dict) else {}
-    panel = Panel(system=campaign.system, template="rolls/panels/fasttest.html")
+    panel = Panel(system=campaign.system, template="systems/fasttest/panel.html")
     die = data.get("magic_die")
     duch = (data.get("attributes") or {}).get("DUCH")
     if die not in MAGIC_DICE or not isinstance(duch, int):

@@ -8,16 +8,17 @@ class RollsConfig(AppConfig):
     verbose_name = _("Rolls")
 
     def ready(self) -> None:
-        # The five rule systems register themselves in campaigns.systems' registry.
         from campaigns.sessions import session_ended
         from rolls import opposed, pending
         from rolls.live_sheets import character_saved
         from rolls.pending import call_off_waiting
         from rolls.sheet_page import beside_sheet
-        from rolls.systems import ast, caerbannog, fasttest, t10, twod6  # noqa: F401
+        from rolls.systems import register_all
         from sheets import page_parts
         from sheets.models import Character
 
+        # Each package in rolls/systems registers its system in campaigns.systems' registry.
+        register_all()
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")
         # The sheet page shows the table's log and the test the GM has called for.
         page_parts.register("rolls", beside_sheet)

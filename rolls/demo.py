@@ -1,7 +1,7 @@
 """The demo table: one campaign per rule system, a GM and three players, ready characters.
 
 Each system brings its own campaign (``System.demo``: a module with ``NAME``, ``CHARACTERS`` and
-optional ``SETTINGS`` and ``NPCS``, e.g. ``campaigns/demo_fasttest.py``).
+optional ``SETTINGS`` and ``NPCS``, e.g. ``rolls/systems/fasttest/demo.py``).
 
 It lives in rolls, the app that builds on the others: it makes campaigns, characters, NPCs and
 random tables.

@@ -6,6 +6,8 @@ Game terms keep their original names beside the translation (RULES.md's outcome 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from campaigns.systems import UnknownSystem, get_system
+
 OUTCOME_LABELS = {
     # FastTest and AST (RULES.md's shared outcome keys).
     "yes_and": _("Tak, i… (yes, and…)"),
@@ -21,7 +23,7 @@ OUTCOME_LABELS = {
     "success_but": _("Lyckat, men… (success, but…)"),
     "impressive": _("Imponerande (impressive)"),
     # Caerbannog and 2d6 (Polish originals, like "Krytyczna porażka"); T10 names its own
-    # success in Swedish (SYSTEM_OUTCOME_LABELS).
+    # success in Swedish (its System's ``outcome_words``).
     "success": _("Sukces (success)"),
     "failure": _("Porażka (failure)"),
     "critical_failure": _("Krytyczna porażka (critical failure)"),
@@ -226,15 +228,18 @@ COUNTED_SOURCE_KINDS = {
 UNSIGNED_SOURCE_KINDS = frozenset({"rolled"})
 SOURCE_KINDS["rolled"] = _("dice rolled")
 
-# A key several systems share, named in the words of one of them (RULES.md's T10 outcomes).
-SYSTEM_OUTCOME_LABELS = {
-    "t10": {"success": _("Lyckat (success)")},
-}
-
 
 def outcome_word(key: str, system: str = "") -> str:
-    """An outcome in the reader's language, in the words of the system that rolled it."""
-    return str(SYSTEM_OUTCOME_LABELS.get(system, {}).get(key) or OUTCOME_LABELS.get(key, key))
+    """An outcome in the reader's language, in the words of the system that rolled it: a key
+    several systems share may be named in one system's own words (``System.outcome_words``)."""
+    return str(_own_outcome_words(system).get(key) or OUTCOME_LABELS.get(key, key))
+
+
+def _own_outcome_words(system: str):
+    try:
+        return get_system(system).outcome_words
+    except UnknownSystem:  # a roll of a system no longer registered reads in the shared words
+        return {}
 
 
 def signed_number(value) -> str:

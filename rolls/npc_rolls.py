@@ -24,9 +24,9 @@ from config.text import text_problem
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError, caerbannog, fasttest, t10
 from rolls.models import Roll, Visibility
-from rolls.panels import caerbannog as caerbannog_panel
 from rolls.panels import one_int, one_str, source
-from rolls.panels import twod6 as twod6_panel
+from rolls.systems.caerbannog import panel as caerbannog_panel
+from rolls.systems.twod6 import panel as twod6_panel
 from rolls.words import joined, words
 from sheets.models import NPC
 

@@ -410,7 +410,7 @@ OPERATIONS = {
 }
 
 
-# 2d6: a GM's modifier in any of the four categories (rolls.panels.twod6's Decision).
+# 2d6: a GM's modifier in any of the four categories (rolls.systems.twod6.panel's Decision).
 def _add_category_modifier(
     pending, modifiers, category: Any, amount: Any, source: Any = ""
 ) -> None:

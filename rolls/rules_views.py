@@ -7,17 +7,18 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from rolls.rules_pages import PAGES
+from rolls.rules_pages import rules_page_of, rules_pages
 
 
 @require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules/index.html", {"pages": list(PAGES.values())})
+    return render(request, "rules/index.html", {"pages": list(rules_pages().values())})
 
 
 @require_safe
 def rules_page(request: HttpRequest, system: str) -> HttpResponse:
-    page = PAGES.get(system)
+    page = rules_page_of(system)
     if page is None:
         raise Http404("No such rule system.")
-    return render(request, "rules/system.html", {"page": page, "pages": list(PAGES.values())})
+    pages = list(rules_pages().values())
+    return render(request, "rules/system.html", {"page": page, "pages": pages})

@@ -1,5 +1,6 @@
 """Test panels: what a player is about to roll, built from the sheet, the player's choices and
-the GM's modifiers, with exact odds. One module per system; the views only call ``build``.
+the GM's modifiers, with exact odds. One module per system (``rolls/systems/<key>/panel.py``);
+the views only call ``build``.
 
 Each module (a system's ``campaigns.systems.System.panel``) offers ``build(character, campaign,
 choices, pending=None) -> Panel``: ``choices`` is the panel form as posted (a ``QueryDict`` or a

@@ -1,6 +1,29 @@
-"""The five rule systems of RULES.md as ``campaigns.systems.System`` objects, one module each.
+"""The five rule systems of RULES.md, one package each: everything of a system's web side.
 
-Each module gathers what its system offers the table (engine, sheet, panel, settings, log facts,
-party vitals, awards, NPC tests, hooks) and registers it; ``rolls.apps`` imports them when the
-app is ready. A new system is one more module here (or anywhere) calling ``register``.
+``rolls/systems/<key>/`` holds ``system.py`` (its ``campaigns.systems.System`` object: engine,
+sheet, panel, settings, log facts, party vitals, awards, NPC tests, hooks, which registers
+itself), ``panel.py`` (its test panel and follow-ups), ``demo.py`` (its demo campaign) and
+``rules_page.py`` (its page under /rules/); its templates are in ``templates/systems/<key>/``.
+The package's ``__init__`` stays empty on purpose: a module of the package (a panel's limits,
+read by ``rolls.npc_rolls``) can be imported without the whole System and what it imports.
+
+Two parts of a system live elsewhere, because the apps import one way, ``campaigns <- sheets <-
+rolls``: its sheet schema in ``sheets/systems/<key>.py`` (sheets may not import rolls) and its
+rules in the pure engine, ``rolls/engine/<key>.py`` (standard library only, serving all).
+
+``rolls.apps`` calls ``register_all`` when the app is ready: a new system is one more package
+here with a ``system`` module calling ``register`` (or, like the coin of the tests, a
+``register`` call anywhere).
 """
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+
+def register_all() -> None:
+    """Import each system package's ``system`` module, which registers its System."""
+    for package in pkgutil.iter_modules(__path__):
+        if package.ispkg:
+            importlib.import_module(f"{__name__}.{package.name}.system")

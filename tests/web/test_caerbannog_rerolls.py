@@ -81,7 +81,7 @@ def rozmach(hero):
 
 
 def offered(client, hero, entry):
-    from rolls.panels import caerbannog
+    from rolls.systems.caerbannog import panel as caerbannog
 
     hero.refresh_from_db()
     return [f.kind for f in caerbannog.follow_ups(entry, hero, hero.campaign)]

@@ -14,7 +14,7 @@ from campaigns.models import Campaign
 from rolls import actions, pending
 from rolls.actions import ActionRefused
 from rolls.models import PendingTest
-from rolls.panels import twod6 as twod6_panel
+from rolls.systems.twod6 import panel as twod6_panel
 from sheets.models import Character
 from tests.web.live import panel_url, seat
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET

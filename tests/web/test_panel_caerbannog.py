@@ -11,7 +11,7 @@ from campaigns.models import Campaign
 from rolls import actions
 from rolls.engine import caerbannog
 from rolls.models import Roll
-from rolls.panels import caerbannog as panel_module
+from rolls.systems.caerbannog import panel as panel_module
 from rolls.words import source_line
 from sheets.models import Character
 from tests.web.live import panel_url, seat

@@ -8,7 +8,7 @@ from campaigns.models import Campaign
 from config.text import MESSAGE as UNSAFE_TEXT
 from rolls import actions
 from rolls.models import Roll
-from rolls.panels import twod6 as panel_module
+from rolls.systems.twod6 import panel as panel_module
 from sheets.models import Character
 from tests.web.live import panel_url, seat
 from tests.web.words_helpers import in_words

@@ -10,11 +10,13 @@ from django.utils import translation
 from django.utils.html import escape
 
 from campaigns.models import System
+from campaigns.systems import BaseSystem, get_system, register, unregister
 from rolls.demo import seed_demo
-from rolls.engine import system_module
-from rolls.rules_pages import PAGES
+from rolls.rules_pages import RulesPage, rules_pages
 from sheets.models import Character
 
+#: Each registered system's page, read through the registry (``System.rules_page``).
+PAGES = rules_pages()
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 PL = {"HTTP_ACCEPT_LANGUAGE": "pl"}
 #: A phrase of each worked example as a Polish reader reads it.
@@ -36,6 +38,12 @@ ENGLISH_EXAMPLES = {
 
 def test_every_rule_system_has_its_page():
     assert set(PAGES) == set(System.values)
+
+
+@pytest.mark.parametrize("system", list(PAGES))
+def test_each_systems_page_is_the_page_of_that_system(system):
+    assert isinstance(PAGES[system], RulesPage)
+    assert PAGES[system].system == system
 
 
 @pytest.mark.django_db
@@ -65,7 +73,7 @@ def test_a_systems_page_explains_it_in_polish_with_its_worked_example(client, sy
 
 @pytest.mark.parametrize("system", list(PAGES))
 def test_each_worked_example_says_what_the_engine_answers(system):
-    module = system_module(system)
+    module = get_system(system).engine
     assert PAGES[system].checks
     for params, faces, expected in PAGES[system].checks:
         parsed = module.parse_params(params)
@@ -125,3 +133,39 @@ def test_the_gms_npc_test_panel_links_to_its_systems_rules_page(client, gm, play
     html = client.get(reverse("dashboard", args=[campaign.pk]), **EN).content.decode()
     panel = html[html.index(f'id="npc-roll-{npc.pk}"') :]
     assert f'href="{reverse("rules", args=[system])}"' in panel[: panel.index("</form>")]
+
+
+class Pageless(BaseSystem):
+    key = "pageless"
+
+
+class Paged(BaseSystem):
+    key = "paged"
+    rules_page = RulesPage(
+        system="paged", title="Paged", intro="A page of its own.", steps=(), example=()
+    )
+
+
+@pytest.fixture
+def pageless_and_paged():
+    register(Pageless())
+    register(Paged())
+    yield
+    unregister("pageless")
+    unregister("paged")
+
+
+@pytest.mark.django_db
+def test_a_system_without_a_page_has_none_and_the_index_leaves_it_out(client, pageless_and_paged):
+    assert client.get(reverse("rules", args=["pageless"]), **EN).status_code == 404
+    html = client.get(reverse("rules_index"), **EN).content.decode()
+    assert reverse("rules", args=["pageless"]) not in html
+
+
+@pytest.mark.django_db
+def test_a_system_brings_its_page_through_the_registry(client, pageless_and_paged):
+    response = client.get(reverse("rules", args=["paged"]), **EN)
+    assert response.status_code == 200
+    assert "A page of its own." in response.content.decode()
+    html = client.get(reverse("rules_index"), **EN).content.decode()
+    assert f'href="{reverse("rules", args=["paged"])}"' in html

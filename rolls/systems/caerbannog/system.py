@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from campaigns import demo_caerbannog
 from campaigns.forms import CaerbannogSettings
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls, party
 from rolls.engine import caerbannog as engine
 from rolls.engine import caerbannog_opposed
 from rolls.opposed import OpposedRules, Outcome
-from rolls.panels import caerbannog as panel
+from rolls.systems.caerbannog import demo as demo_caerbannog
+from rolls.systems.caerbannog import panel
+from rolls.systems.caerbannog.rules_page import PAGE as RULES_PAGE
 from sheets.models import Character
 from sheets.systems import caerbannog as sheet
 
@@ -33,6 +34,7 @@ class Caerbannog(BaseSystem):
     sheet = sheet
     panel = panel
     demo = demo_caerbannog
+    rules_page = RULES_PAGE
     # RULES.md: the seed lacks these tables; the GM fills them in, empty by default.
     # pd_rozmach: [{"pd": int, "rozmach": int}], reaction_costs: [{"reaction": str, "cost": int}]
     settings_defaults = {"pd_rozmach": [], "reaction_costs": []}
@@ -41,7 +43,7 @@ class Caerbannog(BaseSystem):
     has_follow_ups = True
     xp_path = ("resources", "pd")
     xp_title = gettext_lazy("PD (experience points)")
-    settings_template = "campaigns/settings/caerbannog.html"
+    settings_template = "systems/caerbannog/settings.html"
     # RULES.md: the opponent's result is the initiator's difficulty (both sides test at 0), and
     # the initiator settles modifiers first, then the opponent.
     opposed = OpposedRules(

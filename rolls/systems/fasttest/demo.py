@@ -1,4 +1,4 @@
-"""The FastTest campaign of the demo table (``campaigns.demo``): name, characters, NPCs."""
+"""The FastTest campaign of the demo table (``rolls.demo``): name, characters, NPCs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The 2d6 campaign of the demo table (``campaigns.demo``): name, characters."""
+"""The 2d6 campaign of the demo table (``rolls.demo``): name, characters."""
 
 from __future__ import annotations
 

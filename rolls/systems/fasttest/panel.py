@@ -33,7 +33,7 @@ from rolls.panels import (
 from rolls.words import words
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES
 
-TEMPLATE = "rolls/panels/fasttest.html"
+TEMPLATE = "systems/fasttest/panel.html"
 MAX_EXTRA = 20  # circumstance dice a player may type in one test
 #: How far back the sheet's magic-die button looks for the spell it follows.
 MAGIC_LOOKBACK = 20

@@ -42,7 +42,7 @@ from rolls.words import words
 from sheets.systems import ast as sheet
 from sheets.systems.named_lists import NAME_MAX
 
-TEMPLATE = "rolls/panels/ast.html"
+TEMPLATE = "systems/ast/panel.html"
 #: Other hindrances a player may type for one test (the sheet's own states go up to 10 each).
 MAX_HINDRANCE = 20
 #: Lists whose entries give one white die each; positive states give their value.

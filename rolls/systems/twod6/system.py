@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from campaigns import demo_twod6
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls
 from rolls.engine import twod6 as engine
 from rolls.opposed import OpposedRules, Outcome
-from rolls.panels import twod6 as panel
+from rolls.systems.twod6 import demo as demo_twod6
+from rolls.systems.twod6 import panel
+from rolls.systems.twod6.rules_page import PAGE as RULES_PAGE
 from sheets.systems import twod6 as sheet
 
 
@@ -29,6 +30,7 @@ class TwoD6(BaseSystem):
     sheet = sheet
     panel = panel
     demo = demo_twod6
+    rules_page = RULES_PAGE
     facts = ("total", "success_points", "failure_points", "automatic")
     gm_controls = panel.GM_CONTROLS
     # RULES.md: both sides test against the same difficulty, which the GM gives.

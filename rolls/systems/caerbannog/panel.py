@@ -66,7 +66,7 @@ from rolls.words import joined, words
 from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_groups
 from sheets.templatetags.sheet_tags import roman
 
-TEMPLATE = "rolls/panels/caerbannog.html"
+TEMPLATE = "systems/caerbannog/panel.html"
 MAX_FACTORS = 20  # easing or hindering factors a player may count in one test
 MAX_DIFFICULTY = 20
 MAX_MODIFIER = 20

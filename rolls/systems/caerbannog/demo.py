@@ -1,4 +1,4 @@
-"""The Caerbannog campaign of the demo table (``campaigns.demo``): name, characters."""
+"""The Caerbannog campaign of the demo table (``rolls.demo``): name, characters."""
 
 from __future__ import annotations
 

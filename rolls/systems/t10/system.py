@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from campaigns import demo_t10
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls
 from rolls.engine import t10 as engine
-from rolls.panels import t10 as panel
+from rolls.systems.t10 import demo as demo_t10
+from rolls.systems.t10 import panel
+from rolls.systems.t10.rules_page import PAGE as RULES_PAGE
 from sheets.systems import t10 as sheet
 
 _ = gettext_lazy
@@ -76,6 +77,7 @@ class T10(BaseSystem):
     sheet = sheet
     panel = panel
     demo = demo_t10
+    rules_page = RULES_PAGE
     facts = ("result", "severity", "extra_options")
     gm_controls = panel.GM_CONTROLS
 
@@ -87,6 +89,8 @@ class T10(BaseSystem):
         "impressive": gettext_lazy("after an Imponerande (extra options)"),
     }
     default_tables = DEFAULT_TABLES
+    # RULES.md's T10 outcomes: a success reads in the seed's Swedish, like its other results.
+    outcome_words = {"success": _("Lyckat (success)")}
 
     def tables_after(self, roll):
         answer = roll.result.get("answer", {}) if isinstance(roll.result, dict) else {}

@@ -47,7 +47,7 @@ from rolls.words import joined, words
 from sheets.systems.named_lists import NAME_MAX, check_int, signed
 from sheets.systems.twod6 import CATEGORY_LABELS, success_point_limit, validate
 
-TEMPLATE = "rolls/panels/twod6.html"
+TEMPLATE = "systems/twod6/panel.html"
 MAX_FREE = 5  # free modifiers a player may type per category
 DEFAULT_DIFFICULTY = 15
 DIFFICULTY_MIN, DIFFICULTY_MAX = 1, 60  # 10 + 10 + 4 × 5 + 12 = 52 is the best total a sheet allows

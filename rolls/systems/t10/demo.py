@@ -1,4 +1,4 @@
-"""The T10 campaign of the demo table (``campaigns.demo``): name, characters."""
+"""The T10 campaign of the demo table (``rolls.demo``): name, characters."""
 
 from __future__ import annotations
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from campaigns import demo_ast
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls, party
 from rolls.engine import ast as engine
-from rolls.panels import ast as panel
+from rolls.systems.ast import demo as demo_ast
+from rolls.systems.ast import panel
+from rolls.systems.ast.rules_page import PAGE as RULES_PAGE
 from sheets.systems import ast as sheet
 
 
@@ -17,6 +18,7 @@ class AST(BaseSystem):
     sheet = sheet
     panel = panel
     demo = demo_ast
+    rules_page = RULES_PAGE
     facts = ("level", "mode", "extra_and", "funt_gained")
     gm_controls = panel.GM_CONTROLS
     has_follow_ups = True

@@ -32,7 +32,7 @@ from rolls.words import words
 from sheets.systems import t10 as sheet
 from sheets.systems.named_lists import NAME_MAX, signed
 
-TEMPLATE = "rolls/panels/t10.html"
+TEMPLATE = "systems/t10/panel.html"
 #: Circumstance dice a player may type for one test, either way.
 MAX_CIRCUMSTANCE = 20
 #: Results less likely than this are folded into the "or less" / "or more" ends of the list.

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from campaigns import demo_fasttest
 from campaigns.forms import FastTestSettingsForm
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
 from campaigns.systems import BaseSystem, register
@@ -12,7 +11,9 @@ from rolls import after_roll, awards, npc_rolls, party
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.opposed import OpposedRules, Outcome
-from rolls.panels import fasttest as panel
+from rolls.systems.fasttest import demo as demo_fasttest
+from rolls.systems.fasttest import panel
+from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
 from sheets.actions import rename_skills
 from sheets.systems import fasttest as sheet
 
@@ -37,6 +38,7 @@ class FastTest(BaseSystem):
     sheet = sheet
     panel = panel
     demo = demo_fasttest
+    rules_page = RULES_PAGE
     settings_defaults = {
         # RULES.md: exactly six skills; the GM may rename or replace them (e.g. MAGIA).
         "skills": DEFAULT_FASTTEST_SKILLS,
@@ -54,7 +56,7 @@ class FastTest(BaseSystem):
     xp_title = gettext_lazy("Experience points (XP)")
     after_roll_strip = True
     wound_tracker = True
-    settings_template = "campaigns/settings/fasttest.html"
+    settings_template = "systems/fasttest/settings.html"
     opposed = OpposedRules(win_odds=fasttest_opposed.win_odds, resolve=opposed_outcome)
 
     def engine_faces(self, dice):

@@ -1,0 +1,1 @@
+"""AST's web side in one package: ``system`` (its System object), ``panel``, ``demo``."""

@@ -1,0 +1,1 @@
+"""Caerbannog's web side in one package: ``system`` (its System object), ``panel``, ``demo``."""

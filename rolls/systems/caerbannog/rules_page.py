@@ -1,0 +1,87 @@
+"""How Caerbannog's test works, in our words, for its page under /rules/ (``rolls.rules_pages``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from rolls.rules_pages import RulesPage
+
+PAGE = RulesPage(
+    system="caerbannog",
+    title="Caerbannog 2026",
+    intro=_("Caerbannog 2026 rolls three dice of the skill's size and reads the middle one."),
+    steps=(
+        _(
+            "A skill's level gives its die: 0 a d4, I a d6, II a d8, III a d10, IV a d12. "
+            "Roll three of them."
+        ),
+        _(
+            "Read the middle die, add the fixed modifiers and take away the difficulty "
+            "(łatwy 2, przeciętny 3, wymagający 4, trudny 5). Above 0 is that many "
+            "successes, and every full 3 successes is one przebicie; 0 or less is a failure."
+        ),
+        _(
+            "An eased test reads the highest die, a hindered one the lowest. With factors "
+            "both ways the side with more of them wins; equal counts cancel out."
+        ),
+        _(
+            "Every die showing its highest face gives 1 Rozmach (at most 10 in the pool). "
+            "After the roll you may spend 1 Rozmach on a boost: the category's bonus is "
+            "added to the result. After a failure you may make a heroic effort: pay "
+            "Wytrzymałość or Determinacja equal to the failure plus 1 for exactly one "
+            "success."
+        ),
+        _(
+            "Three 1s are a critical failure: it counts as 0, and neither a boost nor a "
+            "heroic effort saves it, only a re-roll."
+        ),
+        _(
+            "Re-rolls come from abilities, so one may follow another: each names its "
+            "ability, re-rolls all the dice or only those the ability allows, and pays its "
+            "cost in Rozmach when it is made. Only the final roll gives Rozmach."
+        ),
+        _(
+            "A combined test of two skills gives the first (main) skill two dice and the "
+            "other one; with three skills, one each. With the GM's leave a skill can instead "
+            "be added to a full roll of the main skill: three dice of the main skill and one "
+            "per added skill."
+        ),
+    ),
+    example=(
+        _(
+            "Julio tests Dociekliwość II, three d8, against łatwy (2). The dice show 5, 7 and "
+            "4: the middle one is 5, and 5 − 2 makes 3 successes, one przebicie."
+        ),
+        _(
+            "Charyzma 0 rolls three d4 against trudny (5): 4, 4 and 1. The middle 4 falls 1 "
+            "short, a failure of −1, but both 4s are the d4's highest face: +2 Rozmach."
+        ),
+        _(
+            "Spending 1 of that Rozmach on a boost with the social bonus 3 turns the −1 into "
+            "2 successes. Without the boost, a heroic effort costs 2 (the failure of 1, plus "
+            "1) for exactly one success."
+        ),
+    ),
+    checks=(
+        (
+            {"dice": [8, 8, 8], "difficulty": 2},
+            [5, 7, 4],
+            {"kept": 5, "result": 3, "przebicia": 1},
+        ),
+        (
+            {"dice": [4, 4, 4], "difficulty": 5, "bonus": 3},
+            [4, 4, 1],
+            {"result": -1, "rozmach_gained": 2},
+        ),
+        (
+            {"dice": [4, 4, 4], "difficulty": 5, "bonus": 3, "boost": True},
+            [4, 4, 1],
+            {"result": 2},
+        ),
+        (
+            {"dice": [4, 4, 4], "difficulty": 5, "bonus": 3, "heroic": True},
+            [4, 4, 1],
+            {"result": 1, "heroic_cost": 2},
+        ),
+    ),  # fmt: skip
+)

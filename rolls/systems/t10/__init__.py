@@ -1,0 +1,1 @@
+"""T10's web side in one package: ``system`` (its System object), ``panel``, ``demo``."""

@@ -1,0 +1,1 @@
+"""2d6's web side in one package: ``system`` (its System object), ``panel``, ``demo``."""
