@@ -9,11 +9,13 @@ side, this benchmark's own tree by default (uncommitted changes included).
 
 For each mode (``--modes``: embedded and pubsub by default), ``bench/live_table.py`` of this
 tree runs ``--rounds`` times against each tree, alternately (before, after, before, after...),
-so that whatever else loads the machine meanwhile falls on both sides alike. Every other
+so that whatever else loads the machine meanwhile falls on both sides alike (``--abba``: every
+other round the other way round, which also evens out a drift over the run). Every other
 option is passed to ``live_table.py`` as it is (``--tables``, ``--rate``, ``--seconds``,
 ``--settle``...). Each run's own figures table goes to stderr as it finishes; at the end one
-table of all the runs, then for each mode the median server CPU per roll of each side and the
-change. Nothing is asserted: the exit status is 1 when a run failed or lost a delivery.
+table of all the runs, then for each mode the median server CPU per roll of each side (and
+every run's, in brackets) and the change. Nothing is asserted: the exit status is 1 when a run
+failed or lost a delivery.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("--tree", type=Path, default=ROOT, help="the tree after (this one)")
     parser.add_argument("--modes", default="embedded,pubsub", help="embedded,pubsub")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each tree per mode (2)")
+    parser.add_argument("--abba", action="store_true", help="after first in every other round")
     args, passed = parser.parse_known_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
@@ -123,17 +126,20 @@ def report(runs: list[Run], before: str, after: str) -> str:
         )
     lines.append("")
     for mode in dict.fromkeys(run.mode for run in runs):
-        medians = {}
-        for side in ("before", "after"):
-            known = [r.cpu_ms for r in runs if (r.mode, r.side) == (mode, side) and r.cpu_ms]
-            medians[side] = statistics.median(known) if known else None
-        if None in medians.values():
+        known = {
+            side: [r.cpu_ms for r in runs if (r.mode, r.side) == (mode, side) and r.cpu_ms]
+            for side in ("before", "after")
+        }
+        if not all(known.values()):
             lines.append(f"- {mode}: server CPU per roll unknown on a side (saturated or failed).")
             continue
+        medians = {side: statistics.median(values) for side, values in known.items()}
+        each = {side: ", ".join(f"{v:.1f}" for v in values) for side, values in known.items()}
         change = (medians["after"] - medians["before"]) / medians["before"] * 100
         lines.append(
-            f"- {mode}: server CPU per roll, median, before {medians['before']:.1f} ms, "
-            f"after {medians['after']:.1f} ms ({change:+.0f} %)."
+            f"- {mode}: server CPU per roll, median, before {medians['before']:.1f} ms "
+            f"({each['before']}), after {medians['after']:.1f} ms ({each['after']}): "
+            f"{change:+.0f} %."
         )
     return "\n".join(lines)
 
@@ -145,7 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     with base_tree(args.base) as before:
         for mode in [m.strip() for m in args.modes.split(",") if m.strip()]:
             for number in range(1, args.rounds + 1):
-                for side, tree in (("before", before), ("after", after)):
+                sides = [("before", before), ("after", after)]
+                if args.abba and number % 2 == 0:
+                    sides.reverse()
+                for side, tree in sides:
                     runs.append(measure(mode, side, number, tree, passed))
     print(report(runs, args.base, str(after)))
     return 0 if all(run.status == 0 for run in runs) else 1

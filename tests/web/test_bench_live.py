@@ -92,8 +92,8 @@ def test_the_comparison_prints_each_sides_median_cpu_per_roll_and_the_change(com
                                   ("after", 2, 16.0), ("before", 3, 30.0), ("after", 3, 14.0)]
     ]  # fmt: skip
     assert (
-        "- embedded: server CPU per roll, median, before 22.0 ms, after 15.0 ms (-32 %)."
-        in compare.report(runs, "main", "here")
+        "- embedded: server CPU per roll, median, before 22.0 ms (20.0, 22.0, 30.0), "
+        "after 15.0 ms (15.0, 16.0, 14.0): -32 %." in compare.report(runs, "main", "here")
     )
 
 
@@ -102,3 +102,22 @@ def test_a_base_revision_is_exported_for_the_run_and_removed_afterwards(compare)
         assert (tree / "manage.py").is_file()
         assert (tree / "bench" / "live_table.py").is_file()
     assert not tree.exists()
+
+
+def test_the_comparison_alternates_the_trees_and_with_abba_swaps_every_other_round(
+    compare, monkeypatch, tmp_path
+):
+    order = []
+
+    def measure(mode, side, number, tree, passed):
+        order.append((mode, side))
+        return compare.Run(mode, side, number, 0, cpu_ms=10.0)
+
+    monkeypatch.setattr(compare, "measure", measure)
+    assert compare.main([str(tmp_path), "--modes", "embedded", "--rounds", "2"]) == 0
+    assert compare.main([str(tmp_path), "--modes", "pubsub", "--rounds", "2", "--abba"]) == 0
+    assert order == [
+        ("embedded", "before"), ("embedded", "after"), ("embedded", "before"),
+        ("embedded", "after"),
+        ("pubsub", "before"), ("pubsub", "after"), ("pubsub", "after"), ("pubsub", "before"),
+    ]  # fmt: skip
