@@ -15,7 +15,8 @@ option is passed to ``live_table.py`` as it is (``--tables``, ``--rate``, ``--se
 ``--settle``...). Each run's own figures table goes to stderr as it finishes; at the end one
 table of all the runs, then for each mode the median server CPU per roll of each side (and
 every run's, in brackets) and the change. Nothing is asserted: the exit status is 1 when a run
-failed or lost a delivery.
+failed or lost a delivery. CPU per roll is known only at a load the servers hold (the default
+load saturates the embedded server): compare at a lighter one, e.g. ``--tables 20 --rate 10``.
 """
 
 from __future__ import annotations
