@@ -5,6 +5,11 @@
 
 One command; it starts what it needs and removes it again, also on Ctrl+C or an error.
 
+Which code. The servers and the set-up run the project in ``--tree`` (a directory holding
+``manage.py``; this benchmark's own tree by default) with this interpreter, while the load
+generator is always this file: two trees measured with one generator differ only in the
+server's code. ``bench/compare.py`` measures two trees alternately in one run.
+
 Modes (``--modes``, run in this order, each on fresh data):
   floor     ``bench/live_floor.py``: a bare ``websockets`` server doing the same fan-out, no Django.
   embedded  the default deployment: one uvicorn process, SQLite (a fresh temporary file), the
@@ -103,6 +108,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+TREE = ROOT  # the project the servers run (--tree)
 PYTHON = sys.executable
 UVICORN = str(Path(sys.executable).with_name("uvicorn"))
 PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
@@ -140,7 +146,7 @@ def log(message: str) -> None:
 
 def setup_tables(first: int, count: int, players: int, migrate: bool) -> list[dict]:
     """Write ``count`` tables from index ``first`` on; return their ids and session cookies."""
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(TREE))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -297,9 +303,10 @@ def app_env(**overrides: str) -> dict[str, str]:
 
 
 def run_setup(env: dict[str, str], first: int, count: int, players: int, migrate: bool) -> list:
-    command = [PYTHON, __file__, "--setup-db", f"{first},{count},{players},{int(migrate)}"]
+    command = [PYTHON, __file__, "--tree", str(TREE),
+               "--setup-db", f"{first},{count},{players},{int(migrate)}"]  # fmt: skip
     done = subprocess.run(
-        command, cwd=ROOT, env=env | {"BENCH_ID_BASE": str(ID_BASE)}, capture_output=True,
+        command, cwd=TREE, env=env | {"BENCH_ID_BASE": str(ID_BASE)}, capture_output=True,
         text=True, timeout=600,
     )  # fmt: skip
     if done.returncode != 0:
@@ -310,7 +317,7 @@ def run_setup(env: dict[str, str], first: int, count: int, players: int, migrate
 def start(command: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen:
     with open(log_path, "ab") as output:
         process = subprocess.Popen(
-            command, cwd=ROOT, env=env, start_new_session=True, stdout=output, stderr=output
+            command, cwd=TREE, env=env, start_new_session=True, stdout=output, stderr=output
         )
     _processes.append(process)
     return process
@@ -337,7 +344,8 @@ def wait_for_port(port: int, process: subprocess.Popen, path: str | None) -> Non
 def start_uvicorn(env: dict[str, str], log_path: Path) -> tuple[subprocess.Popen, int]:
     port = free_port()
     process = start(
-        [UVICORN, "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+        [UVICORN, "config.asgi:application", "--app-dir", str(TREE),
+         "--host", "127.0.0.1", "--port", str(port),
          "--lifespan", "off", "--log-level", "warning", "--no-access-log"],
         env, log_path,
     )  # fmt: skip
@@ -1173,8 +1181,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--ramp-refine", type=int, default=3, help="bisection steps (3)")
     parser.add_argument("--ramp-seconds", type=float, default=20, help="measured s per step (20)")
     parser.add_argument("--ramp-max-sockets", type=int, default=15000, help="cap (15000)")
+    parser.add_argument(
+        "--tree", type=Path, default=ROOT, help="the project the servers run (this benchmark's)"
+    )
     parser.add_argument("--setup-db", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    args.tree = args.tree.resolve()
+    if not (args.tree / "manage.py").is_file():
+        parser.error(f"--tree {args.tree} holds no manage.py")
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     unknown = [m for m in modes if m not in MODES]
     if unknown or not modes:
@@ -1207,8 +1221,26 @@ async def bench(args, stack: contextlib.ExitStack) -> list[Step]:
     return steps
 
 
+def tree_name(tree: Path) -> str:
+    """The tree and, when it is a git checkout, its commit (with ``+`` for uncommitted changes)."""
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
+            capture_output=True, text=True, timeout=10, check=True,
+        ).stdout.strip()  # fmt: skip
+        changed = subprocess.run(
+            ["git", "-C", str(tree), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True, text=True, timeout=10, check=True,
+        ).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return str(tree)
+    return f"{tree} at {commit}{'+' if changed else ''}"
+
+
 def main(argv: list[str] | None = None) -> int:
+    global TREE
     args = parse_args(argv)
+    TREE = args.tree
     if args.setup_db:
         global ID_BASE
         ID_BASE = int(os.environ["BENCH_ID_BASE"])
@@ -1236,6 +1268,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"\nThe live table, {when}, {os.cpu_count()} cores: {args.players} players + GM per "
         "table; latency from the roll sent to the entry on every other socket of the table.\n"
+        f"Servers run {tree_name(TREE)}.\n"
     )
     if args.ramp:
         fixed = [s for s in steps if s.mode == "floor"]

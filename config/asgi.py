@@ -16,7 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from config.http import ThreadedASGIHandler  # noqa: E402
+from config.overrides.http import ThreadedASGIHandler  # noqa: E402
 from rolls.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(

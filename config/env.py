@@ -132,7 +132,7 @@ def cache_from_url(url: str | None) -> dict:
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     return {
-        "BACKEND": "config.cache.SharedPoolRedisCache",
+        "BACKEND": "config.overrides.cache.SharedPoolRedisCache",
         "LOCATION": url,
         "KEY_PREFIX": "table-cache",
     }
@@ -146,7 +146,7 @@ def channel_layer_from_url(url: str | None, name: str = "REDIS_URL") -> dict:
     and held nearly twice the rolls per second. ``REDIS_CHANNEL_LAYER=core`` picks the core one.
     """
     if not url:
-        return {"BACKEND": "config.layers.RationedInMemoryChannelLayer"}
+        return {"BACKEND": "config.overrides.layers.RationedInMemoryChannelLayer"}
     if urlsplit(url).scheme not in ("redis", "rediss", "unix"):
         raise ImproperlyConfigured(f"{name} must start with redis://, rediss:// or unix://.")
     kind = os.environ.get("REDIS_CHANNEL_LAYER", "pubsub")

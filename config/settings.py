@@ -102,8 +102,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-# HTTP requests run on a fixed pool of threads (config/http.py), so a connection can outlive
-# its request and be reused by the next one on that thread; it is checked before reuse.
+# HTTP requests run on a fixed pool of threads (config/overrides/http.py), so a connection can
+# outlive its request and be reused by the next one on that thread; it is checked before reuse.
 DATABASES["default"]["CONN_MAX_AGE"] = 600
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -27,7 +27,6 @@ from collections import OrderedDict
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -35,6 +34,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from campaigns.models import Campaign, GameSession
+from config.overrides.consumer import DispatchWithoutConnectionCheck
 from rolls import presence, socket_slots
 from rolls.actions import campaign_group, user_group
 from rolls.models import Roll
@@ -83,19 +83,8 @@ def rendered_entry(entry: dict[str, Any], language: str) -> str:
     return html
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch without its ``aclose_old_connections`` before every message.
-
-        That is a trip to a thread and back per delivered roll, a seventh of the server's time
-        under load; this consumer reaches the database only through ``database_sync_to_async``,
-        which tidies old connections itself.
-        """
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
+# Every database call below is a database_sync_to_async, which tidies old connections itself.
+class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["campaign_id"])

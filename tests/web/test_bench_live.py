@@ -5,6 +5,7 @@ Only that it completes, loses nothing and prints its table: its figures are neve
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -52,3 +53,71 @@ def test_every_expected_delivery_arrives(bench, mode):
 def test_the_temporary_database_is_removed_afterwards(bench):
     folder = re.search(r"temporary files \(database, server logs\) in (\S+)", bench.stderr).group(1)
     assert not Path(folder).exists()
+
+
+def test_the_servers_run_the_benchmarks_own_tree_by_default(bench):
+    assert f"Servers run {ROOT}" in bench.stdout
+
+
+def test_a_tree_without_a_project_is_refused(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "bench/live_table.py", "--tree", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert f"--tree {tmp_path} holds no manage.py" in done.stderr
+
+
+@pytest.fixture(scope="module")
+def compare():
+    """bench/compare.py as a module (bench/ is scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location("bench_compare", ROOT / "bench" / "compare.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its own module up
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules[spec.name]
+
+
+def test_the_comparison_reads_a_runs_figures_from_the_benchmarks_output(bench, compare):
+    run = compare.parsed(compare.Run("embedded", "after", 1, 0), bench.stdout)
+    assert run.cpu_ms > 0
+    assert (run.held.split(" / ")[0], run.lost) == ("2", "0")
+
+
+def test_the_comparison_prints_each_sides_median_cpu_per_roll_and_the_change(compare):
+    runs = [
+        compare.Run("embedded", side, number, 0, cpu_ms=cpu)
+        for side, number, cpu in [("before", 1, 20.0), ("after", 1, 15.0), ("before", 2, 22.0),
+                                  ("after", 2, 16.0), ("before", 3, 30.0), ("after", 3, 14.0)]
+    ]  # fmt: skip
+    assert (
+        "- embedded: server CPU per roll, median, before 22.0 ms (20.0, 22.0, 30.0), "
+        "after 15.0 ms (15.0, 16.0, 14.0): -32 %." in compare.report(runs, "main", "here")
+    )
+
+
+def test_a_base_revision_is_exported_for_the_run_and_removed_afterwards(compare):
+    with compare.base_tree("HEAD") as tree:
+        assert (tree / "manage.py").is_file()
+        assert (tree / "bench" / "live_table.py").is_file()
+    assert not tree.exists()
+
+
+def test_the_comparison_alternates_the_trees_and_with_abba_swaps_every_other_round(
+    compare, monkeypatch, tmp_path
+):
+    order = []
+
+    def measure(mode, side, number, tree, passed):
+        order.append((mode, side))
+        return compare.Run(mode, side, number, 0, cpu_ms=10.0)
+
+    monkeypatch.setattr(compare, "measure", measure)
+    assert compare.main([str(tmp_path), "--modes", "embedded", "--rounds", "2"]) == 0
+    assert compare.main([str(tmp_path), "--modes", "pubsub", "--rounds", "2", "--abba"]) == 0
+    assert order == [
+        ("embedded", "before"), ("embedded", "after"), ("embedded", "before"),
+        ("embedded", "after"),
+        ("pubsub", "before"), ("pubsub", "after"), ("pubsub", "after"), ("pubsub", "before"),
+    ]  # fmt: skip

@@ -3,7 +3,7 @@
 import contextvars
 import threading
 
-from config.cache import SharedPoolRedisCache
+from config.overrides.cache import SharedPoolRedisCache
 
 URL = "redis://127.0.0.1:6379/0"
 

@@ -11,7 +11,7 @@ from channels.testing import HttpCommunicator
 from django.core.signals import request_finished, request_started
 from django.db import connection, connections
 
-from config.http import ThreadedASGIHandler
+from config.overrides.http import ThreadedASGIHandler
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

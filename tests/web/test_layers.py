@@ -3,8 +3,8 @@
 import pytest
 from channels.layers import InMemoryChannelLayer
 
-from config import layers
-from config.layers import RationedInMemoryChannelLayer
+from config.overrides import layers
+from config.overrides.layers import RationedInMemoryChannelLayer
 
 pytestmark = pytest.mark.asyncio
 

@@ -105,7 +105,7 @@ def test_a_bad_thread_count_stops_start_up():
 def test_sessions_are_cached_in_this_process_without_redis_and_in_redis_with_it():
     assert cache_from_url(None)["BACKEND"].endswith("LocMemCache")
     shared = cache_from_url("redis://127.0.0.1:6379/0")
-    assert shared["BACKEND"] == "config.cache.SharedPoolRedisCache"
+    assert shared["BACKEND"] == "config.overrides.cache.SharedPoolRedisCache"
     assert shared["LOCATION"] == "redis://127.0.0.1:6379/0"
 
 
@@ -146,7 +146,10 @@ def test_the_core_layer_can_be_chosen(monkeypatch):
 
 
 def test_no_redis_url_means_the_in_memory_layer():
-    assert channel_layer_from_url(None)["BACKEND"] == "config.layers.RationedInMemoryChannelLayer"
+    assert (
+        channel_layer_from_url(None)["BACKEND"]
+        == "config.overrides.layers.RationedInMemoryChannelLayer"
+    )
 
 
 def test_a_bad_redis_url_is_refused():

@@ -262,7 +262,7 @@ async def test_the_cap_counts_the_sockets_of_every_worker_through_redis(
     settings.SOCKETS_PER_USER = 2
     settings.CACHES = {
         "default": {
-            "BACKEND": "config.cache.SharedPoolRedisCache",
+            "BACKEND": "config.overrides.cache.SharedPoolRedisCache",
             "LOCATION": redis_url,
             "KEY_PREFIX": prefix,
         }

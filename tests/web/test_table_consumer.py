@@ -213,7 +213,8 @@ async def test_a_hidden_roll_reaches_the_gm_whole_and_a_player_redacted_from_one
 
 
 async def test_the_consumer_leaves_the_event_it_received_as_it_was(table, player):
-    # The in-memory layer shares nested parts of an event between receivers (config/layers.py).
+    # The in-memory layer shares nested parts of an event between receivers
+    # (config/overrides/layers.py).
     campaign, _, session = table
     created = await sync_to_async(roll)(session, player, visibility="secret")
     payload = await sync_to_async(roll_payload)(created)

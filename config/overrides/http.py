@@ -16,6 +16,12 @@ through ``async_to_sync`` as before.
 
 Every response of this app is small (pages, fragments, exports, static files), so a streaming
 body is read to its end in the thread and sent in one message.
+
+Follows Django 5.2.19: ``ThreadedASGIHandler.__init__`` is ``ASGIHandler.__init__`` with the
+middleware loaded synchronously; ``handle`` and ``_respond`` do what ``ASGIHandler.handle`` does
+(script prefix, ``request_started``, ``create_request``, the response, ``close()`` sending
+``request_finished``) in one thread, without its disconnect watcher; ``_headers`` copies the
+headers and cookies part of ``ASGIHandler.send_response``.
 """
 
 from __future__ import annotations
@@ -31,8 +37,20 @@ from django.core.handlers.base import BaseHandler
 from django.http import HttpResponse
 from django.urls import set_script_prefix
 
+from config.overrides import follows
+
+
+def _django(upstream: str, sha256: str):
+    return follows(
+        f"django.core.handlers.asgi.ASGIHandler.{upstream}",
+        package="Django",
+        version="5.2.19",
+        sha256=sha256,
+    )
+
 
 class ThreadedASGIHandler(ASGIHandler):
+    @_django("__init__", "41379d4f4b69f900b62a201a442d0721c965e26906a6a64f11c8b846bf3b3a38")
     def __init__(self, threads: int) -> None:
         BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
@@ -41,6 +59,8 @@ class ThreadedASGIHandler(ASGIHandler):
             self._respond, thread_sensitive=False, executor=self.executor
         )
 
+    @_django("__call__", "f756809e9c9308dcccb78a301fccf09196e80cdc4745690f80384d09b69dd102")
+    @_django("handle", "98faeb5bef800331e6a8002fbc96b30e4122a23438ae45a047190a531ea11323")
     async def handle(self, scope: dict[str, Any], receive, send) -> None:
         try:
             body_file = await self.read_body(receive)
@@ -73,6 +93,7 @@ def _body(response: HttpResponse) -> bytes:
     return response.content
 
 
+@_django("send_response", "77eda2b08689b44ee277c936092bde02e50f84727f7398480a127e7e9e1dad06")
 def _headers(response: HttpResponse) -> list[tuple[bytes, bytes]]:
     """The headers and cookies as ASGI wants them (as Django's ``send_response`` builds them)."""
     headers = [
