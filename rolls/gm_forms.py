@@ -9,6 +9,7 @@ refuses it with its message).
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
@@ -26,10 +27,24 @@ def row_id(value: Any) -> int | None:
     return value if whole(value) and 0 < value < MAX_ID else None
 
 
+class RollKey(forms.Field):
+    """A roll request's idempotency key; None when it is missing or malformed (each view says
+    so in its own words, or makes one)."""
+
+    def to_python(self, value: Any) -> uuid.UUID | None:
+        try:
+            return uuid.UUID(str(value))
+        except ValueError:
+            return None
+
+    def validate(self, value: Any) -> None:
+        """A missing key is the view's to refuse (``key_or_none``)."""
+
+
 class RollKeyForm(forms.Form):
     """The idempotency key of a roll request and the nonce the page sent for its dice."""
 
-    key = forms.UUIDField(required=False)
+    key = RollKey(required=False)
     nonce = Text()
 
     def key_or_none(self):
@@ -71,7 +86,7 @@ class WoundForm(forms.Form):
     player_weapon = forms.ChoiceField()
     enemy_weapon = forms.ChoiceField()
 
-    def __init__(self, data, weapon_classes) -> None:
+    def __init__(self, data=None, weapon_classes=()) -> None:
         super().__init__(data)
         refusal = _("Choose the weapon class of each side: light, hand or heavy.")
         for field in self.fields.values():
@@ -108,7 +123,7 @@ class OpposedStartForm(forms.Form):
     opponent = Text()
     difficulty = WholeNumber()
 
-    def __init__(self, data, *, shared_difficulty: bool) -> None:
+    def __init__(self, data=None, *, shared_difficulty: bool = True) -> None:
         super().__init__(data)
         if not shared_difficulty:
             del self.fields["difficulty"]
@@ -152,7 +167,7 @@ class TableImportForm(forms.Form):
     name = Text()
     dice = Text()
 
-    def __init__(self, data, files) -> None:
+    def __init__(self, data=None, files=None) -> None:
         super().__init__(data, files)
         self.fields["file"].error_messages["required"] = _("Choose a file to import.")
 

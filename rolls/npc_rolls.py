@@ -183,7 +183,7 @@ class NPCTestPost(forms.Form):
     """The posted numbers of the system's form (``System.npc_fields``), what is tested and who
     may see the roll, in that order (the order a refusal lists them)."""
 
-    def __init__(self, data, specs: tuple[Field, ...]) -> None:
+    def __init__(self, data=None, specs: tuple[Field, ...] = ()) -> None:
         super().__init__(data)
         for spec in specs:
             self.fields[spec.name] = Bounded(spec)

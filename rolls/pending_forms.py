@@ -101,10 +101,10 @@ def whole(value: Any) -> bool:
 class OperationForm(forms.Form):
     """One change to ``pending`` (locked by the caller), within the system's ``limits``."""
 
-    def __init__(self, data, *, pending, limits: dict[str, Limit]) -> None:
+    def __init__(self, data=None, *, pending=None, limits: dict[str, Limit] | None = None) -> None:
         super().__init__(data)
         self.pending = pending
-        self.limits = limits
+        self.limits = limits or {}
 
     @property
     def modifiers(self) -> dict[str, Any]:
