@@ -35,7 +35,7 @@ points at keep the small interfaces documented where they are defined:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 
@@ -249,23 +249,3 @@ def get_system(key: str) -> System:
 def all_systems() -> list[System]:
     """Every registered system, in RULES.md's order (``position``)."""
     return sorted(_REGISTRY.values(), key=lambda system: system.position)
-
-
-class MemberView(Mapping):
-    """A read-only ``{key: system.<member>}`` onto the registry, read when used: the older
-    per-concern registries (``rolls.panels.PANEL_MODULES``...) stay as such views for callers
-    not yet moved to ``get_system``."""
-
-    def __init__(self, member: str) -> None:
-        self.member = member
-
-    def __getitem__(self, key: str) -> Any:
-        if key not in _REGISTRY:
-            raise KeyError(key)
-        return getattr(_REGISTRY[key], self.member)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter([system.key for system in all_systems()])
-
-    def __len__(self) -> int:
-        return len(_REGISTRY)

@@ -19,13 +19,13 @@ from config.text import text_problem
 from rolls import pending as pending_actions
 from rolls import random_tables
 from rolls.actions import ActionRefused
+from rolls.gm_forms import CallTestForm, ChangeTypedForm
 from rolls.log import log_context
 from rolls.models import PendingTest, RandomTable
 from rolls.opposed import dashboard_view as opposed_view
-from rolls.panels import Choices, gm_limits, one_int, one_str
+from rolls.panels import gm_limits
 from rolls.party import vitals
 from rolls.payload import roll_payload
-from rolls.pending import pending_view
 from sheets import actions as sheet_actions
 from sheets.models import NPC, Character
 from sheets.npc_forms import QuickNPCForm
@@ -65,9 +65,7 @@ def _card(campaign, test: PendingTest) -> dict[str, Any]:
     if test.status == PendingTest.Status.ROLLED:
         return {"test": test, "rolled": roll_payload(test.roll)}
     system = get_system(campaign.system)
-    panel = system.panel.build(
-        test.character, campaign, Choices(test.draft), pending=pending_view(test)
-    )
+    panel = pending_actions.card_panel(system, campaign, test)
     return {
         "test": test,
         "panel": panel,
@@ -129,7 +127,7 @@ def _back(request, campaign, message: str = "", card: int | None = None) -> Http
     about, the refused number kept in its field), the dashboard otherwise (the refusal as a
     message, back at that card)."""
     if request.htmx:
-        typed = {"op": one_str(request.POST, "op"), "value": one_str(request.POST, "value")}
+        typed = ChangeTypedForm(request.POST).typed()
         context = _dashboard_context(request, campaign) | {
             "refusal": message,
             "refused": card,
@@ -159,7 +157,7 @@ def call_test(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     if wrong:
         return _back(request, campaign, " ".join(wrong))
     combat = (
-        one_str(request.POST, "combat") == "yes"
+        CallTestForm(request.POST).is_combat()
         and "combat" in get_system(campaign.system).gm_controls
     )
     try:
@@ -175,42 +173,15 @@ def _values(post) -> list[str]:
     return [value for key in post for value in post.getlist(key)]
 
 
-def _operation(post, campaign) -> tuple[str, dict[str, Any]]:
-    """The GM's change as (operation, arguments), read from a small form."""
-    op = one_str(post, "op")
-    if op == "add_dice":
-        return op, {
-            "kind": one_str(post, "kind"),
-            "amount": one_int(post, "amount", default=None),
-            "source": one_str(post, "source"),
-        }
-    if op == "remove_dice":
-        return op, {"index": one_int(post, "index", default=None)}
-    if op == "set_npc":
-        traits = [one_int({"v": v}, "v", default=None) for v in post.getlist("trait")]
-        return op, {"npc_id": one_int(post, "npc", default=None), "traits": traits}
-    if op in ("set_difficulty", "set_easing", "set_hindering", "set_extra_d10", "set_challenge"):
-        value = one_int(post, "value", default=None)
-        return op, {"value": value}
-    if op == "set_combat":
-        return op, {"value": {"yes": True, "no": False}.get(one_str(post, "value"))}
-    if op == "add_category_modifier":
-        return op, {
-            "category": one_str(post, "category"),
-            "amount": one_int(post, "amount", default=None),
-            "source": one_str(post, "source"),
-        }
-    return op, {}
-
-
 @require_POST
 @login_required
 def change_test(request: HttpRequest, campaign_id: int, pending_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     test = get_object_or_404(PendingTest, pk=pending_id, session__campaign=campaign)
-    op, args = _operation(request.POST, campaign)
+    # The operation's own form reads the rest of the POST (rolls.pending_forms).
+    op = ChangeTypedForm(request.POST).typed()["op"]
     try:
-        pending_actions.change_test(test.pk, request.user, op, **args)
+        pending_actions.change_test(test.pk, request.user, op, data=request.POST)
     except ActionRefused as refusal:
         return _back(request, campaign, str(refusal), card=test.pk)
     return _back(request, campaign)

@@ -25,9 +25,9 @@ from campaigns.models import Campaign, GameSession
 from rolls import after_roll, awards, npc_rolls
 from rolls.actions import ActionRefused
 from rolls.dashboard import _dashboard_context
+from rolls.gm_forms import CardPartForm, RollKeyForm, WoundForm
 from rolls.log import entry_for
 from rolls.models import Roll
-from rolls.panels import one_int, one_str
 from sheets.models import NPC, Character
 
 #: The event that makes the dashboard refresh the party (see static/js/dashboard.js).
@@ -43,10 +43,7 @@ def _dashboard(campaign: Campaign, anchor: str) -> HttpResponse:
 
 
 def _key(request: HttpRequest) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(request.POST.get("key", ""))
-    except ValueError:
-        return None
+    return RollKeyForm(request.POST).key_or_none()
 
 
 def _whole_dashboard(request, campaign, extra: dict[str, Any], status: int) -> HttpResponse:
@@ -102,17 +99,11 @@ def after_roll_strip(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def apply_wound(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     roll = _fasttest_roll(campaign, roll_id)
-    player_weapon = one_str(request.POST, "player_weapon")
-    enemy_weapon = one_str(request.POST, "enemy_weapon")
-    if {player_weapon, enemy_weapon} - set(after_roll.WEAPON_CLASSES):
-        return _strip(
-            request, campaign, status=400,
-            refusal=_("Choose the weapon class of each side: light, hand or heavy."),
-        )  # fmt: skip
+    form = WoundForm(request.POST, after_roll.WEAPON_CLASSES)
+    if not form.is_valid():
+        return _strip(request, campaign, status=400, refusal=form.refusal())
     try:
-        applied = after_roll.apply_combat_wound(
-            roll=roll, gm=request.user, player_weapon=player_weapon, enemy_weapon=enemy_weapon
-        )
+        applied = after_roll.apply_combat_wound(roll=roll, gm=request.user, **form.cleaned_data)
     except ActionRefused as refusal:
         return _strip(request, campaign, status=409, refusal=str(refusal))
     if not request.htmx:
@@ -131,7 +122,7 @@ def magic_die(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpRespo
     try:
         after_roll.roll_magic_die_after(
             parent=parent, campaign=campaign, actor=request.user, key=key,
-            nonce=request.POST.get("nonce"),
+            nonce=RollKeyForm(request.POST).sent_nonce(),
         )  # fmt: skip
     except ActionRefused as refusal:
         return _strip(request, campaign, status=409, refusal=str(refusal))
@@ -209,7 +200,8 @@ def award_experience_die(request: HttpRequest, campaign_id: int) -> HttpResponse
     """An experience die from the awards box, or from a character's card (``part=card``)."""
     campaign = gm_campaign(request, campaign_id)
     form = awards.ExperienceDieForm(request.POST, characters=_characters(campaign))
-    card = one_str(request.POST, "part") == "card"
+    part = CardPartForm(request.POST)
+    card = part.from_card()
     if form.is_valid():
         try:
             given = awards.give_experience_die(
@@ -230,8 +222,8 @@ def award_experience_die(request: HttpRequest, campaign_id: int) -> HttpResponse
             return _awards(request, campaign, changed=True, awards_note=note)
     if card:
         message = " ".join(m for ms in form.errors.values() for m in ms)
-        pk = one_int(request.POST, "character", default=None)
-        if request.htmx and isinstance(pk, int):
+        pk = part.character_id()
+        if request.htmx and pk is not None:
             return _card(request, campaign, pk, status=409, refusal=message)
         messages.error(request, message)
         return _dashboard(campaign, "#party")
@@ -300,7 +292,7 @@ def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         try:
             roll, _created = npc_rolls.roll_npc_test(
                 campaign=campaign, npc=npc, gm=request.user, form=form, key=key,
-                nonce=request.POST.get("nonce"),
+                nonce=RollKeyForm(request.POST).sent_nonce(),
             )  # fmt: skip
         except ActionRefused as refusal:
             form.errors.setdefault("", []).append(str(refusal))

@@ -15,6 +15,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -24,7 +26,8 @@ from config.text import text_problem
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError, caerbannog, fasttest, t10
 from rolls.models import Roll, Visibility
-from rolls.panels import one_int, one_str, source
+from rolls.panels import source
+from rolls.pending_forms import Text, WholeNumber, whole
 from rolls.systems.caerbannog import panel as caerbannog_panel
 from rolls.systems.twod6 import panel as twod6_panel
 from rolls.words import joined, words
@@ -151,34 +154,76 @@ def blank_form(system: str) -> NPCRollForm:
     return NPCRollForm(system=system, values={f.name: f.default for f in fields})
 
 
-def read_form(system: str, post) -> NPCRollForm:
-    """Read the posted form: every number within its bounds, then the engine's params."""
-    form = NPCRollForm(system=system, values={})
-    rules = get_system(system)
-    for spec in rules.npc_fields():
-        value = one_int(post, spec.name, default=spec.default)
-        form.values[spec.name] = value
+class Bounded(WholeNumber):
+    """One number of an NPC's test, read like the panels read theirs: empty is its default."""
+
+    def __init__(self, spec: Field) -> None:
+        super().__init__()
+        self.spec = spec
+
+    def to_python(self, value: Any) -> Any:
+        value = super().to_python(value)
+        return self.spec.default if value is None else value
+
+    def validate(self, value: Any) -> None:
+        spec = self.spec
         allowed = [v for v, _label in spec.choices] if spec.choices else None
         if (
-            not isinstance(value, int)
+            not whole(value)
             or not spec.low <= value <= spec.high
             or (allowed is not None and value not in allowed)
         ):
-            form.errors.setdefault(spec.name, []).append(
+            raise ValidationError(
                 _("%(label)s must be a whole number from %(low)s to %(high)s.")
                 % {"label": spec.label, "low": spec.low, "high": spec.high}
             )
-    form.what = " ".join(one_str(post, "what").split())
-    if len(form.what) > WHAT_MAX:
-        form.errors.setdefault("what", []).append(
-            _("Keep it to %(max)s characters.") % {"max": WHAT_MAX}
-        )
-    elif problem := text_problem(form.what):
-        form.errors.setdefault("what", []).append(problem)
-    form.visibility = one_str(post, "visibility", Visibility.HIDDEN)
-    if form.visibility not in dict(VISIBILITIES):
-        form.errors.setdefault("visibility", []).append(_("Choose who may see this roll."))
-    if form.errors:
+
+
+class NPCTestPost(forms.Form):
+    """The posted numbers of the system's form (``System.npc_fields``), what is tested and who
+    may see the roll, in that order (the order a refusal lists them)."""
+
+    def __init__(self, data=None, specs: tuple[Field, ...] = ()) -> None:
+        super().__init__(data)
+        for spec in specs:
+            self.fields[spec.name] = Bounded(spec)
+        self.fields["what"] = Text()
+        self.fields["visibility"] = Text()
+
+    def typed(self, name: str) -> Any:
+        """What was posted under ``name``, read by its field (kept in the form when refused)."""
+        return self.fields[name].to_python(self[name].data)
+
+    def clean_what(self) -> str:
+        what = " ".join((self.cleaned_data["what"] or "").split())
+        if len(what) > WHAT_MAX:
+            raise ValidationError(_("Keep it to %(max)s characters.") % {"max": WHAT_MAX})
+        if problem := text_problem(what):
+            raise ValidationError(problem)
+        return what
+
+    def clean_visibility(self) -> str:
+        visibility = self.cleaned_data["visibility"]
+        visibility = Visibility.HIDDEN if visibility is None else visibility
+        if visibility not in dict(VISIBILITIES):
+            raise ValidationError(_("Choose who may see this roll."))
+        return visibility
+
+
+def read_form(system: str, post) -> NPCRollForm:
+    """Read the posted form: every number within its bounds, then the engine's params."""
+    rules = get_system(system)
+    specs = tuple(rules.npc_fields())
+    posted = NPCTestPost(post, specs)
+    valid = posted.is_valid()
+    form = NPCRollForm(
+        system=system,
+        values={spec.name: posted.typed(spec.name) for spec in specs},
+        what=" ".join((posted.typed("what") or "").split()),
+        visibility=posted.cleaned_data.get("visibility", posted.typed("visibility")),
+        errors={name: list(messages) for name, messages in posted.errors.items()},
+    )
+    if not valid:
         return form
     params, sources = rules.npc_params(form.values)
     try:

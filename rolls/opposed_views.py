@@ -18,8 +18,8 @@ from rolls import npc_rolls
 from rolls import opposed as opposed_actions
 from rolls.actions import ActionRefused
 from rolls.dashboard import _back
+from rolls.gm_forms import OpposedStartForm, RollKeyForm
 from rolls.models import OpposedTest
-from rolls.panels import one_int, one_str
 from sheets.models import NPC, Character
 
 
@@ -33,12 +33,6 @@ def _side_post(post, prefix: str, pk: int | None = None) -> QueryDict:
         if name.startswith(prefix):
             side.setlist(name[len(prefix) :], post.getlist(name))
     return side
-
-
-def _whole(raw: str) -> int | None:
-    """A posted id as a whole number, or None (no row has it) when it is not one."""
-    value = one_int({"v": raw}, "v", default=None)
-    return value if isinstance(value, int) and 0 < value < 2**63 else None
 
 
 @require_POST
@@ -60,8 +54,10 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
     if problem:
         return _back(request, campaign, problem)
+    form = OpposedStartForm(post, shared_difficulty=system.opposed.shared_difficulty)
+    form.is_valid()
     initiator = Character.objects.filter(
-        pk=_whole(one_str(post, "initiator")), campaign=campaign
+        pk=form.cleaned_data["initiator"], campaign=campaign
     ).first()
     if initiator is None:
         return _back(request, campaign, _("Choose the character who starts the opposed test."))
@@ -70,11 +66,11 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
     opponent = npc = None
     b_target, npc_params, npc_sources = {}, None, None
-    kind, _sep, pk = one_str(post, "opponent").partition("-")
+    kind, pk = form.cleaned_data["opponent"]
     if kind == "character":
-        opponent = Character.objects.filter(pk=_whole(pk), campaign=campaign).first()
+        opponent = Character.objects.filter(pk=pk, campaign=campaign).first()
     elif kind == "npc":
-        npc = NPC.objects.filter(pk=_whole(pk), campaign=campaign).first()
+        npc = NPC.objects.filter(pk=pk, campaign=campaign).first()
     if opponent is None and npc is None:
         return _back(request, campaign, _("Choose the opponent: another character or an NPC."))
     if opponent is not None:
@@ -83,16 +79,14 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
         )
         wrong += b_wrong
     else:
-        form = npc_rolls.read_form(campaign.system, _side_post(post, "npc-", npc.pk))
-        wrong += [m for ms in form.errors.values() for m in ms]
-        npc_params, npc_sources = form.params, form.sources
+        npc_form = npc_rolls.read_form(campaign.system, _side_post(post, "npc-", npc.pk))
+        wrong += [m for ms in npc_form.errors.values() for m in ms]
+        npc_params, npc_sources = npc_form.params, npc_form.sources
     if wrong:
         return _back(request, campaign, " ".join(wrong))
-    difficulty = (
-        one_int(post, "difficulty", default=None) if system.opposed.shared_difficulty else None
-    )
-    if isinstance(difficulty, str):  # text that is no whole number
-        return _back(request, campaign, _("The difficulty must be a whole number."))
+    if "difficulty" in form.errors:
+        return _back(request, campaign, form.errors["difficulty"][0])
+    difficulty = form.cleaned_data.get("difficulty")
     try:
         opposed_actions.start_opposed(
             session=session,
@@ -116,13 +110,11 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def roll_npc_side(request: HttpRequest, campaign_id: int, opposed_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     opposed = get_object_or_404(OpposedTest, pk=opposed_id, session__campaign=campaign)
-    try:
-        key = uuid.UUID(one_str(request.POST, "key"))
-    except ValueError:
-        key = uuid.uuid4()
+    sent = RollKeyForm(request.POST)
+    key = sent.key_or_none() or uuid.uuid4()
     try:
         opposed_actions.roll_npc_side(
-            opposed_id=opposed.pk, gm=request.user, key=key, nonce=one_str(request.POST, "nonce")
+            opposed_id=opposed.pk, gm=request.user, key=key, nonce=sent.sent_nonce() or ""
         )
     except ActionRefused as refusal:
         return _back(request, campaign, str(refusal))

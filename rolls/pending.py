@@ -12,7 +12,6 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from campaigns.models import GameSession, Scene
 from campaigns.systems import get_system
@@ -24,14 +23,14 @@ from rolls.actions import (
     user_group,
 )
 from rolls.models import PendingTest
-from rolls.panels import Limit, gm_limits, panel_module
-from sheets.models import NPC
-
-MAX_DICE_ENTRIES = 20
-MAX_AMOUNT = 20
-#: The mark of a combat test in a pending test's modifiers: only after such a test does the GM
-#: apply a combat wound (rolls.after_roll).
-COMBAT = "combat"
+from rolls.panels import Choices, gm_limits
+from rolls.pending_forms import (  # noqa: F401 (MAX_DICE_ENTRIES: the cap, read by tests)
+    COMBAT,
+    KIND_CONTROL,
+    MAX_DICE_ENTRIES,
+    OPERATION_CONTROL,
+    OPERATIONS,
+)
 
 # What other tests built on pending tests (rolls.opposed) do at a pending test's moments; they
 # listen (rolls.apps), so this module does not know them. Each is sent with ``pending``, inside
@@ -80,8 +79,10 @@ def call_test(
 
 
 @transaction.atomic
-def change_test(pending_id: int, gm, operation: str, **args: Any) -> PendingTest:
-    """Apply one GM operation to an open pending test and bump its revision."""
+def change_test(pending_id: int, gm, operation: str, data=None, **args: Any) -> PendingTest:
+    """Apply one GM operation to an open pending test and bump its revision. The operation's
+    form (``rolls.pending_forms.OPERATIONS``) reads ``data`` (the dashboard's POST) or, from an
+    action, the keyword ``args``."""
     pending = (
         PendingTest.objects.select_for_update()
         .select_related("character", "session__campaign")
@@ -89,23 +90,26 @@ def change_test(pending_id: int, gm, operation: str, **args: Any) -> PendingTest
     )
     if pending.status != PendingTest.Status.OPEN:
         raise ActionRefused(_("This test has already been rolled or called off."))
-    apply = OPERATIONS.get(operation)
-    if apply is None:
+    form_class = OPERATIONS.get(operation)
+    if form_class is None:
         raise ActionRefused(_("Unknown change to a test."))
-    module = panel_module(pending.session.campaign.system)
+    data = args if data is None else data
+    campaign = pending.session.campaign
+    system = get_system(campaign.system)
     # An operation the system's card does not offer would be stored and silently ignored (a
     # T10 test has no NPC traits, a FastTest one no fixed modifier): refused instead.
-    needed = KIND_CONTROL.get(args.get("kind")) if operation == "add_dice" else None
+    needed = KIND_CONTROL.get(data.get("kind")) if operation == "add_dice" else None
     needed = needed or OPERATION_CONTROL.get(operation)
-    if needed is not None and needed not in getattr(module, "GM_CONTROLS", ()):
+    if needed is not None and needed not in system.gm_controls:
         raise ActionRefused(_("Tests of this system have no such setting."))
-    before = _card_panel(module, pending)
-    # The operations read the system's ranges from here (see ``_limit``).
-    pending.limits = gm_limits(module, before, pending)
-    apply(pending, pending.modifiers, **args)
+    before = card_panel(system, campaign, pending)
+    form = form_class(data, pending=pending, limits=gm_limits(system.panel, before, pending))
+    if not form.is_valid():
+        raise ActionRefused(form.refusal())
+    form.apply()
     # No change may leave the player a test that cannot be rolled (the engine's caps, a range a
     # system checks only when it builds the test): it is refused here, at the GM's card.
-    after = _card_panel(module, pending)
+    after = card_panel(system, campaign, pending)
     if before.ready and not after.ready:
         raise ActionRefused(" ".join(m for ms in after.errors.values() for m in ms))
     pending.revision += 1
@@ -180,11 +184,14 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
     return roll, created
 
 
-def _card_panel(module, pending: PendingTest):
-    """The test as the GM's card shows it: the GM's modifiers, none of the player's choices."""
-    return module.build(
-        pending.character, pending.session.campaign, {}, pending=pending_view(pending)
-    )
+def card_panel(system, campaign, pending: PendingTest):
+    """The test as the GM's card shows it: the player's current choices (the draft) with the
+    GM's modifiers, so its odds are the ones the player will roll. The card's limits and the
+    check that a change leaves the test rollable both read this one panel."""
+    return system.panel.build(
+        pending.character, campaign, Choices(pending.draft),
+        pending=pending_view(pending),
+    )  # fmt: skip
 
 
 #: A draft is the panel form as posted, kept small: what the GM's card needs, never more.
@@ -241,143 +248,11 @@ def pending_view(pending: PendingTest) -> dict[str, Any]:
     }
 
 
-# --- Operations -----------------------------------------------------------------------------
-
-
-def _amount(value: Any, low: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_AMOUNT:
-        raise ActionRefused(
-            _("A number of dice must be from %(low)s to %(high)s.")
-            % {"low": low, "high": MAX_AMOUNT}
-        )
-    return value
-
-
-def _text(value: Any) -> str | dict:
-    if isinstance(value, dict) and "w" in value:
-        return value  # the app's own words (rolls.words), e.g. the armor of a wound test
-    text = str(value or "").strip()[:80]
-    if not text:
-        raise ActionRefused(_("Say where the modifier comes from (e.g. darkness)."))
-    if problem := text_problem(value):
-        raise ActionRefused(problem)
-    return text
-
-
-def _add_dice(pending, modifiers, kind: str, amount: Any, source: str = "") -> None:
-    if kind not in ("bonus", "penalty", "level", "pool", "circumstance", "modifier"):
-        raise ActionRefused(_("Unknown kind of modifier."))
-    entries = modifiers.setdefault("dice", [])
-    if len(entries) >= MAX_DICE_ENTRIES:
-        raise ActionRefused(_("That is as many modifiers as one test can hold."))
-    limit = _limit(pending, kind)
-    if limit is not None:
-        refusal = limit.refusal(amount)
-        if refusal:
-            raise ActionRefused(refusal)
-    else:
-        low = -MAX_AMOUNT if kind in ("pool", "circumstance", "modifier") else 1
-        amount = _amount(amount, low)
-    entries.append({"kind": kind, "amount": amount, "source": _text(source)})
-
-
-def _remove_dice(pending, modifiers, index: Any) -> None:
-    entries = modifiers.get("dice", [])
-    if not isinstance(index, int) or not 0 <= index < len(entries):
-        raise ActionRefused(_("That modifier is no longer there; look again."))
-    entries.pop(index)
-
-
-def _set_npc(pending, modifiers, npc_id: Any, traits: Any) -> None:
-    """Tick an NPC's applicable traits (FastTest: the highest plus 1 for each other)."""
-    if isinstance(npc_id, bool) or not isinstance(npc_id, int):
-        raise ActionRefused(_("Choose an NPC of this campaign."))
-    npc = NPC.objects.filter(pk=npc_id, campaign_id=pending.session.campaign_id).first()
-    if npc is None:
-        raise ActionRefused(_("No such NPC in this campaign."))
-    chosen = sorted({i for i in traits if isinstance(i, int) and 0 <= i < len(npc.traits)})
-    if not chosen:
-        modifiers.pop("npc", None)
-        return
-    modifiers["npc"] = {
-        "id": npc.pk,
-        "name": npc.name,
-        "traits": [{"name": npc.traits[i]["name"], "dice": npc.traits[i]["dice"]} for i in chosen],
-    }
-
-
-def _clear_npc(pending, modifiers) -> None:
-    modifiers.pop("npc", None)
-
-
-def _limit(pending: PendingTest, name: str) -> Limit | None:
-    """The system's range for one of the GM's numbers (set by ``change_test``)."""
-    return getattr(pending, "limits", {}).get(name)
-
-
-def _set_number(name: str):
-    """Set (or, with None, clear) one of the GM's numbers within the system's range for it."""
-
-    def setter(pending, modifiers, value: Any) -> None:
-        if value is None:
-            modifiers.pop(name, None)
-            return
-        limit = _limit(pending, name)
-        if limit is None:
-            raise ActionRefused(_("Tests of this system have no such setting."))
-        refusal = limit.refusal(value)
-        if refusal:
-            raise ActionRefused(refusal)
-        modifiers[name] = value
-
-    return setter
-
-
-def _set_combat(pending, modifiers, value: Any) -> None:
-    """Mark the test as a combat test, or not (only systems with combat wounds offer it)."""
-    if value not in (True, False):
-        raise ActionRefused(_("Say whether this is a combat test: yes or no."))
-    if value:
-        modifiers[COMBAT] = True
-    else:
-        modifiers.pop(COMBAT, None)
+# --- Operations ---------------------------------------------------------------------------
 
 
 def is_combat(modifiers: Any) -> bool:
     return isinstance(modifiers, dict) and modifiers.get(COMBAT) is True
-
-
-def _set_target(pending, modifiers, target: Any) -> None:
-    if not isinstance(target, dict):
-        raise ActionRefused(_("Choose what is tested."))
-    pending.target = target
-
-
-def _set_challenge(pending, modifiers, value: Any) -> None:
-    """AST: challenge points the GM puts into this test, taken from the scene's pool."""
-    scene = (
-        Scene.objects.select_for_update()
-        .filter(session=pending.session)
-        .order_by("-number")
-        .first()
-    )
-    if scene is None:
-        raise ActionRefused(_("There is no scene to take challenge points from."))
-    current = modifiers.get("challenge", 0)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ActionRefused(_("Challenge points must be a whole number, 0 or more."))
-    if value - current > scene.challenge_points:
-        raise ActionRefused(
-            ngettext(
-                "Only %(n)s challenge point is left in this scene.",
-                "Only %(n)s challenge points are left in this scene.",
-                scene.challenge_points,
-            )
-            % {"n": scene.challenge_points}
-        )
-    scene.challenge_points -= value - current
-    scene.save(update_fields=["challenge_points"])
-    modifiers["challenge"] = value
 
 
 def _release_challenge(pending: PendingTest) -> None:
@@ -393,62 +268,3 @@ def _release_challenge(pending: PendingTest) -> None:
         if scene is not None:
             scene.challenge_points += spent
             scene.save(update_fields=["challenge_points"])
-
-
-OPERATIONS = {
-    "add_dice": _add_dice,
-    "remove_dice": _remove_dice,
-    "set_npc": _set_npc,
-    "clear_npc": _clear_npc,
-    "set_difficulty": _set_number("difficulty"),
-    "set_easing": _set_number("easing"),
-    "set_hindering": _set_number("hindering"),
-    "set_extra_d10": _set_number("extra_d10"),
-    "set_challenge": _set_challenge,
-    "set_combat": _set_combat,
-    "set_target": _set_target,
-}
-
-
-# 2d6: a GM's modifier in any of the four categories (rolls.systems.twod6.panel's Decision).
-def _add_category_modifier(
-    pending, modifiers, category: Any, amount: Any, source: Any = ""
-) -> None:
-    """2d6: a modifier of −5..+5 in one category, kept with the dice entries (so the card lists
-    it and ``remove_dice`` takes it away); the panel adds it to its category before the clamp."""
-    from rolls.engine import twod6
-
-    if category not in twod6.CATEGORIES:
-        raise ActionRefused(
-            _("Choose the category: circumstance, personal, equipment or supernatural.")
-        )
-    limit = twod6.MOD_LIMIT
-    if isinstance(amount, bool) or not isinstance(amount, int) or not -limit <= amount <= limit:
-        raise ActionRefused(
-            _("A modifier must be a whole number from −%(n)s to +%(n)s.") % {"n": limit}
-        )
-    if amount == 0:
-        raise ActionRefused(_("A modifier of 0 changes nothing; give it a sign and a size."))
-    entries = modifiers.setdefault("dice", [])
-    if len(entries) >= MAX_DICE_ENTRIES:
-        raise ActionRefused(_("That is as many modifiers as one test can hold."))
-    entries.append({"kind": category, "amount": amount, "source": _text(source)})
-
-
-OPERATIONS["add_category_modifier"] = _add_category_modifier
-
-#: The entry of a system's ``GM_CONTROLS`` each operation needs; ``add_dice`` by its kind.
-OPERATION_CONTROL = {
-    "set_npc": "npc",
-    "clear_npc": "npc",
-    "set_extra_d10": "extra_d10",
-    "set_challenge": "challenge",
-    "set_combat": COMBAT,
-    "add_category_modifier": "category_modifier",
-}
-KIND_CONTROL = {
-    "bonus": "bonus",
-    "penalty": "penalty",
-    "modifier": "modifier",
-    "circumstance": "category_modifier",
-}

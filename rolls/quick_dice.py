@@ -24,8 +24,10 @@ from campaigns.access import member_campaign
 from campaigns.models import Campaign, GameSession
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import dice
+from rolls.gm_forms import RollKeyForm
 from rolls.log import entry_for
 from rolls.models import Roll, Visibility
+from rolls.pending_forms import Text
 
 #: The engine's refusals (``dice.MESSAGES``) in the reader's language, by code.
 MESSAGES = {
@@ -104,10 +106,32 @@ class QuickForm:
     params: dice.Params | None = None
 
 
+class QuickPost(RollKeyForm):
+    """The box as posted: the expression as typed (the engine reads it), who may see it (the
+    table when not said), the roll's key and nonce, and the page to go back to."""
+
+    expression = Text()
+    visibility = Text()
+    next = Text()
+
+    def clean_expression(self) -> str:
+        return self.cleaned_data["expression"] or ""
+
+    def clean_visibility(self) -> str:
+        visibility = self.cleaned_data["visibility"]
+        return Visibility.PUBLIC if visibility is None else visibility
+
+    def next_page(self) -> str:
+        self.is_valid()
+        return self.cleaned_data.get("next") or ""
+
+
 def read_form(post, is_gm: bool) -> QuickForm:
-    raw = post.get("expression", "")
+    sent = QuickPost(post)
+    sent.is_valid()
+    raw = sent.cleaned_data["expression"]
     form = QuickForm(expression=raw[: dice.MAX_LENGTH * 2])
-    form.visibility = post.get("visibility", Visibility.PUBLIC)
+    form.visibility = sent.cleaned_data["visibility"]
     if form.visibility not in dict(visibilities(is_gm)):
         form.errors.append(_("Choose who may see this roll."))
     try:
@@ -142,7 +166,7 @@ def roll_quick(
 
 def _next(request: HttpRequest, campaign: Campaign) -> str:
     """Where a plain (no-JavaScript) post goes back to: the page it came from, if ours."""
-    target = request.POST.get("next", "")
+    target = QuickPost(request.POST).next_page()
     if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
         return target
     return reverse("campaign_detail", args=[campaign.pk])
@@ -155,10 +179,10 @@ def quick_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = member_campaign(request, campaign_id)
     is_gm = campaign.is_gm(request.user)
     form = read_form(request.POST, is_gm)
+    sent = QuickPost(request.POST)
     status, rolled = 200, None
-    try:
-        key = uuid.UUID(request.POST.get("key", ""))
-    except ValueError:
+    key = sent.key_or_none()
+    if key is None:
         form.errors.insert(0, _("This roll request is malformed; reload the page and try again."))
         status = 400
     else:
@@ -168,7 +192,7 @@ def quick_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
             try:
                 roll, _created = roll_quick(
                     campaign=campaign, actor=request.user, form=form, key=key,
-                    nonce=request.POST.get("nonce"),
+                    nonce=sent.sent_nonce(),
                 )  # fmt: skip
             except ActionRefused as refusal:
                 form.errors.append(str(refusal))

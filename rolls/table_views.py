@@ -6,8 +6,6 @@ message naming the lines to fix, so nothing is lost.
 
 from __future__ import annotations
 
-import uuid
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -21,6 +19,7 @@ from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls import random_tables
 from rolls.actions import ActionRefused
+from rolls.gm_forms import TableImportForm, TableRollForm
 from rolls.log import entry_for
 from rolls.models import RandomTable, Roll, Visibility
 
@@ -112,20 +111,18 @@ def table_import(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """A CSV (from, to, text: name and dice typed in the form) or JSON file, checked like quick
     entry; a refused file comes back in the new table's form, to fix by hand."""
     campaign = gm_campaign(request, campaign_id)
-    upload = request.FILES.get("file")
+    sent = TableImportForm(request.POST, request.FILES)
     blank = random_tables.TableForm(campaign=campaign)
-    if upload is None:
-        return _tables_page(request, campaign, blank, [_("Choose a file to import.")], 422)
+    if not sent.is_valid():
+        return _tables_page(request, campaign, blank, sent.errors["file"], 422)
+    upload = sent.cleaned_data["file"]
     try:
         data = random_tables.read_import(
             upload.name, upload.read(random_tables.MAX_IMPORT_BYTES + 1)
         )
     except random_tables.ImportRefused as refusal:
         return _tables_page(request, campaign, blank, [str(refusal)], 422)
-    for field in ("name", "dice"):
-        typed = request.POST.get(field, "").strip()
-        if typed:
-            data[field] = typed
+    data |= sent.typed()
     form = random_tables.TableForm(data, campaign=campaign)
     if form.is_valid():
         try:
@@ -205,16 +202,14 @@ def table_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
 
 
 def _roll(request, campaign, table) -> Roll:
-    try:
-        key = uuid.UUID(request.POST.get("key", ""))
-    except ValueError:
-        raise ActionRefused(_("This request is malformed; reload the page.")) from None
+    sent = TableRollForm(request.POST)
+    key = sent.key_or_none()
+    if key is None:
+        raise ActionRefused(_("This request is malformed; reload the page."))
     parent = None
-    after = request.POST.get("after", "")
-    if after:
-        parent = Roll.objects.filter(
-            pk=int(after) if after.isdigit() else 0, session__campaign=campaign
-        ).first()
+    after = sent.cleaned_data["after"]
+    if after is not None:
+        parent = Roll.objects.filter(pk=after, session__campaign=campaign).first()
         if parent is None:
             raise ActionRefused(_("That roll is not in this campaign's log."))
     session = GameSession.objects.open().filter(campaign=campaign).first()
@@ -222,7 +217,7 @@ def _roll(request, campaign, table) -> Roll:
         raise ActionRefused(_("Start a session to roll on a table."))
     roll, _created = random_tables.roll_on_table(
         table=table, session=session, gm=request.user, key=key,
-        visibility=request.POST.get("visibility", ""), nonce=request.POST.get("nonce"),
+        visibility=sent.cleaned_data["visibility"], nonce=sent.cleaned_data["nonce"],
         parent=parent,
     )  # fmt: skip
     return roll

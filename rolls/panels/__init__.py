@@ -26,11 +26,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext as _
 
-from campaigns.systems import MemberView, get_system
 from config.text import text_problem
-
-#: Deprecated: ``get_system(key).panel``. A view onto the registry, for callers not yet moved.
-PANEL_MODULES = MemberView("panel")
 
 
 @dataclass
@@ -82,11 +78,6 @@ def not_on_sheet(name: str) -> str:
     return text_problem(name) or _(
         "There is no “%(name)s” on this sheet; reload the page to see what it holds."
     ) % {"name": name[:60]}
-
-
-def panel_module(system: str) -> Any:
-    """The panel module of a system key, from the one registry (``campaigns.systems``)."""
-    return get_system(system).panel
 
 
 @dataclass(frozen=True)

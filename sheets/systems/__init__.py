@@ -46,10 +46,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from campaigns.systems import MemberView, get_system
-
-#: Deprecated: ``get_system(key).sheet``. A view onto the registry, for callers not yet moved.
-SHEET_MODULES = MemberView("sheet")
+from campaigns.systems import get_system
 
 
 @dataclass(frozen=True)

@@ -206,10 +206,10 @@ def test_a_player_cannot_change_the_gms_test(client, call_in, player):
 @pytest.mark.parametrize("system", ["2d6", "caerbannog", "t10"])
 def test_an_npcs_test_takes_the_same_difficulty_range_as_a_called_test(system):
     from campaigns.systems import get_system
-    from rolls.panels import gm_limits, panel_module
+    from rolls.panels import gm_limits
 
     field = next(f for f in get_system(system).npc_fields() if f.name == "difficulty")
-    limit = gm_limits(panel_module(system))["difficulty"]
+    limit = gm_limits(get_system(system).panel)["difficulty"]
     assert (field.low, field.high) == (limit.low, limit.high)
 
 

@@ -18,9 +18,9 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import Campaign
+from campaigns.systems import all_systems
 from rolls import actions
 from rolls.models import Roll, Visibility
-from rolls.panels import PANEL_MODULES
 from sheets.models import Character
 from sheets.systems import sheet_module
 from tests.web.live import panel_url, seat, socket_for
@@ -71,7 +71,7 @@ def shows_the_roll(body: str, roll: Roll) -> bool:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("system", PANEL_MODULES)
+@pytest.mark.parametrize("system", [system.key for system in all_systems()])
 def test_the_gm_choosing_who_sees_a_roll_is_told_a_hidden_rolls_effect_on_the_sheet_shows(
     client, gm, player, system
 ):

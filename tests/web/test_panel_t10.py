@@ -8,10 +8,10 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign
+from campaigns.systems import get_system
 from rolls import actions, pending
 from rolls.engine import t10 as engine
 from rolls.models import PendingTest, Roll
-from rolls.panels import panel_module
 from sheets.models import Character
 from tests.web.live import panel_url, seat
 from tests.web.words_helpers import in_words
@@ -253,7 +253,7 @@ def test_nothing_follows_a_t10_roll(client, running, dice):
     dice.faces = [7, 9, 1, 3]
     html = roll(client, hero, {"attribute": "Styrka"}).content.decode()
     assert 'class="follow-up"' not in html
-    assert not hasattr(panel_module("t10"), "follow_ups")
+    assert not hasattr(get_system("t10").panel, "follow_ups")
 
 
 def test_rolling_without_a_running_session_says_so_and_rolls_nothing(client, table, player):

@@ -156,7 +156,7 @@ class TestShapingATest:
             session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"}
         )
         with pytest.raises(actions.ActionRefused, match="No such NPC"):
-            pending.change_test(test.pk, gm, "set_npc", npc_id=stranger.pk, traits=[0])
+            pending.change_test(test.pk, gm, "set_npc", npc=stranger.pk, trait=[0])
 
 
 @pytest.mark.django_db

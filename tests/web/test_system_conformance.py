@@ -50,14 +50,3 @@ def test_an_unknown_key_says_so():
 
     with pytest.raises(UnknownSystem, match="No rule system is registered under 'chess'"):
         get_system("chess")
-
-
-def test_the_older_registries_are_views_onto_the_one_registry():
-    from rolls.panels import PANEL_MODULES
-    from sheets.systems import SHEET_MODULES
-
-    assert list(PANEL_MODULES) == KEYS
-    assert PANEL_MODULES["t10"] is get_system("t10").panel
-    assert SHEET_MODULES["2d6"] is get_system("2d6").sheet
-    with pytest.raises(KeyError):
-        SHEET_MODULES["chess"]

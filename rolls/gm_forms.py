@@ -1,0 +1,180 @@
+"""The small forms of the GM's tools on the dashboard (and of quick dice and random tables):
+each view reads its POST through one of these, never by hand. The changes to a pending test
+have theirs in ``rolls.pending_forms``; an NPC's own test in ``rolls.npc_rolls``.
+
+Fields read text as posted (``Text``: a NUL is refused by the rule that reads it, in its own
+words) and numbers as ``WholeNumber`` (text that is no whole number kept as text, so the view
+refuses it with its message).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from rolls.pending_forms import Text, WholeNumber, YesNo, whole
+
+#: The largest id a row can have (PostgreSQL's bigint): a larger posted one names no row.
+MAX_ID = 2**63
+
+
+def row_id(value: Any) -> int | None:
+    """A posted id as a whole number, or None (no row has it) when it is not one."""
+    return value if whole(value) and 0 < value < MAX_ID else None
+
+
+class RollKey(forms.Field):
+    """A roll request's idempotency key; None when it is missing or malformed (each view says
+    so in its own words, or makes one)."""
+
+    def to_python(self, value: Any) -> uuid.UUID | None:
+        try:
+            return uuid.UUID(str(value))
+        except ValueError:
+            return None
+
+    def validate(self, value: Any) -> None:
+        """A missing key is the view's to refuse (``key_or_none``)."""
+
+
+class RollKeyForm(forms.Form):
+    """The idempotency key of a roll request and the nonce the page sent for its dice."""
+
+    key = RollKey(required=False)
+    nonce = Text()
+
+    def key_or_none(self):
+        """The key, or None when it is missing or malformed."""
+        self.is_valid()
+        return self.cleaned_data.get("key")
+
+    def sent_nonce(self) -> str | None:
+        self.is_valid()
+        return self.cleaned_data.get("nonce")
+
+
+class ChangeTypedForm(forms.Form):
+    """The dashboard's change to a pending test: which operation (its own form reads the rest,
+    ``rolls.pending_forms``) and the value typed, kept in its field when the change is refused."""
+
+    op = Text()
+    value = Text()
+
+    def typed(self) -> dict[str, str]:
+        self.is_valid()
+        return {name: self.cleaned_data.get(name) or "" for name in ("op", "value")}
+
+
+class CallTestForm(forms.Form):
+    """Calling for a test: whether it is a combat test (what is tested, the system's panel
+    reads: ``target_from_post``)."""
+
+    combat = YesNo(required=False)
+
+    def is_combat(self) -> bool:
+        self.is_valid()
+        return self.cleaned_data.get("combat") is True
+
+
+class WoundForm(forms.Form):
+    """FastTest's combat wound: the weapon class of each side."""
+
+    player_weapon = forms.ChoiceField()
+    enemy_weapon = forms.ChoiceField()
+
+    def __init__(self, data=None, weapon_classes=()) -> None:
+        super().__init__(data)
+        refusal = _("Choose the weapon class of each side: light, hand or heavy.")
+        for field in self.fields.values():
+            field.choices = [(name, name) for name in weapon_classes]
+            field.error_messages |= {"required": refusal, "invalid_choice": refusal}
+
+    def refusal(self) -> str:
+        return next(m for messages in self.errors.values() for m in messages)
+
+
+class CardPartForm(forms.Form):
+    """Which part of the dashboard sent a form that two parts have (the awards box, or a
+    character's card: ``part=card`` with the character's id)."""
+
+    part = Text()
+    character = WholeNumber()
+
+    def from_card(self) -> bool:
+        self.is_valid()
+        return self.cleaned_data.get("part") == "card"
+
+    def character_id(self) -> int | None:
+        self.is_valid()
+        return row_id(self.cleaned_data.get("character"))
+
+
+class OpposedStartForm(forms.Form):
+    """The opposed test's own fields (each side's, the system's panel and the NPC's form read):
+    the initiator, the opponent (``character-<id>`` or ``npc-<id>``) and, when the rules share
+    one, the difficulty. A missing or forged id names nobody (None); the view says whom to
+    choose."""
+
+    initiator = WholeNumber()
+    opponent = Text()
+    difficulty = WholeNumber()
+
+    def __init__(self, data=None, *, shared_difficulty: bool = True) -> None:
+        super().__init__(data)
+        if not shared_difficulty:
+            del self.fields["difficulty"]
+
+    def clean_initiator(self) -> int | None:
+        return row_id(self.cleaned_data["initiator"])
+
+    def clean_opponent(self) -> tuple[str, int | None]:
+        kind, _sep, pk = (self.cleaned_data["opponent"] or "").partition("-")
+        return kind, row_id(WholeNumber().to_python(pk))
+
+    def clean_difficulty(self) -> int | None:
+        difficulty = self.cleaned_data["difficulty"]
+        if isinstance(difficulty, str):  # text that is no whole number
+            raise ValidationError(_("The difficulty must be a whole number."))
+        return difficulty
+
+
+class TableRollForm(RollKeyForm):
+    """A roll on a random table: who may see it, and the roll it follows when the rules offered
+    the table after one (``after``: its id)."""
+
+    visibility = Text()
+    after = Text()
+
+    def clean_visibility(self) -> str:
+        return self.cleaned_data["visibility"] or ""
+
+    def clean_after(self) -> int | None:
+        """None when the roll follows nothing; 0 (no roll has it) when the id is forged."""
+        after = self.cleaned_data["after"] or ""
+        if not after:
+            return None
+        return row_id(WholeNumber().to_python(after)) or 0
+
+
+class TableImportForm(forms.Form):
+    """A table's file to import, and the name and dice typed in the form (over the file's)."""
+
+    file = forms.FileField(allow_empty_file=True)
+    name = Text()
+    dice = Text()
+
+    def __init__(self, data=None, files=None) -> None:
+        super().__init__(data, files)
+        self.fields["file"].error_messages["required"] = _("Choose a file to import.")
+
+    def typed(self) -> dict[str, str]:
+        """The name and dice typed, stripped; what was left empty is the file's."""
+        return {
+            name: self.cleaned_data[name].strip()
+            for name in ("name", "dice")
+            if (self.cleaned_data.get(name) or "").strip()
+        }
