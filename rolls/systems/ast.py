@@ -27,6 +27,9 @@ class AST(BaseSystem):
         black = next(die["face"] for die in dice if die["group"] == "black")
         return {"black": black, "white": [die["face"] for die in dice if die["group"] == "white"]}
 
+    def view(self, data):
+        return sheet.view(data)
+
     def vitals(self, data):
         return party.ast_vitals(data)
 

@@ -52,6 +52,9 @@ class Caerbannog(BaseSystem):
         initiator_only=("heroic",),
     )
 
+    def view(self, data):
+        return sheet.view(data)
+
     def vitals(self, data):
         return party.caerbannog_vitals(data)
 

@@ -63,6 +63,9 @@ class FastTest(BaseSystem):
             "d6": [die["face"] for die in dice if die["sides"] == 6],
         }
 
+    def view(self, data):
+        return sheet.view(data)
+
     def vitals(self, data):
         return party.fasttest_vitals(data)
 
