@@ -162,6 +162,13 @@ class SheetView:
         value = self._data.get(key)
         return [row for row in value if isinstance(row, Mapping)] if isinstance(value, list) else []
 
+    def number(self, *path: str) -> int:
+        """The whole number at ``path`` (e.g. a system's ``xp_path``), 0 where there is none."""
+        node: Any = self._data
+        for key in path:
+            node = node.get(key) if isinstance(node, Mapping) else None
+        return node if isinstance(node, int) and not isinstance(node, bool) else 0
+
     @property
     def attributes(self) -> tuple[tuple[str, Any], ...]:
         """The named values, as (name, value) pairs in sheet order."""

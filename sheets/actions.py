@@ -180,6 +180,22 @@ def change_sheet(
     return character
 
 
+def set_numbers(character: Character, numbers: Mapping[tuple[str, ...], int]) -> Character:
+    """Whole numbers the GM or the rules set on the sheet ({path: value}: XP given, an
+    experience die, dice turned into XP), validated as one write (``SheetRefused``)."""
+
+    def change(data: dict[str, Any]) -> None:
+        for path, value in numbers.items():
+            node = data
+            for key in path[:-1]:
+                if not isinstance(node.get(key), dict):
+                    node[key] = {}
+                node = node[key]
+            node[path[-1]] = value
+
+    return change_sheet(character, change)
+
+
 # FastTest: wounds and development -------------------------------------------------------------
 
 

@@ -31,7 +31,7 @@ class AST(BaseSystem):
         return sheet.view(data)
 
     def vitals(self, data):
-        return party.ast_vitals(data)
+        return party.ast_vitals(self.view(data))
 
     def follow_ups(self, roll, character, campaign):
         return panel.follow_ups(roll, character, campaign)

@@ -56,7 +56,7 @@ class Caerbannog(BaseSystem):
         return sheet.view(data)
 
     def vitals(self, data):
-        return party.caerbannog_vitals(data)
+        return party.caerbannog_vitals(self.view(data))
 
     def follow_ups(self, roll, character, campaign):
         return panel.follow_ups(roll, character, campaign)

@@ -67,7 +67,7 @@ class FastTest(BaseSystem):
         return sheet.view(data)
 
     def vitals(self, data):
-        return party.fasttest_vitals(data)
+        return party.fasttest_vitals(self.view(data))
 
     def follow_ups(self, roll, character, campaign):
         return panel.follow_ups(roll, character, campaign)
