@@ -148,6 +148,27 @@ def _save_validated(character: Character, data: dict, field: str) -> Errors:
     return {}
 
 
+def _save_rule_write(character: Character, data: dict, field: str) -> Errors:
+    """Save a write the rules or the GM make in play (a wound, dice spent, XP): refused, with
+    the schema's messages on ``field``, for what the write itself breaks. A sheet already
+    outside its schema elsewhere (one made before a rule was tightened) keeps being played:
+    its other faults are not this write's, and stay for the sheet's own form to show."""
+    clean, errors = validate_sheet(character.campaign, data, creating=False)
+    if errors:
+        _clean, before = validate_sheet(character.campaign, character.data, creating=False)
+        errors = {
+            key: new
+            for key, messages in errors.items()
+            if (new := [message for message in messages if message not in before.get(key, [])])
+        }
+        if errors:
+            return {field: [message for messages in errors.values() for message in messages]}
+        clean = data
+    character.data = clean
+    character.save(update_fields=["data", "updated_at"])
+    return {}
+
+
 def _messages(errors: Errors) -> str:
     return " ".join(message for messages in errors.values() for message in messages)
 
@@ -175,7 +196,7 @@ def change_sheet(
             raise SheetRefused(_("Not enough left to spend; look at the sheet again."))
         data[name] = have - amount
     change(data)
-    if errors := _save_validated(character, data, ""):
+    if errors := _save_rule_write(character, data, ""):
         raise SheetRefused(_messages(errors))
     return character
 
@@ -203,7 +224,8 @@ def set_numbers(character: Character, numbers: Mapping[tuple[str, ...], int]) ->
 def add_wound(character: Character, label: Any, severity: Any) -> Errors:
     """The one way a wound goes on a sheet: the owner's form, a combat wound the GM applies,
     the wound a test adds by ignoring wounds. Refused, with the messages by form field, when the
-    wound or the sheet with it would break the sheet's schema (at most ``MAX_WOUNDS``)."""
+    wound would break the sheet's schema (a label too long, no such severity, past
+    ``MAX_WOUNDS``)."""
     locked = _locked(character)
     errors: Errors = {}
     label = label.strip() if isinstance(label, str) else ""
@@ -222,7 +244,7 @@ def add_wound(character: Character, label: Any, severity: Any) -> Errors:
     if errors:
         return errors
     wounds.append({"label": label, "severity": severity, "bandaged": False})
-    errors = _save_validated(locked, {**locked.data, "wounds": wounds}, "wound_label")
+    errors = _save_rule_write(locked, {**locked.data, "wounds": wounds}, "wound_label")
     # The caller's object shows the sheet as saved, without reading it again.
     character.data, character.updated_at = locked.data, locked.updated_at
     return errors
@@ -242,7 +264,7 @@ def take_back_wound(character: Character, label: str, severity: str) -> Errors:
             severity,
         ):
             kept = wounds[:index] + wounds[index + 1 :]
-            return _save_validated(character, {**character.data, "wounds": kept}, "wounds")
+            return _save_rule_write(character, {**character.data, "wounds": kept}, "wounds")
     return {}
 
 

@@ -68,3 +68,17 @@ def test_the_wound_the_armor_turned_aside_is_taken_back_newest_first(jaga):
     actions.add_wound(jaga, "cut", "heavy")
     actions.take_back_wound(jaga, "cut", "light")
     assert [w["severity"] for w in stored(jaga)["wounds"]] == ["light", "heavy"]
+
+
+def test_a_write_on_a_sheet_outside_its_schema_elsewhere_is_saved(julio):
+    Character.objects.filter(pk=julio.pk).update(data={"resources": {"rozmach": 7}})
+    julio.refresh_from_db()
+    actions.set_numbers(julio, {("resources", "rozmach"): 0})
+    assert stored(julio) == {"resources": {"rozmach": 0}}
+
+
+def test_what_a_write_breaks_on_a_sheet_outside_its_schema_is_still_refused(julio):
+    Character.objects.filter(pk=julio.pk).update(data={"resources": {"rozmach": 7}})
+    julio.refresh_from_db()
+    with pytest.raises(actions.SheetRefused):
+        actions.set_numbers(julio, {("resources", "rozmach"): 11})
