@@ -19,8 +19,9 @@ points at keep the small interfaces documented where they are defined:
 - ``engine``: the pure rules (ENGINE.md): ``parse_params``, ``roll(params, rng)`` and the
   result's ``contract()`` and ``dice``; ``odds`` for the panels.
 - ``sheet``: the sheet module (``sheets.systems``' docstring): ``default_data``,
-  ``data_from_post``, ``validate``, ``totals``, ``derived``, ``FORM_TEMPLATE``,
-  ``SHEET_TEMPLATE`` and optional ``SECTIONS``.
+  ``data_from_post``, ``validate``, ``totals``, ``derived``, ``view``, ``FORM_TEMPLATE``,
+  ``SHEET_TEMPLATE`` and optional ``SECTIONS``. Outside it a sheet is read only through
+  ``System.view(data)`` (a ``SheetView``) and written only through ``sheets.actions``.
 - ``panel``: the test panel module (``rolls.panels``' docstring): ``build``, ``target_fields``,
   ``target_from_post``; follow-ups are reached through the system's own members below.
 """
