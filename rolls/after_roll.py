@@ -254,8 +254,7 @@ def _remove_wound(character_id: int, applied) -> None:
         else (applied.label, applied.severity)
     )
     character = Character.objects.select_related("campaign").get(pk=character_id)
-    # Removing a wound from a sheet that passed its schema cannot break it; were the sheet
-    # already broken, the wound stays rather than the roll being refused.
+    # Taking a wound off cannot break the schema, so there is nothing to refuse here.
     sheet_actions.take_back_wound(character, label, severity)
 
 
