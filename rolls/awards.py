@@ -52,7 +52,8 @@ def _is_int(value: Any) -> bool:
 
 
 def _set_numbers(character: Character, numbers: dict[tuple[str, ...], int]) -> None:
-    """The sheet's write, refused with the schema's message when the sheet would break it."""
+    """The sheet's write (``sheets.actions``), refused with the schema's message for what it
+    would break."""
     try:
         saved = sheet_actions.set_numbers(character, numbers)
     except sheet_actions.SheetRefused as error:
@@ -76,13 +77,12 @@ def give_xp(
     if character_id is not None:
         characters = characters.filter(pk=character_id)
     characters = list(characters)
-    for character in characters:
-        character.campaign = campaign
     if not characters:
         raise ActionRefused(_("No such character in this campaign."))
     session = _open_session(campaign)
     awards = []
     for character in characters:
+        character.campaign = campaign
         current = get_system(campaign.system).view(character.data).number(*path)
         if current + amount > XP_MAX:
             raise ActionRefused(
