@@ -27,8 +27,9 @@ points at keep the small interfaces documented where they are defined:
 - ``engine``: the pure rules (ENGINE.md): ``parse_params``, ``roll(params, rng)`` and the
   result's ``contract()`` and ``dice``; ``odds`` for the panels.
 - ``sheet``: the sheet module (``sheets.systems``' docstring): ``default_data``,
-  ``data_from_post``, ``validate``, ``totals``, ``derived``, ``FORM_TEMPLATE``,
-  ``SHEET_TEMPLATE`` and optional ``SECTIONS``.
+  ``data_from_post``, ``validate``, ``totals``, ``derived``, ``view``, ``FORM_TEMPLATE``,
+  ``SHEET_TEMPLATE`` and optional ``SECTIONS``. Outside it a sheet is read only through
+  ``System.view(data)`` (a ``SheetView``) and written only through ``sheets.actions``.
 - ``panel``: the test panel module (``rolls.panels``' docstring): ``build``, ``target_fields``,
   ``target_from_post``; follow-ups are reached through the system's own members below.
 """
@@ -99,6 +100,9 @@ class System(Protocol):
     def engine_faces(self, dice: Sequence[Mapping[str, Any]]) -> Any:
         """The faces of a stored roll in ENGINE.md's format (to re-resolve and check it)."""
 
+    def view(self, data: Any) -> SheetView:
+        """The typed read-only view of a character's ``Character.data`` (``SheetView``)."""
+
     def vitals(self, data: Mapping[str, Any]) -> list[tuple[str, Any]]:
         """(label, value) pairs of a character's card on the GM's dashboard."""
 
@@ -139,6 +143,57 @@ class System(Protocol):
         """The GM's tools on a party card (a night's rest), no query."""
 
 
+class SheetView:
+    """A typed, read-only view of one character's sheet (``Character.data``).
+
+    The JSON's shape belongs to the system's sheet module; everything else reads a sheet
+    through ``get_system(key).view(data)`` (healthchecks' ``NtfyConf`` over ``Channel.value``)
+    and writes it only through ``sheets.actions``. A value of the wrong type reads as its
+    default, so a reader never guards against the JSON. Each sheet module subclasses this;
+    this base is the generic sheet, a list of named values. Values are copies: changing what
+    a view returns never changes the sheet.
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Any) -> None:
+        object.__setattr__(self, "_data", data if isinstance(data, Mapping) else {})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only; write through sheets.actions.")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {dict(self._data)!r}>"
+
+    def _int(self, key: str, default: int = 0) -> int:
+        value = self._data.get(key, default)
+        return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+    def _mapping(self, key: str) -> dict[str, Any]:
+        value = self._data.get(key)
+        return dict(value) if isinstance(value, Mapping) else {}
+
+    def _rows(self, key: str) -> list[Mapping[str, Any]]:
+        value = self._data.get(key)
+        return [row for row in value if isinstance(row, Mapping)] if isinstance(value, list) else []
+
+    def number(self, *path: str) -> int:
+        """The whole number at ``path`` (e.g. a system's ``xp_path``), 0 where there is none."""
+        node: Any = self._data
+        for key in path:
+            node = node.get(key) if isinstance(node, Mapping) else None
+        return node if isinstance(node, int) and not isinstance(node, bool) else 0
+
+    @property
+    def attributes(self) -> tuple[tuple[str, Any], ...]:
+        """The named values, as (name, value) pairs in sheet order."""
+        rows = self._data.get("attributes", [])
+        if isinstance(rows, Mapping):
+            return tuple(rows.items())
+        rows = self._rows("attributes")
+        return tuple((row.get("name", ""), row.get("value", "")) for row in rows)
+
+
 class BaseSystem:
     """Defaults for every member of ``System``: a system without something offers nothing."""
 
@@ -170,13 +225,11 @@ class BaseSystem:
     def engine_faces(self, dice):
         return [die["face"] for die in dice]
 
+    def view(self, data):
+        return SheetView(data)
+
     def vitals(self, data):
-        rows = data.get("attributes", [])
-        if isinstance(rows, dict):
-            return list(rows.items())
-        return [
-            (row.get("name", ""), row.get("value", "")) for row in rows if isinstance(row, dict)
-        ]
+        return list(SheetView(data).attributes)
 
     def follow_ups(self, roll, character, campaign):
         return []

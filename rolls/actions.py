@@ -26,6 +26,7 @@ from rolls.engine.core import RandomSource
 from rolls.models import Roll, Visibility
 from rolls.payload import engine_faces, result_document, roll_payload
 from rolls.words import render
+from sheets import actions as sheet_actions
 from sheets.models import Character
 
 #: ``resolver(module, parsed_params, rng) -> result``: how a roll's dice are had (see record_roll).
@@ -197,14 +198,13 @@ def roll_from_panel(
     def update_sheet(result, roll: Roll) -> None:
         if not panel.spend and panel.on_result is None:
             return
-        locked = Character.objects.select_for_update().get(pk=character.pk)
-        for name, amount in panel.spend.items():
-            if locked.data.get(name, 0) < amount:
-                raise ActionRefused(_("Not enough left to spend; look at the sheet again."))
-            locked.data[name] -= amount
-        if panel.on_result is not None:
-            panel.on_result(locked.data, result)
-        locked.save(update_fields=["data", "updated_at"])
+        on_result = panel.on_result or (lambda data, result: None)
+        try:
+            locked = sheet_actions.change_sheet(
+                character, lambda data: on_result(data, result), panel.spend
+            )
+        except sheet_actions.SheetRefused as error:
+            raise ActionRefused(str(error)) from error
         # The caller's object shows the sheet as the roll left it, without reading it again.
         character.data, character.updated_at = locked.data, locked.updated_at
 

@@ -35,7 +35,6 @@ from rolls.engine.fasttest_combat import (
     WEAPON_HAND,
     WEAPON_HEAVY,
     WEAPON_LIGHT,
-    Wound,
     combat_wound,
     ignored_wounds_added,
     needs_wound_test,
@@ -45,6 +44,7 @@ from rolls.engine.fasttest_sheet import MAGIC_DICE, MagicRoll, rest_magic_die, r
 from rolls.models import AppliedWound, Award, PendingTest, Roll
 from rolls.panels import FollowUp, Panel, source
 from rolls.words import words
+from sheets import actions as sheet_actions
 from sheets.models import Character
 from sheets.systems import fasttest as fasttest_sheet
 
@@ -136,26 +136,17 @@ def _outcome(roll: Roll) -> str:
     return answer.get("outcome", "") if isinstance(answer, dict) else ""
 
 
-def _armor(data: dict[str, Any]) -> int:
-    armor = data.get("armor", 0)
-    low, high = fasttest_sheet.ARMOR_RANGE
-    valid = isinstance(armor, int) and not isinstance(armor, bool) and low <= armor <= high
-    return armor if valid else 0
+def _add_wound(character: Character, label: str, severity: str) -> None:
+    """The sheet's one wound action; what it refuses refuses the GM's click or the roll."""
+    if errors := sheet_actions.add_wound(character, label, severity):
+        raise ActionRefused(" ".join(m for messages in errors.values() for m in messages))
 
 
 def _wound_the_character(character: Character, roll: Roll, severity: str) -> tuple[str, int]:
     """Add the wound to the (locked) sheet; return its label and the armor worn."""
-    data = character.data
-    wounds = data.setdefault("wounds", [])
-    if len(wounds) >= fasttest_sheet.MAX_WOUNDS:
-        raise ActionRefused(
-            _("%(name)s's sheet already holds %(max)s wounds; remove one first.")
-            % {"name": character.name, "max": fasttest_sheet.MAX_WOUNDS}
-        )
     label = _("combat, #%(seq)s") % {"seq": roll.seq}
-    wounds.append({"label": label, "severity": severity, "bandaged": False})
-    character.save(update_fields=["data", "updated_at"])
-    return label, _armor(data)
+    _add_wound(character, label, severity)
+    return label, get_system(roll.system).view(character.data).armor
 
 
 def _call_wound_test(session, character, gm, armor: int, target=None) -> PendingTest:
@@ -189,21 +180,13 @@ def ignore_wounds_after(character_id: int):
 
     def after(roll: Roll) -> None:
         character = Character.objects.select_for_update().get(pk=character_id)
-        wounds = character.data.get("wounds") if isinstance(character.data, dict) else None
-        severity = ignored_wounds_added(
-            Wound(w["severity"], w["bandaged"], w["label"]) for w in wounds or []
-        )
+        sheet = get_system(roll.system).view(character.data)
+        severity = ignored_wounds_added(sheet.wounds)
         if severity is None:
             raise ActionRefused(_("There are no wounds to ignore; roll without ignoring them."))
-        if len(wounds) >= fasttest_sheet.MAX_WOUNDS:
-            raise ActionRefused(
-                _("%(name)s's sheet already holds %(max)s wounds; remove one first.")
-                % {"name": character.name, "max": fasttest_sheet.MAX_WOUNDS}
-            )
         label = _("wounds ignored, #%(seq)s") % {"seq": roll.seq}
-        wounds.append({"label": label, "severity": severity, "bandaged": False})
-        character.save(update_fields=["data", "updated_at"])
-        armor = _armor(character.data)
+        _add_wound(character, label, severity)
+        armor = sheet.armor
         session = GameSession.objects.select_related("campaign__gm").get(pk=roll.session_id)
         target = dict(WOUND_TEST_TARGET)
         # What the reading needs once it is rolled (read_wound_test).
@@ -270,14 +253,9 @@ def _remove_wound(character_id: int, applied) -> None:
         if isinstance(applied, dict)
         else (applied.label, applied.severity)
     )
-    character = Character.objects.select_for_update().get(pk=character_id)
-    wounds = character.data.get("wounds", [])
-    for index in range(len(wounds) - 1, -1, -1):
-        wound = wounds[index]
-        if wound.get("label") == label and wound.get("severity") == severity:
-            wounds.pop(index)
-            character.save(update_fields=["data", "updated_at"])
-            return
+    character = Character.objects.select_related("campaign").get(pk=character_id)
+    # Taking a wound off cannot break the schema, so there is nothing to refuse here.
+    sheet_actions.take_back_wound(character, label, severity)
 
 
 def wound_reading(applied: AppliedWound) -> str:
@@ -332,23 +310,18 @@ class MagicDieResult:
         }
 
 
-def _magic_traits(data: dict[str, Any]) -> int:
-    traits = data.get("traits") if isinstance(data.get("traits"), list) else []
-    return sum(1 for trait in traits if isinstance(trait, dict) and trait.get("magic") is True)
-
-
 def magic_follow_ups(roll: Roll, character: Character, campaign: Campaign) -> list[FollowUp]:
     """The magic die, offered once after a spell: a DUCH or UMYSŁ test of a character with a
     magic trait and a magic die, in a campaign that plays with magic."""
-    data = character.data if isinstance(character.data, dict) else {}
-    die = data.get("magic_die")
+    sheet = get_system(roll.system).view(character.data)
+    die = sheet.magic_die
     spell = (
         system_settings(campaign)["magic"]
         and get_system(roll.system).after_roll_strip
         and roll.kind == "test"
         and roll.character_id == character.pk
         and die in MAGIC_DICE
-        and _magic_traits(data) > 0
+        and sheet.magic_traits > 0
         # The FastTest panel labels a test "ATTRIBUTE value + SKILL value".
         and roll.label.split(" ", 1)[0] in SPELL_ATTRIBUTES
     )
@@ -361,10 +334,10 @@ def magic_die_panel(character: Character, campaign: Campaign) -> Panel:
     """The magic-die roll of ``character`` as a follow-up panel: its resolver rolls the die, its
     ``on_result`` writes the die after the roll on the sheet."""
     fresh = Character.objects.get(pk=character.pk)
-    data = fresh.data if isinstance(fresh.data, dict) else {}
+    sheet = get_system(campaign.system).view(fresh.data)
     panel = Panel(system=campaign.system, template="systems/fasttest/panel.html")
-    die = data.get("magic_die")
-    duch = (data.get("attributes") or {}).get("DUCH")
+    die = sheet.magic_die
+    duch = sheet.attribute("DUCH")
     if die not in MAGIC_DICE or not isinstance(duch, int):
         panel.errors[""] = [_("This character has no magic die to roll.")]
         return panel
@@ -427,11 +400,11 @@ def rest_preview(character: Character, campaign: Campaign) -> dict[str, Any] | N
     """What a night's rest would do: {"current", "after", "starting"}, or None when it would
     change nothing (no magic, or the die is already at its starting size)."""
     starting = starting_die(character, campaign)
-    data = character.data if isinstance(character.data, dict) else {}
-    current = data.get("magic_die")
-    if starting is None or (current is not None and current not in MAGIC_DICE):
+    sheet = get_system(campaign.system).view(character.data)
+    current = sheet.magic_die
+    if starting is None:
         return None
-    if current is None and not _magic_traits(data):
+    if current is None and not sheet.magic_traits:
         return None  # no die and no magic trait: not a caster, nothing to rest back
     after = rest_magic_die(current, starting)
     if after == current:
@@ -448,8 +421,10 @@ def night_rest(character: Character, campaign: Campaign) -> tuple[int | None, in
         raise ActionRefused(
             _("%(name)s's magic die is already at its starting size.") % {"name": locked.name}
         )
-    locked.data["magic_die"] = preview["after"]
-    locked.save(update_fields=["data", "updated_at"])
+    try:
+        sheet_actions.set_magic_die(locked, preview["after"])
+    except sheet_actions.SheetRefused as error:
+        raise ActionRefused(str(error)) from error
     return preview["current"], preview["after"]
 
 

@@ -20,6 +20,7 @@ from rolls.actions import ActionRefused
 from rolls.engine.core import SUCCESSES
 from rolls.engine.fasttest_sheet import end_session_xp
 from rolls.models import Award, Roll
+from sheets import actions as sheet_actions
 from sheets.models import Character
 from sheets.systems import fasttest as fasttest_sheet
 
@@ -50,14 +51,14 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _xp_box(data: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
-    """The dict that holds the XP number (created where a sheet lacks it)."""
-    box = data
-    for key in path[:-1]:
-        if not isinstance(box.get(key), dict):
-            box[key] = {}
-        box = box[key]
-    return box
+def _set_numbers(character: Character, numbers: dict[tuple[str, ...], int]) -> None:
+    """The sheet's write (``sheets.actions``), refused with the schema's message for what it
+    would break."""
+    try:
+        saved = sheet_actions.set_numbers(character, numbers)
+    except sheet_actions.SheetRefused as error:
+        raise ActionRefused(str(error)) from error
+    character.data, character.updated_at = saved.data, saved.updated_at
 
 
 @transaction.atomic
@@ -81,15 +82,14 @@ def give_xp(
     session = _open_session(campaign)
     awards = []
     for character in characters:
-        box = _xp_box(character.data, path)
-        current = box.get(path[-1], 0) if _is_int(box.get(path[-1], 0)) else 0
+        character.campaign = campaign
+        current = get_system(campaign.system).view(character.data).number(*path)
         if current + amount > XP_MAX:
             raise ActionRefused(
                 _("%(name)s would pass %(max)s XP, the most a sheet holds.")
                 % {"name": character.name, "max": XP_MAX}
             )
-        box[path[-1]] = current + amount
-        character.save(update_fields=["data", "updated_at"])
+        _set_numbers(character, {path: current + amount})
         awards.append(
             Award(
                 campaign=campaign,
@@ -131,15 +131,14 @@ def give_experience_die(
     if roll_id is not None:
         roll = _failed_test(campaign, character, roll_id)
         reason = reason or _("failed an important test (#%(seq)s)") % {"seq": roll.seq}
-    current = character.data.get("experience_dice", 0)
-    current = current if _is_int(current) else 0
+    current = get_system(campaign.system).view(character.data).experience_dice
     if current >= EXPERIENCE_DICE_MAX:
         raise ActionRefused(
             _("%(name)s already holds %(max)s experience dice, the most a sheet holds.")
             % {"name": character.name, "max": EXPERIENCE_DICE_MAX}
         )
-    character.data["experience_dice"] = current + 1
-    character.save(update_fields=["data", "updated_at"])
+    character.campaign = campaign
+    _set_numbers(character, {("experience_dice",): current + 1})
     try:
         with transaction.atomic():
             return Award.objects.create(
@@ -176,14 +175,13 @@ def convert_experience_dice(session: GameSession) -> list[Award]:
         return []
     awards = []
     for character in Character.objects.select_for_update().filter(campaign=campaign):
-        dice = character.data.get("experience_dice", 0)
-        if not _is_int(dice) or dice <= 0:
+        sheet = get_system(campaign.system).view(character.data)
+        dice = sheet.experience_dice
+        if dice <= 0:
             continue
-        xp = character.data.get("xp", 0)
-        xp, left = end_session_xp(xp if _is_int(xp) else 0, dice)
-        character.data["xp"] = min(xp, XP_MAX)
-        character.data["experience_dice"] = left
-        character.save(update_fields=["data", "updated_at"])
+        xp, left = end_session_xp(sheet.xp, dice)
+        character.campaign = campaign
+        _set_numbers(character, {("xp",): min(xp, XP_MAX), ("experience_dice",): left})
         awards.append(
             Award(
                 campaign=campaign,

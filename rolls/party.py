@@ -19,18 +19,17 @@ def vitals(character, system: str) -> list[tuple[str, Any]]:
     return get_system(system).vitals(data)
 
 
-def _wounds(wounds: list) -> str:
+def _wounds(wounds) -> str:
     """The wounds in words: "1× Lekka (light), 2× Ciężka (heavy); 1 not bandaged"."""
-    wounds = [w for w in wounds if isinstance(w, dict)]
     if not wounds:
         return "–"
     by_severity = [
-        f"{sum(1 for w in wounds if w.get('severity') == s)}× {SEVERITY_LABELS[s]}"
+        f"{sum(1 for w in wounds if w.severity == s)}× {SEVERITY_LABELS[s]}"
         for s in SEVERITIES
-        if any(w.get("severity") == s for w in wounds)
+        if any(w.severity == s for w in wounds)
     ]
     text = ", ".join(by_severity)
-    unbandaged = sum(1 for w in wounds if not w.get("bandaged"))
+    unbandaged = sum(1 for w in wounds if not w.bandaged)
     if unbandaged:
         text += "; " + ngettext("%(n)s not bandaged", "%(n)s not bandaged", unbandaged) % {
             "n": unbandaged
@@ -38,34 +37,35 @@ def _wounds(wounds: list) -> str:
     return text
 
 
-def fasttest_vitals(data: dict) -> list[tuple[str, Any]]:
-    wounds = data.get("wounds", [])
-    die = data.get("magic_die")
+def fasttest_vitals(sheet) -> list[tuple[str, Any]]:
+    """The card of a ``FastTestSheet``."""
+    die = sheet.magic_die
     return [
-        (_("Wounds (Rany)"), _wounds(wounds if isinstance(wounds, list) else [])),
-        (_("Armor"), data.get("armor", 0)),
+        (_("Wounds (Rany)"), _wounds(sheet.wounds)),
+        (_("Armor"), sheet.armor),
         (_("Magic die"), f"d{die}" if die else "–"),
-        (_("XP"), data.get("xp", 0)),
-        (_("Experience dice"), data.get("experience_dice", 0)),
+        (_("XP"), sheet.xp),
+        (_("Experience dice"), sheet.experience_dice),
     ] + [  # in the order of the paper sheet: PostgreSQL's jsonb keeps no key order
-        (name, data.get("attributes", {}).get(name, "–")) for name in FASTTEST_ATTRIBUTES
+        (name, sheet.attributes.get(name, "–")) for name in FASTTEST_ATTRIBUTES
     ]
 
 
-def caerbannog_vitals(data: dict) -> list[tuple[str, Any]]:
-    resources = data.get("resources", {})
+def caerbannog_vitals(sheet) -> list[tuple[str, Any]]:
+    """The card of a ``CaerbannogSheet``."""
     return [
-        ("Rozmach", f"{resources.get('rozmach', 0)}/10"),
-        ("Wytrzymałość", resources.get("wytrzymalosc", 0)),
-        ("Determinacja", resources.get("determinacja", 0)),
-        ("Żywotność", resources.get("zywotnosc", 0)),
-        ("Zdrowie", resources.get("zdrowie", 0)),
+        ("Rozmach", f"{sheet.resource('rozmach')}/10"),
+        ("Wytrzymałość", sheet.resource("wytrzymalosc")),
+        ("Determinacja", sheet.resource("determinacja")),
+        ("Żywotność", sheet.resource("zywotnosc")),
+        ("Zdrowie", sheet.resource("zdrowie")),
     ]
 
 
-def ast_vitals(data: dict) -> list[tuple[str, Any]]:
-    negative = data.get("negative_states", [])
+def ast_vitals(sheet) -> list[tuple[str, Any]]:
+    """The card of an ``ASTSheet``."""
+    negative = sheet.negative_states
     return [
-        ("FUNT", data.get("funt", 0)),
+        ("FUNT", sheet.funt),
         (_("Negative states"), ", ".join(f"{s['name']} +{s['value']}" for s in negative) or "–"),
     ]

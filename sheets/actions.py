@@ -8,6 +8,7 @@ the field that caused it with everything typed kept.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -148,12 +149,85 @@ def _save_validated(character: Character, data: dict, field: str) -> Errors:
     return {}
 
 
+def _save_rule_write(character: Character, data: dict, field: str) -> Errors:
+    """Save a write the rules or the GM make in play (a wound, dice spent, XP): refused, with
+    the schema's messages on ``field``, for what the write itself breaks. A sheet already
+    outside its schema elsewhere (one made before a rule was tightened) keeps being played:
+    its other faults are not this write's, and stay for the sheet's own form to show."""
+    clean, errors = validate_sheet(character.campaign, data, creating=False)
+    if errors:
+        _clean, before = validate_sheet(character.campaign, character.data, creating=False)
+        errors = {
+            key: new
+            for key, messages in errors.items()
+            if (new := [message for message in messages if message not in before.get(key, [])])
+        }
+        if errors:
+            return {field: [message for messages in errors.values() for message in messages]}
+        clean = data
+    character.data = clean
+    character.save(update_fields=["data", "updated_at"])
+    return {}
+
+
+def _messages(errors: Errors) -> str:
+    return " ".join(message for messages in errors.values() for message in messages)
+
+
+class SheetRefused(Exception):
+    """A write the rules make refused by the sheet's schema; the message is the player's."""
+
+
+@transaction.atomic
+def change_sheet(
+    character: Character,
+    change: Callable[[dict[str, Any]], None],
+    spend: Mapping[str, int] | None = None,
+) -> Character:
+    """A write the rules make after a roll or at a moment of play (dice or FUNT spent, FUNT
+    gained, Rozmach after the roll, the magic die, XP): ``spend`` takes whole numbers off the
+    sheet's top-level counters, then ``change`` edits a copy of the locked sheet; the result is
+    saved only when it passes the system's schema (``SheetRefused`` otherwise). Returns the
+    locked character as saved, so the caller shows the sheet without reading it again."""
+    character = _locked(character)
+    data = copy.deepcopy(character.data) if isinstance(character.data, dict) else {}
+    for name, amount in (spend or {}).items():
+        have = data.get(name, 0)
+        if not isinstance(have, int) or have < amount:
+            raise SheetRefused(_("Not enough left to spend; look at the sheet again."))
+        data[name] = have - amount
+    change(data)
+    if errors := _save_rule_write(character, data, ""):
+        raise SheetRefused(_messages(errors))
+    return character
+
+
+def set_numbers(character: Character, numbers: Mapping[tuple[str, ...], int]) -> Character:
+    """Whole numbers the GM or the rules set on the sheet ({path: value}: XP given, an
+    experience die, dice turned into XP), validated as one write (``SheetRefused``)."""
+
+    def change(data: dict[str, Any]) -> None:
+        for path, value in numbers.items():
+            node = data
+            for key in path[:-1]:
+                if not isinstance(node.get(key), dict):
+                    node[key] = {}
+                node = node[key]
+            node[path[-1]] = value
+
+    return change_sheet(character, change)
+
+
 # FastTest: wounds and development -------------------------------------------------------------
 
 
 @transaction.atomic
 def add_wound(character: Character, label: Any, severity: Any) -> Errors:
-    character = _locked(character)
+    """The one way a wound goes on a sheet: the owner's form, a combat wound the GM applies,
+    the wound a test adds by ignoring wounds. Refused, with the messages by form field, when the
+    wound would break the sheet's schema (a label too long, no such severity, past
+    ``MAX_WOUNDS``)."""
+    locked = _locked(character)
     errors: Errors = {}
     label = label.strip() if isinstance(label, str) else ""
     if len(label) > NAME_MAX:
@@ -162,13 +236,42 @@ def add_wound(character: Character, label: Any, severity: Any) -> Errors:
         errors["wound_label"] = [problem]
     if severity not in SEVERITIES:
         errors["wound_severity"] = [_("Choose how severe the wound is.")]
-    wounds = list(character.data.get("wounds", []))
+    wounds = list(locked.data.get("wounds", []))
     if len(wounds) >= MAX_WOUNDS:
-        errors["wound_label"] = [_("A sheet holds at most %(max)d wounds.") % {"max": MAX_WOUNDS}]
+        errors["wound_label"] = [
+            _("%(name)s's sheet already holds %(max)s wounds; remove one first.")
+            % {"name": locked.name, "max": MAX_WOUNDS}
+        ]
     if errors:
         return errors
     wounds.append({"label": label, "severity": severity, "bandaged": False})
-    return _save_validated(character, {**character.data, "wounds": wounds}, "wound_label")
+    errors = _save_rule_write(locked, {**locked.data, "wounds": wounds}, "wound_label")
+    # The caller's object shows the sheet as saved, without reading it again.
+    character.data, character.updated_at = locked.data, locked.updated_at
+    return errors
+
+
+@transaction.atomic
+def take_back_wound(character: Character, label: str, severity: str) -> Errors:
+    """Remove the newest wound of this label and severity (the armor turned it aside after a
+    wound test); nothing when the sheet no longer holds it."""
+    character = _locked(character)
+    wounds = character.data.get("wounds", [])
+    wounds = wounds if isinstance(wounds, list) else []
+    for index in range(len(wounds) - 1, -1, -1):
+        wound = wounds[index]
+        if isinstance(wound, dict) and (wound.get("label"), wound.get("severity")) == (
+            label,
+            severity,
+        ):
+            kept = wounds[:index] + wounds[index + 1 :]
+            return _save_rule_write(character, {**character.data, "wounds": kept}, "wounds")
+    return {}
+
+
+def set_magic_die(character: Character, die: int | None) -> Character:
+    """The magic die after a night's rest (``SheetRefused`` when the sheet refuses it)."""
+    return change_sheet(character, lambda data: data.update(magic_die=die))
 
 
 def _wound_index(character: Character, index: int) -> int | None:

@@ -18,6 +18,9 @@ A system without sheet templates of its own may use the generic ones
 - ``totals(data, campaign) -> list[Total]``: the running totals shown while the player types.
 - ``derived(data, campaign) -> dict``: values computed from the sheet for display (FastTest magic
   die start, next development cost; Caerbannog skill dice...). Called on valid data only.
+- ``view(data) -> SheetView``: the typed read-only view of a stored sheet
+  (``campaigns.systems.SheetView``; ``System.view`` hands it out). Code outside the module reads
+  a sheet only through it; writes go through ``sheets.actions`` (validated with ``validate``).
 - ``FORM_TEMPLATE``: the partial rendering the creation form's fields (the generic page supplies
   the ``<form>``, the name field, the running totals and the buttons).
 - ``SHEET_TEMPLATE``: the partial rendering the system's part of the character page. Without

@@ -23,7 +23,15 @@ from django.utils.translation import gettext_lazy as _
 from rolls.engine import ast as engine
 
 from . import Section, Total
-from .named_lists import add_error, check_int, clean_rows, rows_from_post, rows_of, whole_number
+from .named_lists import (
+    NamedListSheet,
+    add_error,
+    check_int,
+    clean_rows,
+    rows_from_post,
+    rows_of,
+    whole_number,
+)
 
 FORM_TEMPLATE = "sheets/ast/form.html"
 SHEET_TEMPLATE = "sheets/ast/sheet.html"
@@ -94,6 +102,30 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section("funt", _("FUNT (special points)"), "sheets/ast/_funt.html", fields=("funt",)),
 )
+
+
+class ASTSheet(NamedListSheet):
+    """The AST sheet read through its schema: five named lists (``LISTS``) and FUNT."""
+
+    __slots__ = ()
+
+    def entries(self, key: str) -> tuple[dict[str, Any], ...]:
+        """One of ``LIST_KEYS``."""
+        if key not in SPECS:
+            raise KeyError(key)
+        return self.rows(key)
+
+    @property
+    def negative_states(self) -> tuple[dict[str, Any], ...]:
+        return self.rows("negative_states")
+
+    @property
+    def funt(self) -> int:
+        return self._int("funt")
+
+
+def view(data: Any) -> ASTSheet:
+    return ASTSheet(data)
 
 
 def default_data(campaign) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.system_settings import system_settings
+from campaigns.systems import SheetView
 from config.text import text_problem
 from rolls.engine.caerbannog import ROZMACH_MAX, SKILL_DICE
 from sheets.systems import Section, Total
@@ -127,6 +128,38 @@ SECTIONS = (
         ("resources.rozmach",),
     ),
 )  # fmt: skip
+
+
+class CaerbannogSheet(SheetView):
+    """The Caerbannog sheet read through its schema (the shape in this module's docstring)."""
+
+    __slots__ = ()
+
+    @property
+    def resources(self) -> dict[str, Any]:
+        return self._mapping("resources")
+
+    def resource(self, key: str) -> int:
+        """One resource (a key of ``RESOURCES``); a value that is not a number reads as 0."""
+        value = self.resources.get(key, 0)
+        return value if is_int(value) else 0
+
+    @property
+    def rozmach(self) -> int:
+        """The Rozmach pool, within 0..ROZMACH_MAX."""
+        return max(0, min(ROZMACH_MAX, self.resource("rozmach")))
+
+    @property
+    def skill_groups(self) -> list[dict]:
+        return skill_groups(self._data)
+
+    @property
+    def defence_groups(self) -> list[dict]:
+        return defence_groups(self._data)
+
+
+def view(data: Any) -> CaerbannogSheet:
+    return CaerbannogSheet(data)
 
 
 def default_data(campaign) -> dict:

@@ -19,12 +19,14 @@ examples go beyond the creation ranges (BUDOWA 8, BUDOWA 2): attributes 1..10, t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.system_settings import system_settings
+from campaigns.systems import SheetView
 from config.text import text_problem
 from rolls.engine import fasttest_combat
 from rolls.engine.fasttest_sheet import MAGIC_DICE, development_cost, starting_magic_die
@@ -109,6 +111,88 @@ SECTIONS = (
         refreshes=("traits", "magic"),  # development raises traits, possibly magic ones
     ),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Trait:
+    """One trait (Wyróżnik) of the sheet: its name, level and whether it is magic."""
+
+    name: str
+    level: int
+    magic: bool = False
+
+
+class FastTestSheet(SheetView):
+    """The FastTest sheet read through its schema (the shape in this module's docstring)."""
+
+    __slots__ = ()
+
+    @property
+    def attributes(self) -> dict[str, Any]:
+        """{attribute: value}, the four attributes (a missing one reads None from ``get``)."""
+        return self._mapping("attributes")
+
+    def attribute(self, name: str) -> Any:
+        return self.attributes.get(name)
+
+    @property
+    def skills(self) -> dict[str, Any]:
+        return self._mapping("skills")
+
+    def skill(self, name: str) -> Any:
+        """A skill's level; one the sheet does not list is 0."""
+        return self.skills.get(name, 0)
+
+    @property
+    def traits(self) -> tuple[Trait, ...]:
+        return tuple(
+            Trait(row.get("name", ""), row.get("level", 0), row.get("magic") is True)
+            for row in self._rows("traits")
+        )
+
+    @property
+    def magic_traits(self) -> int:
+        return sum(1 for trait in self.traits if trait.magic)
+
+    @property
+    def flaw(self) -> str | None:
+        flaw = self._data.get("flaw")
+        return flaw if isinstance(flaw, str) and flaw else None
+
+    @property
+    def wounds(self) -> tuple[fasttest_combat.Wound, ...]:
+        """The wounds in sheet order, as the engine counts them."""
+        return tuple(
+            fasttest_combat.Wound(
+                row["severity"], row.get("bandaged") is True, row.get("label", "")
+            )
+            for row in self._rows("wounds")
+            if row.get("severity") in SEVERITIES
+        )
+
+    @property
+    def armor(self) -> int:
+        """The armor worn; a value out of the sheet's bounds reads as none."""
+        armor = self._int("armor")
+        return armor if ARMOR_RANGE[0] <= armor <= ARMOR_RANGE[1] else 0
+
+    @property
+    def magic_die(self) -> int | None:
+        """The magic die's sides, None without one (or with a die the rules do not know)."""
+        die = self._data.get("magic_die")
+        return die if is_int(die) and die in MAGIC_DICE else None
+
+    @property
+    def xp(self) -> int:
+        return self._int("xp")
+
+    @property
+    def experience_dice(self) -> int:
+        return self._int("experience_dice")
+
+
+def view(data: Any) -> FastTestSheet:
+    return FastTestSheet(data)
 
 
 def skill_names(campaign) -> list[str]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from campaigns.systems import SheetView
 from config.text import text_problem
 
 #: Longest name of an entry: a line on a paper sheet ("Ciało: silny", "Walka toporem").
@@ -74,6 +75,22 @@ def rows_of(data: Mapping[str, Any], key: str, value_field: str = "value") -> An
     if isinstance(raw, dict):
         return [{"name": name, value_field: value} for name, value in raw.items()]
     return raw
+
+
+class NamedListSheet(SheetView):
+    """A sheet of free named lists (``LISTS`` of its module): each list as a tuple of rows
+    (copies of the stored dicts; an older ``{name: value}`` object reads as rows too)."""
+
+    __slots__ = ()
+
+    def rows(self, key: str) -> tuple[dict[str, Any], ...]:
+        raw = rows_of(self._data, key)
+        rows = raw if isinstance(raw, list) else []
+        return tuple(dict(row) for row in rows if isinstance(row, Mapping))
+
+    @property
+    def attributes(self) -> tuple[dict[str, Any], ...]:
+        return self.rows("attributes")
 
 
 def check_list(raw: Any, max_items: int) -> tuple[list[Any], str | None]:

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from rolls.engine import t10 as engine
 
 from . import Section, Total
-from .named_lists import clean_rows, rows_from_post, rows_of, signed, whole_number
+from .named_lists import NamedListSheet, clean_rows, rows_from_post, rows_of, signed, whole_number
 
 FORM_TEMPLATE = "sheets/t10/form.html"
 SHEET_TEMPLATE = "sheets/t10/sheet.html"
@@ -46,6 +46,24 @@ SECTIONS: tuple[Section, ...] = (
     Section("skills", _("Skills (Färdigheter)"), "sheets/t10/_skills.html", ("skills",)),
     Section("equipment", _("Items (Föremål)"), "sheets/t10/_equipment.html", ("equipment",)),
 )
+
+
+class T10Sheet(NamedListSheet):
+    """The T10 sheet read through its schema: rows of ``name`` and ``value`` (items: ``dice``)."""
+
+    __slots__ = ()
+
+    @property
+    def skills(self) -> tuple[dict[str, Any], ...]:
+        return self.rows("skills")
+
+    @property
+    def equipment(self) -> tuple[dict[str, Any], ...]:
+        return self.rows("equipment")
+
+
+def view(data: Any) -> T10Sheet:
+    return T10Sheet(data)
 
 
 def default_data(campaign) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from rolls.engine import twod6 as engine
 
 from . import Section, Total
 from .named_lists import (
+    NamedListSheet,
     check_row,
     clean_rows,
     one_of,
@@ -77,6 +78,28 @@ SECTIONS: tuple[Section, ...] = (
         ("advantages",),
     ),
 )
+
+
+class TwoD6Sheet(NamedListSheet):
+    """The 2d6 sheet read through its schema (the shape in this module's docstring)."""
+
+    __slots__ = ()
+
+    @property
+    def skills(self) -> tuple[dict[str, Any], ...]:
+        return self.rows("skills")
+
+    @property
+    def specialisations(self) -> tuple[dict[str, Any], ...]:
+        return self.rows("specialisations")
+
+    @property
+    def advantages(self) -> tuple[dict[str, Any], ...]:
+        return self.rows("advantages")
+
+
+def view(data: Any) -> TwoD6Sheet:
+    return TwoD6Sheet(data)
 
 
 def default_data(campaign) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from rolls.panels import (
 )
 from rolls.words import words
 from sheets.systems import ast as sheet
+from sheets.systems.ast import view as read_sheet
 from sheets.systems.named_lists import NAME_MAX
 
 TEMPLATE = "systems/ast/panel.html"
@@ -339,8 +340,7 @@ def _rebuild(roll) -> engine.Result:
 
 
 def _sheet_funt(character) -> int:
-    funt = character.data.get("funt", 0)
-    return funt if isinstance(funt, int) and not isinstance(funt, bool) else 0
+    return read_sheet(character.data).funt
 
 
 def _die_text(index: int, face: int, read: bool) -> str:
@@ -416,6 +416,6 @@ def _gain_funt(replaced: int):
     def gain(data: dict[str, Any], result: engine.Result) -> None:
         change = result.funt_gained - replaced
         if change:
-            data["funt"] = max(sheet.FUNT_MIN, min(sheet.FUNT_MAX, data.get("funt", 0) + change))
+            data["funt"] = max(sheet.FUNT_MIN, min(sheet.FUNT_MAX, read_sheet(data).funt + change))
 
     return gain

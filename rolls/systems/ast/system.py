@@ -29,8 +29,11 @@ class AST(BaseSystem):
         black = next(die["face"] for die in dice if die["group"] == "black")
         return {"black": black, "white": [die["face"] for die in dice if die["group"] == "white"]}
 
+    def view(self, data):
+        return sheet.view(data)
+
     def vitals(self, data):
-        return party.ast_vitals(data)
+        return party.ast_vitals(self.view(data))
 
     def follow_ups(self, roll, character, campaign):
         return panel.follow_ups(roll, character, campaign)

@@ -48,7 +48,6 @@ from config.text import TextField, text_problem
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
-from rolls.engine.caerbannog_pool import clamp_rozmach
 from rolls.models import Roll
 from rolls.panels import (
     FollowUp,
@@ -64,6 +63,7 @@ from rolls.panels import (
 )
 from rolls.words import joined, words
 from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_groups
+from sheets.systems.caerbannog import view as read_sheet
 from sheets.templatetags.sheet_tags import roman
 
 TEMPLATE = "systems/caerbannog/panel.html"
@@ -354,9 +354,7 @@ def _shown(choices, name: str, value: int, errors: dict) -> int | str:
 
 
 def _rozmach(data: dict) -> int:
-    resources = data.get("resources")
-    value = resources.get("rozmach", 0) if isinstance(resources, dict) else 0
-    return clamp_rozmach(value) if _is_int(value) else 0
+    return read_sheet(data).rozmach
 
 
 def _is_int(value: Any) -> bool:
@@ -630,9 +628,9 @@ def follow_ups(roll: Roll, character, campaign) -> list[FollowUp]:
         )
     if not critical and answer["result"] <= 0:
         cost = 1 - answer["result"]
-        resources = character.data.get("resources", {})
+        sheet = read_sheet(character.data)
         names = _resource_names()
-        ordered = sorted(HEROIC_RESOURCES, key=lambda key: _amount(resources, key) < cost)
+        ordered = sorted(HEROIC_RESOURCES, key=lambda key: sheet.resource(key) < cost)
         offers.append(
             FollowUp(
                 "heroic",
@@ -643,7 +641,7 @@ def follow_ups(roll: Roll, character, campaign) -> list[FollowUp]:
                         "name": "resource",
                         "label": _("Pay with"),
                         "choices": [
-                            (key, _resource_choice(names[key], _amount(resources, key), cost))
+                            (key, _resource_choice(names[key], sheet.resource(key), cost))
                             for key in ordered
                         ],
                     },
@@ -684,7 +682,7 @@ def build_follow_up(kind: str, roll: Roll, character, campaign, choices) -> Pane
             panel.errors[""] = [str(error)]
             return panel
         name = _resource_names()[resource]
-        have = _amount(character.data.get("resources", {}), resource)
+        have = read_sheet(character.data).resource(resource)
         if have < cost:
             panel.errors["resource"] = [
                 _("Heroic effort costs %(cost)s %(name)s; the sheet has %(have)s.")
@@ -763,7 +761,7 @@ def _pay_heroic(keep_rozmach, resource: str, name: str):
     def on_result(sheet: dict, result: Any) -> None:
         keep_rozmach(sheet, result)
         resources = sheet.setdefault("resources", {})
-        have = _amount(resources, resource)
+        have = read_sheet(sheet).resource(resource)
         if have < result.heroic_cost:
             raise ActionRefused(
                 _("Heroic effort costs %(cost)s %(name)s; the sheet has %(have)s.")
@@ -810,11 +808,6 @@ def _chain_state(roll: Roll, character) -> dict[str, Any] | None:
 
 def _resource_names() -> dict[str, str]:
     return {"wytrzymalosc": _("Wytrzymałość"), "determinacja": _("Determinacja")}
-
-
-def _amount(resources: Any, key: str) -> int:
-    value = resources.get(key, 0) if isinstance(resources, dict) else 0
-    return value if _is_int(value) else 0
 
 
 def _resource_choice(name: str, have: int, cost: int) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from django.utils.translation import gettext_lazy
 
 from campaigns.forms import CaerbannogSettings
@@ -13,6 +15,7 @@ from rolls.opposed import OpposedRules, Outcome
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import panel
 from rolls.systems.caerbannog.rules_page import PAGE as RULES_PAGE
+from sheets import actions as sheet_actions
 from sheets.models import Character
 from sheets.systems import caerbannog as sheet
 
@@ -54,8 +57,11 @@ class Caerbannog(BaseSystem):
         initiator_only=("heroic",),
     )
 
+    def view(self, data):
+        return sheet.view(data)
+
     def vitals(self, data):
-        return party.caerbannog_vitals(data)
+        return party.caerbannog_vitals(self.view(data))
 
     def follow_ups(self, roll, character, campaign):
         return panel.follow_ups(roll, character, campaign)
@@ -75,10 +81,11 @@ class Caerbannog(BaseSystem):
     def scene_started(self, campaign, scene):
         # RULES.md (Caerbannog): the Rozmach pool goes back to 0 at the end of each scene.
         for character in Character.objects.select_for_update().filter(campaign=campaign):
-            resources = character.data.get("resources")
-            if isinstance(resources, dict) and resources.get("rozmach", 0) != 0:
-                resources["rozmach"] = 0
-                character.save(update_fields=["data", "updated_at"])
+            if self.view(character.data).resources.get("rozmach", 0) != 0:
+                character.campaign = campaign
+                with suppress(sheet_actions.SheetRefused):
+                    # A sheet its schema already refuses is left as it is, not the scene.
+                    sheet_actions.set_numbers(character, {("resources", "rozmach"): 0})
 
 
 SYSTEM = register(Caerbannog())

@@ -15,7 +15,7 @@ from campaigns.system_settings import system_settings
 from rolls.after_roll import MAGIC_DIE, ignore_wounds_after, magic_die_panel, magic_follow_ups
 from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES
-from rolls.engine.fasttest_combat import Wound, ignored_wounds_added, wounds_for_test
+from rolls.engine.fasttest_combat import ignored_wounds_added, wounds_for_test
 from rolls.engine.fasttest_sheet import MAGIC_DICE as MAGIC_DIE_SIZES
 from rolls.models import Roll, Visibility
 from rolls.panels import (
@@ -31,7 +31,8 @@ from rolls.panels import (
     with_target,
 )
 from rolls.words import words
-from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES
+from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES, FastTestSheet
+from sheets.systems.fasttest import view as read_sheet
 
 TEMPLATE = "systems/fasttest/panel.html"
 MAX_EXTRA = 20  # circumstance dice a player may type in one test
@@ -50,7 +51,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     if pending is None and one_str(choices, "magic_die"):
         # The sheet's magic-die button: the die after the caster's spell, not a test.
         return _magic_die(character, campaign)
-    data = character.data
+    sheet = read_sheet(character.data)
     settings = system_settings(campaign)
     panel = Panel(system="fasttest", template=TEMPLATE)
     errors = panel.errors
@@ -74,7 +75,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         errors.setdefault("skill", []).append(
             _("This campaign tests one skill at a time (multi-skill tests are off).")
         )
-    traits = data.get("traits", [])
+    traits = sheet.traits
     if wound_test:
         # Anything posted for these is a forged or stale page: the test has no such fields.
         ticked, bonus_other, penalty_other, experience, ignore_wounds = [], 0, 0, 0, False
@@ -82,12 +83,12 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         ticked = _ticked_traits(choices, traits)
         bonus_other = _count(choices, "bonus_other", errors, _("Other bonus dice"))
         penalty_other = _count(choices, "penalty_other", errors, _("Other penalty dice"))
-        experience = _experience(choices, data, settings, errors)
+        experience = _experience(choices, sheet, settings, errors)
         ignore_wounds = one_str(choices, "ignore_wounds") == "on"
 
     panel.context = {
-        "attributes": [(name, data["attributes"].get(name)) for name in ATTRIBUTES],
-        "skills": [(name, data["skills"].get(name, 0)) for name in skill_names],
+        "attributes": [(name, sheet.attribute(name)) for name in ATTRIBUTES],
+        "skills": [(name, sheet.skill(name)) for name in skill_names],
         "traits": list(enumerate(traits)),
         "chosen_attribute": attribute,
         "chosen_skills": chosen_skills,
@@ -95,7 +96,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "bonus_other": bonus_other,
         "penalty_other": penalty_other,
         "experience": experience,
-        "experience_available": data.get("experience_dice", 0),
+        "experience_available": sheet.experience_dice,
         "experience_rule": settings["experience_dice"],
         "multi_skill": settings["multi_skill"],
         "ignore_wounds": ignore_wounds,
@@ -106,7 +107,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     if errors:
         return panel
 
-    wounds = [Wound(w["severity"], w["bandaged"], w["label"]) for w in data.get("wounds", [])]
+    wounds = list(sheet.wounds)
     counted = wounds_for_test(ENGINE_ATTRIBUTES[attribute], wounds)
     wound_dice = 0 if ignore_wounds else counted
     if ignore_wounds and not counted:
@@ -114,10 +115,10 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
             _("No wound counts against this test, so there is nothing to ignore.")
         )
         return panel
-    trait_dice = sum(traits[i]["level"] for i in ticked)
+    trait_dice = sum(traits[i].level for i in ticked)
     sources = []
     if trait_dice:
-        names = ", ".join(f"{traits[i]['name']} {traits[i]['level']}" for i in ticked)
+        names = ", ".join(f"{traits[i].name} {traits[i].level}" for i in ticked)
         sources.append(source("bonus", trait_dice, words("traits", names=names)))
     if bonus_other:
         sources.append(source("bonus", bonus_other, words("circumstances")))
@@ -134,8 +135,8 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         panel.after = ignore_wounds_after(character.pk)
     gm = _gm_modifiers((pending or {}).get("modifiers", {}), sources)
     params = {
-        "attribute": data["attributes"][attribute],
-        "skills": [data["skills"].get(name, 0) for name in chosen_skills],
+        "attribute": sheet.attribute(attribute),
+        "skills": [sheet.skill(name) for name in chosen_skills],
         "bonus": trait_dice + bonus_other + experience + gm["bonus"],
         "penalty": penalty_other + gm["penalty"],
         "npc_traits": gm["npc_traits"],
@@ -155,7 +156,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
 
     panel.label = " + ".join(
         [f"{attribute} {params['attribute']}"]
-        + [f"{name} {data['skills'].get(name, 0):+d}" for name in chosen_skills]
+        + [f"{name} {sheet.skill(name):+d}" for name in chosen_skills]
     )
     panel.params = params
     panel.sources = sources
@@ -213,9 +214,9 @@ def _gm_modifiers(modifiers: dict[str, Any], sources: list) -> dict[str, Any]:
     return {"bonus": bonus, "penalty": penalty, "npc_traits": npc_traits}
 
 
-def _ticked_traits(choices, traits: list[dict]) -> list[int]:
+def _ticked_traits(choices, traits) -> list[int]:
     """Traits ticked by index (the panel's checkboxes) or by name (a click on the sheet)."""
-    names = {trait["name"]: index for index, trait in enumerate(traits)}
+    names = {trait.name: index for index, trait in enumerate(traits)}
     ticked = {i for i in ints(choices, "trait") if 0 <= i < len(traits)}
     ticked |= {names[name] for name in _strs(choices, "trait") if name in names}
     return sorted(ticked)
@@ -239,14 +240,14 @@ def _count(choices, name: str, errors: dict, label: str) -> int:
     return value
 
 
-def _experience(choices, data: dict, settings: dict, errors: dict) -> int:
+def _experience(choices, sheet: FastTestSheet, settings: dict, errors: dict) -> int:
     value = one_int(choices, "experience")
     if value == 0:
         return 0
     if not settings["experience_dice"]:
         errors.setdefault("experience", []).append(_("Experience dice are off in this campaign."))
         return 0
-    available = data.get("experience_dice", 0)
+    available = sheet.experience_dice
     if not isinstance(value, int) or not 0 <= value <= available:
         errors.setdefault("experience", []).append(
             _("You can spend from 0 to %(n)s experience dice.") % {"n": available}
@@ -294,15 +295,15 @@ def gm_dynamic_limits(panel: Panel, pending) -> dict[str, Limit]:
 
 def target_fields(character, campaign) -> list[dict[str, Any]]:
     """The fields of the GM's "call for a test" form: what is tested."""
-    data = character.data
+    sheet = read_sheet(character.data)
     settings = system_settings(campaign)
-    skills = [(name, f"{name} {data['skills'].get(name, 0):+d}") for name in settings["skills"]]
+    skills = [(name, f"{name} {sheet.skill(name):+d}") for name in settings["skills"]]
     return [
         {
             "name": "attribute",
             "label": _("Attribute (Cecha)"),
             "type": "select",
-            "choices": [(name, f"{name} {data['attributes'].get(name)}") for name in ATTRIBUTES],
+            "choices": [(name, f"{name} {sheet.attribute(name)}") for name in ATTRIBUTES],
         },
         {
             "name": "skill",
@@ -359,7 +360,7 @@ def _magic_die(character, campaign) -> Panel:
     spell = next((r for r in spells if magic_follow_ups(r, character, campaign)), None)
     if spell is None:
         panel = Panel(system="fasttest", template=TEMPLATE)
-        panel.context = {"magic": {"die": character.data.get("magic_die")}}
+        panel.context = {"magic": {"die": read_sheet(character.data).magic_die}}
         panel.errors[""] = [
             _(
                 "No spell of %(name)s waits for its magic die in this session: cast the spell "
@@ -371,7 +372,7 @@ def _magic_die(character, campaign) -> Panel:
     panel = magic_die_panel(character, campaign)
     if not panel.ready:
         return panel
-    die = character.data["magic_die"]
+    die = read_sheet(character.data).magic_die
     drop = 2 / die
     falls = "magic_lost" if die == min(MAGIC_DIE_SIZES) else "magic_dropped"
     panel.kind = MAGIC_DIE

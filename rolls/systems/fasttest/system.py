@@ -65,8 +65,11 @@ class FastTest(BaseSystem):
             "d6": [die["face"] for die in dice if die["sides"] == 6],
         }
 
+    def view(self, data):
+        return sheet.view(data)
+
     def vitals(self, data):
-        return party.fasttest_vitals(data)
+        return party.fasttest_vitals(self.view(data))
 
     def follow_ups(self, roll, character, campaign):
         return panel.follow_ups(roll, character, campaign)
@@ -124,9 +127,7 @@ class FastTest(BaseSystem):
 def _is_spell(roll) -> bool:
     """A DUCH or UMYSŁ test (the panel's label starts with the attribute) of a caster."""
     character = roll.character
-    data = character.data if character is not None and isinstance(character.data, dict) else {}
-    traits = data.get("traits") if isinstance(data.get("traits"), list) else []
-    caster = any(isinstance(t, dict) and t.get("magic") is True for t in traits)
+    caster = character is not None and sheet.view(character.data).magic_traits > 0
     return caster and roll.label.split(" ", 1)[0] in after_roll.SPELL_ATTRIBUTES
 
 

@@ -97,6 +97,9 @@ class T10(BaseSystem):
         outcome = answer.get("outcome")
         return [outcome] if roll.kind == "test" and outcome in self.table_purposes else []
 
+    def view(self, data):
+        return sheet.view(data)
+
     def npc_fields(self):
         return npc_rolls.T10_FIELDS
 

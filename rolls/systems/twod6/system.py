@@ -38,6 +38,9 @@ class TwoD6(BaseSystem):
         win_odds=engine.win_odds, resolve=opposed_outcome, shared_difficulty=True
     )
 
+    def view(self, data):
+        return sheet.view(data)
+
     def npc_fields(self):
         return npc_rolls.TWOD6_FIELDS
 
