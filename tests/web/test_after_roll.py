@@ -15,6 +15,7 @@ from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import WEAPON_CLASSES, combat_wound, wound_test_params
 from rolls.models import AppliedWound, PendingTest, Roll
 from sheets.models import Character
+from tests.web.dice import Scripted, deal
 from tests.web.live import seat
 from tests.web.words_helpers import in_words
 
@@ -47,18 +48,6 @@ FACES = {
 }  # fmt: skip
 
 SETTINGS = {"magic": True, "experience_dice": True, "emanation": False}
-
-
-class Scripted:
-    """A random source that answers with the given faces, in order (no getrandbits: one each)."""
-
-    def __init__(self, *faces: int) -> None:
-        self.faces = list(faces)
-
-    def randint(self, low: int, high: int) -> int:
-        face = self.faces.pop(0)
-        assert low <= face <= high
-        return face
 
 
 def make_table(gm, player, other_player, settings=None, hero=HERO):
@@ -249,7 +238,7 @@ def test_the_wound_test_is_budowa_with_armor_as_bonus_dice_and_the_new_wound_cou
 
 def roll_wound_test(client, monkeypatch, campaign, hero, player, *faces):
     test = PendingTest.objects.get(status="open")
-    monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(*faces))
+    deal(monkeypatch, *faces)
     client.force_login(player)
     form = {"pending": test.pk, "revision": test.revision, "key": str(uuid.uuid4())}
     response = client.post(reverse("test_roll", args=[campaign.pk, hero.pk]), form)
@@ -400,7 +389,7 @@ def caster(gm, player, other_player):
 
 def magic_via_panel(client, campaign, character, roll, *faces, monkeypatch=None):
     if monkeypatch is not None:
-        monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(*faces))
+        deal(monkeypatch, *faces)
     url = reverse("test_follow_up", args=[campaign.pk, character.pk, roll.pk, "magic_die"])
     return client.post(url, {"key": str(uuid.uuid4())})
 
@@ -513,7 +502,7 @@ def test_the_gm_rolls_the_magic_die_from_the_strip(client, monkeypatch, caster, 
     client.force_login(gm)
     strip = client.get(reverse("after_roll_strip", args=[campaign.pk])).content.decode()
     assert "Roll the magic die (Kość magii) d10" in strip
-    monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(1))
+    deal(monkeypatch, 1)
     url = reverse("gm_magic_die", args=[campaign.pk, spell.pk])
     html = client.post(url, {"key": str(uuid.uuid4())}, **HX).content.decode()
     jaga.refresh_from_db()

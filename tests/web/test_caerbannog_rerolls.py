@@ -33,24 +33,6 @@ SHEET = {
 }  # fmt: skip
 
 
-class Scripted:
-    def __init__(self, faces):
-        self.faces = list(faces)
-
-    def randint(self, low, high):
-        face = self.faces.pop(0)
-        assert low <= face <= high
-        return face
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
-
-    return script
-
-
 @pytest.fixture
 def table(gm, player, other_player):
     campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)

@@ -15,8 +15,9 @@ from rolls import actions, after_roll, pending
 from rolls.actions import ActionRefused
 from rolls.models import AppliedWound, PendingTest
 from sheets.models import Character
+from tests.web.dice import Scripted, deal
 from tests.web.live import seat
-from tests.web.test_after_roll import HERO, Scripted
+from tests.web.test_after_roll import HERO
 from tests.web.test_panel_t10 import SHEET as T10_SHEET
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,7 @@ def change(client, test, **form):
 def roll_called(client, monkeypatch, test):
     """The player rolls the called test (two d10s for the wound die, both 10: a failure)."""
     test.refresh_from_db()
-    monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(10, 10, 4))
+    deal(monkeypatch, 10, 10, 4)
     client.force_login(test.character.owner)
     form = {"pending": test.pk, "revision": test.revision, "key": str(uuid.uuid4())}
     url = reverse("test_roll", args=[test.character.campaign_id, test.character_id])

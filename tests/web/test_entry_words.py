@@ -21,28 +21,13 @@ from rolls.models import Roll
 from rolls.templatetags.roll_log import percent
 from rolls.words import render, words
 from sheets.models import Character
+from tests.web.dice import Scripted
 from tests.web.live import panel_url, seat, socket_for
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET
 from tests.web.test_panel_fasttest import SHEET as FASTTEST_SHEET
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 PL = {"HTTP_ACCEPT_LANGUAGE": "pl"}
-
-
-class Scripted:
-    def __init__(self, faces):
-        self.faces = list(faces)
-
-    def randint(self, low, high):
-        return self.faces.pop(0)
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
-
-    return script
 
 
 def table_of(system, sheet, gm, player, other_player, **settings):
@@ -277,7 +262,7 @@ def test_a_t10_success_reads_in_swedish_beside_the_translation(client, gm, playe
     campaign, hero, session = table_of("t10", T10_SHEET, gm, player, other_player)
     actions.record_roll(session=session, actor=player, system="t10", key=uuid.uuid4(),
                         params={"pool": 3, "difficulty": 7}, character=hero,
-                        rng=Scripted([7, 8, 9]))  # fmt: skip
+                        rng=Scripted(7, 8, 9))  # fmt: skip
     client.force_login(gm)
     assert '<p class="outcome">Lyckat (success)</p>' in log_page(client, campaign, session, EN)
     assert '<p class="outcome">Sukces (lyckat)</p>' in log_page(client, campaign, session, PL)

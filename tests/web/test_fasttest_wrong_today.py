@@ -13,6 +13,7 @@ from rolls import actions
 from rolls.labels import source_line
 from rolls.models import PendingTest, Roll
 from sheets.models import Character
+from tests.web.dice import Scripted
 from tests.web.live import panel_url, seat
 
 pytestmark = pytest.mark.django_db
@@ -39,28 +40,6 @@ CASTER = {
 }  # fmt: skip
 
 SETTINGS = {"magic": True, "experience_dice": True, "emanation": False}
-
-
-class Scripted:
-    """A random source that answers with the given faces, in order."""
-
-    def __init__(self, *faces: int) -> None:
-        self.faces = list(faces)
-
-    def randint(self, low: int, high: int) -> int:
-        face = self.faces.pop(0)
-        assert low <= face <= high
-        return face
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    """``dice(3, 4)``: the next roll on the server shows these faces (d10s first, then d6s)."""
-
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(*faces))
-
-    return script
 
 
 def make_table(gm, player, other_player, hero):

@@ -23,8 +23,9 @@ from rolls.models import Roll, Visibility
 from rolls.panels import PANEL_MODULES
 from sheets.models import Character
 from sheets.systems import sheet_module
+from tests.web.dice import deal
 from tests.web.live import panel_url, seat, socket_for
-from tests.web.test_panel_caerbannog import SHEET, Scripted
+from tests.web.test_panel_caerbannog import SHEET
 
 NOTE = (
     "A hidden roll's effect on the sheet (Rozmach, FUNT, spent dice, wounds) still shows to the"
@@ -49,7 +50,7 @@ def caerbannog_table(gm, player, other_player):
 
 def hidden_roll(gm, hero, monkeypatch) -> Roll:
     """The GM's hidden Atletyka roll on the hero, through the panel, gaining 1 Rozmach."""
-    monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(FACES))
+    deal(monkeypatch, *FACES)
     client = Client()
     client.force_login(gm)
     data = {"skill": "Atletyka", "visibility": Visibility.HIDDEN, "key": str(uuid.uuid4())}
@@ -120,7 +121,7 @@ def test_the_gms_panel_after_a_hidden_roll_still_carries_the_note(
 ):
     """The roll changed the sheet, so its answer is the whole panel again, note included."""
     _, hero = caerbannog_table(gm, player, other_player)
-    monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(FACES))
+    deal(monkeypatch, *FACES)
     client.force_login(gm)
     data = {"skill": "Atletyka", "visibility": Visibility.HIDDEN, "key": str(uuid.uuid4())}
     html = client.post(panel_url(hero, "test_roll"), data).content.decode()

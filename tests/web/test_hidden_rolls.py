@@ -26,10 +26,11 @@ from rolls import urls as roll_urls
 from rolls.labels import KIND_LABELS
 from rolls.models import PendingTest, Roll, Visibility
 from sheets.models import NPC, Character
+from tests.web.dice import deal
 from tests.web.live import panel_url, seat
 from tests.web.test_after_roll import CASTER
 from tests.web.test_after_roll import make_table as fasttest_table
-from tests.web.test_panel_caerbannog import SHEET, Scripted
+from tests.web.test_panel_caerbannog import SHEET
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +53,7 @@ class Table:
 
 
 def scripted(monkeypatch, faces):
-    monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
+    deal(monkeypatch, *faces)
 
 
 def gm_rolls_hidden(client, hero, skill, **extra) -> Roll:

@@ -16,19 +16,10 @@ from rolls.words import render
 from sheets.models import NPC, Character
 from tests.web.live import seat
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET
-from tests.web.test_panel_caerbannog import Scripted
 from tests.web.test_panel_fasttest import SHEET as FASTTEST_SHEET
 from tests.web.test_panel_twod6 import NOMAD
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
-
-    return script
 
 
 def make_table(system, gm, player, other_player, first, second):

@@ -44,21 +44,11 @@ TIRED_AND_WOUNDED = {"item": [*TIRED["item"], "negative_states:ranny"]}
 THREE = ticked(attributes=["Ciało: silny", "Umysł: sprytny"], advantages=["walka toporem"])
 
 
-class Scripted:
-    """A random source that deals the given faces in order (black die first, then white)."""
-
-    def __init__(self):
-        self.faces: list[int] = []
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0)
-
-
 @pytest.fixture
-def dice(monkeypatch):
-    scripted = Scripted()
-    monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: scripted)
-    return scripted
+def dice(dice):
+    """One scripted source for the rolls that follow, its ``faces`` set per roll (the black
+    die first, then the white ones)."""
+    return dice.queue()
 
 
 @pytest.fixture

@@ -37,18 +37,6 @@ SHEET = {
 }  # fmt: skip
 
 
-class Scripted:
-    """A random source that answers with the faces it was given, in order."""
-
-    def __init__(self, faces):
-        self.faces = list(faces)
-
-    def randint(self, low, high):
-        face = self.faces.pop(0)
-        assert low <= face <= high
-        return face
-
-
 @pytest.fixture
 def table(gm, player, other_player):
     campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
@@ -57,16 +45,6 @@ def table(gm, player, other_player):
         campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
     )
     return campaign, hero
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    """``dice(4, 4, 1)``: the next rolls on the server show these faces."""
-
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
-
-    return script
 
 
 def follow_up_url(hero, roll, kind):

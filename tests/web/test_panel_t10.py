@@ -29,19 +29,10 @@ SHEET = {
 }
 
 
-class Scripted:
-    def __init__(self):
-        self.faces: list[int] = []
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0)
-
-
 @pytest.fixture
-def dice(monkeypatch):
-    scripted = Scripted()
-    monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: scripted)
-    return scripted
+def dice(dice):
+    """One scripted source for the rolls that follow, its ``faces`` set per roll."""
+    return dice.queue()
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from rolls.actions import ActionRefused
 from rolls.models import PendingTest, Roll
 from sheets.models import Character
 from tests.web.live import seat
-from tests.web.test_panel_caerbannog import SHEET, Scripted
+from tests.web.test_panel_caerbannog import SHEET
 from tests.web.words_helpers import in_words
 
 pytestmark = pytest.mark.django_db
@@ -37,14 +37,6 @@ def called(table, gm):
     """Dociekliwość II (3d8) vs przeciętny 3, called by the GM."""
     _campaign, hero, session = table
     return pending.call_test(session=session, character=hero, gm=gm, target=dict(DOCIEKLIWOSC))
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
-
-    return script
 
 
 def call(client, campaign, hero, **form):

@@ -12,7 +12,6 @@ from rolls import actions, pending
 from rolls.models import PendingTest, Roll
 from sheets.models import Character
 from tests.web.live import seat
-from tests.web.test_panel_caerbannog import Scripted
 from tests.web.test_panel_twod6 import NOMAD
 from tests.web.words_helpers import in_words
 
@@ -35,14 +34,6 @@ def called(table, gm):
     """The seed's ambush: Percepcja 8 + Przetrwanie 5 vs 15, called by the GM."""
     _campaign, hero, session = table
     return pending.call_test(session=session, character=hero, gm=gm, target=dict(AMBUSH))
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
-
-    return script
 
 
 def call(client, campaign, hero, **form):

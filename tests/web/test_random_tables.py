@@ -16,8 +16,9 @@ from rolls.engine.check import check_document
 from rolls.engine.core import Die, EngineError
 from rolls.engine.tables import parse_dice, parse_table, roll_table
 from rolls.models import RandomTable, Roll
+from tests.web.dice import Scripted, deal
 from tests.web.live import seat
-from tests.web.test_after_roll import CASTER, SETTINGS, Scripted, magic_via_panel, make_table
+from tests.web.test_after_roll import CASTER, SETTINGS, magic_via_panel, make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -199,7 +200,7 @@ def test_the_gm_rolls_a_table_into_the_log_with_dice_row_and_text(client, monkey
     campaign, _, session = table
     saved = weather(campaign)
     client.force_login(gm)
-    monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(5))
+    deal(monkeypatch, 5)
     roll(client, campaign, saved)
     entry = Roll.objects.get(kind="table")
     assert (entry.seq, entry.faces, entry.result["answer"]["text"]) == (1, [5], "rain")
@@ -386,7 +387,7 @@ def test_a_forged_table_row_in_the_export_is_caught(client, table, gm):
 def test_the_markdown_export_shows_the_row_read(client, monkeypatch, table, gm):
     campaign, _, session = table
     client.force_login(gm)
-    monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(6))
+    deal(monkeypatch, 6)
     roll(client, campaign, weather(campaign))
     url = reverse("session_export", args=[campaign.pk, session.pk, "md"])
     assert "Table: Weather (1d6): **6 → 6: a clear sky** (d6:6)" in client.get(url).content.decode()
@@ -408,7 +409,7 @@ HX = {"HTTP_HX_REQUEST": "true"}
 def test_with_htmx_the_box_answers_with_the_rolled_entry(client, monkeypatch, table, gm):
     campaign, _, _ = table
     client.force_login(gm)
-    monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(1))
+    deal(monkeypatch, 1)
     url = reverse("random_table_roll", args=[campaign.pk, weather(campaign).pk])
     response = client.post(url, {"key": str(uuid.uuid4()), "visibility": "hidden"}, **HX)
     body = response.content.decode()
