@@ -322,40 +322,6 @@ def test_the_rozmach_pool_before_the_roll_comes_from_the_sheet(client, table, pl
 # --- Rolling ------------------------------------------------------------------------------------
 
 
-def test_rolling_without_a_running_session_says_so_and_rolls_nothing(client, table, player):
-    _, hero = table
-    client.force_login(player)
-    response = roll(client, hero, skill="Jazda")
-    assert response.status_code == 409
-    assert "No game session is running" in response.content.decode()
-    assert not Roll.objects.exists()
-
-
-def test_a_double_submitted_roll_creates_one_roll(client, table, player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
-    form = {"skill": "Jazda", "key": str(uuid.uuid4())}
-    first = client.post(panel_url(hero, "test_roll"), form)
-    second = client.post(panel_url(hero, "test_roll"), form)
-    assert (first.status_code, second.status_code) == (200, 200)
-    assert Roll.objects.count() == 1
-
-
-def test_another_player_cannot_open_or_roll_this_characters_panel(client, table, other_player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(other_player)
-    assert client.get(panel_url(hero), {"skill": "Jazda"}).status_code == 404
-    assert roll(client, hero, skill="Jazda").status_code == 404
-
-
-def test_an_outsider_gets_404(client, table, outsider):
-    _, hero = table
-    client.force_login(outsider)
-    assert client.get(panel_url(hero)).status_code == 404
-
-
 def test_a_roll_logs_every_modifier_with_its_source(client, table, player, dice):
     campaign, hero = table
     actions.start_session(campaign)
