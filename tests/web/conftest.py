@@ -52,11 +52,12 @@ class Table:
 
 @pytest.fixture
 def make_table(gm, player, request):
-    """``make_table(system, characters=[(name, data), ...], ...)``: character *i* belongs to
-    the *i*-th player (the ``player``, then the ``other_player``, unless ``players`` says
-    otherwise). ``session``: True starts it after the characters exist, ``"first"`` before
-    them (a new scene resets per-scene fields, so a sheet that must keep them comes after),
-    False leaves the table without one."""
+    """``make_table(system, characters=[(name, data), ...], ...)``: the ``gm`` runs the table
+    (or another user given as ``gm``); character *i* belongs to the *i*-th player (the
+    ``player``, then the ``other_player``; ``players`` names others, or a number seats only
+    that many of these two). ``session``: True starts it after the characters exist,
+    ``"first"`` before them (a new scene resets per-scene fields, so a sheet that must keep
+    them comes after), False leaves the table without one."""
 
     def make(
         system: str = "fasttest",
@@ -65,12 +66,19 @@ def make_table(gm, player, request):
         settings: dict | None = None,
         characters: Sequence[tuple[str, dict]] = (("Brunhilda", {}),),
         npcs: Sequence[tuple[str, list]] = (),
-        players: Sequence[Any] | None = None,
+        players: Sequence[Any] | int | None = None,
+        gm: Any = gm,
         session: bool | str = True,
         title: str = "",
     ) -> Table:
         if players is None:
-            players = (player, request.getfixturevalue("other_player"))
+            players = 2
+        if isinstance(players, int):  # the other player's user exists only if seated
+            players = (
+                [player, request.getfixturevalue("other_player")][:players]
+                if players > 1
+                else [player]
+            )
         extra = {} if settings is None else {"settings": copy.deepcopy(settings)}
         campaign = Campaign.objects.create(name=name, system=system, gm=gm, **extra)
         seat(campaign, gm, *players)

@@ -55,8 +55,10 @@ def make_table(gm, player, other_player, hero):
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player, HERO)
+def table(make_table):
+    return make_table(
+        name="Zarith", settings={"fasttest": SETTINGS}, characters=[("Brunhilda", HERO)]
+    )
 
 
 @pytest.fixture
@@ -77,7 +79,7 @@ def wounds(hero):
 
 
 def test_ignoring_wounds_rolls_without_their_penalty_dice(client, table, player):
-    _campaign, hero, _session = table
+    hero = table.hero
     client.force_login(player)
     plain = client.post(panel_url(hero), {"attribute": "BUDOWA"}).context["panel"]
     ignored = client.post(panel_url(hero), {"attribute": "BUDOWA", "ignore_wounds": "on"})
@@ -86,7 +88,7 @@ def test_ignoring_wounds_rolls_without_their_penalty_dice(client, table, player)
 
 
 def test_ignoring_wounds_adds_a_wound_of_the_worst_severity_at_once(client, table, player, dice):
-    _campaign, hero, _session = table
+    hero = table.hero
     client.force_login(player)
     dice(3, 4)
     assert roll(client, hero, attribute="BUDOWA", ignore_wounds="on").status_code == 200
@@ -97,7 +99,7 @@ def test_ignoring_wounds_adds_a_wound_of_the_worst_severity_at_once(client, tabl
 
 
 def test_ignoring_wounds_calls_the_consciousness_test_with_the_armor(client, table, player, dice):
-    _campaign, hero, _session = table
+    hero = table.hero
     client.force_login(player)
     dice(3, 4)
     roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
@@ -108,7 +110,7 @@ def test_ignoring_wounds_calls_the_consciousness_test_with_the_armor(client, tab
 
 
 def test_the_log_entry_says_the_wounds_were_ignored(client, table, player, dice):
-    _campaign, hero, _session = table
+    hero = table.hero
     client.force_login(player)
     dice(3, 4)
     roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
@@ -121,7 +123,7 @@ def test_the_log_entry_says_the_wounds_were_ignored(client, table, player, dice)
 
 
 def test_ignoring_wounds_with_none_counted_is_refused_with_a_message(client, table, player):
-    _campaign, hero, _session = table
+    hero = table.hero
     hero.data["wounds"] = [{"label": "cięcie", "severity": "light", "bandaged": True}]
     hero.save()
     client.force_login(player)
@@ -133,7 +135,7 @@ def test_ignoring_wounds_with_none_counted_is_refused_with_a_message(client, tab
 
 
 def test_a_full_sheet_refuses_ignoring_wounds_and_loses_nothing(client, table, player):
-    _campaign, hero, _session = table
+    hero = table.hero
     hero.data["wounds"] = [{"label": f"w{i}", "severity": "light", "bandaged": False}
                            for i in range(20)]  # fmt: skip
     hero.save()
@@ -148,7 +150,7 @@ def test_a_full_sheet_refuses_ignoring_wounds_and_loses_nothing(client, table, p
 def test_ignoring_wounds_in_a_called_test_leaves_it_rolled_and_calls_the_next(
     client, table, gm, player, dice
 ):
-    _campaign, hero, session = table
+    hero, session = table.hero, table.session
     called = PendingTest.objects.create(
         session=session, character=hero, called_by=gm, target={"attribute": "ZRĘCZNOŚĆ"}
     )
@@ -163,7 +165,7 @@ def test_ignoring_wounds_in_a_called_test_leaves_it_rolled_and_calls_the_next(
 def test_the_gm_sees_the_called_consciousness_test_on_the_dashboard(
     client, table, gm, player, dice
 ):
-    campaign, hero, _session = table
+    campaign, hero = table.campaign, table.hero
     client.force_login(player)
     dice(3, 4)
     roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
@@ -179,7 +181,7 @@ def test_the_gm_sees_the_called_consciousness_test_on_the_dashboard(
 @pytest.fixture
 def wound_test(client, table, player, dice):
     """The consciousness test called after Brunhilda ignored her wounds (3 on the sheet now)."""
-    _campaign, hero, _session = table
+    hero = table.hero
     client.force_login(player)
     dice(3, 4)
     roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
@@ -334,7 +336,7 @@ def test_the_sheet_button_asks_the_panel_for_the_magic_die(client, caster, playe
 def test_a_combat_wound_after_ignoring_wounds_calls_one_test_that_reads_both(
     client, table, gm, player, dice
 ):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     called = PendingTest.objects.create(
         session=session, character=hero, called_by=gm, modifiers={"combat": True},
         target={"attribute": "BUDOWA", "skill": ["WALKA"]},

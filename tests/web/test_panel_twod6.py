@@ -4,13 +4,12 @@ import uuid
 
 import pytest
 
-from campaigns.models import Campaign
 from config.text import MESSAGE as UNSAFE_TEXT
 from rolls import actions
 from rolls.models import Roll
 from rolls.panels import twod6 as panel_module
 from sheets.models import Character
-from tests.web.live import panel_url, seat
+from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 
 pytestmark = pytest.mark.django_db
@@ -48,16 +47,14 @@ AOIFE = sheet(
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    campaign = Campaign.objects.create(name="Pustkowia", system="2d6", gm=gm)
-    seat(campaign, gm, player, other_player)
-    return campaign
+def table(make_table):
+    return make_table("2d6", name="Pustkowia", characters=(), session=False)
 
 
 @pytest.fixture
 def make_hero(table, player):
     def make(data, name="Bohater"):
-        return Character.objects.create(campaign=table, owner=player, name=name, data=data)
+        return Character.objects.create(campaign=table.campaign, owner=player, name=name, data=data)
 
     return make
 
