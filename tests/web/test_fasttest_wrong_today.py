@@ -2,19 +2,16 @@
 consciousness test, the wound test takes only the rules' dice, and the sheet's magic-die button
 rolls the magic die after the caster's spell (RULES.md section 1)."""
 
-import copy
 import uuid
 
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign
 from rolls import actions
 from rolls.labels import source_line
 from rolls.models import PendingTest, Roll
-from sheets.models import Character
 from tests.web.dice import Scripted
-from tests.web.live import panel_url, seat
+from tests.web.live import panel_url
 
 pytestmark = pytest.mark.django_db
 
@@ -42,28 +39,23 @@ CASTER = {
 SETTINGS = {"magic": True, "experience_dice": True, "emanation": False}
 
 
-def make_table(gm, player, other_player, hero):
-    campaign = Campaign.objects.create(
-        name="Zarith", system="fasttest", gm=gm, settings={"fasttest": SETTINGS}
-    )
-    seat(campaign, gm, player, other_player)
-    character = Character.objects.create(
-        campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(hero)
-    )
-    session = actions.start_session(campaign)
-    return campaign, character, session
+def zarith(hero) -> dict:
+    """``make_table``'s arguments for Brunhilda's FastTest table in Zarith on ``hero``."""
+    return {
+        "name": "Zarith",
+        "settings": {"fasttest": SETTINGS},
+        "characters": [("Brunhilda", hero)],
+    }
 
 
 @pytest.fixture
 def table(make_table):
-    return make_table(
-        name="Zarith", settings={"fasttest": SETTINGS}, characters=[("Brunhilda", HERO)]
-    )
+    return make_table(**zarith(HERO))
 
 
 @pytest.fixture
-def caster(gm, player, other_player):
-    return make_table(gm, player, other_player, CASTER)
+def caster(make_table):
+    return make_table(**zarith(CASTER))
 
 
 def roll(client, hero, **choices):
@@ -246,7 +238,7 @@ def magic_panel(client, hero):
 
 
 def test_the_magic_die_button_opens_the_magic_die_after_the_spell(client, caster, player, dice):
-    _campaign, jaga, _session = caster
+    jaga = caster.hero
     client.force_login(player)
     dice(2, 4)
     roll(client, jaga, attribute="DUCH")
@@ -262,7 +254,7 @@ def test_the_magic_die_button_opens_the_magic_die_after_the_spell(client, caster
 
 
 def test_rolling_from_the_button_rolls_the_magic_die_for_the_caster(client, caster, player, dice):
-    _campaign, jaga, _session = caster
+    jaga = caster.hero
     client.force_login(player)
     dice(2, 4)
     roll(client, jaga, attribute="DUCH")
@@ -278,7 +270,7 @@ def test_rolling_from_the_button_rolls_the_magic_die_for_the_caster(client, cast
 
 
 def test_the_magic_die_follows_a_spell_only_once(client, caster, player, dice):
-    _campaign, jaga, _session = caster
+    jaga = caster.hero
     client.force_login(player)
     dice(2, 4)
     roll(client, jaga, attribute="DUCH")
@@ -291,7 +283,7 @@ def test_the_magic_die_follows_a_spell_only_once(client, caster, player, dice):
 
 
 def test_without_a_spell_the_button_says_to_cast_one_first(client, caster, player, dice):
-    _campaign, jaga, _session = caster
+    jaga = caster.hero
     client.force_login(player)
     dice(2, 4)
     roll(client, jaga, attribute="BUDOWA")  # not a spell
@@ -301,7 +293,7 @@ def test_without_a_spell_the_button_says_to_cast_one_first(client, caster, playe
 
 
 def test_a_gms_hidden_spell_is_not_shown_to_the_player(client, caster, gm, player):
-    _campaign, jaga, session = caster
+    jaga, session = caster.hero, caster.session
     actions.record_roll(
         session=session, actor=gm, system="fasttest", params={"attribute": 7}, key=uuid.uuid4(),
         label="DUCH 7 (the GM's)", character=jaga, visibility="hidden", rng=Scripted(2, 4),
@@ -313,7 +305,7 @@ def test_a_gms_hidden_spell_is_not_shown_to_the_player(client, caster, gm, playe
 
 
 def test_another_player_cannot_roll_the_casters_magic_die(client, caster, other_player, dice):
-    _campaign, jaga, session = caster
+    jaga, session = caster.hero, caster.session
     dice(2, 4)
     actions.record_roll(
         session=session, actor=jaga.owner, system="fasttest", params={"attribute": 7},
@@ -326,7 +318,7 @@ def test_another_player_cannot_roll_the_casters_magic_die(client, caster, other_
 
 
 def test_the_sheet_button_asks_the_panel_for_the_magic_die(client, caster, player):
-    _campaign, jaga, _session = caster
+    jaga = caster.hero
     client.force_login(player)
     url = reverse("character_detail", args=[jaga.campaign_id, jaga.pk])
     html = client.get(url).content.decode()

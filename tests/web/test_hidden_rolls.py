@@ -28,8 +28,7 @@ from rolls.models import PendingTest, Roll, Visibility
 from sheets.models import NPC, Character
 from tests.web.dice import deal
 from tests.web.live import panel_url, seat
-from tests.web.test_after_roll import CASTER
-from tests.web.test_after_roll import make_table as fasttest_table
+from tests.web.test_after_roll import CASTER, zarith
 from tests.web.test_panel_caerbannog import SHEET
 
 pytestmark = pytest.mark.django_db
@@ -185,9 +184,10 @@ def test_a_players_bad_follow_up_of_their_own_secret_roll_still_shows_it_to_them
 
 @pytest.mark.parametrize("key", ["x", str(uuid.uuid4())], ids=["malformed key", "good key"])
 def test_the_magic_die_after_the_gms_hidden_spell_is_a_404_to_the_casters_owner(
-    client, gm, player, other_player, key
+    client, make_table, gm, player, key
 ):
-    campaign, caster, session = fasttest_table(gm, player, other_player, hero=CASTER)
+    table = make_table(**zarith(hero=CASTER))
+    campaign, caster, session = table.campaign, table.hero, table.session
     spell, _ = actions.record_roll(
         session=session, actor=gm, system="fasttest", params={"attribute": 7}, key=uuid.uuid4(),
         label="DUCH 7", character=caster, visibility=Visibility.HIDDEN,

@@ -16,7 +16,6 @@ from campaigns.models import Membership
 from config.asgi import application
 from rolls import presence
 from sheets.models import Character
-from tests.web.live import make_table
 from tests.web.test_panel_fasttest import SHEET
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -175,10 +174,12 @@ async def test_a_member_removed_from_the_table_drops_off_the_list(table, gm, pla
     await socket.disconnect()
 
 
-async def test_another_tables_characters_are_not_shown(table, gm, player, outsider):
+async def test_another_tables_characters_are_not_shown(table, make_table, player, outsider):
     campaign = table.campaign
-    other = await sync_to_async(make_table)(gm, player, outsider)
-    await sync_to_async(Character.objects.create)(campaign=other[0], owner=player, name="Obcy")
+    other = await sync_to_async(make_table)(players=[player, outsider], title="Noc pierwsza")
+    await sync_to_async(Character.objects.create)(
+        campaign=other.campaign, owner=player, name="Obcy"
+    )
     socket = await opened(player, campaign)
     assert (await people(campaign))["player"]["characters"] == ["Brunhilda"]
     assert "Obcy" not in (await next_presence(socket))["html"]

@@ -11,7 +11,7 @@ from django.test.signals import template_rendered
 from rolls import actions
 from rolls.actions import campaign_group
 from rolls.payload import roll_payload
-from tests.web.live import make_table, roll, socket_for
+from tests.web.live import roll, socket_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -126,9 +126,9 @@ async def test_a_roll_made_before_the_page_asks_is_sent_once(table, player):
     await socket.disconnect()
 
 
-async def test_a_replay_for_another_campaigns_session_is_refused(table, gm, player, other_player):
+async def test_a_replay_for_another_campaigns_session_is_refused(table, make_table, player):
     campaign = table.campaign
-    _, _, foreign = await sync_to_async(make_table)(gm, player, other_player)
+    foreign = (await sync_to_async(make_table)(title="Noc pierwsza")).session
     socket, _ = await connected(player, campaign)
     await socket.send_json_to({"type": "since", "session": foreign.pk, "seq": 0})
     assert (await socket.receive_json_from(timeout=3))["type"] == "error"
