@@ -9,7 +9,6 @@ endpoint added later is checked too (or fails, asking how to fill its new URL pa
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import uuid
@@ -27,7 +26,7 @@ from rolls.labels import KIND_LABELS
 from rolls.models import PendingTest, Roll, Visibility
 from sheets.models import NPC, Character
 from tests.web.dice import deal
-from tests.web.live import panel_url, seat
+from tests.web.live import panel_url
 from tests.web.test_after_roll import CASTER, zarith
 from tests.web.test_panel_caerbannog import SHEET
 
@@ -65,16 +64,12 @@ def gm_rolls_hidden(client, hero, skill, **extra) -> Roll:
 
 
 @pytest.fixture
-def table(gm, player, other_player, monkeypatch) -> Table:
-    campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
+def table(make_table, gm, monkeypatch) -> Table:
+    seated = make_table(
+        "caerbannog", name="Caerbannog", characters=[("Morgana", SHEET)], npcs=[("Troll", [])]
     )
-    npc = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
-    session = actions.start_session(campaign)
-    gm_client = Client()
-    gm_client.force_login(gm)
+    campaign, hero, npc, session = seated.campaign, seated.hero, seated.npc, seated.session
+    gm_client = seated.client(gm)
     with monkeypatch.context() as patch:
         scripted(patch, HIDDEN_FACES["Atletyka"])
         hidden = gm_rolls_hidden(gm_client, hero, "Atletyka")
