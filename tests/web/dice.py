@@ -42,13 +42,6 @@ class ScriptedDice:
         self._monkeypatch.setattr(actions, "dice_source", lambda *_stream: source)
         return source
 
-    def fair(self) -> None:
-        """Back to the session's fair stream for the rolls from now on."""
-        self._monkeypatch.setattr(actions, "dice_source", _FAIR)
-
-
-_FAIR = actions.dice_source
-
 
 def deal(monkeypatch: pytest.MonkeyPatch, *faces: int) -> None:
     """Every roll the server makes from now on (until ``monkeypatch`` undoes it) deals
