@@ -6,7 +6,6 @@ something that did not happen (a rolled-back roll), and views and consumers neve
 
 from __future__ import annotations
 
-import secrets
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -96,17 +95,11 @@ def _plain_roll(module, params, rng):
     return module.roll(params, rng)
 
 
-#: The real class, to tell when a test has replaced it (below).
-_SYSTEM_RANDOM = secrets.SystemRandom
-
-
-def _dice(seed: str, seq: int, nonce: str) -> RandomSource:
-    """The fair stream of the roll. Tests that script their dice replace
-    ``secrets.SystemRandom`` (monkeypatch), the seam of the days before fair dice: their
-    scripted source is used instead. Nothing else ever replaces it."""
-    if secrets.SystemRandom is not _SYSTEM_RANDOM:
-        return secrets.SystemRandom()
-    return fair.FairDice(seed, seq, nonce)
+#: Where a roll's dice come from when its caller passes no ``rng``: the session's fair stream
+#: of (seed, seq, nonce) (ENGINE.md, "Fair dice"). Views never pass an ``rng``, so this is the
+#: one injection point for tests that script the dice of a roll made through a view
+#: (tests/web/dice.py swaps it); nothing in the app replaces it.
+dice_source: Callable[[str, int, str], RandomSource] = fair.FairDice
 
 
 def _nonce(nonce: str | None) -> tuple[str, bool]:
@@ -133,7 +126,7 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     module = engine or get_system(system).engine
     nonce, server_nonce = _nonce(nonce)
     seq = locked.last_seq + 1
-    source = rng or _dice(locked.seed, seq, nonce)
+    source = rng or dice_source(locked.seed, seq, nonce)
     try:
         result = resolver(module, module.parse_params(params), source)
     except EngineError as error:

@@ -97,13 +97,13 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture
 def running(table, player, client):
-    """The module's ``table`` (campaign, hero) with a session running and its player logged in."""
+    """The module's ``table`` (tests/web/conftest.py) with a session running and its player
+    logged in."""
     from rolls import actions
 
-    campaign, hero = table
-    actions.start_session(campaign)
+    table.session = actions.start_session(table.campaign)
     client.force_login(player)
-    return campaign, hero
+    return table
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,5 @@
-"""Helpers for the live-table tests: a table with a GM and two players, and socket clients."""
+"""Helpers for the live-table tests: seating a table, rolling on it, and socket clients (the table
+itself comes from the ``make_table`` fixture, tests/web/conftest.py)."""
 
 from __future__ import annotations
 
@@ -8,20 +9,11 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Membership
 from config.asgi import application
 from rolls import actions
-from sheets.models import Character
 
 FASTTEST_TEST = {"attribute": 5, "skills": [1], "bonus": 1, "penalty": 0}
-
-
-def make_table(gm, player, other_player, system: str = "fasttest"):
-    campaign = Campaign.objects.create(name="Stół", system=system, gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(campaign=campaign, owner=player, name="Brunhilda", data={})
-    session = actions.start_session(campaign, "Noc pierwsza")
-    return campaign, hero, session
 
 
 def roll(session, actor, visibility="public", key=None, **extra):

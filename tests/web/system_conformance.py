@@ -32,9 +32,9 @@ _DATA_ROLL = re.compile(r'class="roll-target[^"]*"[^>]*data-roll="([^"]*)"')
 
 class Table:
     """One table of a system: its campaign, the GM, the player's hero, another player, the
-    running session."""
+    running session (None with ``session=False``: the table before its first game night)."""
 
-    def __init__(self, system, gm, player, other_player) -> None:
+    def __init__(self, system, gm, player, other_player, session: bool = True) -> None:
         self.system = system
         self.gm, self.player, self.other_player = gm, player, other_player
         self.campaign = Campaign.objects.create(name="Stół", system=system.key, gm=gm)
@@ -45,7 +45,7 @@ class Table:
         self.hero = Character.objects.create(
             campaign=self.campaign, owner=player, name=name, data=clean
         )
-        self.session = actions.start_session(self.campaign, "Noc pierwsza")
+        self.session = actions.start_session(self.campaign, "Noc pierwsza") if session else None
 
     def targets(self, client) -> dict[tuple[str, ...], list[dict]]:
         """The roll targets the hero's sheet offers, by kind (the keys of a target)."""
@@ -92,6 +92,10 @@ class SystemConformance:
     def table(self, system, gm, player, other_player) -> Table:
         return Table(system, gm, player, other_player)
 
+    @pytest.fixture
+    def idle_table(self, system, gm, player, other_player) -> Table:
+        return Table(system, gm, player, other_player, session=False)
+
     def test_the_panel_opens_from_every_kind_of_stat_on_the_sheet(self, client, table):
         kinds = table.targets(client)
         assert kinds, "the sheet offers no roll target"
@@ -131,6 +135,7 @@ class SystemConformance:
     def test_an_outsider_gets_404_from_the_panel_and_its_roll(self, client, table, outsider):
         target = table.first_target(client)
         client.force_login(outsider)
+        assert client.get(panel_url(table.hero)).status_code == 404
         assert open_panel(client, table.hero, target).status_code == 404
         assert roll_post(client, table.hero, target).status_code == 404
         assert not Roll.objects.exists()
@@ -138,6 +143,7 @@ class SystemConformance:
     def test_another_player_cannot_roll_for_the_hero(self, client, table):
         target = table.first_target(client)
         client.force_login(table.other_player)
+        assert client.get(panel_url(table.hero)).status_code == 404
         assert open_panel(client, table.hero, target).status_code == 404
         assert roll_post(client, table.hero, target).status_code == 404
         assert not Roll.objects.exists()
@@ -150,6 +156,13 @@ class SystemConformance:
         assert "No game session is running; the GM starts one." in response.content.decode()
         assert not Roll.objects.exists()
 
+    def test_a_roll_before_the_first_session_is_refused_with_its_message(self, client, idle_table):
+        target = idle_table.first_target(client)
+        response = roll_post(client, idle_table.hero, target)
+        assert response.status_code == 409
+        assert "No game session is running; the GM starts one." in response.content.decode()
+        assert not Roll.objects.exists()
+
     def test_a_double_submit_makes_one_roll(self, client, table):
         target = table.first_target(client)
         key = uuid.uuid4()
@@ -157,6 +170,8 @@ class SystemConformance:
         second = roll_post(client, table.hero, target, key=key)
         assert first.status_code == second.status_code == 200
         assert Roll.objects.filter(session=table.session).count() == 1
+        # The second answer is the first roll, not a new one under the next seq.
+        assert first.context["rolled"]["seq"] == second.context["rolled"]["seq"] == 1
 
     def _call_test(self, client, table) -> tuple[PendingTest, dict, dict]:
         """The GM calls for a test as the form comes (a select's first choice, a multiple

@@ -15,7 +15,7 @@ from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import WEAPON_CLASSES, combat_wound, wound_test_params
 from rolls.models import AppliedWound, PendingTest, Roll
 from sheets.models import Character
-from tests.web.live import seat
+from tests.web.dice import Scripted, deal
 from tests.web.words_helpers import in_words
 
 pytestmark = pytest.mark.django_db
@@ -49,33 +49,19 @@ FACES = {
 SETTINGS = {"magic": True, "experience_dice": True, "emanation": False}
 
 
-class Scripted:
-    """A random source that answers with the given faces, in order (no getrandbits: one each)."""
-
-    def __init__(self, *faces: int) -> None:
-        self.faces = list(faces)
-
-    def randint(self, low: int, high: int) -> int:
-        face = self.faces.pop(0)
-        assert low <= face <= high
-        return face
-
-
-def make_table(gm, player, other_player, settings=None, hero=HERO):
-    campaign = Campaign.objects.create(
-        name="Zarith", system="fasttest", gm=gm, settings={"fasttest": settings or SETTINGS}
-    )
-    seat(campaign, gm, player, other_player)
-    character = Character.objects.create(
-        campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(hero)
-    )
-    session = actions.start_session(campaign)
-    return campaign, character, session
+def zarith(settings=None, hero=HERO) -> dict:
+    """``make_table``'s arguments for Brunhilda's FastTest table in Zarith, under ``settings``
+    (the module's rules unless given)."""
+    return {
+        "name": "Zarith",
+        "settings": {"fasttest": settings or SETTINGS},
+        "characters": [("Brunhilda", hero)],
+    }
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player)
+def table(make_table):
+    return make_table(**zarith())
 
 
 def rolled(session, character, outcome, label="BUDOWA 7 + WALKA +2", actor=None, combat=True):
@@ -123,7 +109,7 @@ HX = {"HTTP_HX_REQUEST": "true"}
 def test_the_wound_is_the_engines_for_every_outcome_and_weapon_pair(
     client, table, gm, outcome, mine, theirs
 ):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, outcome)
     client.force_login(gm)
     wound(client, campaign, roll, mine, theirs)
@@ -146,7 +132,7 @@ def test_the_wound_is_the_engines_for_every_outcome_and_weapon_pair(
 def test_rules_examples_of_who_takes_which_wound(
     client, table, gm, outcome, mine, theirs, target, severity
 ):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, outcome)
     client.force_login(gm)
     wound(client, campaign, roll, mine, theirs)
@@ -155,7 +141,7 @@ def test_rules_examples_of_who_takes_which_wound(
 
 
 def test_a_player_hit_gets_the_wound_on_the_sheet_labelled_with_the_roll(client, table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     client.force_login(gm)
     wound(client, campaign, roll, "hand", "hand")
@@ -166,7 +152,7 @@ def test_a_player_hit_gets_the_wound_on_the_sheet_labelled_with_the_roll(client,
 
 
 def test_an_enemy_hit_changes_no_sheet_and_rolls_nothing(client, table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "yes")
     client.force_login(gm)
     html = wound(client, campaign, roll, "heavy", "hand", **HX).content.decode()
@@ -177,7 +163,7 @@ def test_an_enemy_hit_changes_no_sheet_and_rolls_nothing(client, table, gm):
 
 
 def test_the_wound_is_applied_once_only(client, table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     client.force_login(gm)
     wound(client, campaign, roll)
@@ -190,7 +176,7 @@ def test_the_wound_is_applied_once_only(client, table, gm):
 
 
 def test_the_strip_offers_the_wound_only_until_it_is_applied(client, table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     client.force_login(gm)
     strip = reverse("after_roll_strip", args=[campaign.pk])
@@ -217,9 +203,10 @@ def test_the_strip_offers_the_wound_only_until_it_is_applied(client, table, gm):
     ],
 )
 def test_a_wound_test_is_called_only_when_the_rules_want_one(
-    client, gm, player, other_player, theirs, outcome, armor, tested
+    make_table, client, gm, player, other_player, theirs, outcome, armor, tested
 ):
-    campaign, hero, session = make_table(gm, player, other_player, hero=HERO | {"armor": armor})
+    table = make_table(**zarith(hero=HERO | {"armor": armor}))
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, outcome)
     client.force_login(gm)
     wound(client, campaign, roll, "hand", theirs)
@@ -229,9 +216,10 @@ def test_a_wound_test_is_called_only_when_the_rules_want_one(
 
 
 def test_the_wound_test_is_budowa_with_armor_as_bonus_dice_and_the_new_wound_counted(
-    client, gm, player, other_player
+    make_table, client, gm, player, other_player
 ):
-    campaign, hero, session = make_table(gm, player, other_player, hero=HERO | {"armor": 2})
+    table = make_table(**zarith(hero=HERO | {"armor": 2}))
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     client.force_login(gm)
     wound(client, campaign, roll, "hand", "hand")
@@ -249,7 +237,7 @@ def test_the_wound_test_is_budowa_with_armor_as_bonus_dice_and_the_new_wound_cou
 
 def roll_wound_test(client, monkeypatch, campaign, hero, player, *faces):
     test = PendingTest.objects.get(status="open")
-    monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(*faces))
+    deal(monkeypatch, *faces)
     client.force_login(player)
     form = {"pending": test.pk, "revision": test.revision, "key": str(uuid.uuid4())}
     response = client.post(reverse("test_roll", args=[campaign.pk, hero.pk]), form)
@@ -257,8 +245,11 @@ def roll_wound_test(client, monkeypatch, campaign, hero, player, *faces):
     return AppliedWound.objects.get(wound_test=test)
 
 
-def test_yes_and_with_armor_removes_the_new_wound(client, monkeypatch, gm, player, other_player):
-    campaign, hero, session = make_table(gm, player, other_player, hero=HERO | {"armor": 2})
+def test_yes_and_with_armor_removes_the_new_wound(
+    make_table, client, monkeypatch, gm, player, other_player
+):
+    table = make_table(**zarith(hero=HERO | {"armor": 2}))
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     client.force_login(gm)
     wound(client, campaign, roll, "hand", "hand")
@@ -274,7 +265,7 @@ def test_yes_and_with_armor_removes_the_new_wound(client, monkeypatch, gm, playe
 
 
 def test_yes_and_without_armor_keeps_the_wound(client, monkeypatch, table, gm, player):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     client.force_login(gm)
     wound(client, campaign, roll, "hand", "hand")
@@ -288,7 +279,7 @@ def test_yes_and_without_armor_keeps_the_wound(client, monkeypatch, table, gm, p
 def test_a_failed_test_on_a_deadly_wound_means_death_on_the_strip(
     client, monkeypatch, table, gm, player
 ):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     client.force_login(gm)
     wound(client, campaign, roll, "hand", "heavy")
@@ -300,7 +291,7 @@ def test_a_failed_test_on_a_deadly_wound_means_death_on_the_strip(
 
 
 def test_the_wound_test_is_not_offered_as_a_new_fight(client, monkeypatch, table, gm, player):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     client.force_login(gm)
     wound(client, campaign, roll, "hand", "hand")
@@ -311,7 +302,7 @@ def test_the_wound_test_is_not_offered_as_a_new_fight(client, monkeypatch, table
 
 
 def test_another_called_test_is_left_alone_by_the_wound_reading(client, table, gm, player):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     from rolls import pending
 
     pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "DUCH"})
@@ -329,7 +320,7 @@ def test_another_called_test_is_left_alone_by_the_wound_reading(client, table, g
 
 @pytest.mark.parametrize(("mine", "theirs"), [("bazooka", "hand"), ("hand", ""), ("", "")])
 def test_a_forged_weapon_class_is_refused_with_400(client, table, gm, mine, theirs):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     client.force_login(gm)
     response = wound(client, campaign, roll, mine, theirs, **HX)
@@ -338,16 +329,17 @@ def test_a_forged_weapon_class_is_refused_with_400(client, table, gm, mine, thei
     assert not AppliedWound.objects.exists()
 
 
-def test_another_campaigns_roll_is_404(client, table, gm, player, other_player):
-    campaign, _, _ = table
-    _, stranger, foreign = make_table(gm, player, other_player)
+def test_another_campaigns_roll_is_404(make_table, client, table, gm, player, other_player):
+    campaign = table.campaign
+    other = make_table(**zarith())
+    stranger, foreign = other.hero, other.session
     roll = rolled(foreign, stranger, "no")
     client.force_login(gm)
     assert wound(client, campaign, roll).status_code == 404
 
 
 def test_a_magic_die_roll_cannot_itself_be_wounded(client, table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     follow = Roll.objects.create(
         session=session, seq=99, actor=gm, character=hero, system="fasttest", kind="magic_die",
@@ -358,7 +350,7 @@ def test_a_magic_die_roll_cannot_itself_be_wounded(client, table, gm):
 
 
 def test_no_wound_lands_after_the_session_ended(client, table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     actions.end_session(session)
     client.force_login(gm)
@@ -379,7 +371,7 @@ def gm_urls(campaign, roll, hero, npc_pk=1):
 
 @pytest.mark.parametrize("who", ["player", "other_player", "outsider"])
 def test_everyone_but_the_gm_gets_404_on_every_after_roll_url(client, table, request, who):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     client.force_login(request.getfixturevalue(who))
     for method, url in gm_urls(campaign, roll, hero):
@@ -394,19 +386,19 @@ def test_everyone_but_the_gm_gets_404_on_every_after_roll_url(client, table, req
 
 
 @pytest.fixture
-def caster(gm, player, other_player):
-    return make_table(gm, player, other_player, hero=CASTER)
+def caster(make_table):
+    return make_table(**zarith(hero=CASTER))
 
 
 def magic_via_panel(client, campaign, character, roll, *faces, monkeypatch=None):
     if monkeypatch is not None:
-        monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(*faces))
+        deal(monkeypatch, *faces)
     url = reverse("test_follow_up", args=[campaign.pk, character.pk, roll.pk, "magic_die"])
     return client.post(url, {"key": str(uuid.uuid4())})
 
 
 def test_the_panel_offers_the_magic_die_after_a_spell(client, caster, player):
-    campaign, jaga, session = caster
+    campaign, jaga = caster.campaign, caster.hero
     client.force_login(player)
     url = reverse("test_roll", args=[campaign.pk, jaga.pk])
     response = client.post(url, {"attribute": "DUCH", "key": str(uuid.uuid4())})
@@ -426,9 +418,10 @@ def test_the_panel_offers_the_magic_die_after_a_spell(client, caster, player):
     ],
 )
 def test_the_magic_die_follows_only_a_spell_of_a_caster_with_a_die(
-    gm, player, other_player, label, rules, data, offered
+    make_table, gm, player, other_player, label, rules, data, offered
 ):
-    campaign, jaga, session = make_table(gm, player, other_player, rules, CASTER | data)
+    table = make_table(**zarith(rules, CASTER | data))
+    campaign, jaga, session = table.campaign, table.hero, table.session
     roll = rolled(session, jaga, "yes", label=label)
     assert bool(after_roll.magic_follow_ups(roll, jaga, campaign)) is offered
 
@@ -436,7 +429,7 @@ def test_the_magic_die_follows_only_a_spell_of_a_caster_with_a_die(
 def test_one_or_two_drops_the_die_a_step_and_logs_a_magic_die_entry(
     client, monkeypatch, caster, player
 ):
-    campaign, jaga, session = caster
+    campaign, jaga, session = caster.campaign, caster.hero, caster.session
     spell = rolled(session, jaga, "yes", label="DUCH 7")
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell, 2, monkeypatch=monkeypatch)
@@ -450,7 +443,7 @@ def test_one_or_two_drops_the_die_a_step_and_logs_a_magic_die_entry(
 
 
 def test_three_or_more_keeps_the_die(client, monkeypatch, caster, player):
-    campaign, jaga, session = caster
+    campaign, jaga, session = caster.campaign, caster.hero, caster.session
     spell = rolled(session, jaga, "yes", label="DUCH 7")
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell, 3, monkeypatch=monkeypatch)
@@ -460,9 +453,10 @@ def test_three_or_more_keeps_the_die(client, monkeypatch, caster, player):
 
 
 def test_a_d4_dropping_leaves_no_die_and_an_unconscious_caster(
-    client, monkeypatch, gm, player, other_player
+    make_table, client, monkeypatch, gm, player, other_player
 ):
-    campaign, jaga, session = make_table(gm, player, other_player, hero=CASTER | {"magic_die": 4})
+    table = make_table(**zarith(hero=CASTER | {"magic_die": 4}))
+    campaign, jaga, session = table.campaign, table.hero, table.session
     spell = rolled(session, jaga, "yes", label="DUCH 7")
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell, 1, monkeypatch=monkeypatch)
@@ -476,10 +470,11 @@ def test_a_d4_dropping_leaves_no_die_and_an_unconscious_caster(
     ("rule", "outcome"), [(True, "magic_held_emanation"), (False, "magic_held")]
 )
 def test_a_face_above_duch_erupts_only_with_the_emanation_rule(
-    client, monkeypatch, gm, player, other_player, rule, outcome
+    make_table, client, monkeypatch, gm, player, other_player, rule, outcome
 ):
     rules = SETTINGS | {"emanation": rule}
-    campaign, jaga, session = make_table(gm, player, other_player, rules, CASTER)
+    table = make_table(**zarith(rules, CASTER))
+    campaign, jaga, session = table.campaign, table.hero, table.session
     spell = rolled(session, jaga, "yes", label="DUCH 7")
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell, 8, monkeypatch=monkeypatch)
@@ -487,7 +482,7 @@ def test_a_face_above_duch_erupts_only_with_the_emanation_rule(
 
 
 def test_the_magic_die_is_rolled_once_per_spell(client, monkeypatch, caster, player):
-    campaign, jaga, session = caster
+    campaign, jaga, session = caster.campaign, caster.hero, caster.session
     spell = rolled(session, jaga, "yes", label="DUCH 7")
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell, 5, monkeypatch=monkeypatch)
@@ -497,7 +492,7 @@ def test_the_magic_die_is_rolled_once_per_spell(client, monkeypatch, caster, pla
 
 
 def test_the_magic_die_entry_renders_in_the_log(client, monkeypatch, caster, player):
-    campaign, jaga, session = caster
+    campaign, jaga, session = caster.campaign, caster.hero, caster.session
     spell = rolled(session, jaga, "yes", label="DUCH 7")
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell, 2, monkeypatch=monkeypatch)
@@ -508,12 +503,12 @@ def test_the_magic_die_entry_renders_in_the_log(client, monkeypatch, caster, pla
 
 
 def test_the_gm_rolls_the_magic_die_from_the_strip(client, monkeypatch, caster, gm):
-    campaign, jaga, session = caster
+    campaign, jaga, session = caster.campaign, caster.hero, caster.session
     spell = rolled(session, jaga, "yes", label="DUCH 7")
     client.force_login(gm)
     strip = client.get(reverse("after_roll_strip", args=[campaign.pk])).content.decode()
     assert "Roll the magic die (Kość magii) d10" in strip
-    monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(1))
+    deal(monkeypatch, 1)
     url = reverse("gm_magic_die", args=[campaign.pk, spell.pk])
     html = client.post(url, {"key": str(uuid.uuid4())}, **HX).content.decode()
     jaga.refresh_from_db()
@@ -522,7 +517,7 @@ def test_the_gm_rolls_the_magic_die_from_the_strip(client, monkeypatch, caster, 
 
 
 def test_a_forged_follow_up_kind_is_refused(client, caster, player):
-    campaign, jaga, session = caster
+    campaign, jaga, session = caster.campaign, caster.hero, caster.session
     spell = rolled(session, jaga, "yes", label="DUCH 7")
     client.force_login(player)
     url = reverse("test_follow_up", args=[campaign.pk, jaga.pk, spell.pk, "fireball"])
@@ -534,8 +529,11 @@ def test_a_forged_follow_up_kind_is_refused(client, caster, player):
 
 
 @pytest.mark.parametrize(("die", "after"), [(8, 10), (None, 4), (4, 6)])
-def test_a_nights_rest_raises_the_die_one_step(client, gm, player, other_player, die, after):
-    campaign, jaga, _ = make_table(gm, player, other_player, hero=CASTER | {"magic_die": die})
+def test_a_nights_rest_raises_the_die_one_step(
+    make_table, client, gm, player, other_player, die, after
+):
+    table = make_table(**zarith(hero=CASTER | {"magic_die": die}))
+    campaign, jaga = table.campaign, table.hero
     client.force_login(gm)
     client.post(reverse("night_rest", args=[campaign.pk, jaga.pk]))
     jaga.refresh_from_db()
@@ -543,9 +541,12 @@ def test_a_nights_rest_raises_the_die_one_step(client, gm, player, other_player,
 
 
 @pytest.mark.parametrize("die", [10, 12])
-def test_rest_never_raises_the_die_above_the_starting_die(client, gm, player, other_player, die):
+def test_rest_never_raises_the_die_above_the_starting_die(
+    make_table, client, gm, player, other_player, die
+):
     # DUCH 7 gives d6, two magic traits raise it to d10: the starting die.
-    campaign, jaga, _ = make_table(gm, player, other_player, hero=CASTER | {"magic_die": die})
+    table = make_table(**zarith(hero=CASTER | {"magic_die": die}))
+    campaign, jaga = table.campaign, table.hero
     client.force_login(gm)
     response = client.post(reverse("night_rest", args=[campaign.pk, jaga.pk]), **HX)
     jaga.refresh_from_db()
@@ -553,8 +554,11 @@ def test_rest_never_raises_the_die_above_the_starting_die(client, gm, player, ot
     assert jaga.data["magic_die"] == die
 
 
-def test_the_rest_button_shows_only_when_it_would_raise_the_die(client, gm, player, other_player):
-    campaign, jaga, _ = make_table(gm, player, other_player, hero=CASTER | {"magic_die": 6})
+def test_the_rest_button_shows_only_when_it_would_raise_the_die(
+    make_table, client, gm, player, other_player
+):
+    table = make_table(**zarith(hero=CASTER | {"magic_die": 6}))
+    campaign = table.campaign
     Character.objects.create(campaign=campaign, owner=gm, name="Rycerz", data=copy.deepcopy(HERO))
     client.force_login(gm)
     html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
@@ -566,7 +570,7 @@ def test_the_rest_button_shows_only_when_it_would_raise_the_die(client, gm, play
 
 
 def test_the_dashboard_shows_the_strip_newest_first(client, table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     first = rolled(session, hero, "no")
     second = rolled(session, hero, "yes")
     client.force_login(gm)
@@ -576,7 +580,7 @@ def test_the_dashboard_shows_the_strip_newest_first(client, table, gm):
 
 
 def test_the_strip_shows_at_most_ten_tests(table):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     for _ in range(12):
         rolled(session, hero, "no")
     assert len(after_roll.strip(campaign, session)) == after_roll.STRIP_LENGTH
@@ -586,7 +590,7 @@ def test_the_strip_shows_at_most_ten_tests(table):
 def test_the_strip_runs_a_constant_number_of_queries(
     client, table, gm, size, django_assert_num_queries
 ):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     for index in range(size):
         roll = rolled(session, hero, "no" if index % 2 else "yes")
         if index % 3 == 0:
@@ -616,7 +620,7 @@ def test_the_engine_reads_the_scripted_faces(table):
 
 
 def test_the_rolled_wound_test_is_logged_as_a_wound_test(client, monkeypatch, table, gm, player):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     client.force_login(gm)
     wound(client, campaign, roll, "hand", "hand")

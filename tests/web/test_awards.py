@@ -11,18 +11,14 @@ from rolls import actions, awards
 from rolls.models import Award
 from sheets.models import Character
 from tests.web.sheet_helpers import JULIO
-from tests.web.test_after_roll import HERO, HX, SETTINGS, make_table, rolled
+from tests.web.test_after_roll import HERO, HX, SETTINGS, rolled, zarith
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    campaign, hero, session = make_table(gm, player, other_player)
-    friend = Character.objects.create(
-        campaign=campaign, owner=other_player, name="Zbyszko", data=copy.deepcopy(HERO)
-    )
-    return campaign, hero, friend, session
+def table(make_table):
+    return make_table(**zarith() | {"characters": [("Brunhilda", HERO), ("Zbyszko", HERO)]})
 
 
 def give_xp(client, campaign, headers=None, **form):
@@ -42,7 +38,7 @@ def sheet(character):
 
 
 def test_xp_to_one_character_lands_on_its_sheet_with_the_reason(client, table, gm):
-    campaign, hero, friend, _ = table
+    campaign, hero, friend = table.campaign, table.hero, table.characters[1]
     client.force_login(gm)
     give_xp(client, campaign, character=hero.pk, amount="3", reason="the troll's bridge")
     award = Award.objects.get()
@@ -51,7 +47,7 @@ def test_xp_to_one_character_lands_on_its_sheet_with_the_reason(client, table, g
 
 
 def test_xp_to_the_whole_party_reaches_every_sheet(client, table, gm):
-    campaign, hero, friend, _ = table
+    campaign, hero, friend = table.campaign, table.hero, table.characters[1]
     client.force_login(gm)
     give_xp(client, campaign, character="all", amount="2", reason="the adventure")
     assert (sheet(hero)["xp"], sheet(friend)["xp"]) == (2, 2)
@@ -72,7 +68,7 @@ def test_xp_to_the_whole_party_reaches_every_sheet(client, table, gm):
 def test_wrong_xp_input_is_refused_at_its_field_and_keeps_what_was_typed(
     client, table, gm, form, field, message
 ):
-    campaign, hero, _, _ = table
+    campaign, hero = table.campaign, table.hero
     client.force_login(gm)
     response = give_xp(client, campaign, HX, **({"character": str(hero.pk)} | form))
     html = response.content.decode()
@@ -84,7 +80,7 @@ def test_wrong_xp_input_is_refused_at_its_field_and_keeps_what_was_typed(
 
 
 def test_without_javascript_a_wrong_form_comes_back_in_the_whole_dashboard(client, table, gm):
-    campaign, hero, _, _ = table
+    campaign, hero = table.campaign, table.hero
     client.force_login(gm)
     response = give_xp(client, campaign, character=hero.pk, amount="50", reason="smok")
     html = response.content.decode()
@@ -93,8 +89,9 @@ def test_without_javascript_a_wrong_form_comes_back_in_the_whole_dashboard(clien
     assert 'value="smok"' in html
 
 
-def test_xp_cannot_pass_what_a_sheet_holds(client, gm, player, other_player):
-    campaign, hero, _ = make_table(gm, player, other_player, hero=HERO | {"xp": 990})
+def test_xp_cannot_pass_what_a_sheet_holds(make_table, client, gm, player, other_player):
+    table = make_table(**zarith(hero=HERO | {"xp": 990}))
+    campaign, hero = table.campaign, table.hero
     client.force_login(gm)
     response = give_xp(client, campaign, character=hero.pk, amount="20", reason="x", headers=HX)
     assert "999" in response.content.decode()
@@ -102,7 +99,7 @@ def test_xp_cannot_pass_what_a_sheet_holds(client, gm, player, other_player):
 
 
 def test_a_refusal_for_one_character_gives_nobody_xp(client, table, gm):
-    campaign, hero, friend, _ = table
+    campaign, hero, friend = table.campaign, table.hero, table.characters[1]
     friend.data["xp"] = 995
     friend.save()
     client.force_login(gm)
@@ -136,7 +133,7 @@ def test_systems_without_xp_show_no_awards_box(client, gm):
 
 
 def test_an_experience_die_goes_to_the_chosen_character(client, table, gm):
-    campaign, hero, friend, _ = table
+    campaign, hero, friend = table.campaign, table.hero, table.characters[1]
     client.force_login(gm)
     give_die(client, campaign, character=friend.pk, reason="held the gate")
     assert (sheet(hero)["experience_dice"], sheet(friend)["experience_dice"]) == (0, 1)
@@ -144,7 +141,7 @@ def test_an_experience_die_goes_to_the_chosen_character(client, table, gm):
 
 
 def test_the_card_gives_an_experience_die_and_answers_with_the_card(client, table, gm):
-    campaign, hero, _, _ = table
+    campaign, hero = table.campaign, table.hero
     client.force_login(gm)
     response = give_die(client, campaign, character=hero.pk, part="card", headers=HX)
     assert response["HX-Trigger"] == "table:sheet"
@@ -152,9 +149,10 @@ def test_the_card_gives_an_experience_die_and_answers_with_the_card(client, tabl
     assert sheet(hero)["experience_dice"] == 1
 
 
-def test_no_experience_dice_when_the_setting_is_off(client, gm, player, other_player):
+def test_no_experience_dice_when_the_setting_is_off(make_table, client, gm, player, other_player):
     rules = SETTINGS | {"experience_dice": False}
-    campaign, hero, _ = make_table(gm, player, other_player, rules)
+    table = make_table(**zarith(rules))
+    campaign, hero = table.campaign, table.hero
     client.force_login(gm)
     response = give_die(client, campaign, character=hero.pk, headers=HX)
     assert "Experience dice are off" in response.content.decode()
@@ -162,7 +160,7 @@ def test_no_experience_dice_when_the_setting_is_off(client, gm, player, other_pl
 
 
 def test_an_experience_die_for_a_failed_test_is_given_once(client, table, gm):
-    campaign, hero, _, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
     client.force_login(gm)
     url = reverse("roll_experience_die", args=[campaign.pk, roll.pk])
@@ -174,7 +172,7 @@ def test_an_experience_die_for_a_failed_test_is_given_once(client, table, gm):
 
 
 def test_a_successful_test_earns_no_experience_die(client, table, gm):
-    campaign, hero, _, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "yes_but")
     client.force_login(gm)
     response = client.post(reverse("roll_experience_die", args=[campaign.pk, roll.pk]), **HX)
@@ -183,7 +181,7 @@ def test_a_successful_test_earns_no_experience_die(client, table, gm):
 
 
 def test_the_strip_offers_the_die_on_failed_tests_only(client, table, gm):
-    campaign, hero, _, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     failed = rolled(session, hero, "no_but")
     passed = rolled(session, hero, "yes")
     client.force_login(gm)
@@ -192,8 +190,9 @@ def test_the_strip_offers_the_die_on_failed_tests_only(client, table, gm):
     assert reverse("roll_experience_die", args=[campaign.pk, passed.pk]) not in html
 
 
-def test_a_sheet_holds_at_most_twenty_experience_dice(client, gm, player, other_player):
-    campaign, hero, _ = make_table(gm, player, other_player, hero=HERO | {"experience_dice": 20})
+def test_a_sheet_holds_at_most_twenty_experience_dice(make_table, client, gm, player, other_player):
+    table = make_table(**zarith(hero=HERO | {"experience_dice": 20}))
+    campaign, hero = table.campaign, table.hero
     client.force_login(gm)
     give_die(client, campaign, character=hero.pk)
     assert sheet(hero)["experience_dice"] == 20
@@ -202,40 +201,38 @@ def test_a_sheet_holds_at_most_twenty_experience_dice(client, gm, player, other_
 # --- The end of the session ---------------------------------------------------------------------
 
 
-def test_ending_the_session_turns_each_experience_die_into_one_xp(gm, player, other_player):
-    campaign, hero, session = make_table(
-        gm, player, other_player, hero=HERO | {"experience_dice": 2, "xp": 5}
-    )
+def test_ending_the_session_turns_each_experience_die_into_one_xp(
+    make_table, gm, player, other_player
+):
+    table = make_table(**zarith(hero=HERO | {"experience_dice": 2, "xp": 5}))
+    hero, session = table.hero, table.session
     actions.end_session(session)
     data = sheet(hero)
     assert (data["xp"], data["experience_dice"]) == (7, 0)
     assert Award.objects.get().kind == "conversion"
 
 
-def test_without_the_setting_the_session_end_changes_no_sheet(gm, player, other_player):
+def test_without_the_setting_the_session_end_changes_no_sheet(make_table, gm, player, other_player):
     rules = SETTINGS | {"experience_dice": False}
-    campaign, hero, session = make_table(
-        gm, player, other_player, rules, HERO | {"experience_dice": 2, "xp": 5}
-    )
+    table = make_table(**zarith(rules, HERO | {"experience_dice": 2, "xp": 5}))
+    hero, session = table.hero, table.session
     actions.end_session(session)
     data = sheet(hero)
     assert (data["xp"], data["experience_dice"]) == (5, 2)
     assert not Award.objects.exists()
 
 
-def test_the_gms_end_session_button_converts_the_dice(client, gm, player, other_player):
-    campaign, hero, session = make_table(
-        gm, player, other_player, hero=HERO | {"experience_dice": 3}
-    )
+def test_the_gms_end_session_button_converts_the_dice(make_table, client, gm, player, other_player):
+    table = make_table(**zarith(hero=HERO | {"experience_dice": 3}))
+    campaign, hero, session = table.campaign, table.hero, table.session
     client.force_login(gm)
     client.post(reverse("session_end", args=[campaign.pk, session.pk]), {"confirm": "yes"})
     assert sheet(hero)["xp"] == 3
 
 
-def test_a_session_that_already_ended_converts_nothing_twice(gm, player, other_player):
-    campaign, hero, session = make_table(
-        gm, player, other_player, hero=HERO | {"experience_dice": 1}
-    )
+def test_a_session_that_already_ended_converts_nothing_twice(make_table, gm, player, other_player):
+    table = make_table(**zarith(hero=HERO | {"experience_dice": 1}))
+    hero, session = table.hero, table.session
     actions.end_session(session)
     with pytest.raises(actions.ActionRefused):
         actions.end_session(session)
@@ -246,7 +243,7 @@ def test_a_session_that_already_ended_converts_nothing_twice(gm, player, other_p
 
 
 def test_the_dashboard_lists_the_latest_awards(client, table, gm):
-    campaign, hero, _, _ = table
+    campaign, hero = table.campaign, table.hero
     client.force_login(gm)
     give_xp(client, campaign, character=hero.pk, amount="3", reason="smok pokonany")
     html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
@@ -256,7 +253,7 @@ def test_the_dashboard_lists_the_latest_awards(client, table, gm):
 
 @pytest.mark.parametrize("who", ["player", "other_player", "outsider"])
 def test_everyone_but_the_gm_gets_404_on_every_award_url(client, table, request, who):
-    campaign, hero, _, _ = table
+    campaign, hero = table.campaign, table.hero
     client.force_login(request.getfixturevalue(who))
     assert client.get(reverse("awards_panel", args=[campaign.pk])).status_code == 404
     assert give_xp(client, campaign, character="all", amount="5", reason="x").status_code == 404
@@ -266,10 +263,11 @@ def test_everyone_but_the_gm_gets_404_on_every_award_url(client, table, request,
 
 
 def test_another_campaigns_character_cannot_be_given_anything(
-    client, table, gm, player, other_player
+    make_table, client, table, gm, player, other_player
 ):
-    campaign, _, _, _ = table
-    _, stranger, _ = make_table(gm, player, other_player)
+    campaign = table.campaign
+    other = make_table(**zarith())
+    stranger = other.hero
     client.force_login(gm)
     response = give_xp(client, campaign, character=stranger.pk, amount="5", reason="x", headers=HX)
     assert response.status_code == 422
@@ -282,7 +280,7 @@ def test_another_campaigns_character_cannot_be_given_anything(
 def test_the_awards_box_runs_a_constant_number_of_queries(
     client, table, gm, size, django_assert_num_queries
 ):
-    campaign, hero, _, _ = table
+    campaign = table.campaign
     for _ in range(size):
         awards.give_xp(campaign=campaign, gm=gm, amount=1, reason="x")
     client.force_login(gm)

@@ -2,18 +2,14 @@
 may follow a re-roll, names its ability, may re-roll chosen dice only and may cost Rozmach,
 paid when it is made; only the final roll generates Rozmach."""
 
-import copy
 import uuid
 
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign
-from rolls import actions
 from rolls.models import Roll
 from rolls.words import source_line
-from sheets.models import Character
-from tests.web.live import panel_url, seat
+from tests.web.live import panel_url
 
 pytestmark = pytest.mark.django_db
 
@@ -33,33 +29,11 @@ SHEET = {
 }  # fmt: skip
 
 
-class Scripted:
-    def __init__(self, faces):
-        self.faces = list(faces)
-
-    def randint(self, low, high):
-        face = self.faces.pop(0)
-        assert low <= face <= high
-        return face
-
-
 @pytest.fixture
-def dice(monkeypatch):
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
-
-    return script
-
-
-@pytest.fixture
-def table(gm, player, other_player):
-    campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
-    seat(campaign, gm, player, other_player)
-    actions.start_session(campaign)  # a new scene: Rozmach back to 0, so the sheet comes after
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Julio", data=copy.deepcopy(SHEET)
+def table(make_table):
+    return make_table(
+        "caerbannog", name="Caerbannog", characters=[("Julio", SHEET)], session="first"
     )
-    return campaign, hero
 
 
 def roll(client, hero, **choices):
@@ -91,7 +65,7 @@ def offered(client, hero, entry):
 def group_like(client, table, player, dice):
     """The worked example's dice on one combined test: Zastraszanie d12, Przebiegłość d10,
     Tresura d6 rolled 9, 2, 1 against 5 read the 2: −3 (RULES.md, "Group 9,2,1 vs 5")."""
-    _campaign, hero = table
+    hero = table.hero
     client.force_login(player)
     dice(9, 2, 1)
     roll(client, hero, skill=["Zastraszanie", "Przebiegłość", "Tresura"], main="Zastraszanie",
@@ -189,7 +163,7 @@ def test_a_malformed_cost_is_refused_with_a_message(client, group_like, cost):
 
 
 def test_the_rozmach_the_replaced_dice_gained_cannot_pay(client, table, player, dice):
-    _campaign, hero = table
+    hero = table.hero
     hero.data["resources"]["rozmach"] = 0
     hero.save()
     client.force_login(player)

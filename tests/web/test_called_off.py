@@ -7,11 +7,10 @@ import copy
 
 import pytest
 
-from campaigns.models import Campaign
-from rolls import actions, pending
+from rolls import pending
 from rolls.models import PendingTest
 from sheets.models import Character
-from tests.web.live import panel_url, seat
+from tests.web.live import panel_url
 from tests.web.test_panel_fasttest import SHEET
 
 pytestmark = pytest.mark.django_db
@@ -20,19 +19,13 @@ NOTICE = "The GM called off the test they called for."
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    campaign = Campaign.objects.create(name="Zarith", system="fasttest", gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(SHEET)
-    )
-    session = actions.start_session(campaign)
-    return campaign, hero, session
+def table(make_table):
+    return make_table(name="Zarith", characters=[("Brunhilda", SHEET)])
 
 
 @pytest.fixture
 def called(table, gm):
-    _campaign, hero, session = table
+    hero, session = table.hero, table.session
     test = pending.call_test(
         session=session, character=hero, gm=gm, target={"attribute": "ZRĘCZNOŚĆ", "skill": []}
     )
@@ -74,7 +67,7 @@ def test_no_notice_for_a_test_that_was_rolled(client, called, gm, player):
 
 
 def test_a_newer_call_is_shown_instead_of_the_notice(client, table, called, gm, player):
-    _campaign, hero, session = table
+    hero, session = table.hero, table.session
     newer = pending.call_test(
         session=session, character=hero, gm=gm, target={"attribute": "BUDOWA", "skill": []}
     )  # calls the first one off
@@ -85,7 +78,7 @@ def test_a_newer_call_is_shown_instead_of_the_notice(client, table, called, gm, 
 
 
 def test_another_characters_called_off_test_says_nothing(client, table, called, gm, other_player):
-    campaign, _hero, _session = table
+    campaign = table.campaign
     theirs = Character.objects.create(
         campaign=campaign, owner=other_player, name="Zbyszko", data=copy.deepcopy(SHEET)
     )

@@ -2,32 +2,29 @@
 the GM owns (circumstances, difficulty, factors, typed modifiers) keeps the GM's value, whatever
 a page posts, and the panel shows it fixed. In every system."""
 
-import copy
 import uuid
 
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign
-from rolls import actions, pending
+from rolls import pending
 from rolls.models import Roll
-from sheets.models import Character
 from tests.web import test_panel_ast, test_panel_caerbannog, test_panel_t10, test_panel_twod6
-from tests.web.live import seat
 from tests.web.test_panel_fasttest import SHEET as FASTTEST
 from tests.web.test_pending_twod6 import AMBUSH
 
 pytestmark = pytest.mark.django_db
 
 
-def called_test(system, sheet, target, gm, player, other_player, settings=None):
-    campaign = Campaign.objects.create(name="Stół", system=system, gm=gm, settings=settings or {})
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Bohater", data=copy.deepcopy(sheet)
-    )
-    session = actions.start_session(campaign)
-    return pending.call_test(session=session, character=hero, gm=gm, target=target)
+@pytest.fixture
+def called_test(make_table, gm):
+    """``called_test(system, sheet, target)``: the GM calls ``target`` on Bohater's sheet."""
+
+    def call(system, sheet, target, settings=None):
+        table = make_table(system, settings=settings or {}, characters=[("Bohater", sheet)])
+        return pending.call_test(session=table.session, character=table.hero, gm=gm, target=target)
+
+    return call
 
 
 def shown(client, test, **choices):
@@ -49,11 +46,11 @@ def roll(client, test, **choices):
 
 
 @pytest.fixture
-def ice(gm, player, other_player):
+def ice(called_test, gm):
     """ZRĘCZNOŚĆ + SPRAWNOŚĆ, called; the GM adds 4 penalty dice for slippery ice."""
     test = called_test(
         "fasttest", FASTTEST, {"attribute": "ZRĘCZNOŚĆ", "skill": ["SPRAWNOŚĆ"]},
-        gm, player, other_player, settings={"fasttest": {"experience_dice": True}},
+        settings={"fasttest": {"experience_dice": True}},
     )  # fmt: skip
     return pending.change_test(
         test.pk, gm, "add_dice", kind="penalty", amount=4, source="slippery ice"
@@ -106,8 +103,8 @@ def test_fasttest_a_free_test_still_takes_the_players_circumstances(client, ice,
 
 
 @pytest.fixture
-def ast_called(gm, player, other_player):
-    return called_test("ast", test_panel_ast.SHEET, {}, gm, player, other_player)
+def ast_called(called_test):
+    return called_test("ast", test_panel_ast.SHEET, {})
 
 
 def test_ast_hindrances_a_player_posts_on_a_called_test_do_not_count(client, ast_called, player):
@@ -134,9 +131,9 @@ def test_ast_the_player_still_ticks_items_and_spends_funt(client, ast_called, pl
 
 
 @pytest.fixture
-def t10_called(gm, player, other_player):
+def t10_called(called_test):
     target = {"attribute": "Styrka", "skill": "Svärd"}
-    return called_test("t10", test_panel_t10.SHEET, target, gm, player, other_player)
+    return called_test("t10", test_panel_t10.SHEET, target)
 
 
 def test_t10_circumstance_dice_and_difficulty_a_player_posts_do_not_count(
@@ -170,9 +167,9 @@ def test_t10_the_player_still_ticks_items(client, t10_called, player):
 
 
 @pytest.fixture
-def caerbannog_called(gm, player, other_player):
+def caerbannog_called(called_test):
     target = {"skill": ["Dociekliwość"], "defence": [], "form": "combined", "difficulty": "3"}
-    return called_test("caerbannog", test_panel_caerbannog.SHEET, target, gm, player, other_player)
+    return called_test("caerbannog", test_panel_caerbannog.SHEET, target)
 
 
 def test_caerbannog_a_roll_uses_the_gms_factors_not_the_posted_ones(
@@ -198,8 +195,8 @@ def test_caerbannog_the_called_panel_shows_the_gms_modifier_fixed(
 
 
 @pytest.fixture
-def twod6_called(gm, player, other_player):
-    return called_test("2d6", test_panel_twod6.NOMAD, dict(AMBUSH), gm, player, other_player)
+def twod6_called(called_test):
+    return called_test("2d6", test_panel_twod6.NOMAD, dict(AMBUSH))
 
 
 def test_twod6_the_called_panel_offers_no_typed_modifiers(client, twod6_called, player):

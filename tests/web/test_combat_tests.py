@@ -15,8 +15,9 @@ from rolls import actions, after_roll, pending
 from rolls.actions import ActionRefused
 from rolls.models import AppliedWound, PendingTest
 from sheets.models import Character
+from tests.web.dice import Scripted, deal
 from tests.web.live import seat
-from tests.web.test_after_roll import HERO, Scripted
+from tests.web.test_after_roll import HERO
 from tests.web.test_panel_t10 import SHEET as T10_SHEET
 
 pytestmark = pytest.mark.django_db
@@ -26,14 +27,8 @@ TARGET = {"attribute": "BUDOWA", "skill": "WALKA"}
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    campaign = Campaign.objects.create(name="Zarith", system="fasttest", gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(HERO)
-    )
-    session = actions.start_session(campaign)
-    return campaign, hero, session
+def table(make_table):
+    return make_table(name="Zarith", characters=[("Brunhilda", HERO)])
 
 
 def call(client, campaign, hero, **form):
@@ -49,7 +44,7 @@ def change(client, test, **form):
 def roll_called(client, monkeypatch, test):
     """The player rolls the called test (two d10s for the wound die, both 10: a failure)."""
     test.refresh_from_db()
-    monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(10, 10, 4))
+    deal(monkeypatch, 10, 10, 4)
     client.force_login(test.character.owner)
     form = {"pending": test.pk, "revision": test.revision, "key": str(uuid.uuid4())}
     url = reverse("test_roll", args=[test.character.campaign_id, test.character_id])
@@ -63,14 +58,14 @@ def strip(client, campaign) -> str:
 
 
 def test_the_call_form_offers_to_mark_a_combat_test(client, table, gm):
-    campaign, _hero, _session = table
+    campaign = table.campaign
     client.force_login(gm)
     html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
     assert '<input type="checkbox" name="combat" value="yes">' in html
 
 
 def test_a_test_called_as_combat_is_marked(client, table, gm):
-    campaign, hero, _session = table
+    campaign, hero = table.campaign, table.hero
     client.force_login(gm)
     html = call(client, campaign, hero, combat="yes").content.decode()
     assert PendingTest.objects.get().modifiers == {"combat": True}
@@ -78,14 +73,14 @@ def test_a_test_called_as_combat_is_marked(client, table, gm):
 
 
 def test_a_plain_call_is_not_a_combat_test(client, table, gm):
-    campaign, hero, _session = table
+    campaign, hero = table.campaign, table.hero
     client.force_login(gm)
     call(client, campaign, hero)
     assert PendingTest.objects.get().modifiers == {}
 
 
 def test_the_gm_marks_a_called_test_as_combat_on_its_card_and_unmarks_it(client, table, gm):
-    campaign, hero, _session = table
+    campaign, hero = table.campaign, table.hero
     client.force_login(gm)
     call(client, campaign, hero)
     test = PendingTest.objects.get()
@@ -98,7 +93,7 @@ def test_the_gm_marks_a_called_test_as_combat_on_its_card_and_unmarks_it(client,
 
 
 def test_a_forged_combat_value_is_refused_with_a_message(client, table, gm):
-    campaign, hero, _session = table
+    campaign, hero = table.campaign, table.hero
     client.force_login(gm)
     call(client, campaign, hero)
     test = PendingTest.objects.get()
@@ -109,7 +104,7 @@ def test_a_forged_combat_value_is_refused_with_a_message(client, table, gm):
 
 
 def test_the_wound_is_offered_under_a_combat_test(client, monkeypatch, table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     test = pending.call_test(session=session, character=hero, gm=gm, target=TARGET, combat=True)
     roll = roll_called(client, monkeypatch, test)
     client.force_login(gm)
@@ -119,7 +114,7 @@ def test_the_wound_is_offered_under_a_combat_test(client, monkeypatch, table, gm
 
 
 def test_no_wound_is_offered_under_a_test_not_marked_as_combat(client, monkeypatch, table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     test = pending.call_test(session=session, character=hero, gm=gm, target=TARGET)
     roll = roll_called(client, monkeypatch, test)
     client.force_login(gm)
@@ -129,7 +124,7 @@ def test_no_wound_is_offered_under_a_test_not_marked_as_combat(client, monkeypat
 
 
 def test_no_wound_is_offered_under_a_players_own_test(client, table, gm, player):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll, _ = actions.record_roll(
         session=session, actor=player, system="fasttest", params={"attribute": 5},
         key=uuid.uuid4(), label="BUDOWA 7", character=hero, rng=Scripted(8, 4),
@@ -147,7 +142,7 @@ def test_no_wound_is_offered_under_a_players_own_test(client, table, gm, player)
 
 
 def test_the_wound_of_a_combat_test_lands_on_the_sheet(client, monkeypatch, table, gm):
-    campaign, hero, session = table
+    hero, session = table.hero, table.session
     test = pending.call_test(session=session, character=hero, gm=gm, target=TARGET, combat=True)
     roll = roll_called(client, monkeypatch, test)
     after_roll.apply_combat_wound(roll=roll, gm=gm, player_weapon="hand", enemy_weapon="hand")
@@ -156,7 +151,7 @@ def test_the_wound_of_a_combat_test_lands_on_the_sheet(client, monkeypatch, tabl
 
 
 def test_the_wound_test_itself_is_not_a_combat_test(client, monkeypatch, table, gm):
-    campaign, hero, session = table
+    hero, session = table.hero, table.session
     test = pending.call_test(session=session, character=hero, gm=gm, target=TARGET, combat=True)
     roll = roll_called(client, monkeypatch, test)
     applied = after_roll.apply_combat_wound(
@@ -185,7 +180,7 @@ def test_a_system_without_combat_wounds_has_no_combat_mark(client, gm, player, o
 
 
 def test_a_player_cannot_mark_a_test_as_combat(client, table, gm, player):
-    campaign, hero, session = table
+    hero, session = table.hero, table.session
     test = pending.call_test(session=session, character=hero, gm=gm, target=TARGET)
     client.force_login(player)
     assert change(client, test, op="set_combat", value="yes").status_code == 404

@@ -14,15 +14,14 @@ from rolls.engine.registry import system_module
 from rolls.models import Roll
 from rolls.payload import engine_faces, result_document
 from rolls.stats import chi_square_sf, upper_regularized_gamma
-from tests.web.live import make_table
 
 TWOD6 = {"attribute": 4, "skill": 7, "difficulty": 15}
 FASTTEST = {"attribute": 5, "skills": [1], "bonus": 1, "penalty": 0}
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player, system="2d6")
+def table(make_table):
+    return make_table("2d6", title="Noc pierwsza")
 
 
 def logged(session, actor, faces, visibility="public", system="2d6", params=TWOD6, parent=None):
@@ -89,7 +88,7 @@ def test_no_degrees_of_freedom_is_refused():
 
 @pytest.mark.django_db
 def test_the_page_counts_each_face_per_die_size(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     for faces in ([1, 2], [3, 3], [6, 1]):
         logged(session, player, faces)
     response = stats_page(client, player, campaign, session)
@@ -100,8 +99,9 @@ def test_the_page_counts_each_face_per_die_size(client, table, player):
 
 
 @pytest.mark.django_db
-def test_dice_of_different_sizes_are_counted_apart(client, gm, player, other_player):
-    campaign, _, session = make_table(gm, player, other_player)
+def test_dice_of_different_sizes_are_counted_apart(make_table, client, gm, player, other_player):
+    table = make_table(title="Noc pierwsza")
+    campaign, session = table.campaign, table.session
     logged(session, player, {"d10": [7, 2], "d6": [4]}, system="fasttest", params=FASTTEST)
     whole = stats_page(client, player, campaign, session).context["whole"]
     assert [(die.sides, die.counts) for die in whole.dice] == [
@@ -112,7 +112,7 @@ def test_dice_of_different_sizes_are_counted_apart(client, gm, player, other_pla
 
 @pytest.mark.django_db
 def test_each_person_who_rolled_gets_their_own_counts(client, table, player, other_player, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     logged(session, player, [1, 1])
     logged(session, other_player, [5, 6])
     people = stats_page(client, gm, campaign, session).context["people"]
@@ -124,7 +124,7 @@ def test_each_person_who_rolled_gets_their_own_counts(client, table, player, oth
 
 @pytest.mark.django_db
 def test_the_p_value_is_the_chi_square_fit_of_the_counts(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     # 60 faces: twenty 1s and eight of each other face; X² = 10²/10 + 5 · 2²/10 = 12, df 5.
     faces = [1] * 20 + [face for face in range(2, 7) for _ in range(8)]
     for pair in zip(faces[::2], faces[1::2], strict=True):
@@ -138,7 +138,7 @@ def test_the_p_value_is_the_chi_square_fit_of_the_counts(client, table, player):
 
 @pytest.mark.django_db
 def test_perfectly_even_faces_fit_with_p_one(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     for _ in range(5):
         for pair in ([1, 2], [3, 4], [5, 6]):
             logged(session, player, pair)
@@ -148,7 +148,7 @@ def test_perfectly_even_faces_fit_with_p_one(client, table, player):
 
 @pytest.mark.django_db
 def test_too_few_dice_get_no_p_value_and_say_so(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     logged(session, player, [2, 5])
     response = stats_page(client, player, campaign, session)
     assert d6_of(response.context["whole"]).p_value is None
@@ -157,7 +157,7 @@ def test_too_few_dice_get_no_p_value_and_say_so(client, table, player):
 
 @pytest.mark.django_db
 def test_a_session_without_rolls_says_there_is_nothing_to_count(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     response = stats_page(client, player, campaign, session)
     assert response.status_code == 200
     assert "No dice to count yet." in response.content.decode()
@@ -167,7 +167,7 @@ def test_a_session_without_rolls_says_there_is_nothing_to_count(client, table, p
 def test_a_hidden_rolls_faces_are_not_counted_for_a_player_but_are_for_the_gm(
     client, table, player, gm
 ):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     logged(session, player, [1, 2])
     logged(session, gm, [6, 6], visibility="hidden")
     seen_by_player = stats_page(client, player, campaign, session).context
@@ -181,7 +181,7 @@ def test_a_hidden_rolls_faces_are_not_counted_for_a_player_but_are_for_the_gm(
 def test_another_players_secret_roll_is_not_counted_but_ones_own_is(
     client, table, player, other_player
 ):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     logged(session, player, [3, 3], visibility="secret")
     logged(session, other_player, [4, 4], visibility="secret")
     whole = stats_page(client, player, campaign, session).context["whole"]
@@ -191,7 +191,7 @@ def test_another_players_secret_roll_is_not_counted_but_ones_own_is(
 
 @pytest.mark.django_db
 def test_a_follow_up_is_not_counted_again(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     first = logged(session, player, [1, 6])
     logged(session, player, [2, 6], parent=first)  # the 6 is the first roll's die, kept
     whole = stats_page(client, player, campaign, session).context["whole"]
@@ -200,20 +200,21 @@ def test_a_follow_up_is_not_counted_again(client, table, player):
 
 @pytest.mark.django_db
 def test_an_outsider_gets_404(client, table, outsider):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     assert stats_page(client, outsider, campaign, session).status_code == 404
 
 
 @pytest.mark.django_db
-def test_a_session_of_another_campaign_is_404(client, table, gm, player, other_player):
-    campaign, _, _ = table
-    _, _, foreign = make_table(gm, player, other_player)
+def test_a_session_of_another_campaign_is_404(make_table, client, table, gm, player, other_player):
+    campaign = table.campaign
+    other = make_table(title="Noc pierwsza")
+    foreign = other.session
     assert stats_page(client, player, campaign, foreign).status_code == 404
 
 
 @pytest.mark.django_db
 def test_an_anonymous_visitor_is_sent_to_log_in(client, table):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     response = client.get(reverse("session_stats", args=[campaign.pk, session.pk]))
     assert response.status_code == 302
     assert reverse("login") in response["Location"]
@@ -221,7 +222,7 @@ def test_an_anonymous_visitor_is_sent_to_log_in(client, table):
 
 @pytest.mark.django_db
 def test_the_session_page_links_to_its_statistics(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     html = client.get(reverse("session_detail", args=[campaign.pk, session.pk])).content.decode()
     assert reverse("session_stats", args=[campaign.pk, session.pk]) in html
@@ -229,7 +230,7 @@ def test_the_session_page_links_to_its_statistics(client, table, player):
 
 @pytest.mark.django_db
 def test_the_chart_is_hidden_from_screen_readers_behind_its_table(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     logged(session, player, [1, 2])
     html = stats_page(client, player, campaign, session).content.decode()
     assert re.search(r'<svg class="chart"[^>]*aria-hidden="true"', html)
@@ -239,7 +240,7 @@ def test_the_chart_is_hidden_from_screen_readers_behind_its_table(client, table,
 
 @pytest.mark.django_db
 def test_the_page_speaks_polish_and_keeps_the_charts_numbers_svg_readable(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     for _ in range(3):
         logged(session, player, [1, 2])
     response = stats_page(client, player, campaign, session, HTTP_ACCEPT_LANGUAGE="pl")
@@ -255,7 +256,7 @@ def test_the_page_speaks_polish_and_keeps_the_charts_numbers_svg_readable(client
 def test_the_page_runs_the_same_queries_for_3_or_30_rolls(
     client, table, player, django_assert_max_num_queries
 ):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     url = reverse("session_stats", args=[campaign.pk, session.pk])
     for _ in range(3):
@@ -270,7 +271,7 @@ def test_the_page_runs_the_same_queries_for_3_or_30_rolls(
 
 @pytest.mark.django_db
 def test_the_gms_own_rolls_are_marked_as_the_gms(client, table, player, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     logged(session, gm, [2, 3])
     logged(session, player, [4, 5])
     html = stats_page(client, player, campaign, session).content.decode()

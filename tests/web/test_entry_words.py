@@ -5,7 +5,6 @@ over the websocket and in the exports. Entries logged before words were stored a
 render as they were.
 """
 
-import copy
 import re
 import uuid
 
@@ -14,13 +13,12 @@ from asgiref.sync import sync_to_async
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.models import Campaign
 from rolls import actions
 from rolls.models import Roll
 from rolls.templatetags.roll_log import percent
 from rolls.words import render, source_line, words
-from sheets.models import Character
-from tests.web.live import panel_url, seat, socket_for
+from tests.web.dice import Scripted
+from tests.web.live import panel_url, socket_for
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET
 from tests.web.test_panel_fasttest import SHEET as FASTTEST_SHEET
 
@@ -28,40 +26,19 @@ EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 PL = {"HTTP_ACCEPT_LANGUAGE": "pl"}
 
 
-class Scripted:
-    def __init__(self, faces):
-        self.faces = list(faces)
-
-    def randint(self, low, high):
-        return self.faces.pop(0)
+def table_of(system, sheet) -> dict:
+    """``make_table``'s arguments for Morgana's table of ``system`` on ``sheet``."""
+    return {"system": system, "characters": [("Morgana", sheet)]}
 
 
 @pytest.fixture
-def dice(monkeypatch):
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
-
-    return script
-
-
-def table_of(system, sheet, gm, player, other_player, **settings):
-    campaign = Campaign.objects.create(name="Stół", system=system, gm=gm, **settings)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(sheet)
-    )
-    session = actions.start_session(campaign)
-    return campaign, hero, session
+def caerbannog(make_table):
+    return make_table(**table_of("caerbannog", CAERBANNOG_SHEET))
 
 
 @pytest.fixture
-def caerbannog(gm, player, other_player):
-    return table_of("caerbannog", CAERBANNOG_SHEET, gm, player, other_player)
-
-
-@pytest.fixture
-def fasttest(gm, player, other_player):
-    return table_of("fasttest", FASTTEST_SHEET, gm, player, other_player)
+def fasttest(make_table):
+    return make_table(**table_of("fasttest", FASTTEST_SHEET))
 
 
 def roll(client, hero, **choices):
@@ -91,7 +68,7 @@ ADDED_TEST = {"skill": ["Jazda", "Percepcja"], "main": "Jazda", "form": "added",
 def test_an_entry_rolled_in_english_reads_in_polish_on_a_polish_readers_log_page(
     client, caerbannog, player, gm, dice
 ):
-    campaign, hero, session = caerbannog
+    campaign, hero, session = caerbannog.campaign, caerbannog.hero, caerbannog.session
     client.force_login(player)
     dice(5, 2, 7, 3)
     assert roll(client, hero, **ADDED_TEST).status_code == 200
@@ -108,7 +85,7 @@ def test_an_entry_rolled_in_english_reads_in_polish_on_a_polish_readers_log_page
 def test_the_same_entry_reads_in_english_on_an_english_readers_page(
     client, caerbannog, player, gm, dice
 ):
-    campaign, hero, session = caerbannog
+    campaign, hero, session = caerbannog.campaign, caerbannog.hero, caerbannog.session
     client.force_login(player)
     dice(5, 2, 7, 3)
     roll(client, hero, **ADDED_TEST)
@@ -122,7 +99,7 @@ def test_the_same_entry_reads_in_english_on_an_english_readers_page(
 def test_a_gm_called_tests_factors_are_logged_in_each_readers_language(
     client, caerbannog, player, gm, dice
 ):
-    campaign, hero, session = caerbannog
+    campaign, hero = caerbannog.campaign, caerbannog.hero
     client.force_login(gm)
     call = reverse("call_test", args=[campaign.pk, hero.pk])
     client.post(call, {"skill": ["Jazda"], "difficulty": "przeciętny"}, **EN)
@@ -144,7 +121,7 @@ def test_a_gm_called_tests_factors_are_logged_in_each_readers_language(
 
 @pytest.mark.django_db
 def test_the_exports_speak_the_readers_language(client, caerbannog, player, gm, dice):
-    campaign, hero, session = caerbannog
+    campaign, hero, session = caerbannog.campaign, caerbannog.hero, caerbannog.session
     client.force_login(player)
     dice(5, 2, 7, 3)
     roll(client, hero, **ADDED_TEST)
@@ -161,7 +138,7 @@ def test_the_exports_speak_the_readers_language(client, caerbannog, player, gm, 
 def test_an_entry_logged_before_words_were_data_still_renders_its_plain_words(
     client, fasttest, player, gm
 ):
-    campaign, hero, session = fasttest
+    campaign, hero, session = fasttest.campaign, fasttest.hero, fasttest.session
     actions.record_roll(
         session=session, actor=player, system="fasttest", key=uuid.uuid4(), character=hero,
         params={"attribute": 5, "skills": [1], "bonus": 1, "penalty": 0},
@@ -201,9 +178,10 @@ def test_stored_words_nest_no_deeper_than_they_are_allowed_to():
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_websocket_brings_an_english_players_entry_to_a_polish_page_in_polish(
-    gm, player, other_player
+    make_table, gm, player, other_player
 ):
-    campaign, hero, session = await sync_to_async(table_of)("ast", {}, gm, player, other_player)
+    table = await sync_to_async(make_table)(**table_of("ast", {}))
+    campaign, hero, session = table.campaign, table.hero, table.session
     socket = await sync_to_async(socket_for)(gm, campaign, lang="pl")
     assert (await socket.connect())[0]
     await socket.send_json_to({"type": "since", "session": session.pk, "seq": 0})
@@ -232,7 +210,7 @@ async def test_the_websocket_brings_an_english_players_entry_to_a_polish_page_in
 def test_a_failed_caerbannog_entry_says_no_heroic_cost_the_offer_does_not_contradict(
     client, caerbannog, player, dice
 ):
-    campaign, hero, session = caerbannog
+    hero = caerbannog.hero
     client.force_login(player)
     dice(4, 4, 1)  # Charyzma 0 (3d4) vs 5: −1, heroic effort costs 2
     html = roll(client, hero, skill="Charyzma", difficulty="5").content.decode()
@@ -242,7 +220,7 @@ def test_a_failed_caerbannog_entry_says_no_heroic_cost_the_offer_does_not_contra
 
 @pytest.mark.django_db
 def test_the_heroic_effort_entry_names_the_cost_that_was_offered(client, caerbannog, player, dice):
-    campaign, hero, session = caerbannog
+    campaign, hero = caerbannog.campaign, caerbannog.hero
     client.force_login(player)
     dice(4, 4, 1)
     roll(client, hero, skill="Charyzma", difficulty="5")
@@ -257,7 +235,7 @@ def test_the_heroic_effort_entry_names_the_cost_that_was_offered(client, caerban
 def test_caerbannog_outcomes_keep_their_polish_names_and_translate(
     client, caerbannog, player, dice
 ):
-    campaign, hero, session = caerbannog
+    hero = caerbannog.hero
     client.force_login(player)
     dice(8, 8, 8)
     html = roll(client, hero, skill="Jazda").content.decode()
@@ -270,13 +248,17 @@ def test_caerbannog_outcomes_keep_their_polish_names_and_translate(
 
 
 @pytest.mark.django_db
-def test_a_t10_success_reads_in_swedish_beside_the_translation(client, gm, player, other_player):
+def test_a_t10_success_reads_in_swedish_beside_the_translation(
+    make_table, client, gm, player, other_player
+):
     from tests.web.test_panel_t10 import SHEET as T10_SHEET
 
-    campaign, hero, session = table_of("t10", T10_SHEET, gm, player, other_player)
+    table = make_table(**table_of("t10", T10_SHEET))
+
+    campaign, hero, session = table.campaign, table.hero, table.session
     actions.record_roll(session=session, actor=player, system="t10", key=uuid.uuid4(),
                         params={"pool": 3, "difficulty": 7}, character=hero,
-                        rng=Scripted([7, 8, 9]))  # fmt: skip
+                        rng=Scripted(7, 8, 9))  # fmt: skip
     client.force_login(gm)
     assert '<p class="outcome">Lyckat (success)</p>' in log_page(client, campaign, session, EN)
     assert '<p class="outcome">Sukces (lyckat)</p>' in log_page(client, campaign, session, PL)
@@ -284,7 +266,7 @@ def test_a_t10_success_reads_in_swedish_beside_the_translation(client, gm, playe
 
 @pytest.mark.django_db
 def test_one_penalty_die_and_one_challenge_point_read_in_the_singular(client, fasttest, player):
-    campaign, hero, session = fasttest
+    hero = fasttest.hero
     client.force_login(player)
     html = roll(client, hero, attribute="BUDOWA", penalty_other="1").content.decode()
     assert "+1 penalty die: circumstances" in html
@@ -298,7 +280,7 @@ def test_one_penalty_die_and_one_challenge_point_read_in_the_singular(client, fa
 
 @pytest.mark.django_db
 def test_the_fasttest_panel_counts_one_bonus_die_in_the_singular(client, fasttest, player):
-    campaign, hero, session = fasttest
+    hero = fasttest.hero
     client.force_login(player)
     html = client.get(panel_url(hero), {"attribute": "BUDOWA", "bonus_other": "2"}, **EN).content
     # 2 bonus dice from circumstances less 1 penalty die from the (light) wound: 1 bonus die net.
@@ -308,9 +290,10 @@ def test_the_fasttest_panel_counts_one_bonus_die_in_the_singular(client, fasttes
 
 @pytest.mark.django_db
 def test_the_scene_line_counts_one_challenge_point_in_the_singular(
-    client, gm, player, other_player
+    make_table, client, gm, player, other_player
 ):
-    campaign, hero, session = table_of("ast", {}, gm, player, other_player)
+    table = make_table(**table_of("ast", {}))
+    campaign, session = table.campaign, table.session
     scene = session.scenes.get()
     scene.challenge_points = 1
     scene.save()
@@ -331,7 +314,7 @@ def test_percentages_are_rounded_not_cut(english, p, shown):
 
 @pytest.mark.django_db
 def test_the_screen_reader_names_a_fasttest_die_once(client, fasttest, player):
-    campaign, hero, session = fasttest
+    hero = fasttest.hero
     client.force_login(player)
     html = roll(client, hero, attribute="BUDOWA").content.decode()
     assert "(d10, kept" in html
@@ -341,7 +324,7 @@ def test_the_screen_reader_names_a_fasttest_die_once(client, fasttest, player):
 
 @pytest.mark.django_db
 def test_the_party_card_spells_the_wounds_out(client, fasttest, gm):
-    campaign, hero, session = fasttest
+    campaign, hero = fasttest.campaign, fasttest.hero
     hero.data["wounds"] = [
         {"label": "cięcie", "severity": "light", "bandaged": False},
         {"label": "stłuczenie", "severity": "heavy", "bandaged": True},
@@ -362,7 +345,7 @@ def test_the_party_card_spells_the_wounds_out(client, fasttest, gm):
 def test_text_someone_typed_inside_stored_words_is_shown_as_text_not_markup(
     client, caerbannog, player, gm, dice
 ):
-    campaign, hero, session = caerbannog
+    campaign, hero, session = caerbannog.campaign, caerbannog.hero, caerbannog.session
     client.force_login(player)
     dice(5, 2, 7)
     roll(client, hero, skill="Jazda", modifier="1", modifier_source="<b>zbroja</b>")
@@ -376,7 +359,7 @@ def test_text_someone_typed_inside_stored_words_is_shown_as_text_not_markup(
 @pytest.mark.parametrize("form", ["combined", "added"])
 @pytest.mark.parametrize("count", [2, 3, 4])
 def test_the_pool_line_names_exactly_the_dice_rolled(client, caerbannog, player, form, count):
-    campaign, hero, session = caerbannog
+    hero = caerbannog.hero
     client.force_login(player)
     skills = ["Jazda", "Percepcja", "Charyzma", "Atletyka"][:count]
     choices = {"skill": skills, "main": "Jazda", "form": form}
@@ -391,11 +374,13 @@ def test_the_pool_line_names_exactly_the_dice_rolled(client, caerbannog, player,
 
 @pytest.mark.django_db
 def test_the_t10_panel_names_a_success_in_swedish_in_its_distribution(
-    client, gm, player, other_player
+    make_table, client, gm, player, other_player
 ):
     from tests.web.test_panel_t10 import SHEET as T10_SHEET
 
-    campaign, hero, session = table_of("t10", T10_SHEET, gm, player, other_player)
+    table = make_table(**table_of("t10", T10_SHEET))
+
+    hero = table.hero
     client.force_login(player)
     html = client.get(panel_url(hero), {"attribute": "Styrka", "skill": "Svärd"}, **EN).content
     assert 'title="Lyckat (success)"' in html.decode()

@@ -11,19 +11,18 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.views import defaults
 
-from tests.web.live import make_table
 from tests.web.servers import ROOT
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player)
+def table(make_table):
+    return make_table(title="Noc pierwsza")
 
 
 def test_a_player_opening_the_gm_dashboard_gets_the_apps_own_404_page(client, table, player):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(player)
     response = client.get(reverse("dashboard", args=[campaign.pk]))
     assert response.status_code == 404
@@ -34,7 +33,7 @@ def test_a_player_opening_the_gm_dashboard_gets_the_apps_own_404_page(client, ta
 
 
 def test_the_404_page_speaks_polish_to_a_polish_reader(client, table, player):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(player)
     client.cookies["django_language"] = "pl"
     response = client.get(reverse("dashboard", args=[campaign.pk]))

@@ -14,15 +14,14 @@ from django.urls import reverse
 
 from rolls.models import Roll
 from sheets.models import Character
-from tests.web.live import make_table, roll
+from tests.web.live import roll
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    campaign, hero, session = make_table(gm, player, other_player)
-    return campaign, hero, session
+def table(make_table):
+    return make_table(title="Noc pierwsza")
 
 
 def export(client, campaign, session, fmt: str) -> str:
@@ -42,20 +41,20 @@ def at(entry: Roll, hour: int, minute: int, second: int) -> None:
 
 
 def test_each_markdown_line_has_the_time_of_the_roll(client, table, player):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     at(roll(session, player, character=hero), 20, 41, 3)
     client.force_login(player)
     assert lines(export(client, campaign, session, "md"))[0].startswith("- **#1** 20:41:03 ")
 
 
 def test_the_markdown_heading_names_the_time_zone_of_the_times(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     assert "times in UTC" in export(client, campaign, session, "md")
 
 
 def test_a_markdown_line_names_the_character_and_the_player_who_rolled(client, table, player):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll(session, player, character=hero)
     client.force_login(player)
     assert "Brunhilda (rolled by player) — BUDOWA + WALKA" in export(
@@ -64,7 +63,7 @@ def test_a_markdown_line_names_the_character_and_the_player_who_rolled(client, t
 
 
 def test_the_gms_markdown_marks_secret_and_hidden_rolls(client, table, gm, player):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll(session, player, character=hero)
     roll(session, player, visibility="secret", character=hero)
     roll(session, gm, visibility="hidden")
@@ -79,7 +78,7 @@ def test_the_gms_markdown_marks_secret_and_hidden_rolls(client, table, gm, playe
 def test_a_players_markdown_marks_their_own_secret_roll_and_redacts_the_hidden_one(
     client, table, gm, player
 ):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll(session, player, visibility="secret", character=hero)
     roll(session, gm, visibility="hidden")
     client.force_login(player)
@@ -89,7 +88,7 @@ def test_a_players_markdown_marks_their_own_secret_roll_and_redacts_the_hidden_o
 
 
 def test_the_polish_markdown_marks_visibility_in_polish(client, table, gm, player):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll(session, player, visibility="secret", character=hero)
     client.force_login(gm)
     client.cookies["django_language"] = "pl"
@@ -99,7 +98,7 @@ def test_the_polish_markdown_marks_visibility_in_polish(client, table, gm, playe
 
 
 def test_the_csv_has_the_time_the_roller_and_the_visibility_of_each_roll(client, table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     at(roll(session, hero.owner, visibility="secret", character=hero), 20, 41, 3)
     client.force_login(gm)
     header, row = list(csv.reader(io.StringIO(export(client, campaign, session, "csv"))))
@@ -110,7 +109,7 @@ def test_the_csv_has_the_time_the_roller_and_the_visibility_of_each_roll(client,
 
 
 def test_the_json_has_the_time_the_roller_and_the_visibility_of_each_roll(client, table, gm):
-    campaign, hero, session = table
+    campaign, session = table.campaign, table.session
     roll(session, gm, visibility="hidden")
     client.force_login(gm)
     (entry,) = json.loads(export(client, campaign, session, "json"))["entries"]
@@ -119,7 +118,7 @@ def test_the_json_has_the_time_the_roller_and_the_visibility_of_each_roll(client
 
 
 def test_a_character_renamed_later_keeps_its_name_in_the_export(client, table, player):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll(session, player, character=hero)
     Character.objects.filter(pk=hero.pk).update(name="Inna")
     client.force_login(player)

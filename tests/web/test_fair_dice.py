@@ -17,7 +17,7 @@ from rolls import actions
 from rolls.engine import system_module
 from rolls.engine.protocol import draw
 from rolls.models import Roll
-from sheets.models import NPC, Character
+from sheets.models import Character
 from tests.engine.test_protocol import ROOT, bare_python_env
 from tests.web.live import panel_url, seat
 from tests.web.test_panel_caerbannog import SHEET
@@ -26,15 +26,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
+def table(make_table):
+    return make_table(
+        "caerbannog", name="Caerbannog", characters=[("Morgana", SHEET)], npcs=[("Troll", [])]
     )
-    troll = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
-    session = actions.start_session(campaign)
-    return campaign, hero, troll, session
 
 
 def roll(client, hero, nonce: str | None = "page-nonce-1", **choices):
@@ -77,19 +72,19 @@ def fair_faces(roll_: Roll):
 
 
 def test_a_session_commits_to_its_seed_when_it_starts(table):
-    session = table[3]
+    session = table.session
     assert len(session.seed) == 64
     assert session.commitment == hashlib.sha256(bytes.fromhex(session.seed)).hexdigest()
 
 
 def test_each_session_has_a_seed_of_its_own(table):
-    campaign, session = table[0], table[3]
+    campaign, session = table.campaign, table.session
     end(session)
     assert actions.start_session(campaign).seed != session.seed
 
 
 def test_the_seed_is_published_only_once_the_session_has_ended(table):
-    session = table[3]
+    session = table.session
     assert session.published_seed is None
     end(session)
     assert session.published_seed == session.seed
@@ -101,7 +96,7 @@ def test_the_seed_is_published_only_once_the_session_has_ended(table):
 def test_a_roll_draws_its_dice_from_the_stream_of_the_seed_its_seq_and_the_pages_nonce(
     client, table, player
 ):
-    _, hero, _, _ = table
+    hero = table.hero
     client.force_login(player)
     roll(client, hero, nonce="Abc_123-x")
     entry = Roll.objects.get()
@@ -113,7 +108,7 @@ def test_a_roll_draws_its_dice_from_the_stream_of_the_seed_its_seq_and_the_pages
 def test_a_roll_without_a_nonce_gets_one_from_the_server_and_its_entry_says_so(
     client, table, player
 ):
-    _, hero, _, _ = table
+    hero = table.hero
     client.force_login(player)
     roll(client, hero, nonce=None)
     entry = Roll.objects.get()
@@ -126,7 +121,7 @@ def test_a_roll_without_a_nonce_gets_one_from_the_server_and_its_entry_says_so(
 
 
 def test_a_malformed_nonce_is_refused_with_a_message_and_nothing_is_rolled(client, table, player):
-    _, hero, _, _ = table
+    hero = table.hero
     client.force_login(player)
     response = roll(client, hero, nonce="not a nonce!")
     assert response.status_code == 409
@@ -135,7 +130,7 @@ def test_a_malformed_nonce_is_refused_with_a_message_and_nothing_is_rolled(clien
 
 
 def test_a_re_roll_draws_its_own_dice_under_its_own_seq_and_nonce(client, table, player):
-    _, hero, _, _ = table
+    hero = table.hero
     client.force_login(player)
     roll(client, hero, nonce="first")
     parent = Roll.objects.get()
@@ -147,7 +142,7 @@ def test_a_re_roll_draws_its_own_dice_under_its_own_seq_and_nonce(client, table,
 
 
 def test_the_gms_npc_roll_uses_the_gms_page_nonce(client, table, gm):
-    campaign, _, troll, _ = table
+    campaign, troll = table.campaign, table.npc
     client.force_login(gm)
     npc_roll(client, campaign, troll, nonce="from-the-gm")
     entry = Roll.objects.get()
@@ -156,7 +151,7 @@ def test_the_gms_npc_roll_uses_the_gms_page_nonce(client, table, gm):
 
 
 def test_the_roll_form_pages_load_the_nonce_script(client, table, player):
-    _, hero, _, _ = table
+    hero = table.hero
     client.force_login(player)
     html = client.get(reverse("character_detail", args=[hero.campaign_id, hero.pk])).content
     assert b"js/fair-nonce.js" in html
@@ -184,7 +179,7 @@ def test_a_test_the_gm_called_for_is_rolled_with_the_players_page_nonce(client, 
 
 def played(client, table, gm, player):
     """A public roll, its re-roll, a secret roll and a hidden NPC roll."""
-    campaign, hero, troll, session = table
+    campaign, hero, troll, session = table.campaign, table.hero, table.npc, table.session
     client.force_login(player)
     roll(client, hero, nonce="public-1")
     re_roll(client, hero, Roll.objects.get(seq=1), nonce="reroll-2", die="0")
@@ -221,7 +216,7 @@ def test_before_the_end_no_page_or_export_holds_the_seed_but_they_show_the_commi
 
 
 def test_the_admin_never_shows_the_seed(admin_client, table):
-    session = table[3]
+    session = table.session
     pages = [
         admin_client.get(reverse("admin:campaigns_gamesession_changelist")),
         admin_client.get(reverse("admin:campaigns_gamesession_change", args=[session.pk])),
@@ -231,7 +226,7 @@ def test_the_admin_never_shows_the_seed(admin_client, table):
 
 
 def test_the_repr_of_a_session_does_not_hold_its_seed(table):
-    session = table[3]
+    session = table.session
     assert session.seed not in repr(session)
 
 

@@ -2,18 +2,16 @@
 consciousness test, the wound test takes only the rules' dice, and the sheet's magic-die button
 rolls the magic die after the caster's spell (RULES.md section 1)."""
 
-import copy
 import uuid
 
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign
 from rolls import actions
 from rolls.models import PendingTest, Roll
 from rolls.words import source_line
-from sheets.models import Character
-from tests.web.live import panel_url, seat
+from tests.web.dice import Scripted
+from tests.web.live import panel_url
 
 pytestmark = pytest.mark.django_db
 
@@ -41,48 +39,23 @@ CASTER = {
 SETTINGS = {"magic": True, "experience_dice": True, "emanation": False}
 
 
-class Scripted:
-    """A random source that answers with the given faces, in order."""
-
-    def __init__(self, *faces: int) -> None:
-        self.faces = list(faces)
-
-    def randint(self, low: int, high: int) -> int:
-        face = self.faces.pop(0)
-        assert low <= face <= high
-        return face
+def zarith(hero) -> dict:
+    """``make_table``'s arguments for Brunhilda's FastTest table in Zarith on ``hero``."""
+    return {
+        "name": "Zarith",
+        "settings": {"fasttest": SETTINGS},
+        "characters": [("Brunhilda", hero)],
+    }
 
 
 @pytest.fixture
-def dice(monkeypatch):
-    """``dice(3, 4)``: the next roll on the server shows these faces (d10s first, then d6s)."""
-
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(*faces))
-
-    return script
-
-
-def make_table(gm, player, other_player, hero):
-    campaign = Campaign.objects.create(
-        name="Zarith", system="fasttest", gm=gm, settings={"fasttest": SETTINGS}
-    )
-    seat(campaign, gm, player, other_player)
-    character = Character.objects.create(
-        campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(hero)
-    )
-    session = actions.start_session(campaign)
-    return campaign, character, session
+def table(make_table):
+    return make_table(**zarith(HERO))
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player, HERO)
-
-
-@pytest.fixture
-def caster(gm, player, other_player):
-    return make_table(gm, player, other_player, CASTER)
+def caster(make_table):
+    return make_table(**zarith(CASTER))
 
 
 def roll(client, hero, **choices):
@@ -98,7 +71,7 @@ def wounds(hero):
 
 
 def test_ignoring_wounds_rolls_without_their_penalty_dice(client, table, player):
-    _campaign, hero, _session = table
+    hero = table.hero
     client.force_login(player)
     plain = client.post(panel_url(hero), {"attribute": "BUDOWA"}).context["panel"]
     ignored = client.post(panel_url(hero), {"attribute": "BUDOWA", "ignore_wounds": "on"})
@@ -107,7 +80,7 @@ def test_ignoring_wounds_rolls_without_their_penalty_dice(client, table, player)
 
 
 def test_ignoring_wounds_adds_a_wound_of_the_worst_severity_at_once(client, table, player, dice):
-    _campaign, hero, _session = table
+    hero = table.hero
     client.force_login(player)
     dice(3, 4)
     assert roll(client, hero, attribute="BUDOWA", ignore_wounds="on").status_code == 200
@@ -118,7 +91,7 @@ def test_ignoring_wounds_adds_a_wound_of_the_worst_severity_at_once(client, tabl
 
 
 def test_ignoring_wounds_calls_the_consciousness_test_with_the_armor(client, table, player, dice):
-    _campaign, hero, _session = table
+    hero = table.hero
     client.force_login(player)
     dice(3, 4)
     roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
@@ -129,7 +102,7 @@ def test_ignoring_wounds_calls_the_consciousness_test_with_the_armor(client, tab
 
 
 def test_the_log_entry_says_the_wounds_were_ignored(client, table, player, dice):
-    _campaign, hero, _session = table
+    hero = table.hero
     client.force_login(player)
     dice(3, 4)
     roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
@@ -142,7 +115,7 @@ def test_the_log_entry_says_the_wounds_were_ignored(client, table, player, dice)
 
 
 def test_ignoring_wounds_with_none_counted_is_refused_with_a_message(client, table, player):
-    _campaign, hero, _session = table
+    hero = table.hero
     hero.data["wounds"] = [{"label": "cięcie", "severity": "light", "bandaged": True}]
     hero.save()
     client.force_login(player)
@@ -154,7 +127,7 @@ def test_ignoring_wounds_with_none_counted_is_refused_with_a_message(client, tab
 
 
 def test_a_full_sheet_refuses_ignoring_wounds_and_loses_nothing(client, table, player):
-    _campaign, hero, _session = table
+    hero = table.hero
     hero.data["wounds"] = [{"label": f"w{i}", "severity": "light", "bandaged": False}
                            for i in range(20)]  # fmt: skip
     hero.save()
@@ -169,7 +142,7 @@ def test_a_full_sheet_refuses_ignoring_wounds_and_loses_nothing(client, table, p
 def test_ignoring_wounds_in_a_called_test_leaves_it_rolled_and_calls_the_next(
     client, table, gm, player, dice
 ):
-    _campaign, hero, session = table
+    hero, session = table.hero, table.session
     called = PendingTest.objects.create(
         session=session, character=hero, called_by=gm, target={"attribute": "ZRĘCZNOŚĆ"}
     )
@@ -184,7 +157,7 @@ def test_ignoring_wounds_in_a_called_test_leaves_it_rolled_and_calls_the_next(
 def test_the_gm_sees_the_called_consciousness_test_on_the_dashboard(
     client, table, gm, player, dice
 ):
-    campaign, hero, _session = table
+    campaign, hero = table.campaign, table.hero
     client.force_login(player)
     dice(3, 4)
     roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
@@ -200,7 +173,7 @@ def test_the_gm_sees_the_called_consciousness_test_on_the_dashboard(
 @pytest.fixture
 def wound_test(client, table, player, dice):
     """The consciousness test called after Brunhilda ignored her wounds (3 on the sheet now)."""
-    _campaign, hero, _session = table
+    hero = table.hero
     client.force_login(player)
     dice(3, 4)
     roll(client, hero, attribute="BUDOWA", ignore_wounds="on")
@@ -265,7 +238,7 @@ def magic_panel(client, hero):
 
 
 def test_the_magic_die_button_opens_the_magic_die_after_the_spell(client, caster, player, dice):
-    _campaign, jaga, _session = caster
+    jaga = caster.hero
     client.force_login(player)
     dice(2, 4)
     roll(client, jaga, attribute="DUCH")
@@ -281,7 +254,7 @@ def test_the_magic_die_button_opens_the_magic_die_after_the_spell(client, caster
 
 
 def test_rolling_from_the_button_rolls_the_magic_die_for_the_caster(client, caster, player, dice):
-    _campaign, jaga, _session = caster
+    jaga = caster.hero
     client.force_login(player)
     dice(2, 4)
     roll(client, jaga, attribute="DUCH")
@@ -297,7 +270,7 @@ def test_rolling_from_the_button_rolls_the_magic_die_for_the_caster(client, cast
 
 
 def test_the_magic_die_follows_a_spell_only_once(client, caster, player, dice):
-    _campaign, jaga, _session = caster
+    jaga = caster.hero
     client.force_login(player)
     dice(2, 4)
     roll(client, jaga, attribute="DUCH")
@@ -310,7 +283,7 @@ def test_the_magic_die_follows_a_spell_only_once(client, caster, player, dice):
 
 
 def test_without_a_spell_the_button_says_to_cast_one_first(client, caster, player, dice):
-    _campaign, jaga, _session = caster
+    jaga = caster.hero
     client.force_login(player)
     dice(2, 4)
     roll(client, jaga, attribute="BUDOWA")  # not a spell
@@ -320,7 +293,7 @@ def test_without_a_spell_the_button_says_to_cast_one_first(client, caster, playe
 
 
 def test_a_gms_hidden_spell_is_not_shown_to_the_player(client, caster, gm, player):
-    _campaign, jaga, session = caster
+    jaga, session = caster.hero, caster.session
     actions.record_roll(
         session=session, actor=gm, system="fasttest", params={"attribute": 7}, key=uuid.uuid4(),
         label="DUCH 7 (the GM's)", character=jaga, visibility="hidden", rng=Scripted(2, 4),
@@ -332,7 +305,7 @@ def test_a_gms_hidden_spell_is_not_shown_to_the_player(client, caster, gm, playe
 
 
 def test_another_player_cannot_roll_the_casters_magic_die(client, caster, other_player, dice):
-    _campaign, jaga, session = caster
+    jaga, session = caster.hero, caster.session
     dice(2, 4)
     actions.record_roll(
         session=session, actor=jaga.owner, system="fasttest", params={"attribute": 7},
@@ -345,7 +318,7 @@ def test_another_player_cannot_roll_the_casters_magic_die(client, caster, other_
 
 
 def test_the_sheet_button_asks_the_panel_for_the_magic_die(client, caster, player):
-    _campaign, jaga, _session = caster
+    jaga = caster.hero
     client.force_login(player)
     url = reverse("character_detail", args=[jaga.campaign_id, jaga.pk])
     html = client.get(url).content.decode()
@@ -355,7 +328,7 @@ def test_the_sheet_button_asks_the_panel_for_the_magic_die(client, caster, playe
 def test_a_combat_wound_after_ignoring_wounds_calls_one_test_that_reads_both(
     client, table, gm, player, dice
 ):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     called = PendingTest.objects.create(
         session=session, character=hero, called_by=gm, modifiers={"combat": True},
         target={"attribute": "BUDOWA", "skill": ["WALKA"]},

@@ -4,19 +4,16 @@ place; a player's Roll that cannot be pressed says why (issue 13, items 11 and 1
 
 from __future__ import annotations
 
-import copy
 import re
 
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign
-from rolls import actions, pending
+from rolls import pending
 from rolls.actions import ActionRefused
 from rolls.models import PendingTest
 from rolls.systems.twod6 import panel as twod6_panel
-from sheets.models import Character
-from tests.web.live import panel_url, seat
+from tests.web.live import panel_url
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET
 from tests.web.test_panel_fasttest import SHEET as FASTTEST_SHEET
 from tests.web.test_panel_t10 import SHEET as T10_SHEET
@@ -38,18 +35,15 @@ SHEETS = {
 
 
 @pytest.fixture
-def call_in(gm, player, other_player):
+def call_in(make_table, gm):
     """A called test in a campaign of the given system."""
 
     def make(system: str) -> PendingTest:
-        campaign = Campaign.objects.create(name=f"Stół {system}", system=system, gm=gm)
-        seat(campaign, gm, player, other_player)
         sheet, target = SHEETS[system]
-        hero = Character.objects.create(
-            campaign=campaign, owner=player, name="Hero", data=copy.deepcopy(sheet)
+        table = make_table(system, name=f"Stół {system}", characters=[("Hero", sheet)])
+        return pending.call_test(
+            session=table.session, character=table.hero, gm=gm, target=dict(target)
         )
-        session = actions.start_session(campaign)
-        return pending.call_test(session=session, character=hero, gm=gm, target=dict(target))
 
     return make
 

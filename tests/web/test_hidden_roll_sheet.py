@@ -8,7 +8,6 @@ label, no faces, no outcome of the roll that changed it.
 
 from __future__ import annotations
 
-import copy
 import json
 import uuid
 
@@ -19,12 +18,12 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from campaigns.systems import all_systems
-from rolls import actions
 from rolls.models import Roll, Visibility
 from sheets.models import Character
 from sheets.systems import sheet_module
+from tests.web.dice import deal
 from tests.web.live import panel_url, seat, socket_for
-from tests.web.test_panel_caerbannog import SHEET, Scripted
+from tests.web.test_panel_caerbannog import SHEET
 
 NOTE = (
     "A hidden roll's effect on the sheet (Rozmach, FUNT, spent dice, wounds) still shows to the"
@@ -35,21 +34,18 @@ NOTE_PL = "Skutek ukrytego rzutu na karcie postaci (Rozmach, FUNT, wydane kości
 FACES = (10, 9, 7)
 
 
-def caerbannog_table(gm, player, other_player):
-    campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
-    )
-    actions.start_session(campaign)  # its first scene sets Rozmach to 0
-    hero.data["resources"]["rozmach"] = 3  # the issue's 3 -> 4
-    hero.save()
-    return campaign, hero
+@pytest.fixture
+def caerbannog(make_table):
+    """Morgana's table, her Rozmach set to the issue's 3 after the first scene reset it."""
+    table = make_table("caerbannog", name="Caerbannog", characters=[("Morgana", SHEET)])
+    table.hero.data["resources"]["rozmach"] = 3  # the issue's 3 -> 4
+    table.hero.save()
+    return table
 
 
 def hidden_roll(gm, hero, monkeypatch) -> Roll:
     """The GM's hidden Atletyka roll on the hero, through the panel, gaining 1 Rozmach."""
-    monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(FACES))
+    deal(monkeypatch, *FACES)
     client = Client()
     client.force_login(gm)
     data = {"skill": "Atletyka", "visibility": Visibility.HIDDEN, "key": str(uuid.uuid4())}
@@ -86,8 +82,10 @@ def test_the_gm_choosing_who_sees_a_roll_is_told_a_hidden_rolls_effect_on_the_sh
 
 
 @pytest.mark.django_db
-def test_the_gm_rolling_a_test_they_called_is_told_too(client, gm, player, other_player):
-    campaign, hero = caerbannog_table(gm, player, other_player)
+def test_the_gm_rolling_a_test_they_called_is_told_too(
+    caerbannog, client, gm, player, other_player
+):
+    campaign, hero = caerbannog.campaign, caerbannog.hero
     client.force_login(gm)
     client.post(reverse("call_test", args=[campaign.pk, hero.pk]), {"skill": "Jazda"})
     pending = hero.pending_tests.get()
@@ -97,8 +95,8 @@ def test_the_gm_rolling_a_test_they_called_is_told_too(client, gm, player, other
 
 
 @pytest.mark.django_db
-def test_the_note_reads_in_polish_on_a_polish_page(client, gm, player, other_player):
-    _, hero = caerbannog_table(gm, player, other_player)
+def test_the_note_reads_in_polish_on_a_polish_page(caerbannog, client, gm, player, other_player):
+    hero = caerbannog.hero
     client.force_login(gm)
     html = client.get(panel_url(hero), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
     assert NOTE_PL in html
@@ -106,8 +104,10 @@ def test_the_note_reads_in_polish_on_a_polish_page(client, gm, player, other_pla
 
 
 @pytest.mark.django_db
-def test_a_player_who_cannot_roll_hidden_is_not_shown_the_note(client, gm, player, other_player):
-    _, hero = caerbannog_table(gm, player, other_player)
+def test_a_player_who_cannot_roll_hidden_is_not_shown_the_note(
+    caerbannog, client, gm, player, other_player
+):
+    hero = caerbannog.hero
     client.force_login(player)
     html = client.get(panel_url(hero), {"skill": "Atletyka"}).content.decode()
     assert "hidden (GM only)" not in html
@@ -116,11 +116,11 @@ def test_a_player_who_cannot_roll_hidden_is_not_shown_the_note(client, gm, playe
 
 @pytest.mark.django_db
 def test_the_gms_panel_after_a_hidden_roll_still_carries_the_note(
-    client, gm, player, other_player, monkeypatch
+    caerbannog, client, gm, player, other_player, monkeypatch
 ):
     """The roll changed the sheet, so its answer is the whole panel again, note included."""
-    _, hero = caerbannog_table(gm, player, other_player)
-    monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(FACES))
+    hero = caerbannog.hero
+    deal(monkeypatch, *FACES)
     client.force_login(gm)
     data = {"skill": "Atletyka", "visibility": Visibility.HIDDEN, "key": str(uuid.uuid4())}
     html = client.post(panel_url(hero, "test_roll"), data).content.decode()
@@ -133,9 +133,9 @@ def test_the_gms_panel_after_a_hidden_roll_still_carries_the_note(
 @pytest.mark.django_db
 @pytest.mark.parametrize("viewer", ["owner", "other player"])
 def test_after_a_gms_hidden_roll_the_players_see_the_new_rozmach_and_nothing_of_the_roll(
-    client, gm, player, other_player, monkeypatch, viewer
+    caerbannog, client, gm, player, other_player, monkeypatch, viewer
 ):
-    campaign, hero = caerbannog_table(gm, player, other_player)
+    campaign, hero = caerbannog.campaign, caerbannog.hero
     roll = hidden_roll(gm, hero, monkeypatch)
     client.force_login(player if viewer == "owner" else other_player)
     html = client.get(reverse("character_detail", args=[campaign.pk, hero.pk])).content.decode()
@@ -145,9 +145,9 @@ def test_after_a_gms_hidden_roll_the_players_see_the_new_rozmach_and_nothing_of_
 
 @pytest.mark.django_db
 def test_the_gm_sees_the_hidden_roll_on_the_sheet_page(
-    client, gm, player, other_player, monkeypatch
+    caerbannog, client, gm, player, other_player, monkeypatch
 ):
-    campaign, hero = caerbannog_table(gm, player, other_player)
+    campaign, hero = caerbannog.campaign, caerbannog.hero
     roll = hidden_roll(gm, hero, monkeypatch)
     client.force_login(gm)
     html = client.get(reverse("character_detail", args=[campaign.pk, hero.pk])).content.decode()
@@ -169,9 +169,9 @@ async def _frames(socket) -> list[dict]:
 @pytest.mark.asyncio
 @pytest.mark.parametrize("viewer", ["owner", "other player"])
 async def test_the_live_sheet_update_after_a_hidden_roll_carries_the_character_alone(
-    gm, player, other_player, monkeypatch, viewer
+    caerbannog, gm, player, other_player, monkeypatch, viewer
 ):
-    campaign, hero = await sync_to_async(caerbannog_table)(gm, player, other_player)
+    campaign, hero = caerbannog.campaign, caerbannog.hero
     user = player if viewer == "owner" else other_player
     socket = await sync_to_async(socket_for)(user, campaign)
     assert (await socket.connect())[0]

@@ -9,7 +9,6 @@ endpoint added later is checked too (or fails, asking how to fill its new URL pa
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import uuid
@@ -26,10 +25,10 @@ from rolls import urls as roll_urls
 from rolls.labels import KIND_LABELS
 from rolls.models import PendingTest, Roll, Visibility
 from sheets.models import NPC, Character
-from tests.web.live import panel_url, seat
-from tests.web.test_after_roll import CASTER
-from tests.web.test_after_roll import make_table as fasttest_table
-from tests.web.test_panel_caerbannog import SHEET, Scripted
+from tests.web.dice import deal
+from tests.web.live import panel_url
+from tests.web.test_after_roll import CASTER, zarith
+from tests.web.test_panel_caerbannog import SHEET
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +51,7 @@ class Table:
 
 
 def scripted(monkeypatch, faces):
-    monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
+    deal(monkeypatch, *faces)
 
 
 def gm_rolls_hidden(client, hero, skill, **extra) -> Roll:
@@ -65,16 +64,12 @@ def gm_rolls_hidden(client, hero, skill, **extra) -> Roll:
 
 
 @pytest.fixture
-def table(gm, player, other_player, monkeypatch) -> Table:
-    campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
+def table(make_table, gm, monkeypatch) -> Table:
+    seated = make_table(
+        "caerbannog", name="Caerbannog", characters=[("Morgana", SHEET)], npcs=[("Troll", [])]
     )
-    npc = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
-    session = actions.start_session(campaign)
-    gm_client = Client()
-    gm_client.force_login(gm)
+    campaign, hero, npc, session = seated.campaign, seated.hero, seated.npc, seated.session
+    gm_client = seated.client(gm)
     with monkeypatch.context() as patch:
         scripted(patch, HIDDEN_FACES["Atletyka"])
         hidden = gm_rolls_hidden(gm_client, hero, "Atletyka")
@@ -184,9 +179,10 @@ def test_a_players_bad_follow_up_of_their_own_secret_roll_still_shows_it_to_them
 
 @pytest.mark.parametrize("key", ["x", str(uuid.uuid4())], ids=["malformed key", "good key"])
 def test_the_magic_die_after_the_gms_hidden_spell_is_a_404_to_the_casters_owner(
-    client, gm, player, other_player, key
+    client, make_table, gm, player, key
 ):
-    campaign, caster, session = fasttest_table(gm, player, other_player, hero=CASTER)
+    table = make_table(**zarith(hero=CASTER))
+    campaign, caster, session = table.campaign, table.hero, table.session
     spell, _ = actions.record_roll(
         session=session, actor=gm, system="fasttest", params={"attribute": 7}, key=uuid.uuid4(),
         label="DUCH 7", character=caster, visibility=Visibility.HIDDEN,

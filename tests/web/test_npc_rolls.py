@@ -6,29 +6,23 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
 from rolls import actions
 from rolls.engine import system_module
 from rolls.models import Roll
-from sheets.models import NPC
 from tests.web.live import socket_for
 from tests.web.test_after_roll import HX
 
 TROLL = [{"name": "wielki", "dice": 3}, {"name": "głodny", "dice": 1}]
 
 
-def make_table(gm, player, system="fasttest"):
-    campaign = Campaign.objects.create(name="Stół", system=system, gm=gm)
-    Membership.objects.create(campaign=campaign, user=gm, role="gm")
-    Membership.objects.create(campaign=campaign, user=player)
-    troll = NPC.objects.create(campaign=campaign, name="Troll", traits=TROLL)
-    session = actions.start_session(campaign)
-    return campaign, troll, session
+def with_troll(system="fasttest") -> dict:
+    """``make_table``'s arguments for a table of ``system`` with one player and the GM's Troll."""
+    return {"system": system, "players": 1, "characters": (), "npcs": [("Troll", TROLL)]}
 
 
 @pytest.fixture
-def table(gm, player):
-    return make_table(gm, player)
+def table(make_table):
+    return make_table(**with_troll())
 
 
 def roll_for(client, campaign, npc, headers=None, **form):
@@ -43,7 +37,7 @@ def roll_for(client, campaign, npc, headers=None, **form):
 @pytest.mark.django_db
 class TestFastTestNPC:
     def test_a_plain_test_with_the_typed_chance_and_dice(self, client, table, gm):
-        campaign, troll, _ = table
+        campaign, troll = table.campaign, table.npc
         client.force_login(gm)
         roll_for(
             client, campaign, troll, what="spots the thief", chance="6", bonus="0", penalty="2"
@@ -54,14 +48,14 @@ class TestFastTestNPC:
         assert roll.label == "Troll: spots the thief"
 
     def test_it_is_hidden_unless_the_gm_makes_it_public(self, client, table, gm):
-        campaign, troll, _ = table
+        campaign, troll = table.campaign, table.npc
         client.force_login(gm)
         roll_for(client, campaign, troll, chance="5")
         roll_for(client, campaign, troll, chance="5", visibility="public")
         assert list(Roll.objects.values_list("visibility", flat=True)) == ["hidden", "public"]
 
     def test_bonus_dice_take_the_recommended_split(self, client, table, gm):
-        campaign, troll, _ = table
+        campaign, troll = table.campaign, table.npc
         client.force_login(gm)
         roll_for(client, campaign, troll, chance="5", bonus="3")
         params = system_module("fasttest").parse_params(Roll.objects.get().params)
@@ -70,7 +64,7 @@ class TestFastTestNPC:
         assert params.extra_d10 == best
 
     def test_the_entry_names_every_modifier(self, client, table, gm):
-        campaign, troll, _ = table
+        campaign, troll = table.campaign, table.npc
         client.force_login(gm)
         roll_for(client, campaign, troll, chance="4", bonus="1", penalty="2")
         sources = Roll.objects.get().sources
@@ -79,7 +73,7 @@ class TestFastTestNPC:
         ]  # fmt: skip
 
     def test_htmx_answers_with_the_form_and_the_rolled_entry(self, client, table, gm):
-        campaign, troll, _ = table
+        campaign, troll = table.campaign, table.npc
         client.force_login(gm)
         html = roll_for(client, campaign, troll, HX, what="atak", chance="5").content.decode()
         assert f'id="npc-roll-{troll.pk}"' in html
@@ -87,7 +81,7 @@ class TestFastTestNPC:
         assert 'class="face"' in html
 
     def test_without_an_empty_what_the_label_still_names_the_npc(self, client, table, gm):
-        campaign, troll, _ = table
+        campaign, troll = table.campaign, table.npc
         client.force_login(gm)
         roll_for(client, campaign, troll, chance="5")
         assert Roll.objects.get().label == "Troll: test"
@@ -110,8 +104,11 @@ class TestFastTestNPC:
          {"attribute": 6, "skill": 4, "difficulty": 15}),
     ],
 )  # fmt: skip
-def test_each_system_maps_its_small_form_to_engine_params(client, gm, player, system, form, params):
-    campaign, npc, _ = make_table(gm, player, system)
+def test_each_system_maps_its_small_form_to_engine_params(
+    make_table, client, gm, player, system, form, params
+):
+    table = make_table(**with_troll(system))
+    campaign, npc = table.campaign, table.npc
     client.force_login(gm)
     roll_for(client, campaign, npc, what="test", **form)
     roll = Roll.objects.get()
@@ -121,8 +118,9 @@ def test_each_system_maps_its_small_form_to_engine_params(client, gm, player, sy
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("system", ["fasttest", "caerbannog", "t10", "ast", "2d6"])
-def test_the_dashboard_offers_the_npc_test_in_every_system(client, gm, player, system):
-    campaign, npc, _ = make_table(gm, player, system)
+def test_the_dashboard_offers_the_npc_test_in_every_system(make_table, client, gm, player, system):
+    table = make_table(**with_troll(system))
+    campaign, npc = table.campaign, table.npc
     client.force_login(gm)
     html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
     assert reverse("npc_roll", args=[campaign.pk, npc.pk]) in html
@@ -149,7 +147,7 @@ class TestForgedInput:
     def test_is_refused_at_its_field_and_keeps_what_was_typed(
         self, client, table, gm, form, message
     ):
-        campaign, troll, _ = table
+        campaign, troll = table.campaign, table.npc
         client.force_login(gm)
         response = roll_for(client, campaign, troll, HX, **({"chance": "5"} | form))
         html = response.content.decode()
@@ -158,36 +156,38 @@ class TestForgedInput:
         assert 'aria-invalid="true"' in html
         assert not Roll.objects.exists()
 
-    def test_a_caerbannog_level_outside_the_select_is_refused(self, client, gm, player):
-        campaign, npc, _ = make_table(gm, player, "caerbannog")
+    def test_a_caerbannog_level_outside_the_select_is_refused(self, client, make_table, gm):
+        table = make_table(**with_troll("caerbannog"))
+        campaign, npc = table.campaign, table.npc
         client.force_login(gm)
         response = roll_for(client, campaign, npc, HX, level="7", difficulty="3", ease="0")
         assert response.status_code == 422
         assert not Roll.objects.exists()
 
     def test_a_missing_key_is_refused_with_400(self, client, table, gm):
-        campaign, troll, _ = table
+        campaign, troll = table.campaign, table.npc
         client.force_login(gm)
         response = roll_for(client, campaign, troll, HX, chance="5", key="nie-klucz")
         assert response.status_code == 400
         assert not Roll.objects.exists()
 
     def test_a_double_submit_rolls_once(self, client, table, gm):
-        campaign, troll, _ = table
+        campaign, troll = table.campaign, table.npc
         client.force_login(gm)
         key = str(uuid.uuid4())
         roll_for(client, campaign, troll, chance="5", key=key)
         roll_for(client, campaign, troll, chance="5", key=key)
         assert Roll.objects.count() == 1
 
-    def test_another_campaigns_npc_is_404(self, client, table, gm, player):
-        campaign, _, _ = table
-        _, foreign, _ = make_table(gm, player)
+    def test_another_campaigns_npc_is_404(self, client, table, make_table, gm):
+        campaign = table.campaign
+        other = make_table(**with_troll())
+        foreign = other.npc
         client.force_login(gm)
         assert roll_for(client, campaign, foreign, chance="5").status_code == 404
 
     def test_without_a_session_nothing_is_rolled(self, client, table, gm):
-        campaign, troll, session = table
+        campaign, troll, session = table.campaign, table.npc, table.session
         actions.end_session(session)
         client.force_login(gm)
         response = roll_for(client, campaign, troll, HX, chance="5")
@@ -195,7 +195,7 @@ class TestForgedInput:
         assert not Roll.objects.exists()
 
     def test_without_javascript_a_wrong_form_comes_back_in_the_dashboard(self, client, table, gm):
-        campaign, troll, _ = table
+        campaign, troll = table.campaign, table.npc
         client.force_login(gm)
         response = roll_for(client, campaign, troll, what="szarża", chance="12")
         html = response.content.decode()
@@ -205,7 +205,7 @@ class TestForgedInput:
 
     @pytest.mark.parametrize("who", ["player", "outsider"])
     def test_everyone_but_the_gm_gets_404(self, client, table, request, who):
-        campaign, troll, _ = table
+        campaign, troll = table.campaign, table.npc
         client.force_login(request.getfixturevalue(who))
         assert roll_for(client, campaign, troll, chance="5").status_code == 404
         assert not Roll.objects.exists()
@@ -216,7 +216,7 @@ class TestForgedInput:
 
 @pytest.mark.django_db
 def test_a_hidden_npc_roll_shows_players_no_faces_on_their_page(client, table, gm, player):
-    campaign, troll, _ = table
+    campaign, troll = table.campaign, table.npc
     client.force_login(gm)
     roll_for(client, campaign, troll, what="sekretny plan", chance="5")
     client.force_login(player)
@@ -228,8 +228,9 @@ def test_a_hidden_npc_roll_shows_players_no_faces_on_their_page(client, table, g
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_a_hidden_npc_roll_reaches_a_players_socket_without_faces(gm, player):
-    campaign, troll, session = await sync_to_async(make_table)(gm, player)
+async def test_a_hidden_npc_roll_reaches_a_players_socket_without_faces(make_table, gm, player):
+    table = await sync_to_async(make_table)(**with_troll())
+    campaign, troll, session = table.campaign, table.npc, table.session
     socket = await sync_to_async(socket_for)(player, campaign)
     assert (await socket.connect())[0]
     await socket.send_json_to({"type": "since", "session": session.pk, "seq": 0})

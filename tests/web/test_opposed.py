@@ -13,33 +13,19 @@ from campaigns.models import Campaign
 from rolls import actions
 from rolls.models import OpposedTest, Roll
 from rolls.words import render
-from sheets.models import NPC, Character
+from sheets.models import NPC
 from tests.web.live import seat
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET
-from tests.web.test_panel_caerbannog import Scripted
 from tests.web.test_panel_fasttest import SHEET as FASTTEST_SHEET
 from tests.web.test_panel_twod6 import NOMAD
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def dice(monkeypatch):
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
-
-    return script
-
-
-def make_table(system, gm, player, other_player, first, second):
-    campaign = Campaign.objects.create(name="Stół", system=system, gm=gm)
-    seat(campaign, gm, player, other_player)
-    one = Character.objects.create(campaign=campaign, owner=player, name="Ala", data=first)
-    two = Character.objects.create(
-        campaign=campaign, owner=other_player, name="Bartek", data=second
-    )
-    actions.start_session(campaign)
-    return campaign, one, two
+def duel(system, first, second) -> dict:
+    """``make_table``'s arguments for Ala (the player) and Bartek (the other player), on
+    these sheets, in a running session of ``system``."""
+    return {"system": system, "characters": [("Ala", first), ("Bartek", second)]}
 
 
 def start(client, gm, campaign, **form):
@@ -64,15 +50,15 @@ def the_result():
 
 
 @pytest.fixture
-def fasttest(gm, player, other_player):
+def fasttest(make_table):
     unhurt = copy.deepcopy(FASTTEST_SHEET) | {"wounds": []}
     weaker = copy.deepcopy(unhurt)
     weaker["skills"] = weaker["skills"] | {"WALKA": 1, "SPRAWNOŚĆ": 2}
-    return make_table("fasttest", gm, player, other_player, unhurt, weaker)
+    return make_table(**duel("fasttest", unhurt, weaker))
 
 
 def fasttest_duel(client, gm, table):
-    campaign, ala, bartek = table
+    campaign, ala, bartek = table.campaign, table.characters[0], table.characters[1]
     start(
         client, gm, campaign,
         initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
@@ -108,7 +94,7 @@ def test_fasttest_equal_ranks_go_to_the_higher_chance_as_a_minor_victory(
 def test_fasttest_equal_ranks_and_chance_go_to_the_higher_kept_d10(
     client, gm, player, other_player, fasttest, dice
 ):
-    campaign, ala, bartek = fasttest
+    ala, bartek = fasttest.characters[0], fasttest.characters[1]
     bartek.data = copy.deepcopy(ala.data)
     bartek.save()
     opposed = fasttest_duel(client, gm, fasttest)
@@ -136,7 +122,7 @@ def test_the_result_entry_follows_both_sides_rolls(
 
 
 def test_a_character_cannot_oppose_itself(client, gm, fasttest):
-    campaign, ala, _bartek = fasttest
+    campaign, ala = fasttest.campaign, fasttest.characters[0]
     response = start(
         client, gm, campaign,
         initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
@@ -147,7 +133,7 @@ def test_a_character_cannot_oppose_itself(client, gm, fasttest):
 
 
 def test_a_player_cannot_start_an_opposed_test(client, player, fasttest):
-    campaign, ala, bartek = fasttest
+    campaign, ala, bartek = fasttest.campaign, fasttest.characters[0], fasttest.characters[1]
     response = start(
         client, player, campaign,
         initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
@@ -158,7 +144,7 @@ def test_a_player_cannot_start_an_opposed_test(client, player, fasttest):
 
 
 def test_an_npc_side_with_its_own_numbers_is_rolled_by_the_gm(client, gm, player, fasttest, dice):
-    campaign, ala, _bartek = fasttest
+    campaign, ala = fasttest.campaign, fasttest.characters[0]
     troll = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
     start(
         client, gm, campaign,
@@ -179,7 +165,7 @@ def test_an_npc_side_with_its_own_numbers_is_rolled_by_the_gm(client, gm, player
 
 
 def test_a_player_cannot_roll_the_npc_side(client, gm, player, fasttest):
-    campaign, ala, _bartek = fasttest
+    campaign, ala = fasttest.campaign, fasttest.characters[0]
     troll = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
     start(
         client, gm, campaign,
@@ -199,13 +185,13 @@ def test_a_player_cannot_roll_the_npc_side(client, gm, player, fasttest):
 
 
 @pytest.fixture
-def twod6(gm, player, other_player):
-    return make_table("2d6", gm, player, other_player, copy.deepcopy(NOMAD), copy.deepcopy(NOMAD))
+def twod6(make_table):
+    return make_table(**duel("2d6", NOMAD, NOMAD))
 
 
 def test_twod6_hide_vs_spot_the_hider_wins(client, gm, player, other_player, twod6, dice):
     """RULES.md: hide vs spot, totals 21 vs 18 against 15: the hider (resisting) wins."""
-    campaign, spotter, hider = twod6
+    campaign, spotter, hider = twod6.campaign, twod6.characters[0], twod6.characters[1]
     start(
         client, gm, campaign, difficulty="15",
         initiator=spotter.pk, **{"a-attribute": "Percepcja", "a-skill": "Przetrwanie"},
@@ -222,7 +208,7 @@ def test_twod6_hide_vs_spot_the_hider_wins(client, gm, player, other_player, two
 
 
 def test_twod6_the_resisting_side_wins_a_tie(client, gm, player, other_player, twod6, dice):
-    campaign, one, two = twod6
+    campaign, one, two = twod6.campaign, twod6.characters[0], twod6.characters[1]
     start(
         client, gm, campaign, difficulty="15",
         initiator=one.pk, **{"a-attribute": "Percepcja", "a-skill": "Przetrwanie"},
@@ -237,7 +223,7 @@ def test_twod6_the_resisting_side_wins_a_tie(client, gm, player, other_player, t
 
 
 def test_twod6_needs_the_shared_difficulty(client, gm, twod6):
-    campaign, one, two = twod6
+    campaign, one, two = twod6.campaign, twod6.characters[0], twod6.characters[1]
     start(
         client, gm, campaign,
         initiator=one.pk, **{"a-attribute": "Percepcja", "a-skill": "Przetrwanie"},
@@ -250,15 +236,13 @@ def test_twod6_needs_the_shared_difficulty(client, gm, twod6):
 
 
 @pytest.fixture
-def caerbannog(gm, player, other_player):
+def caerbannog(make_table):
     strong = copy.deepcopy(CAERBANNOG_SHEET)
-    return make_table(
-        "caerbannog", gm, player, other_player, strong, copy.deepcopy(CAERBANNOG_SHEET)
-    )
+    return make_table(**duel("caerbannog", strong, CAERBANNOG_SHEET))
 
 
 def caerbannog_duel(client, gm, table):
-    campaign, julio, rival = table
+    campaign, julio, rival = table.campaign, table.characters[0], table.characters[1]
     start(
         client, gm, campaign,
         initiator=julio.pk, **{"a-skill": "Atletyka"},
@@ -345,7 +329,7 @@ def test_the_panel_says_whom_the_side_opposes(client, gm, player, fasttest):
 
 
 def test_the_gm_sees_both_sides_odds_on_the_dashboard(client, gm, fasttest):
-    campaign, _ala, _bartek = fasttest
+    campaign = fasttest.campaign
     fasttest_duel(client, gm, fasttest)
     page = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
     assert "Opposed test: Ala against Bartek" in page
@@ -359,7 +343,7 @@ def test_another_player_sees_no_odds_on_a_side_not_theirs(client, gm, other_play
 
 
 def test_calling_off_a_side_calls_off_the_opposed_test(client, gm, fasttest):
-    campaign, _ala, _bartek = fasttest
+    campaign = fasttest.campaign
     opposed = fasttest_duel(client, gm, fasttest)
     client.post(reverse("cancel_test", args=[campaign.pk, opposed.opponent.pk]))
     opposed.refresh_from_db()
@@ -367,7 +351,7 @@ def test_calling_off_a_side_calls_off_the_opposed_test(client, gm, fasttest):
 
 
 def test_twod6_both_sides_test_against_the_gms_difficulty(client, gm, player, twod6):
-    campaign, one, two = twod6
+    campaign, one, two = twod6.campaign, twod6.characters[0], twod6.characters[1]
     start(
         client, gm, campaign, difficulty="11",
         initiator=one.pk, **{"a-attribute": "Percepcja", "a-skill": "Przetrwanie"},
@@ -381,7 +365,7 @@ def test_twod6_both_sides_test_against_the_gms_difficulty(client, gm, player, tw
 def test_fasttest_npc_traits_ticked_on_a_side_lower_its_odds_of_winning(
     client, gm, player, fasttest
 ):
-    campaign, _ala, _bartek = fasttest
+    campaign = fasttest.campaign
     opposed = fasttest_duel(client, gm, fasttest)
     before = panel_of(client, player, opposed.initiator).context["opposed"]["mine"]
     troll = NPC.objects.create(
@@ -450,7 +434,7 @@ def test_caerbannog_the_opponent_is_not_offered_heroic_effort(
 
 
 def test_an_outsider_cannot_start_an_opposed_test(client, outsider, fasttest):
-    campaign, ala, bartek = fasttest
+    campaign, ala, bartek = fasttest.campaign, fasttest.characters[0], fasttest.characters[1]
     response = start(
         client, outsider, campaign,
         initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
@@ -461,7 +445,7 @@ def test_an_outsider_cannot_start_an_opposed_test(client, outsider, fasttest):
 
 
 def test_starting_an_opposed_test_needs_a_post(client, gm, fasttest):
-    campaign, _ala, _bartek = fasttest
+    campaign = fasttest.campaign
     client.force_login(gm)
     assert client.get(reverse("start_opposed", args=[campaign.pk])).status_code == 405
 
@@ -469,7 +453,7 @@ def test_starting_an_opposed_test_needs_a_post(client, gm, fasttest):
 def test_a_side_rolled_on_a_stale_page_is_refused_and_nothing_is_logged(
     client, gm, player, fasttest, dice
 ):
-    campaign, _ala, _bartek = fasttest
+    campaign = fasttest.campaign
     opposed = fasttest_duel(client, gm, fasttest)
     stale = opposed.initiator
     client.force_login(gm)
@@ -484,7 +468,7 @@ def test_a_side_rolled_on_a_stale_page_is_refused_and_nothing_is_logged(
 
 
 def test_the_npc_side_cannot_be_rolled_twice(client, gm, player, fasttest, dice):
-    campaign, ala, _bartek = fasttest
+    campaign, ala = fasttest.campaign, fasttest.characters[0]
     troll = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
     start(
         client, gm, campaign,
@@ -501,7 +485,7 @@ def test_the_npc_side_cannot_be_rolled_twice(client, gm, player, fasttest, dice)
 
 
 def test_a_new_call_on_a_side_calls_off_the_opposed_test(client, gm, fasttest):
-    campaign, ala, _bartek = fasttest
+    campaign, ala = fasttest.campaign, fasttest.characters[0]
     opposed = fasttest_duel(client, gm, fasttest)
     client.post(
         reverse("call_test", args=[campaign.pk, ala.pk]), {"attribute": "UMYSŁ", "skill": ""}

@@ -1,18 +1,15 @@
 """The AST test panel: white dice from what applies, the level from what hinders, exact odds,
 then the FUNT re-roll and the eased player's choice of the white die read."""
 
-import copy
 import uuid
 
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign
 from rolls import actions, pending
 from rolls.engine import ast as engine
 from rolls.models import PendingTest, Roll
-from sheets.models import Character
-from tests.web.live import panel_url, seat
+from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 
 pytestmark = pytest.mark.django_db
@@ -44,31 +41,16 @@ TIRED_AND_WOUNDED = {"item": [*TIRED["item"], "negative_states:ranny"]}
 THREE = ticked(attributes=["Ciało: silny", "Umysł: sprytny"], advantages=["walka toporem"])
 
 
-class Scripted:
-    """A random source that deals the given faces in order (black die first, then white)."""
-
-    def __init__(self):
-        self.faces: list[int] = []
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0)
+@pytest.fixture
+def dice(dice):
+    """One scripted source for the rolls that follow, its ``faces`` set per roll (the black
+    die first, then the white ones)."""
+    return dice.queue()
 
 
 @pytest.fixture
-def dice(monkeypatch):
-    scripted = Scripted()
-    monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: scripted)
-    return scripted
-
-
-@pytest.fixture
-def table(gm, player, other_player):
-    campaign = Campaign.objects.create(name="Sagi Północy", system="ast", gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Olaf", data=copy.deepcopy(SHEET)
-    )
-    return campaign, hero
+def table(make_table):
+    return make_table("ast", name="Sagi Północy", characters=[("Olaf", SHEET)], session=False)
 
 
 def follow_up_url(hero, roll, kind):
@@ -93,7 +75,7 @@ def follow(client, hero, parent, kind, form):
 def test_a_click_on_a_sheet_entry_opens_the_panel_with_it_ticked_and_exact_odds(
     client, table, player
 ):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     # panel.js sends the entry's roll target as it stands in the sheet's data-roll.
     target = {"list": "attributes", "item": "Ciało: silny", "white": "1"}
@@ -105,7 +87,7 @@ def test_a_click_on_a_sheet_entry_opens_the_panel_with_it_ticked_and_exact_odds(
 
 
 def test_a_click_on_a_negative_state_opens_the_panel_with_the_level_raised(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     target = {"list": "negative_states", "item": "zmęczony", "level": "1"}
     panel = client.get(panel_url(hero), target).context["panel"]
@@ -115,7 +97,7 @@ def test_a_click_on_a_negative_state_opens_the_panel_with_the_level_raised(clien
 def test_each_ticked_attribute_advantage_and_item_of_equipment_is_one_white_die(
     client, table, player
 ):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     panel = panel_for(client, hero, FIVE)
     assert panel.params == {"white": 5, "level_mod": 0}
@@ -126,7 +108,7 @@ def test_each_ticked_attribute_advantage_and_item_of_equipment_is_one_white_die(
 
 
 def test_a_positive_state_gives_its_value_in_white_dice(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     panel = panel_for(
         client, hero, ticked(equipment=["ostry topór"], positive_states=["wypoczęty"])
@@ -136,7 +118,7 @@ def test_a_positive_state_gives_its_value_in_white_dice(client, table, player):
 
 
 def test_negative_states_add_their_values_to_the_test_level(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     panel = panel_for(client, hero, TIRED_AND_WOUNDED)
     assert panel.params == {"white": 5, "level_mod": 2}
@@ -145,7 +127,7 @@ def test_negative_states_add_their_values_to_the_test_level(client, table, playe
 
 
 def test_other_hindrances_add_to_the_level_with_the_source_the_player_names(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     named = panel_for(client, hero, {**FIVE, "hindrance": "2", "hindrance_source": " ciemność "})
     unnamed = panel_for(client, hero, {**FIVE, "hindrance": "1"})
@@ -155,7 +137,7 @@ def test_other_hindrances_add_to_the_level_with_the_source_the_player_names(clie
 
 
 def test_funt_spent_before_the_roll_is_one_white_die_each(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     panel = panel_for(client, hero, {**FIVE, "funt": "1"})
     assert panel.params["white"] == 6
@@ -164,7 +146,7 @@ def test_funt_spent_before_the_roll_is_one_white_die_each(client, table, player)
 
 
 def test_spending_more_funt_than_the_sheet_holds_is_refused_with_a_message(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.post(panel_url(hero), {**FIVE, "funt": "3"})
     assert not response.context["panel"].ready
@@ -174,7 +156,7 @@ def test_spending_more_funt_than_the_sheet_holds_is_refused_with_a_message(clien
 def test_the_odds_are_the_engines_best_first_and_success_sums_the_yes_outcomes(
     client, table, player
 ):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     panel = panel_for(client, hero, TIRED)
     odds = engine.odds(engine.Params(5, 1))["odds"]
@@ -191,7 +173,7 @@ def test_the_odds_are_the_engines_best_first_and_success_sums_the_yes_outcomes(
 
 
 def test_the_black_die_decides_the_level_and_the_panel_shows_each_faces_mode(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.post(panel_url(hero), TIRED)
     context = response.context["panel"].context
@@ -201,7 +183,7 @@ def test_the_black_die_decides_the_level_and_the_panel_shows_each_faces_mode(cli
 
 
 def test_no_white_dice_rolls_two_hindered_and_the_panel_says_so(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.post(panel_url(hero), {})
     panel = response.context["panel"]
@@ -214,7 +196,7 @@ def test_no_white_dice_rolls_two_hindered_and_the_panel_says_so(client, table, p
 
 
 def test_names_the_sheet_does_not_hold_are_refused_with_a_message(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     for forged in ("attributes:Boski", "negative_states:przeklęty", "skills:Ciało: silny",
                    "ranny", "equipment:"):  # fmt: skip
@@ -227,7 +209,7 @@ def test_names_the_sheet_does_not_hold_are_refused_with_a_message(client, table,
 
 
 def test_the_names_the_sheet_holds_are_ticked(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     panel = panel_for(client, hero, {"item": ["attributes:Ciało: silny"]})
     assert panel.params == {"white": 1, "level_mod": 0}
@@ -237,7 +219,7 @@ def test_the_names_the_sheet_holds_are_ticked(client, table, player):
 def test_a_hindrance_that_is_not_a_whole_number_from_0_to_20_is_refused(
     client, table, player, value
 ):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.post(panel_url(hero), {**FIVE, "hindrance": value})
     assert response.status_code == 200
@@ -245,14 +227,14 @@ def test_a_hindrance_that_is_not_a_whole_number_from_0_to_20_is_refused(
 
 
 def test_a_forged_overlong_hindrance_source_is_refused(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.post(panel_url(hero), {"hindrance": "1", "hindrance_source": "x" * 61})
     assert not response.context["panel"].ready
 
 
 def test_more_white_dice_than_the_engine_rolls_is_a_message_not_a_crash(client, table, player):
-    _, hero = table
+    hero = table.hero
     hero.data = {**SHEET, "positive_states": [{"name": f"s{i}", "value": 10} for i in range(21)]}
     hero.save()
     client.force_login(player)
@@ -266,7 +248,7 @@ def test_more_white_dice_than_the_engine_rolls_is_a_message_not_a_crash(client, 
 
 
 def test_example_1_olaf_rolls_five_white_dice_eased_and_reads_the_6(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 3, 3, 6, 4, 1]
     roll(client, hero, FIVE)
     answer = Roll.objects.get().result["answer"]
@@ -274,7 +256,7 @@ def test_example_1_olaf_rolls_five_white_dice_eased_and_reads_the_6(client, runn
 
 
 def test_example_1a_tired_olaf_is_even_and_the_black_4_reads_yes(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 3, 3, 6, 4, 1]
     roll(client, hero, TIRED)
     answer = Roll.objects.get().result["answer"]
@@ -284,7 +266,7 @@ def test_example_1a_tired_olaf_is_even_and_the_black_4_reads_yes(client, running
 
 
 def test_example_1b_tired_and_wounded_olaf_is_hindered_and_reads_the_1(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 3, 3, 6, 4, 1]
     roll(client, hero, TIRED_AND_WOUNDED)
     answer = Roll.objects.get().result["answer"]
@@ -294,7 +276,7 @@ def test_example_1b_tired_and_wounded_olaf_is_hindered_and_reads_the_1(client, r
 def test_example_2_a_funt_die_makes_six_even_with_level_6_and_leaves_the_sheet(
     client, running, dice
 ):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 2, 2, 6, 4, 1, 5]
     roll(client, hero, {**TIRED_AND_WOUNDED, "funt": "1"})
     stored = Roll.objects.get()
@@ -307,7 +289,7 @@ def test_example_2_a_funt_die_makes_six_even_with_level_6_and_leaves_the_sheet(
 
 
 def test_a_used_multiple_adds_one_funt_to_the_sheet(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [6, 5, 5, 4]  # example 4: hindered, the GM reads the doubled 5
     roll(client, hero, ticked(equipment=["ostry topór", "skórznia"], attributes=["Ciało: silny"]))
     hero.refresh_from_db()
@@ -316,7 +298,7 @@ def test_a_used_multiple_adds_one_funt_to_the_sheet(client, running, dice):
 
 
 def test_the_roll_logs_its_label_and_every_source(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 3, 3, 6, 4, 1]
     roll(client, hero, {**TIRED, "hindrance": "1", "hindrance_source": "ciemność"})
     stored = Roll.objects.get()
@@ -326,17 +308,8 @@ def test_the_roll_logs_its_label_and_every_source(client, running, dice):
     ]  # fmt: skip
 
 
-def test_rolling_without_a_running_session_says_so_and_rolls_nothing(client, table, player):
-    _, hero = table
-    client.force_login(player)
-    response = roll(client, hero, FIVE)
-    assert response.status_code == 409
-    assert "No game session is running" in response.content.decode()
-    assert not Roll.objects.exists()
-
-
 def test_a_double_submitted_roll_creates_one_roll_and_spends_funt_once(client, running, dice):
-    _, hero = running
+    hero = running.hero
     # The repeat draws dice too before its insert meets the first roll's key; they are dropped.
     dice.faces = [4, 1, 2, 3, 4, 5, 6] * 2
     form = {**FIVE, "funt": "1", "key": str(uuid.uuid4())}
@@ -348,27 +321,13 @@ def test_a_double_submitted_roll_creates_one_roll_and_spends_funt_once(client, r
     assert hero.data["funt"] == 1
 
 
-def test_another_player_cannot_open_or_roll_this_characters_panel(client, table, other_player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(other_player)
-    assert client.get(panel_url(hero)).status_code == 404
-    assert roll(client, hero, FIVE).status_code == 404
-
-
-def test_an_outsider_gets_404(client, table, outsider):
-    _, hero = table
-    client.force_login(outsider)
-    assert client.get(panel_url(hero)).status_code == 404
-
-
 # --- the FUNT re-roll -------------------------------------------------------------------------
 
 
 def test_example_2a_re_rolling_the_1_into_a_5_reads_the_worst_5_and_costs_one_funt(
     client, running, dice
 ):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 2, 2, 6, 4, 1]
     roll(client, hero, TIRED_AND_WOUNDED)
     first = Roll.objects.get()
@@ -385,7 +344,7 @@ def test_example_2a_re_rolling_the_1_into_a_5_reads_the_worst_5_and_costs_one_fu
 
 
 def test_the_re_roll_entry_re_resolves_from_its_own_params_and_faces(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 2, 2, 6, 4, 1]
     roll(client, hero, TIRED_AND_WOUNDED)
     dice.faces = [5, 3]
@@ -400,7 +359,7 @@ def test_the_re_roll_entry_re_resolves_from_its_own_params_and_faces(client, run
 
 
 def test_a_test_is_re_rolled_only_once(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 2, 2, 6, 4, 1]
     roll(client, hero, TIRED_AND_WOUNDED)
     first = Roll.objects.get()
@@ -413,7 +372,7 @@ def test_a_test_is_re_rolled_only_once(client, running, dice):
 
 
 def test_a_re_roll_is_never_offered_on_a_re_roll(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 2, 2, 6, 4, 1]
     roll(client, hero, TIRED_AND_WOUNDED)
     dice.faces = [5]
@@ -424,7 +383,7 @@ def test_a_re_roll_is_never_offered_on_a_re_roll(client, running, dice):
 
 
 def test_re_rolling_more_dice_than_the_sheets_funt_is_refused(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 2, 2, 6, 4, 1]
     roll(client, hero, TIRED_AND_WOUNDED)
     response = follow(client, hero, Roll.objects.get(), "reroll", {"die": ["0", "1", "4"]})
@@ -435,7 +394,7 @@ def test_re_rolling_more_dice_than_the_sheets_funt_is_refused(client, running, d
 
 
 def test_a_re_roll_without_a_ticked_die_or_with_forged_indices_is_refused(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 2, 2, 6, 4, 1]
     roll(client, hero, TIRED_AND_WOUNDED)
     response = follow(client, hero, Roll.objects.get(), "reroll", {"die": ["9", "-1", "x"]})
@@ -444,7 +403,7 @@ def test_a_re_roll_without_a_ticked_die_or_with_forged_indices_is_refused(client
 
 
 def test_the_re_roll_is_not_offered_without_funt_on_the_sheet(client, running, dice):
-    _, hero = running
+    hero = running.hero
     hero.data = {**SHEET, "funt": 0}
     hero.save()
     dice.faces = [4, 2, 2, 6, 4, 1]
@@ -453,7 +412,7 @@ def test_the_re_roll_is_not_offered_without_funt_on_the_sheet(client, running, d
 
 
 def test_the_roll_offers_the_re_roll_with_each_white_die_and_its_face(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 2, 2, 6, 4, 1]
     html = roll(client, hero, TIRED_AND_WOUNDED).content.decode()
     assert follow_up_url(hero, Roll.objects.get(), "reroll") in html
@@ -461,7 +420,7 @@ def test_the_roll_offers_the_re_roll_with_each_white_die_and_its_face(client, ru
 
 
 def test_another_player_cannot_re_roll_this_characters_test(client, running, dice, other_player):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 2, 2, 6, 4, 1]
     roll(client, hero, TIRED_AND_WOUNDED)
     client.force_login(other_player)
@@ -484,7 +443,7 @@ def three_white(client, hero, dice, faces):
 def test_example_5_an_eased_player_may_read_the_doubled_2_for_yes_but_and_a_funt(
     client, running, dice
 ):
-    _, hero = running
+    hero = running.hero
     first = three_white(client, hero, dice, [1, 2, 2, 4])
     assert first.result["answer"]["outcome"] == "yes"  # the best face by default
     response = follow(client, hero, first, "choose", {"choice": "0"})
@@ -499,7 +458,7 @@ def test_example_5_an_eased_player_may_read_the_doubled_2_for_yes_but_and_a_funt
 
 
 def test_the_choice_offers_each_other_face_once_with_its_outcome(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [1, 2, 2, 4]
     html = roll(
         client, hero,
@@ -511,7 +470,7 @@ def test_the_choice_offers_each_other_face_once_with_its_outcome(client, running
 
 
 def test_reading_a_single_die_instead_of_a_doubled_one_gives_its_funt_back(client, running, dice):
-    _, hero = running
+    hero = running.hero
     first = three_white(client, hero, dice, [1, 4, 4, 2])
     hero.refresh_from_db()
     assert hero.data["funt"] == 3
@@ -521,7 +480,7 @@ def test_reading_a_single_die_instead_of_a_doubled_one_gives_its_funt_back(clien
 
 
 def test_no_choice_is_offered_when_the_test_is_hindered_or_even(client, running, dice):
-    _, hero = running
+    hero = running.hero
     dice.faces = [4, 2, 2, 6, 4, 1]
     html = roll(client, hero, TIRED_AND_WOUNDED).content.decode()
     first = Roll.objects.get()
@@ -530,7 +489,7 @@ def test_no_choice_is_offered_when_the_test_is_hindered_or_even(client, running,
 
 
 def test_a_forged_choice_is_refused(client, running, dice):
-    _, hero = running
+    hero = running.hero
     first = three_white(client, hero, dice, [1, 2, 2, 4])
     for forged in ("2", "1", "7", "x", ""):
         response = follow(client, hero, first, "choose", {"choice": forged})
@@ -540,7 +499,7 @@ def test_a_forged_choice_is_refused(client, running, dice):
 
 
 def test_choosing_the_die_settles_the_test_so_no_re_roll_follows(client, running, dice):
-    _, hero = running
+    hero = running.hero
     first = three_white(client, hero, dice, [1, 2, 2, 4])
     follow(client, hero, first, "choose", {"choice": "0"})
     assert follow(client, hero, first, "reroll", {"die": ["2"]}).status_code == 409
@@ -549,7 +508,7 @@ def test_choosing_the_die_settles_the_test_so_no_re_roll_follows(client, running
 
 
 def test_an_eased_re_roll_may_still_be_read_with_another_die(client, running, dice):
-    _, hero = running
+    hero = running.hero
     first = three_white(client, hero, dice, [1, 1, 3, 4])
     dice.faces = [2, 2]
     follow(client, hero, first, "reroll", {"die": ["0", "1"]})
@@ -567,7 +526,7 @@ def test_an_eased_re_roll_may_still_be_read_with_another_die(client, running, di
 
 
 def test_the_gm_calls_an_ast_test_from_the_dashboard_without_fixing_anything(client, table, gm):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(gm)
     assert client.get(reverse("dashboard", args=[campaign.pk])).status_code == 200
@@ -576,7 +535,7 @@ def test_the_gm_calls_an_ast_test_from_the_dashboard_without_fixing_anything(cli
 
 
 def test_the_gms_challenge_points_raise_the_level_of_the_called_test(client, table, gm, player):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     session = actions.start_session(campaign)
     test = pending.call_test(session=session, character=hero, gm=gm, target={})
     pending.change_test(test.pk, gm, "set_challenge", value=2)
@@ -588,7 +547,7 @@ def test_the_gms_challenge_points_raise_the_level_of_the_called_test(client, tab
 
 
 def test_rolling_the_called_test_logs_the_challenge_points(client, table, gm, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     session = actions.start_session(campaign)
     test = pending.call_test(session=session, character=hero, gm=gm, target={})
     test = pending.change_test(test.pk, gm, "set_challenge", value=1)

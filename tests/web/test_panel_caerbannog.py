@@ -1,20 +1,17 @@
 """The Caerbannog 2026 test panel: a skill, a combined test or a defence against a difficulty, the
 exact odds, then the roll and what may follow it (a boost, heroic effort, re-rolls)."""
 
-import copy
 import uuid
 
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign
 from rolls import actions
 from rolls.engine import caerbannog
 from rolls.models import Roll
 from rolls.systems.caerbannog import panel as panel_module
 from rolls.words import source_line
-from sheets.models import Character
-from tests.web.live import panel_url, seat
+from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 
 pytestmark = pytest.mark.django_db
@@ -37,36 +34,11 @@ SHEET = {
 }  # fmt: skip
 
 
-class Scripted:
-    """A random source that answers with the faces it was given, in order."""
-
-    def __init__(self, faces):
-        self.faces = list(faces)
-
-    def randint(self, low, high):
-        face = self.faces.pop(0)
-        assert low <= face <= high
-        return face
-
-
 @pytest.fixture
-def table(gm, player, other_player):
-    campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
+def table(make_table):
+    return make_table(
+        "caerbannog", name="Caerbannog", characters=[("Morgana", SHEET)], session=False
     )
-    return campaign, hero
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    """``dice(4, 4, 1)``: the next rolls on the server show these faces."""
-
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
-
-    return script
 
 
 def follow_up_url(hero, roll, kind):
@@ -98,7 +70,7 @@ def rozmach(hero):
 
 
 def test_a_click_on_a_skill_opens_the_panel_with_three_dice_of_its_size(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.get(panel_url(hero), {"skill": "Przebiegłość"})
     html = response.content.decode()
@@ -110,13 +82,13 @@ def test_a_click_on_a_skill_opens_the_panel_with_three_dice_of_its_size(client, 
 
 
 def test_the_label_names_the_skill_its_level_its_dice_and_the_difficulty(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     assert in_words(panel(client, hero, skill="Charyzma").label) == "Charyzma 0 (3d4) vs 3"
 
 
 def test_3d4_at_difficulty_3_needs_two_4s_for_a_success(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     shown = panel(client, hero, skill="Charyzma", difficulty="przeciętny")
     # Two or three 4s out of 64 combinations: 3 * 3 + 1.
@@ -124,7 +96,7 @@ def test_3d4_at_difficulty_3_needs_two_4s_for_a_success(client, table, player):
 
 
 def test_the_odds_are_the_engines_best_first_with_the_result_spread(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     shown = panel(client, hero, skill="Jazda", difficulty="4")
     exact = caerbannog.odds(caerbannog.parse_params(shown.params))
@@ -135,7 +107,7 @@ def test_the_odds_are_the_engines_best_first_with_the_result_spread(client, tabl
 
 
 def test_the_page_shows_the_result_spread_and_the_expected_rozmach(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     html = client.post(panel_url(hero), {"skill": "Jazda"}).content.decode()
     assert "Possible results" in html
@@ -143,7 +115,7 @@ def test_the_page_shows_the_result_spread_and_the_expected_rozmach(client, table
 
 
 def test_a_named_difficulty_is_its_number_and_named_in_the_sources(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     shown = panel(client, hero, skill="Jazda", difficulty="trudny")
     assert shown.params["difficulty"] == 5
@@ -151,7 +123,7 @@ def test_a_named_difficulty_is_its_number_and_named_in_the_sources(client, table
 
 
 def test_a_difficulty_given_as_a_number_keeps_the_name_it_has(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     assert panel(client, hero, skill="Jazda", difficulty="3").sources[0]["source"] == "przeciętny"
     assert panel(client, hero, skill="Jazda", difficulty="0").params["difficulty"] == 0
@@ -162,7 +134,7 @@ def test_a_difficulty_given_as_a_number_keeps_the_name_it_has(client, table, pla
 
 @pytest.mark.parametrize("forged", ["bardzo trudny", "-1", "21", "3.5"])
 def test_a_forged_difficulty_is_refused_with_a_message(client, table, player, forged):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.post(panel_url(hero), {"skill": "Jazda", "difficulty": forged})
     assert not response.context["panel"].ready
@@ -170,7 +142,7 @@ def test_a_forged_difficulty_is_refused_with_a_message(client, table, player, fo
 
 
 def test_more_easing_than_hindering_factors_read_the_highest_die(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     shown = panel(client, hero, skill="Jazda", easing="2", hindering="1")
     assert shown.params["ease"] == 1
@@ -180,7 +152,7 @@ def test_more_easing_than_hindering_factors_read_the_highest_die(client, table, 
 
 
 def test_more_hindering_factors_read_the_lowest_die(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     shown = panel(client, hero, skill="Jazda", easing="1", hindering="3")
     assert shown.params["ease"] == -1
@@ -190,7 +162,7 @@ def test_more_hindering_factors_read_the_lowest_die(client, table, player):
 
 
 def test_equal_counts_of_factors_cancel_out(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     shown = panel(client, hero, skill="Jazda", easing="2", hindering="2")
     assert shown.params["ease"] == 0
@@ -198,7 +170,7 @@ def test_equal_counts_of_factors_cancel_out(client, table, player):
 
 
 def test_text_in_a_factor_count_is_refused_with_a_message(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.post(panel_url(hero), {"skill": "Jazda", "easing": "dużo"})
     assert not response.context["panel"].ready
@@ -206,7 +178,7 @@ def test_text_in_a_factor_count_is_refused_with_a_message(client, table, player)
 
 
 def test_armour_on_a_physical_defence_is_a_named_fixed_modifier(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     shown = panel(client, hero, defence="Odporność", modifier="1", modifier_source="armour")
     assert shown.params["modifier"] == 1
@@ -214,14 +186,14 @@ def test_armour_on_a_physical_defence_is_a_named_fixed_modifier(client, table, p
 
 
 def test_an_unnamed_modifier_is_still_named_in_the_log(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     shown = panel(client, hero, skill="Jazda", modifier="-2")
     assert {"kind": "modifier", "amount": -2, "source": "fixed modifier"} in in_words(shown.sources)
 
 
 def test_an_out_of_range_modifier_is_refused_with_a_message(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.post(panel_url(hero), {"skill": "Jazda", "modifier": "99"})
     html = response.content.decode()
@@ -230,7 +202,7 @@ def test_an_out_of_range_modifier_is_refused_with_a_message(client, table, playe
 
 
 def test_two_skills_combine_the_main_two_dice_and_the_other_one(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     shown = panel(client, hero, skill=["Jazda", "Percepcja"], main="Jazda")
     assert shown.params["dice"] == [8, 8, 6]
@@ -243,7 +215,7 @@ def test_two_skills_combine_the_main_two_dice_and_the_other_one(client, table, p
 def test_the_added_form_rolls_the_main_skill_fully_plus_one_die_per_added_skill(
     client, table, player
 ):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     shown = panel(client, hero, skill=["Jazda", "Percepcja"], main="Jazda", form="added")
     assert shown.params["dice"] == [8, 8, 8, 6]
@@ -251,7 +223,7 @@ def test_the_added_form_rolls_the_main_skill_fully_plus_one_die_per_added_skill(
 
 
 def test_the_added_form_names_the_dice_each_skill_rolled_and_adds_none(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     shown = panel(client, hero, skill=["Jazda", "Percepcja"], main="Jazda", form="added")
     # The main skill rolls in full (3d8), the added one gives one die (1d6): 4 dice in all, not
@@ -262,7 +234,7 @@ def test_the_added_form_names_the_dice_each_skill_rolled_and_adds_none(client, t
 
 
 def test_three_skills_give_one_die_each_and_a_fourth_adds_one(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     three = panel(client, hero, skill=["Jazda", "Percepcja", "Charyzma"], main="Jazda")
     four = panel(client, hero, skill=["Jazda", "Percepcja", "Charyzma", "Atletyka"], main="Jazda")
@@ -271,7 +243,7 @@ def test_three_skills_give_one_die_each_and_a_fourth_adds_one(client, table, pla
 
 
 def test_the_main_skill_gives_its_category_bonus_to_the_boost(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     physical = panel(client, hero, skill=["Jazda", "Dociekliwość"], main="Jazda")
     practical = panel(client, hero, skill=["Jazda", "Dociekliwość"], main="Dociekliwość")
@@ -279,13 +251,13 @@ def test_the_main_skill_gives_its_category_bonus_to_the_boost(client, table, pla
 
 
 def test_without_a_main_skill_the_highest_level_leads(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     assert panel(client, hero, skill=["Percepcja", "Atletyka"]).params["dice"] == [10, 10, 6]
 
 
 def test_a_defence_rolls_three_dice_with_no_category_bonus(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.post(panel_url(hero), {"defence": "Unik"})
     shown = response.context["panel"]
@@ -295,7 +267,7 @@ def test_a_defence_rolls_three_dice_with_no_category_bonus(client, table, player
 
 
 def test_a_defence_mixed_with_skills_is_refused_with_a_message(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.post(panel_url(hero), {"defence": "Unik", "skill": "Jazda"})
     assert not response.context["panel"].ready
@@ -303,14 +275,14 @@ def test_a_defence_mixed_with_skills_is_refused_with_a_message(client, table, pl
 
 
 def test_two_defences_at_once_are_refused_with_a_message(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.post(panel_url(hero), {"defence": ["Unik", "Blok"]})
     assert "Test one defence at a time" in response.content.decode()
 
 
 def test_forged_skill_and_defence_names_are_refused_with_a_message(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     response = client.post(panel_url(hero), {"skill": "Latanie", "defence": "Tarcza"})
     assert response.status_code == 200
@@ -321,20 +293,20 @@ def test_forged_skill_and_defence_names_are_refused_with_a_message(client, table
 
 
 def test_a_forged_main_skill_that_is_not_tested_is_ignored(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     shown = panel(client, hero, skill=["Jazda", "Percepcja"], main="Atletyka", form="sideways")
     assert shown.params["dice"] == [8, 8, 6]
 
 
 def test_a_printed_skill_missing_from_the_sheet_is_tested_at_level_0(client, table, player):
-    _, hero = table
+    hero = table.hero
     client.force_login(player)
     assert panel(client, hero, skill="Tresura").params["dice"] == [4, 4, 4]
 
 
 def test_the_rozmach_pool_before_the_roll_comes_from_the_sheet(client, table, player):
-    _, hero = table
+    hero = table.hero
     hero.data["resources"]["rozmach"] = 4
     hero.save()
     client.force_login(player)
@@ -344,42 +316,8 @@ def test_the_rozmach_pool_before_the_roll_comes_from_the_sheet(client, table, pl
 # --- Rolling ------------------------------------------------------------------------------------
 
 
-def test_rolling_without_a_running_session_says_so_and_rolls_nothing(client, table, player):
-    _, hero = table
-    client.force_login(player)
-    response = roll(client, hero, skill="Jazda")
-    assert response.status_code == 409
-    assert "No game session is running" in response.content.decode()
-    assert not Roll.objects.exists()
-
-
-def test_a_double_submitted_roll_creates_one_roll(client, table, player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(player)
-    form = {"skill": "Jazda", "key": str(uuid.uuid4())}
-    first = client.post(panel_url(hero, "test_roll"), form)
-    second = client.post(panel_url(hero, "test_roll"), form)
-    assert (first.status_code, second.status_code) == (200, 200)
-    assert Roll.objects.count() == 1
-
-
-def test_another_player_cannot_open_or_roll_this_characters_panel(client, table, other_player):
-    campaign, hero = table
-    actions.start_session(campaign)
-    client.force_login(other_player)
-    assert client.get(panel_url(hero), {"skill": "Jazda"}).status_code == 404
-    assert roll(client, hero, skill="Jazda").status_code == 404
-
-
-def test_an_outsider_gets_404(client, table, outsider):
-    _, hero = table
-    client.force_login(outsider)
-    assert client.get(panel_url(hero)).status_code == 404
-
-
 def test_a_roll_logs_every_modifier_with_its_source(client, table, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     dice(3, 5, 6)
@@ -397,7 +335,7 @@ def test_a_roll_logs_every_modifier_with_its_source(client, table, player, dice)
 def test_charyzma_0_rolling_4_4_1_against_5_fails_by_1_and_gains_2_rozmach(
     client, table, player, dice
 ):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     dice(4, 4, 1)
@@ -415,7 +353,7 @@ def rolled(client, hero, faces, dice, **choices):
 
 
 def test_worked_examples_of_rules_md_rolled_through_the_panel(client, table, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     # Julio, Dociekliwość II (3d8) 5,7,4 vs 2 -> 3 successes, one przebicie.
@@ -432,7 +370,7 @@ def test_worked_examples_of_rules_md_rolled_through_the_panel(client, table, pla
 def test_a_combined_d6_d8_d10_test_rolling_6_4_8_against_5_is_1_success(
     client, table, player, dice
 ):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     # Percepcja I leads (d6), then Atletyka III (d10) and Jazda II (d8) in sheet order.
@@ -443,7 +381,7 @@ def test_a_combined_d6_d8_d10_test_rolling_6_4_8_against_5_is_1_success(
 
 
 def test_3d8_and_1d6_added_rolling_8_6_3_1_against_4_reads_the_6_for_2(client, table, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     added = rolled(client, hero, (8, 3, 1, 6), dice, skill=["Jazda", "Percepcja"], main="Jazda",
@@ -452,7 +390,7 @@ def test_3d8_and_1d6_added_rolling_8_6_3_1_against_4_reads_the_6_for_2(client, t
 
 
 def test_a_roll_that_would_overwrite_a_changed_rozmach_pool_is_refused(table):
-    _, hero = table
+    hero = table.hero
     shown = panel_module.build(hero, hero.campaign, {"skill": ["Jazda"]})
     result = caerbannog.resolve(caerbannog.parse_params(shown.params), [8, 2, 2])
     sheet = {"resources": {"rozmach": 3}}
@@ -466,7 +404,7 @@ def test_a_roll_that_would_overwrite_a_changed_rozmach_pool_is_refused(table):
 @pytest.fixture
 def charyzma_fails(client, table, player, dice):
     """Charyzma 0 (3d4) 4,4,1 vs 5: -1, +2 Rozmach (RULES.md's worked example)."""
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     dice(4, 4, 1)
@@ -514,7 +452,7 @@ def test_a_test_is_boosted_only_once(client, charyzma_fails):
 
 
 def test_a_boost_with_an_empty_pool_is_not_offered(client, table, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     dice(3, 2, 1)
@@ -525,7 +463,7 @@ def test_a_boost_with_an_empty_pool_is_not_offered(client, table, player, dice):
 
 
 def test_a_defence_is_never_boosted(client, table, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     dice(8, 8, 1)
@@ -536,7 +474,7 @@ def test_a_defence_is_never_boosted(client, table, player, dice):
 
 
 def test_a_critical_failure_counts_as_0_and_can_only_be_re_rolled(client, table, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     dice(1, 1, 1)
@@ -549,7 +487,7 @@ def test_a_critical_failure_counts_as_0_and_can_only_be_re_rolled(client, table,
 
 
 def test_heroic_effort_at_minus_4_costs_5_for_exactly_1_success(client, table, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     dice(1, 1, 2)
@@ -582,7 +520,7 @@ def test_heroic_effort_needs_a_resource_to_pay_with(client, charyzma_fails):
 
 
 def test_heroic_effort_after_a_boost_pays_for_the_boosted_failure(client, table, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     dice(4, 1, 1)
@@ -604,7 +542,7 @@ def test_nothing_follows_heroic_effort_or_a_success(client, charyzma_fails):
 
 
 def test_heroic_effort_is_not_offered_after_a_success(client, table, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     dice(6, 7, 2)
@@ -626,7 +564,7 @@ def test_a_re_roll_replaces_the_dice_and_only_the_final_roll_gains_rozmach(
 
 
 def test_a_re_roll_keeps_the_test_eased_or_hindered(client, table, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     dice(2, 2, 2)
@@ -657,7 +595,7 @@ def test_forged_dice_indices_of_a_re_roll_are_ignored(client, charyzma_fails, di
 
 
 def test_a_re_roll_saves_a_critical_failure(client, table, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     dice(1, 1, 1)
@@ -740,7 +678,7 @@ def test_an_unknown_follow_up_kind_is_refused(client, charyzma_fails):
 
 
 def test_the_rolled_panel_shows_the_follow_up_forms(client, table, player, dice):
-    campaign, hero = table
+    campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
     dice(4, 4, 1)

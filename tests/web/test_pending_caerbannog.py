@@ -1,19 +1,15 @@
 """The GM calls for a Caerbannog test and shapes it live: the difficulty, easing and hindering
 factors, fixed modifiers with their sources; the player's panel follows and rolls exactly that."""
 
-import copy
 import uuid
 
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign
-from rolls import actions, pending
+from rolls import pending
 from rolls.actions import ActionRefused
 from rolls.models import PendingTest, Roll
-from sheets.models import Character
-from tests.web.live import seat
-from tests.web.test_panel_caerbannog import SHEET, Scripted
+from tests.web.test_panel_caerbannog import SHEET
 from tests.web.words_helpers import in_words
 
 pytestmark = pytest.mark.django_db
@@ -22,29 +18,15 @@ DOCIEKLIWOSC = {"skill": ["Dociekliwość"], "defence": [], "form": "combined", 
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    campaign = Campaign.objects.create(name="Caerbannog", system="caerbannog", gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
-    )
-    session = actions.start_session(campaign)
-    return campaign, hero, session
+def table(make_table):
+    return make_table("caerbannog", name="Caerbannog", characters=[("Morgana", SHEET)])
 
 
 @pytest.fixture
 def called(table, gm):
     """Dociekliwość II (3d8) vs przeciętny 3, called by the GM."""
-    _campaign, hero, session = table
+    hero, session = table.hero, table.session
     return pending.call_test(session=session, character=hero, gm=gm, target=dict(DOCIEKLIWOSC))
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
-
-    return script
 
 
 def call(client, campaign, hero, **form):
@@ -80,7 +62,7 @@ def roll_form(test, revision, **extra):
 
 class TestCalling:
     def test_the_gm_calls_for_a_combined_test_at_a_named_difficulty(self, client, table, gm):
-        campaign, hero, _session = table
+        campaign, hero = table.campaign, table.hero
         client.force_login(gm)
         call(client, campaign, hero, skill=["Jazda", "Dociekliwość"], form="added",
              difficulty="wymagający")  # fmt: skip
@@ -92,7 +74,7 @@ class TestCalling:
         assert test.revision == 1
 
     def test_the_gm_calls_for_a_defence(self, client, table, gm, player):
-        campaign, hero, _session = table
+        campaign, hero = table.campaign, table.hero
         client.force_login(gm)
         call(client, campaign, hero, defence="Unik", difficulty="trudny")
         test = PendingTest.objects.get()
@@ -100,7 +82,7 @@ class TestCalling:
         assert in_words(panel_for(client, hero, test).label) == "Unik II (3d8) vs 5"
 
     def test_a_blank_difficulty_is_przecietny_and_a_blank_form_combined(self, client, table, gm):
-        campaign, hero, _session = table
+        campaign, hero = table.campaign, table.hero
         client.force_login(gm)
         call(client, campaign, hero, skill="Percepcja")
         target = PendingTest.objects.get().target
@@ -119,7 +101,7 @@ class TestCalling:
         ],
     )
     def test_a_forged_target_is_refused_with_a_message(self, client, table, gm, form, message):
-        campaign, hero, _session = table
+        campaign, hero = table.campaign, table.hero
         client.force_login(gm)
         response = call(client, campaign, hero, **form)
         assert message in response.content.decode()
@@ -128,7 +110,7 @@ class TestCalling:
     def test_the_call_form_offers_skills_a_defence_the_form_and_the_difficulty(
         self, client, table, gm
     ):
-        campaign, hero, _session = table
+        campaign, hero = table.campaign, table.hero
         client.force_login(gm)
         html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
         assert f'id="call-{hero.pk}-skill" name="skill" multiple' in html
@@ -140,7 +122,7 @@ class TestCalling:
         assert difficulty.index("przeciętny (3)") < difficulty.index("łatwy (2)")
 
     def test_a_player_cannot_call_for_a_test(self, client, table, player):
-        campaign, hero, _session = table
+        campaign, hero = table.campaign, table.hero
         client.force_login(player)
         assert call(client, campaign, hero, skill="Jazda").status_code == 404
         assert not PendingTest.objects.exists()
@@ -172,7 +154,7 @@ class TestThePlayersPanel:
     def test_the_player_still_picks_the_main_skill_of_a_combined_test(
         self, client, table, gm, player
     ):
-        _campaign, hero, session = table
+        hero, session = table.hero, table.session
         target = {"skill": ["Jazda", "Percepcja"], "form": "combined", "difficulty": "3"}
         test = pending.call_test(session=session, character=hero, gm=gm, target=target)
         client.force_login(player)
@@ -182,7 +164,7 @@ class TestThePlayersPanel:
     def test_the_gm_allows_the_added_form_and_the_player_cannot_undo_it(
         self, client, table, gm, player
     ):
-        _campaign, hero, session = table
+        hero, session = table.hero, table.session
         target = {"skill": ["Jazda", "Dociekliwość"], "form": "added", "difficulty": "3"}
         test = pending.call_test(session=session, character=hero, gm=gm, target=target)
         client.force_login(player)

@@ -1,6 +1,5 @@
 """The GM shapes a pending test while the player watches; the roll uses exactly what was shown."""
 
-import copy
 import threading
 import uuid
 
@@ -11,8 +10,7 @@ from django.urls import reverse
 from campaigns.models import Campaign
 from rolls import actions, pending
 from rolls.models import PendingTest, Roll
-from sheets.models import NPC, Character
-from tests.web.live import seat
+from sheets.models import NPC
 from tests.web.test_panel_fasttest import SHEET
 
 TROLL = [
@@ -22,15 +20,8 @@ TROLL = [
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    campaign = Campaign.objects.create(name="Zarith", system="fasttest", gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(SHEET)
-    )
-    troll = NPC.objects.create(campaign=campaign, name="Troll", traits=TROLL)
-    session = actions.start_session(campaign)
-    return campaign, hero, troll, session
+def table(make_table):
+    return make_table(name="Zarith", characters=[("Brunhilda", SHEET)], npcs=[("Troll", TROLL)])
 
 
 def call(client, campaign, hero, **target):
@@ -53,7 +44,7 @@ def roll_form(test, revision, **extra):
 @pytest.mark.django_db
 class TestShapingATest:
     def test_the_gm_calls_for_a_test_on_a_players_character(self, client, table, gm):
-        campaign, hero, _, _ = table
+        campaign, hero = table.campaign, table.hero
         client.force_login(gm)
         call(client, campaign, hero, attribute="ZRĘCZNOŚĆ", skill="SPRAWNOŚĆ")
         test = PendingTest.objects.get()
@@ -62,7 +53,7 @@ class TestShapingATest:
         )  # fmt: skip
 
     def test_the_players_panel_shows_the_called_test_fixed(self, client, table, gm, player):
-        campaign, hero, _, session = table
+        hero, session = table.hero, table.session
         test = pending.call_test(
             session=session, character=hero, gm=gm, target={"attribute": "UMYSŁ", "skill": []}
         )
@@ -71,7 +62,7 @@ class TestShapingATest:
         assert panel.label == "UMYSŁ 4"
 
     def test_ticking_two_troll_traits_adds_the_highest_plus_one(self, client, table, gm, player):
-        campaign, hero, troll, session = table
+        campaign, hero, troll, session = table.campaign, table.hero, table.npc, table.session
         test = pending.call_test(
             session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"}
         )
@@ -85,7 +76,7 @@ class TestShapingATest:
         )
 
     def test_penalty_dice_from_circumstances_carry_their_source(self, client, table, gm, player):
-        campaign, hero, _, session = table
+        campaign, hero, session = table.campaign, table.hero, table.session
         test = pending.call_test(
             session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"}
         )
@@ -96,7 +87,7 @@ class TestShapingATest:
         assert test.modifiers["dice"] == [{"kind": "penalty", "amount": 2, "source": "ciemność"}]
 
     def test_the_gm_removes_a_modifier(self, client, table, gm):
-        campaign, hero, _, session = table
+        campaign, hero, session = table.campaign, table.hero, table.session
         test = pending.call_test(
             session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"}
         )
@@ -107,7 +98,7 @@ class TestShapingATest:
         assert test.modifiers["dice"] == []
 
     def test_the_gm_splits_penalty_dice_into_d6(self, client, table, gm, player):
-        campaign, hero, _, session = table
+        hero, session = table.hero, table.session
         test = pending.call_test(
             session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"}
         )
@@ -117,7 +108,7 @@ class TestShapingATest:
         assert panel_for(client, hero, test).params["extra_d10"] == 1
 
     def test_a_new_call_calls_off_the_old_one(self, table, gm):
-        _, hero, _, session = table
+        hero, session = table.hero, table.session
         first = pending.call_test(
             session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"}
         )
@@ -136,7 +127,7 @@ class TestShapingATest:
         ],
     )
     def test_a_forged_change_is_refused_with_a_message(self, client, table, gm, form, message):
-        campaign, hero, _, session = table
+        campaign, hero, session = table.campaign, table.hero, table.session
         test = pending.call_test(
             session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"}
         )
@@ -149,7 +140,7 @@ class TestShapingATest:
         assert test.revision == 1
 
     def test_another_campaigns_npc_is_refused(self, client, table, gm):
-        campaign, hero, _, session = table
+        hero, session = table.hero, table.session
         elsewhere = Campaign.objects.create(name="Inna", system="fasttest", gm=gm)
         stranger = NPC.objects.create(campaign=elsewhere, name="Obcy", traits=TROLL)
         test = pending.call_test(
@@ -162,7 +153,7 @@ class TestShapingATest:
 @pytest.mark.django_db
 class TestTheRace:
     def test_a_gm_change_between_view_and_click_refuses_the_roll(self, client, table, gm, player):
-        campaign, hero, _, session = table
+        campaign, hero, session = table.campaign, table.hero, table.session
         test = pending.call_test(
             session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"}
         )
@@ -177,7 +168,7 @@ class TestTheRace:
         assert seen.params["penalty"] == 0
 
     def test_the_second_click_rolls_with_the_new_modifiers(self, client, table, gm, player):
-        campaign, hero, _, session = table
+        campaign, hero, session = table.campaign, table.hero, table.session
         test = pending.call_test(
             session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"}
         )
@@ -193,7 +184,7 @@ class TestTheRace:
         assert (test.status, test.roll) == (PendingTest.Status.ROLLED, roll)
 
     def test_a_rolled_test_cannot_be_rolled_again(self, client, table, gm, player):
-        campaign, hero, _, session = table
+        campaign, hero, session = table.campaign, table.hero, table.session
         test = pending.call_test(
             session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"}
         )
@@ -210,7 +201,7 @@ class TestTheRace:
 def test_two_gm_changes_at_once_are_both_kept(postgres_url, table, gm):
     # On PostgreSQL: SQLite's in-memory *test* database fails a second writer at once ("table is
     # locked") instead of waiting, unlike the embedded file database with its busy timeout.
-    _, hero, _, session = table
+    hero, session = table.hero, table.session
     test = pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"})
     start = threading.Barrier(2)
     errors = []
@@ -238,12 +229,12 @@ def test_two_gm_changes_at_once_are_both_kept(postgres_url, table, gm):
 @pytest.mark.django_db
 class TestOnlyTheGM:
     def test_players_cannot_reach_the_dashboard(self, client, table, player):
-        campaign, _, _, _ = table
+        campaign = table.campaign
         client.force_login(player)
         assert client.get(reverse("dashboard", args=[campaign.pk])).status_code == 404
 
     def test_players_cannot_call_change_or_call_off_tests(self, client, table, gm, player):
-        campaign, hero, _, session = table
+        campaign, hero, session = table.campaign, table.hero, table.session
         test = pending.call_test(
             session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"}
         )
@@ -256,12 +247,12 @@ class TestOnlyTheGM:
         assert test.modifiers == {}
 
     def test_an_outsider_gets_404_on_the_dashboard(self, client, table, outsider):
-        campaign, _, _, _ = table
+        campaign = table.campaign
         client.force_login(outsider)
         assert client.get(reverse("dashboard", args=[campaign.pk])).status_code == 404
 
     def test_the_dashboard_shows_the_party_and_the_pending_tests(self, client, table, gm):
-        campaign, hero, _, session = table
+        campaign, hero, session = table.campaign, table.hero, table.session
         pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"})
         client.force_login(gm)
         html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
@@ -271,7 +262,7 @@ class TestOnlyTheGM:
 
 @pytest.mark.django_db
 def test_after_rolling_a_called_test_the_panel_stays_on_that_test(client, table, gm, player):
-    campaign, hero, _, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     test = pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "DUCH"})
     client.force_login(player)
     response = client.post(

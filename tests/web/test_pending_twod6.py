@@ -7,12 +7,8 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign
 from rolls import actions, pending
 from rolls.models import PendingTest, Roll
-from sheets.models import Character
-from tests.web.live import seat
-from tests.web.test_panel_caerbannog import Scripted
 from tests.web.test_panel_twod6 import NOMAD
 from tests.web.words_helpers import in_words
 
@@ -22,27 +18,15 @@ AMBUSH = {"attribute": "Percepcja", "skill": "Przetrwanie", "difficulty": "15"}
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    campaign = Campaign.objects.create(name="Pustkowia", system="2d6", gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(campaign=campaign, owner=player, name="Nomad", data=NOMAD)
-    session = actions.start_session(campaign)
-    return campaign, hero, session
+def table(make_table):
+    return make_table("2d6", name="Pustkowia", characters=[("Nomad", NOMAD)])
 
 
 @pytest.fixture
 def called(table, gm):
     """The seed's ambush: Percepcja 8 + Przetrwanie 5 vs 15, called by the GM."""
-    _campaign, hero, session = table
+    hero, session = table.hero, table.session
     return pending.call_test(session=session, character=hero, gm=gm, target=dict(AMBUSH))
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    def script(*faces):
-        monkeypatch.setattr(actions.secrets, "SystemRandom", lambda: Scripted(faces))
-
-    return script
 
 
 def call(client, campaign, hero, **form):
@@ -77,7 +61,7 @@ def roll_form(test, revision, **extra):
 
 class TestCalling:
     def test_the_gm_calls_for_attribute_skill_and_difficulty(self, client, table, gm):
-        campaign, hero, _session = table
+        campaign, hero = table.campaign, table.hero
         client.force_login(gm)
         call(client, campaign, hero, attribute="Zręczność", skill="Skradanie", difficulty="20")
         test = PendingTest.objects.get()
@@ -85,7 +69,7 @@ class TestCalling:
         assert test.revision == 1
 
     def test_a_blank_difficulty_is_the_seeds_fifteen(self, client, table, gm):
-        campaign, hero, _session = table
+        campaign, hero = table.campaign, table.hero
         client.force_login(gm)
         call(client, campaign, hero, attribute="Percepcja", skill="")
         assert PendingTest.objects.get().target["difficulty"] == "15"
@@ -100,7 +84,7 @@ class TestCalling:
         ],
     )
     def test_a_forged_target_is_refused_with_a_message(self, client, table, gm, form, message):
-        campaign, hero, _session = table
+        campaign, hero = table.campaign, table.hero
         client.force_login(gm)
         response = call(client, campaign, hero, **form)
         assert message in response.content.decode()
@@ -109,7 +93,7 @@ class TestCalling:
     def test_the_call_form_offers_the_sheets_attributes_skills_and_difficulties(
         self, client, table, gm
     ):
-        campaign, hero, _session = table
+        campaign, hero = table.campaign, table.hero
         client.force_login(gm)
         html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
         assert '<option value="Percepcja">Percepcja 8</option>' in html
@@ -120,7 +104,7 @@ class TestCalling:
         assert 'value="20">20 (a crowd that wants blood)</option>' in difficulty
 
     def test_a_player_cannot_call_for_a_test(self, client, table, player):
-        campaign, hero, _session = table
+        campaign, hero = table.campaign, table.hero
         client.force_login(player)
         assert call(client, campaign, hero, attribute="Percepcja").status_code == 404
         assert not PendingTest.objects.exists()
@@ -138,7 +122,7 @@ class TestThePlayersPanel:
         assert panel.params["difficulty"] == 15
 
     def test_a_test_called_without_a_skill_stays_without_one(self, client, table, gm, player):
-        _campaign, hero, session = table
+        hero, session = table.hero, table.session
         target = {"attribute": "Zręczność", "skill": "", "difficulty": "12"}
         test = pending.call_test(session=session, character=hero, gm=gm, target=target)
         client.force_login(player)

@@ -16,7 +16,6 @@ from campaigns.models import Membership
 from config.asgi import application
 from rolls import presence
 from sheets.models import Character
-from tests.web.live import make_table
 from tests.web.test_panel_fasttest import SHEET
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -31,8 +30,8 @@ def _fresh_cache():
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player)
+def table(make_table):
+    return make_table(title="Noc pierwsza")
 
 
 def page_socket(user, campaign, lang: str = "en", shows_presence: bool = True):
@@ -80,7 +79,7 @@ async def people(campaign, **kwargs) -> dict[str, dict]:
 
 
 async def test_a_member_who_opens_a_page_is_listed_as_here_with_their_character(table, player):
-    campaign, _, _ = table
+    campaign = table.campaign
     socket = await opened(player, campaign)
     message = await next_presence(socket)
     assert 'data-presence-state="here"' in message["html"]
@@ -94,7 +93,7 @@ async def test_a_member_who_opens_a_page_is_listed_as_here_with_their_character(
 
 
 async def test_every_page_of_the_table_hears_a_player_arrive(table, gm, player):
-    campaign, _, _ = table
+    campaign = table.campaign
     watching = await opened(gm, campaign)
     await settled_presence(watching)
     arriving = await opened(player, campaign)
@@ -109,7 +108,7 @@ async def test_a_player_who_closes_their_page_stays_here_for_the_grace_then_show
     table, gm, player, settings
 ):
     settings.PRESENCE_GRACE_SECONDS, settings.PRESENCE_AWAY_SECONDS = 15, 600
-    campaign, _, _ = table
+    campaign = table.campaign
     watching = await opened(gm, campaign)
     leaving = await opened(player, campaign)
     await settled_presence(watching)
@@ -129,7 +128,7 @@ async def test_a_player_who_closes_their_page_stays_here_for_the_grace_then_show
 
 async def test_an_away_player_who_comes_back_is_here_again(table, player, settings):
     settings.PRESENCE_GRACE_SECONDS = 0
-    campaign, _, _ = table
+    campaign = table.campaign
     socket = await opened(player, campaign)
     await socket.disconnect()
     assert (await people(campaign))["player"]["state"] == "away"
@@ -141,7 +140,7 @@ async def test_an_away_player_who_comes_back_is_here_again(table, player, settin
 
 
 async def test_two_pages_of_one_player_are_one_person(table, player):
-    campaign, _, _ = table
+    campaign = table.campaign
     first = await opened(player, campaign)
     second = await opened(player, campaign)
     message = await settled_presence(first)
@@ -156,7 +155,7 @@ async def test_two_pages_of_one_player_are_one_person(table, player):
 
 
 async def test_an_outsider_is_never_listed(table, gm, outsider):
-    campaign, _, _ = table
+    campaign = table.campaign
     watching = await opened(gm, campaign)
     await settled_presence(watching)
     refused = await sync_to_async(page_socket)(outsider, campaign)
@@ -168,17 +167,19 @@ async def test_an_outsider_is_never_listed(table, gm, outsider):
 
 
 async def test_a_member_removed_from_the_table_drops_off_the_list(table, gm, player):
-    campaign, _, _ = table
+    campaign = table.campaign
     socket = await opened(player, campaign)
     await sync_to_async(Membership.objects.filter(campaign=campaign, user=player).delete)()
     assert "player" not in await people(campaign)
     await socket.disconnect()
 
 
-async def test_another_tables_characters_are_not_shown(table, gm, player, outsider):
-    campaign, _, _ = table
-    other = await sync_to_async(make_table)(gm, player, outsider)
-    await sync_to_async(Character.objects.create)(campaign=other[0], owner=player, name="Obcy")
+async def test_another_tables_characters_are_not_shown(table, make_table, player, outsider):
+    campaign = table.campaign
+    other = await sync_to_async(make_table)(players=[player, outsider], title="Noc pierwsza")
+    await sync_to_async(Character.objects.create)(
+        campaign=other.campaign, owner=player, name="Obcy"
+    )
     socket = await opened(player, campaign)
     assert (await people(campaign))["player"]["characters"] == ["Brunhilda"]
     assert "Obcy" not in (await next_presence(socket))["html"]
@@ -186,7 +187,7 @@ async def test_another_tables_characters_are_not_shown(table, gm, player, outsid
 
 
 async def test_the_gm_is_listed_first_and_marked(table, gm, player):
-    campaign, _, _ = table
+    campaign = table.campaign
     sockets = [await opened(player, campaign), await opened(gm, campaign)]
     found = await sync_to_async(presence.people)(campaign)
     assert [(p["name"], p["gm"]) for p in found["people"]] == [("gm", True), ("player", False)]
@@ -198,7 +199,7 @@ async def test_the_gm_is_listed_first_and_marked(table, gm, player):
 
 
 async def test_the_list_comes_in_the_pages_language(table, player):
-    campaign, _, _ = table
+    campaign = table.campaign
     socket = await opened(player, campaign, lang="pl")
     message = await next_presence(socket)
     assert ">jest</span>" in message["html"]
@@ -207,7 +208,7 @@ async def test_the_list_comes_in_the_pages_language(table, player):
 
 
 async def test_a_client_that_shows_no_list_is_counted_but_sent_no_list(table, player):
-    campaign, _, _ = table
+    campaign = table.campaign
     socket = await opened(player, campaign, shows_presence=False)
     assert await socket.receive_nothing(timeout=0.3)
     assert (await people(campaign))["player"]["state"] == "here"
@@ -215,7 +216,7 @@ async def test_a_client_that_shows_no_list_is_counted_but_sent_no_list(table, pl
 
 
 async def test_the_gms_dashboard_lists_who_is_connected(table, gm, player):
-    campaign, hero, _ = table
+    campaign, hero = table.campaign, table.hero
     hero.data = SHEET
     await sync_to_async(hero.save)()
     socket = await opened(player, campaign)
@@ -233,7 +234,7 @@ async def test_the_gms_dashboard_lists_who_is_connected(table, gm, player):
 
 
 async def test_a_players_sheet_page_shows_the_list_in_the_logs_header(table, player):
-    campaign, hero, _ = table
+    campaign, hero = table.campaign, table.hero
     client = Client()
     await sync_to_async(client.force_login)(player)
     socket = await opened(player, campaign)
@@ -245,7 +246,7 @@ async def test_a_players_sheet_page_shows_the_list_in_the_logs_header(table, pla
 
 
 async def test_a_polish_page_lists_in_polish_with_numbers_a_script_can_read(table, player, gm):
-    campaign, hero, _ = table
+    campaign, hero = table.campaign, table.hero
     socket = await opened(gm, campaign)
     leaving = await opened(player, campaign)
     await leaving.disconnect()

@@ -11,7 +11,6 @@ from django.db import connection
 from django.urls import reverse
 from websockets.sync.client import connect
 
-from tests.web.live import make_table
 from tests.web.servers import app_env, uvicorn
 from tests.web.test_panel_fasttest import SHEET
 from tests.web.test_scale_out import Browser
@@ -56,14 +55,15 @@ def row_of(listed: str, name: str) -> str:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_socket_on_one_worker_shows_on_a_page_and_socket_of_the_other(
-    postgres_url, redis_url, settings, gm, player, other_player
+    make_table, postgres_url, redis_url, settings, gm, player, other_player
 ):
     # The servers hash passwords the real way; the test's fast hasher is unknown to them.
     settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
     for user in (gm, player):
         user.set_password("a-long-test-password")
         user.save()
-    campaign, hero, _session = make_table(gm, player, other_player)
+    table = make_table(title="Noc pierwsza")
+    campaign, hero = table.campaign, table.hero
     hero.data = SHEET
     hero.save()
     db = connection.settings_dict

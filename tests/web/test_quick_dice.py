@@ -11,29 +11,20 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from campaigns.models import Campaign
 from campaigns.systems import get_system
-from rolls import actions
 from rolls.engine.check import check_document
 from rolls.models import Roll
 from sheets.models import Character
-from tests.web.live import seat, socket_for
+from tests.web.live import socket_for
 from tests.web.test_after_roll import HX
 from tests.web.test_fair_dice import end, export, run_checker
 
 pytestmark = pytest.mark.django_db
 
 
-def make_table(gm, *players, system="fasttest"):
-    campaign = Campaign.objects.create(name="Stół", system=system, gm=gm)
-    seat(campaign, gm, *players)
-    session = actions.start_session(campaign)
-    return campaign, session
-
-
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player)
+def table(make_table):
+    return make_table(characters=())
 
 
 def quick(client, campaign, expression="2d6+3", headers=HX, **form):
@@ -49,7 +40,7 @@ def log_html(client, campaign) -> str:
 
 
 def test_a_player_rolls_an_expression_into_the_log(client, table, player):
-    campaign, session = table
+    campaign = table.campaign
     client.force_login(player)
     response = quick(client, campaign, "2d6+3")
     roll = Roll.objects.get()
@@ -59,7 +50,7 @@ def test_a_player_rolls_an_expression_into_the_log(client, table, player):
 
 
 def test_the_answer_says_what_was_rolled_and_gives_a_fresh_box(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     html = quick(client, campaign, "d20").content.decode()
     roll = Roll.objects.get()
@@ -68,7 +59,7 @@ def test_the_answer_says_what_was_rolled_and_gives_a_fresh_box(client, table, pl
 
 
 def test_every_die_is_shown_with_the_dropped_ones_marked(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     quick(client, campaign, "4d6kh3")
     html = log_html(client, campaign)
@@ -77,7 +68,7 @@ def test_every_die_is_shown_with_the_dropped_ones_marked(client, table, player):
 
 
 def test_the_log_entry_shows_the_expression_and_its_total(client, table, player, other_player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     quick(client, campaign, "1d20 + 5")
     total = Roll.objects.get().result["answer"]["total"]
@@ -91,7 +82,7 @@ def test_a_quick_roll_draws_its_dice_from_the_sessions_fair_stream(client, table
     from rolls.engine import dice
     from rolls.engine.protocol import draw
 
-    campaign, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     quick(client, campaign, "3d10!+d66")
     roll = Roll.objects.get()
@@ -100,8 +91,8 @@ def test_a_quick_roll_draws_its_dice_from_the_sessions_fair_stream(client, table
     assert roll.result["answer"]["total"] == answer["total"]
 
 
-def test_a_quick_roll_works_whatever_the_campaigns_system(client, gm, player):
-    campaign, _ = make_table(gm, player, system="2d6")
+def test_a_quick_roll_works_whatever_the_campaigns_system(client, make_table, player):
+    campaign = make_table("2d6", players=1, characters=()).campaign
     client.force_login(player)
     quick(client, campaign, "2d6+1")
     html = log_html(client, campaign)
@@ -110,7 +101,7 @@ def test_a_quick_roll_works_whatever_the_campaigns_system(client, gm, player):
 
 
 def test_the_gm_rolls_too(client, table, gm):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     quick(client, campaign, "d100")
     assert Roll.objects.get().actor == gm
@@ -122,7 +113,7 @@ def test_the_gm_rolls_too(client, table, gm):
 def test_a_secret_roll_is_shown_to_the_roller_and_the_gm_only(
     client, table, gm, player, other_player
 ):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     quick(client, campaign, "2d6+3", visibility="secret")
     assert '<div class="what">2d6+3</div>' in log_html(client, campaign)
@@ -135,7 +126,7 @@ def test_a_secret_roll_is_shown_to_the_roller_and_the_gm_only(
 
 
 def test_the_gms_hidden_roll_shows_players_only_that_a_roll_was_made(client, table, gm, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     quick(client, campaign, "3d6", visibility="hidden")
     client.force_login(player)
@@ -145,7 +136,7 @@ def test_the_gms_hidden_roll_shows_players_only_that_a_roll_was_made(client, tab
 
 
 def test_a_player_cannot_roll_hidden(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     response = quick(client, campaign, "d6", visibility="hidden")
     assert response.status_code == 422
@@ -156,7 +147,7 @@ def test_a_player_cannot_roll_hidden(client, table, player):
 def test_a_players_secret_box_offers_public_and_secret_the_gms_public_and_hidden(
     client, table, gm, player
 ):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     html = log_html(client, campaign)
     assert 'value="secret"' in html
@@ -170,7 +161,7 @@ def test_a_players_secret_box_offers_public_and_secret_the_gms_public_and_hidden
 
 
 def test_a_repeated_key_rolls_once(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     key = str(uuid.uuid4())
     first = quick(client, campaign, "2d6", key=key)
@@ -180,7 +171,7 @@ def test_a_repeated_key_rolls_once(client, table, player):
 
 
 def test_quick_rolls_and_tests_share_the_sessions_sequence(client, table, player):
-    campaign, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     quick(client, campaign, "d6")
     quick(client, campaign, "d8")
@@ -193,22 +184,22 @@ def test_quick_rolls_and_tests_share_the_sessions_sequence(client, table, player
 
 
 def test_an_outsider_gets_404_and_rolls_nothing(client, table, outsider):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(outsider)
     assert quick(client, campaign).status_code == 404
     assert not Roll.objects.exists()
 
 
-def test_a_member_of_another_campaign_cannot_roll_here(client, table, make_user):
-    campaign, _ = table
+def test_a_member_of_another_campaign_cannot_roll_here(client, table, make_table, make_user):
+    campaign = table.campaign
     stranger_gm = make_user("stranger")
-    make_table(stranger_gm)
+    make_table(gm=stranger_gm, players=(), characters=())
     client.force_login(stranger_gm)
     assert quick(client, campaign).status_code == 404
 
 
 def test_an_anonymous_visitor_is_sent_to_log_in(client, table):
-    campaign, _ = table
+    campaign = table.campaign
     response = quick(client, campaign)
     assert response.status_code == 302
     assert reverse("login") in response["Location"]
@@ -216,7 +207,7 @@ def test_an_anonymous_visitor_is_sent_to_log_in(client, table):
 
 
 def test_the_roll_endpoint_takes_only_posts(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     assert client.get(reverse("quick_roll", args=[campaign.pk])).status_code == 405
 
@@ -225,7 +216,7 @@ def test_the_roll_endpoint_takes_only_posts(client, table, player):
 
 
 def test_a_bad_expression_is_refused_with_where_it_cannot_be_read(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     response = quick(client, campaign, "2d6+x")
     html = response.content.decode()
@@ -236,7 +227,7 @@ def test_a_bad_expression_is_refused_with_where_it_cannot_be_read(client, table,
 
 
 def test_more_than_two_hundred_dice_are_refused(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     response = quick(client, campaign, "201d6")
     assert response.status_code == 422
@@ -244,7 +235,7 @@ def test_more_than_two_hundred_dice_are_refused(client, table, player):
 
 
 def test_an_explosion_chain_that_could_pass_the_cap_is_refused(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     response = quick(client, campaign, "20d6!")
     assert response.status_code == 422
@@ -252,7 +243,7 @@ def test_an_explosion_chain_that_could_pass_the_cap_is_refused(client, table, pl
 
 
 def test_a_bad_expression_is_refused_in_polish_for_a_polish_reader(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     response = quick(client, campaign, "2d6+x", headers={**HX, "HTTP_ACCEPT_LANGUAGE": "pl"})
     html = response.content.decode()
@@ -260,7 +251,7 @@ def test_a_bad_expression_is_refused_in_polish_for_a_polish_reader(client, table
 
 
 def test_a_malformed_key_is_refused_and_the_expression_kept(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     response = quick(client, campaign, "2d6", key="not-a-uuid")
     html = response.content.decode()
@@ -270,7 +261,7 @@ def test_a_malformed_key_is_refused_and_the_expression_kept(client, table, playe
 
 
 def test_no_running_session_is_refused_with_a_message(client, table, player):
-    campaign, session = table
+    campaign, session = table.campaign, table.session
     end(session)
     client.force_login(player)
     response = quick(client, campaign, "d6")
@@ -279,7 +270,7 @@ def test_no_running_session_is_refused_with_a_message(client, table, player):
 
 
 def test_a_malformed_nonce_is_refused(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     response = quick(client, campaign, "d6", nonce="not a nonce!")
     assert response.status_code == 409
@@ -287,7 +278,7 @@ def test_a_malformed_nonce_is_refused(client, table, player):
 
 
 def test_without_javascript_a_roll_returns_to_the_page_it_came_from(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     page = reverse("dashboard", args=[campaign.pk])
     response = quick(client, campaign, "d6", headers={}, next=page)
@@ -295,7 +286,7 @@ def test_without_javascript_a_roll_returns_to_the_page_it_came_from(client, tabl
 
 
 def test_without_javascript_a_foreign_next_is_not_followed(client, table, player):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     response = quick(client, campaign, "d6", headers={}, next="https://evil.example/")
     assert response["Location"] == reverse("campaign_detail", args=[campaign.pk])
@@ -304,7 +295,7 @@ def test_without_javascript_a_foreign_next_is_not_followed(client, table, player
 def test_without_javascript_a_bad_expression_comes_back_on_a_page_with_the_message(
     client, table, player
 ):
-    campaign, _ = table
+    campaign = table.campaign
     client.force_login(player)
     response = quick(client, campaign, "2d", headers={})
     html = response.content.decode()
@@ -317,7 +308,7 @@ def test_without_javascript_a_bad_expression_comes_back_on_a_page_with_the_messa
 
 
 def test_the_box_is_on_the_sheet_the_session_page_and_the_dashboard(client, table, gm, player):
-    campaign, session = table
+    campaign, session = table.campaign, table.session
     data = get_system(campaign.system).sheet.default_data(campaign)
     hero = Character.objects.create(campaign=campaign, owner=player, name="Hero", data=data)
     client.force_login(player)
@@ -331,7 +322,7 @@ def test_the_box_is_on_the_sheet_the_session_page_and_the_dashboard(client, tabl
 
 
 def test_the_box_is_gone_once_the_session_has_ended(client, table, player):
-    campaign, session = table
+    campaign, session = table.campaign, table.session
     end(session)
     client.force_login(player)
     assert reverse("quick_roll", args=[campaign.pk]) not in log_html(client, campaign)
@@ -342,8 +333,9 @@ def test_the_box_is_gone_once_the_session_has_ended(client, table, player):
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_quick_roll_reaches_another_players_socket(gm, player, other_player):
-    campaign, session = await sync_to_async(make_table)(gm, player, other_player)
+async def test_a_quick_roll_reaches_another_players_socket(make_table, player, other_player):
+    table = await sync_to_async(make_table)(characters=())
+    campaign, session = table.campaign, table.session
     socket = await sync_to_async(socket_for)(other_player, campaign)
     assert (await socket.connect())[0]
     await socket.send_json_to({"type": "since", "session": session.pk, "seq": 0})
@@ -362,7 +354,7 @@ async def test_a_quick_roll_reaches_another_players_socket(gm, player, other_pla
 
 
 def test_the_export_of_quick_rolls_checks_out(client, table, gm, player):
-    campaign, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     quick(client, campaign, "4d6kh3+2")
     quick(client, campaign, "3d10!-d4", visibility="secret")
@@ -374,7 +366,7 @@ def test_the_export_of_quick_rolls_checks_out(client, table, gm, player):
 
 
 def test_the_offline_checker_verifies_a_quick_roll(client, table, player, tmp_path):
-    campaign, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     quick(client, campaign, "2d20dl1+d66")
     end(session)
@@ -384,7 +376,7 @@ def test_the_offline_checker_verifies_a_quick_roll(client, table, player, tmp_pa
 
 
 def test_the_offline_checker_catches_a_forged_quick_total(client, table, player, tmp_path):
-    campaign, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     quick(client, campaign, "2d6+3")
     end(session)
@@ -396,7 +388,7 @@ def test_the_offline_checker_catches_a_forged_quick_total(client, table, player,
 
 
 def test_the_markdown_export_gives_a_quick_rolls_total(client, table, player):
-    campaign, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     quick(client, campaign, "d6+1")
     total = Roll.objects.get().result["answer"]["total"]

@@ -16,8 +16,9 @@ from rolls.engine.check import check_document
 from rolls.engine.core import Die, EngineError
 from rolls.engine.tables import parse_dice, parse_table, roll_table
 from rolls.models import RandomTable, Roll
+from tests.web.dice import Scripted, deal
 from tests.web.live import seat
-from tests.web.test_after_roll import CASTER, SETTINGS, Scripted, magic_via_panel, make_table
+from tests.web.test_after_roll import CASTER, SETTINGS, magic_via_panel, zarith
 
 pytestmark = pytest.mark.django_db
 
@@ -25,8 +26,8 @@ WIND = "1-3: a gust of wind\n4-5: rain\n6: a clear sky"
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player, SETTINGS | {"emanation": True}, CASTER)
+def table(make_table):
+    return make_table(**zarith(SETTINGS | {"emanation": True}, CASTER))
 
 
 def write(client, campaign, **form):
@@ -78,7 +79,7 @@ def test_a_dice_expression_outside_d66_and_nds_is_an_error(expression):
 
 
 def test_the_gm_writes_a_table_in_quick_entry(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     response = write(client, campaign, dice="D6")
     saved = RandomTable.objects.get(campaign=campaign)
@@ -87,7 +88,7 @@ def test_the_gm_writes_a_table_in_quick_entry(client, table, gm):
 
 
 def test_a_gap_is_refused_naming_the_lines_around_it(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     response = write(client, campaign, rows="1-2: wind\n4-6: rain")
     assert response.status_code == 422
@@ -96,14 +97,14 @@ def test_a_gap_is_refused_naming_the_lines_around_it(client, table, gm):
 
 
 def test_an_overlap_is_refused_naming_both_lines(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     response = write(client, campaign, rows="1-4: wind\n\n3-6: rain")
     assert errors(response) == ["Lines 1, 3 overlap on 3-4."]
 
 
 def test_unreadable_lines_are_named_and_the_typed_rows_kept(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     response = write(client, campaign, rows="1-3: wind\nrain, maybe\n4-6:")
     assert errors(response) == [
@@ -114,14 +115,14 @@ def test_unreadable_lines_are_named_and_the_typed_rows_kept(client, table, gm):
 
 
 def test_a_range_beyond_the_dice_is_refused(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     response = write(client, campaign, rows="1-3: wind\n4-7: rain")
     assert errors(response) == ["Line 2 lies outside what 1d6 can roll (1-6)."]
 
 
 def test_d66_needs_only_the_totals_it_can_make(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     assert write(client, campaign, dice="d66", rows="11-36: low\n41-66: high").status_code == 302
     response = write(client, campaign, name="Other", dice="d66", rows="11-16: a\n17-20: b")
@@ -129,7 +130,7 @@ def test_d66_needs_only_the_totals_it_can_make(client, table, gm):
 
 
 def test_a_bad_dice_expression_is_refused_with_examples(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     response = write(client, campaign, dice="2d6+1")
     assert response.context["form"].errors["dice"] == [
@@ -138,7 +139,7 @@ def test_a_bad_dice_expression_is_refused_with_examples(client, table, gm):
 
 
 def test_the_gm_edits_a_table_and_its_rows_come_back_as_quick_entry(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     saved = weather(campaign)
     client.force_login(gm)
     url = reverse("random_table_edit", args=[campaign.pk, saved.pk])
@@ -153,7 +154,7 @@ def test_the_gm_edits_a_table_and_its_rows_come_back_as_quick_entry(client, tabl
 
 
 def test_a_table_exported_as_json_imports_again(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     saved = weather(campaign, purpose="emanation")
     client.force_login(gm)
     exported = client.get(reverse("random_table_json", args=[campaign.pk, saved.pk]))
@@ -166,7 +167,7 @@ def test_a_table_exported_as_json_imports_again(client, table, gm):
 
 
 def test_a_csv_export_lists_from_to_and_text(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     saved = weather(campaign)
     client.force_login(gm)
     exported = client.get(reverse("random_table_csv", args=[campaign.pk, saved.pk]))
@@ -174,7 +175,7 @@ def test_a_csv_export_lists_from_to_and_text(client, table, gm):
 
 
 def test_a_csv_import_with_a_gap_is_refused_and_shown_to_fix(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     upload = SimpleUploadedFile("t.csv", b"from,to,text\n1,2,wind\n4,6,rain\n")
     url = reverse("random_table_import", args=[campaign.pk])
@@ -185,7 +186,7 @@ def test_a_csv_import_with_a_gap_is_refused_and_shown_to_fix(client, table, gm):
 
 
 def test_a_file_that_is_not_a_table_is_refused_with_a_message(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     upload = SimpleUploadedFile("t.json", b"[1, 2")
     response = client.post(reverse("random_table_import", args=[campaign.pk]), {"file": upload})
@@ -196,10 +197,10 @@ def test_a_file_that_is_not_a_table_is_refused_with_a_message(client, table, gm)
 
 
 def test_the_gm_rolls_a_table_into_the_log_with_dice_row_and_text(client, monkeypatch, table, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     saved = weather(campaign)
     client.force_login(gm)
-    monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(5))
+    deal(monkeypatch, 5)
     roll(client, campaign, saved)
     entry = Roll.objects.get(kind="table")
     assert (entry.seq, entry.faces, entry.result["answer"]["text"]) == (1, [5], "rain")
@@ -209,7 +210,7 @@ def test_the_gm_rolls_a_table_into_the_log_with_dice_row_and_text(client, monkey
 
 
 def test_a_table_roll_draws_from_the_fair_stream_with_the_pages_nonce(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     roll(client, campaign, weather(campaign), nonce="page-nonce-1")
     entry = Roll.objects.get(kind="table")
@@ -218,7 +219,7 @@ def test_a_table_roll_draws_from_the_fair_stream_with_the_pages_nonce(client, ta
 
 
 def test_the_same_key_rolls_a_table_once(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     saved = weather(campaign)
     client.force_login(gm)
     key = uuid.uuid4()
@@ -228,7 +229,7 @@ def test_the_same_key_rolls_a_table_once(client, table, gm):
 
 
 def test_a_hidden_table_roll_is_redacted_for_players(client, table, gm, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(gm)
     roll(client, campaign, weather(campaign), visibility="hidden")
     client = Client()  # the player's own browser: none of the GM's messages
@@ -241,14 +242,14 @@ def test_a_hidden_table_roll_is_redacted_for_players(client, table, gm, player):
 
 
 def test_a_table_is_not_rolled_secret(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     roll(client, campaign, weather(campaign), visibility="secret")
     assert not Roll.objects.filter(kind="table").exists()
 
 
 def test_a_table_roll_needs_a_running_session(client, table, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     actions.end_session(session)
     client.force_login(gm)
     roll(client, campaign, weather(campaign))
@@ -259,7 +260,7 @@ def test_a_table_roll_needs_a_running_session(client, table, gm):
 
 @pytest.mark.parametrize("who", ["player", "outsider"])
 def test_only_the_gm_writes_reads_or_rolls_a_table(client, table, request, who):
-    campaign, _, _ = table
+    campaign = table.campaign
     saved = weather(campaign)
     client.force_login(request.getfixturevalue(who))
     assert client.get(reverse("random_tables", args=[campaign.pk])).status_code == 404
@@ -272,7 +273,7 @@ def test_only_the_gm_writes_reads_or_rolls_a_table(client, table, request, who):
 
 
 def test_another_campaigns_table_is_404(client, table, gm, player, other_player):
-    campaign, _, _ = table
+    campaign = table.campaign
     other = Campaign.objects.create(name="Other", system="fasttest", gm=gm)
     seat(other, gm, player, other_player)
     foreign = weather(other)
@@ -296,7 +297,7 @@ def spell(session, character):
 def test_the_dashboard_offers_the_emanation_table_after_a_magic_die_erupts(
     client, monkeypatch, table, gm, player
 ):
-    campaign, jaga, session = table
+    campaign, jaga, session = table.campaign, table.hero, table.session
     eruption = weather(campaign, purpose="emanation")
     parent = spell(session, jaga)
     client.force_login(player)
@@ -308,7 +309,7 @@ def test_the_dashboard_offers_the_emanation_table_after_a_magic_die_erupts(
 
 
 def test_no_table_is_offered_after_a_magic_die_that_holds(client, monkeypatch, table, gm, player):
-    campaign, jaga, session = table
+    campaign, jaga, session = table.campaign, table.hero, table.session
     weather(campaign, purpose="emanation")
     parent = spell(session, jaga)
     client.force_login(player)
@@ -320,7 +321,7 @@ def test_no_table_is_offered_after_a_magic_die_that_holds(client, monkeypatch, t
 def test_the_offered_table_is_rolled_after_that_roll_and_offered_no_more(
     client, monkeypatch, table, gm, player
 ):
-    campaign, jaga, session = table
+    campaign, jaga, session = table.campaign, table.hero, table.session
     eruption = weather(campaign, purpose="emanation")
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell(session, jaga), 9, monkeypatch=monkeypatch)
@@ -333,7 +334,7 @@ def test_the_offered_table_is_rolled_after_that_roll_and_offered_no_more(
 
 
 def test_the_side_effect_table_follows_a_spells_no_and(client, table, gm):
-    campaign, jaga, session = table
+    campaign, jaga, session = table.campaign, table.hero, table.session
     side = weather(campaign, purpose="side_effect")
     failed, _ = actions.record_roll(
         session=session, actor=jaga.owner, system="fasttest", params={"attribute": 5},
@@ -360,7 +361,7 @@ def test_a_new_t10_campaign_starts_with_the_option_lists_as_editable_tables(
 
 
 def test_an_ended_sessions_table_roll_checks_out_offline(client, table, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     saved = weather(campaign)
     client.force_login(gm)
     roll(client, campaign, saved, nonce="n1")
@@ -373,7 +374,7 @@ def test_an_ended_sessions_table_roll_checks_out_offline(client, table, gm):
 
 
 def test_a_forged_table_row_in_the_export_is_caught(client, table, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(gm)
     roll(client, campaign, weather(campaign), nonce="n1")
     actions.end_session(session)
@@ -384,16 +385,16 @@ def test_a_forged_table_row_in_the_export_is_caught(client, table, gm):
 
 
 def test_the_markdown_export_shows_the_row_read(client, monkeypatch, table, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(gm)
-    monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(6))
+    deal(monkeypatch, 6)
     roll(client, campaign, weather(campaign))
     url = reverse("session_export", args=[campaign.pk, session.pk, "md"])
     assert "Table: Weather (1d6): **6 → 6: a clear sky** (d6:6)" in client.get(url).content.decode()
 
 
 def test_a_polish_gm_reads_the_gap_in_polish(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     client.cookies["django_language"] = "pl"
     response = write(client, campaign, rows="1-2: wiatr\n4-6: deszcz")
@@ -406,9 +407,9 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 def test_with_htmx_the_box_answers_with_the_rolled_entry(client, monkeypatch, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
-    monkeypatch.setattr("rolls.actions.secrets.SystemRandom", lambda: Scripted(1))
+    deal(monkeypatch, 1)
     url = reverse("random_table_roll", args=[campaign.pk, weather(campaign).pk])
     response = client.post(url, {"key": str(uuid.uuid4()), "visibility": "hidden"}, **HX)
     body = response.content.decode()
@@ -418,7 +419,7 @@ def test_with_htmx_the_box_answers_with_the_rolled_entry(client, monkeypatch, ta
 
 
 def test_with_htmx_a_refusal_is_shown_in_the_box(client, table, gm):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     url = reverse("random_table_roll", args=[campaign.pk, weather(campaign).pk])
     response = client.post(url, {"key": "not-a-key", "visibility": "public"}, **HX)
@@ -429,7 +430,7 @@ def test_with_htmx_a_refusal_is_shown_in_the_box(client, table, gm):
 def test_the_box_refreshed_after_an_eruption_offers_the_table(
     client, monkeypatch, table, gm, player
 ):
-    campaign, jaga, session = table
+    campaign, jaga, session = table.campaign, table.hero, table.session
     weather(campaign, purpose="emanation")
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell(session, jaga), 9, monkeypatch=monkeypatch)
@@ -440,10 +441,11 @@ def test_the_box_refreshed_after_an_eruption_offers_the_table(
 
 
 def test_a_duch_no_and_of_a_character_without_magic_offers_no_side_effect(
-    client, gm, player, other_player
+    make_table, client, gm, player, other_player
 ):
     plain = CASTER | {"traits": [{"name": "kupiec", "level": 3, "magic": False}]}
-    campaign, hero, session = make_table(gm, player, other_player, SETTINGS, plain)
+    table = make_table(**zarith(SETTINGS, plain))
+    campaign, hero, session = table.campaign, table.hero, table.session
     weather(campaign, purpose="side_effect")
     actions.record_roll(
         session=session, actor=player, system="fasttest", params={"attribute": 5},

@@ -9,23 +9,23 @@ from rolls import actions
 from rolls.engine import fasttest
 from rolls.models import Roll
 from sheets.models import Character
-from tests.web.live import FASTTEST_TEST, make_table, roll
+from tests.web.live import FASTTEST_TEST, roll
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player)
+def table(make_table):
+    return make_table(title="Noc pierwsza")
 
 
 def test_rolls_of_a_session_are_numbered_one_two_three(table, player):
-    _, _, session = table
+    session = table.session
     assert [roll(session, player).seq for _ in range(3)] == [1, 2, 3]
 
 
 def test_a_repeated_key_answers_with_the_first_roll_and_rolls_nothing(table, player):
-    _, _, session = table
+    session = table.session
     key = uuid.uuid4()
     first = roll(session, player, key=key)
     again, created = actions.record_roll(
@@ -36,7 +36,7 @@ def test_a_repeated_key_answers_with_the_first_roll_and_rolls_nothing(table, pla
 
 
 def test_the_stored_faces_resolve_to_the_stored_result(table, player):
-    _, _, session = table
+    session = table.session
     entry = roll(session, player)
     params = fasttest.parse_params(entry.params)
     replayed = fasttest.resolve(params, fasttest.parse_faces(params, entry.faces))
@@ -44,14 +44,14 @@ def test_the_stored_faces_resolve_to_the_stored_result(table, player):
 
 
 def test_a_roll_is_saved_with_who_for_whom_and_which_scene(table, player):
-    _, hero, session = table
+    hero, session = table.hero, table.session
     entry = roll(session, player, character=hero)
     assert (entry.actor, entry.character, entry.character_name) == (player, hero, "Brunhilda")
     assert entry.scene.number == 1
 
 
 def test_a_log_entry_cannot_be_edited_or_deleted(table, player):
-    _, _, session = table
+    session = table.session
     entry = roll(session, player)
     with pytest.raises(ValueError, match="never edited"):
         entry.save()
@@ -60,7 +60,7 @@ def test_a_log_entry_cannot_be_edited_or_deleted(table, player):
 
 
 def test_a_bad_test_is_refused_with_the_engines_sentence(table, player):
-    _, _, session = table
+    session = table.session
     with pytest.raises(actions.ActionRefused, match="at most 200 dice"):
         actions.record_roll(
             session=session, actor=player, system="fasttest",
@@ -71,28 +71,30 @@ def test_a_bad_test_is_refused_with_the_engines_sentence(table, player):
 
 
 def test_no_roll_lands_in_an_ended_session(table, player):
-    _, _, session = table
+    session = table.session
     actions.end_session(session)
     with pytest.raises(actions.ActionRefused, match="session has ended"):
         roll(session, player)
 
 
 def test_only_one_session_runs_at_a_time(table):
-    campaign, _, _ = table
+    campaign = table.campaign
     with pytest.raises(actions.ActionRefused, match="already running"):
         actions.start_session(campaign)
 
 
 def test_a_new_scene_refills_ast_challenge_points_to_the_number_of_players(
-    gm, player, other_player
+    make_table, gm, player, other_player
 ):
-    campaign, _, session = make_table(gm, player, other_player, system="ast")
+    table = make_table("ast", title="Noc pierwsza")
+    session = table.session
     scene = actions.new_scene(session)
     assert (scene.number, scene.challenge_points) == (2, 2)
 
 
-def test_a_new_scene_sets_every_caerbannog_rozmach_to_zero(gm, player, other_player):
-    campaign, _, session = make_table(gm, player, other_player, system="caerbannog")
+def test_a_new_scene_sets_every_caerbannog_rozmach_to_zero(make_table, gm, player, other_player):
+    table = make_table("caerbannog", title="Noc pierwsza")
+    campaign, session = table.campaign, table.session
     julio = Character.objects.create(
         campaign=campaign, owner=player, name="Julio", data={"resources": {"rozmach": 7}}
     )
@@ -101,8 +103,9 @@ def test_a_new_scene_sets_every_caerbannog_rozmach_to_zero(gm, player, other_pla
     assert julio.data["resources"]["rozmach"] == 0
 
 
-def test_rozmach_in_another_campaign_is_left_alone(gm, player, other_player):
-    _, _, session = make_table(gm, player, other_player, system="caerbannog")
+def test_rozmach_in_another_campaign_is_left_alone(make_table, gm, player, other_player):
+    table = make_table("caerbannog", title="Noc pierwsza")
+    session = table.session
     elsewhere = Campaign.objects.create(name="Inny", system="caerbannog", gm=gm)
     Membership.objects.create(campaign=elsewhere, user=player)
     morgana = Character.objects.create(

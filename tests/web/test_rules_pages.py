@@ -125,10 +125,11 @@ def test_the_readme_points_at_the_apps_own_rules_pages_not_a_file_a_clone_lacks(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("system", list(PAGES))
-def test_the_gms_npc_test_panel_links_to_its_systems_rules_page(client, gm, player, system):
-    from tests.web.test_npc_rolls import make_table
+def test_the_gms_npc_test_panel_links_to_its_systems_rules_page(client, make_table, gm, system):
+    from tests.web.test_npc_rolls import with_troll
 
-    campaign, npc, _ = make_table(gm, player, system)
+    table = make_table(**with_troll(system))
+    campaign, npc = table.campaign, table.npc
     client.force_login(gm)
     html = client.get(reverse("dashboard", args=[campaign.pk]), **EN).content.decode()
     panel = html[html.index(f'id="npc-roll-{npc.pk}"') :]

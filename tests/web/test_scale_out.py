@@ -16,7 +16,6 @@ from django.db import connection
 from websockets.sync.client import connect
 
 from rolls import actions
-from tests.web.live import make_table
 from tests.web.servers import app_env, uvicorn
 from tests.web.test_panel_fasttest import SHEET
 
@@ -71,14 +70,15 @@ def next_entry(ws) -> dict:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("layer", ["pubsub", "core"])
 def test_a_roll_through_one_worker_reaches_sockets_on_both(
-    postgres_url, redis_url, settings, gm, player, other_player, layer
+    make_table, postgres_url, redis_url, settings, gm, player, other_player, layer
 ):
     # The servers hash passwords the real way; the test's fast hasher is unknown to them.
     settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
     for user in (player, other_player):
         user.set_password("a-long-test-password")
         user.save()
-    campaign, hero, session = make_table(gm, player, other_player)
+    table = make_table(title="Noc pierwsza")
+    campaign, hero, session = table.campaign, table.hero, table.session
     hero.data = SHEET
     hero.save()
     actions.new_scene(session)

@@ -12,15 +12,14 @@ from django.urls import reverse
 from campaigns.models import GameSession
 from rolls import pending
 from rolls.models import PendingTest
-from tests.web.live import make_table
 from tests.web.test_panel_fasttest import SHEET
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player)
+def table(make_table):
+    return make_table(title="Noc pierwsza")
 
 
 def end_url(campaign, session) -> str:
@@ -32,7 +31,7 @@ def is_open(session) -> bool:
 
 
 def test_the_session_page_leads_to_a_confirmation_not_a_one_click_end(client, table, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(gm)
     html = client.get(reverse("session_detail", args=[campaign.pk, session.pk])).content.decode()
     assert f'href="{end_url(campaign, session)}"' in html
@@ -40,7 +39,7 @@ def test_the_session_page_leads_to_a_confirmation_not_a_one_click_end(client, ta
 
 
 def test_the_confirmation_asks_and_ends_nothing(client, table, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(gm)
     response = client.get(end_url(campaign, session))
     html = response.content.decode()
@@ -51,7 +50,7 @@ def test_the_confirmation_asks_and_ends_nothing(client, table, gm):
 
 
 def test_yes_ends_the_session_and_says_so(client, table, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(gm)
     response = client.post(end_url(campaign, session), {"confirm": "yes"}, follow=True)
     assert not is_open(session)
@@ -59,7 +58,7 @@ def test_yes_ends_the_session_and_says_so(client, table, gm):
 
 
 def test_a_post_without_the_confirmation_asks_again_and_ends_nothing(client, table, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(gm)
     response = client.post(end_url(campaign, session))
     assert response.status_code == 200
@@ -68,7 +67,7 @@ def test_a_post_without_the_confirmation_asks_again_and_ends_nothing(client, tab
 
 
 def test_the_confirmation_counts_the_tests_still_waiting(client, table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"})
     client.force_login(gm)
     html = client.get(end_url(campaign, session)).content.decode()
@@ -76,7 +75,7 @@ def test_the_confirmation_counts_the_tests_still_waiting(client, table, gm):
 
 
 def test_ending_the_session_calls_off_the_tests_still_waiting(client, table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     test = pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"})
     client.force_login(gm)
     client.post(end_url(campaign, session), {"confirm": "yes"})
@@ -84,7 +83,7 @@ def test_ending_the_session_calls_off_the_tests_still_waiting(client, table, gm)
 
 
 def test_an_ended_session_is_not_asked_about_again(client, table, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(gm)
     client.post(end_url(campaign, session), {"confirm": "yes"})
     response = client.get(end_url(campaign, session), follow=True)
@@ -96,7 +95,7 @@ def test_an_ended_session_is_not_asked_about_again(client, table, gm):
 
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_a_player_gets_404_on_the_confirmation(client, table, player, method):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     response = getattr(client, method)(end_url(campaign, session), {"confirm": "yes"})
     assert response.status_code == 404
@@ -104,7 +103,7 @@ def test_a_player_gets_404_on_the_confirmation(client, table, player, method):
 
 
 def test_the_confirmation_speaks_polish(client, table, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(gm)
     client.cookies["django_language"] = "pl"
     html = client.get(end_url(campaign, session)).content.decode()
@@ -114,7 +113,7 @@ def test_the_confirmation_speaks_polish(client, table, gm):
 def test_the_parts_of_a_page_that_show_the_session_are_refreshed_when_it_changes(
     client, table, gm, player
 ):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     client.force_login(player)
     html = client.get(reverse("session_detail", args=[campaign.pk, session.pk])).content.decode()
     assert re.search(r'<aside[^>]*id="session-side"[^>]*data-refresh-on-session', html)

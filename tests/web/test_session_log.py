@@ -10,22 +10,23 @@ from django.urls import reverse
 
 from campaigns.models import GameSession
 from rolls.models import Roll
-from tests.web.live import make_table, roll
+from tests.web.live import roll
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player)
+def table(make_table):
+    return make_table(title="Noc pierwsza")
 
 
 def export(client, campaign, session, fmt):
     return client.get(reverse("session_export", args=[campaign.pk, session.pk, fmt]))
 
 
-def test_the_gm_starts_a_session_from_a_button(client, gm, player, other_player):
-    campaign, _, session = make_table(gm, player, other_player)
+def test_the_gm_starts_a_session_from_a_button(make_table, client, gm, player, other_player):
+    table = make_table(title="Noc pierwsza")
+    campaign, session = table.campaign, table.session
     client.force_login(gm)
     client.post(reverse("session_end", args=[campaign.pk, session.pk]), {"confirm": "yes"})
     response = client.post(reverse("session_start", args=[campaign.pk]), {"title": "Noc druga"})
@@ -34,7 +35,7 @@ def test_the_gm_starts_a_session_from_a_button(client, gm, player, other_player)
 
 
 def test_a_player_cannot_start_end_or_add_scenes(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     assert client.post(reverse("session_start", args=[campaign.pk])).status_code == 404
     assert client.post(reverse("session_end", args=[campaign.pk, session.pk])).status_code == 404
@@ -42,21 +43,22 @@ def test_a_player_cannot_start_end_or_add_scenes(client, table, player):
 
 
 def test_an_outsider_gets_404_on_the_session_and_its_exports(client, table, outsider):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(outsider)
     assert client.get(reverse("session_detail", args=[campaign.pk, session.pk])).status_code == 404
     assert export(client, campaign, session, "json").status_code == 404
 
 
-def test_a_session_of_another_campaign_is_404(client, table, gm, player, other_player):
-    campaign, _, _ = table
-    _, _, foreign = make_table(gm, player, other_player)
+def test_a_session_of_another_campaign_is_404(make_table, client, table, gm, player, other_player):
+    campaign = table.campaign
+    other = make_table(title="Noc pierwsza")
+    foreign = other.session
     client.force_login(player)
     assert client.get(reverse("session_detail", args=[campaign.pk, foreign.pk])).status_code == 404
 
 
 def test_the_session_page_shows_the_log_newest_first(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     for _ in range(3):
         roll(session, player)
     client.force_login(player)
@@ -67,7 +69,7 @@ def test_the_session_page_shows_the_log_newest_first(client, table, player):
 def test_the_log_page_runs_the_same_queries_for_3_or_30_rolls(
     client, table, player, django_assert_max_num_queries
 ):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     url = reverse("session_log", args=[campaign.pk])
     for _ in range(3):
@@ -83,7 +85,7 @@ def test_the_log_page_runs_the_same_queries_for_3_or_30_rolls(
 def test_another_players_secret_roll_shows_as_hidden_on_the_page(
     client, table, player, other_player
 ):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     secret = roll(session, player, visibility="secret")
     client.force_login(other_player)
     html = client.get(reverse("session_detail", args=[campaign.pk, session.pk])).content.decode()
@@ -92,7 +94,7 @@ def test_another_players_secret_roll_shows_as_hidden_on_the_page(
 
 
 def test_exports_apply_visibility(client, table, player, other_player, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     roll(session, player)
     roll(session, gm, visibility="hidden")
     client.force_login(other_player)
@@ -102,7 +104,7 @@ def test_exports_apply_visibility(client, table, player, other_player, gm):
 
 
 def test_the_markdown_export_reads_as_a_log(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     roll(session, player)
     client.force_login(player)
     response = export(client, campaign, session, "md")
@@ -115,7 +117,7 @@ def test_the_markdown_export_reads_as_a_log(client, table, player):
 
 
 def test_the_csv_export_has_one_row_per_entry(client, table, player, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     roll(session, player)
     roll(session, gm, visibility="hidden")
     client.force_login(gm)
@@ -125,21 +127,24 @@ def test_the_csv_export_has_one_row_per_entry(client, table, player, gm):
 
 
 def test_an_unknown_export_format_is_404(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     url = reverse("session_detail", args=[campaign.pk, session.pk]) + "log.xml"
     assert client.get(url).status_code == 404
 
 
 def test_entries_are_kept_when_a_character_is_deleted(table, player):
-    _, hero, session = table
+    hero, session = table.hero, table.session
     roll(session, player, character=hero)
     hero.delete()
     assert Roll.objects.get().character_name == "Brunhilda"
 
 
-def test_the_campaign_page_offers_the_gm_to_start_a_session(client, gm, player, other_player):
-    campaign, _, session = make_table(gm, player, other_player)
+def test_the_campaign_page_offers_the_gm_to_start_a_session(
+    make_table, client, gm, player, other_player
+):
+    table = make_table(title="Noc pierwsza")
+    campaign, session = table.campaign, table.session
     client.force_login(gm)
     client.post(reverse("session_end", args=[campaign.pk, session.pk]), {"confirm": "yes"})
     html = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
@@ -147,7 +152,7 @@ def test_the_campaign_page_offers_the_gm_to_start_a_session(client, gm, player, 
 
 
 def test_the_campaign_page_leads_players_to_the_running_session(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     html = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
     assert reverse("session_detail", args=[campaign.pk, session.pk]) in html
@@ -155,7 +160,7 @@ def test_the_campaign_page_leads_players_to_the_running_session(client, table, p
 
 
 def test_the_sheet_page_shows_the_running_sessions_log(client, table, player):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     roll(session, player, character=hero)
     client.force_login(player)
     html = client.get(reverse("character_detail", args=[campaign.pk, hero.pk])).content.decode()

@@ -18,15 +18,15 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from rolls import consumers, socket_slots
-from tests.web.live import make_table, roll, socket_for
+from tests.web.live import roll, socket_for
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player)
+def table(make_table):
+    return make_table(title="Noc pierwsza")
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ BAD_FRAMES = {
 
 @pytest.mark.parametrize("frame", BAD_FRAMES.values(), ids=BAD_FRAMES.keys())
 async def test_a_bad_frame_gets_an_error_frame_and_the_socket_stays(table, player, frame):
-    campaign, _, _ = table
+    campaign = table.campaign
     socket = await connected(player, campaign)
     assert (await answer_to(socket, **frame))["type"] == "error"
     assert await still_open(socket)
@@ -90,7 +90,7 @@ async def test_a_bad_frame_gets_an_error_frame_and_the_socket_stays(table, playe
 
 
 async def test_bad_frames_leave_nothing_in_the_log_above_info(table, player, caplog):
-    campaign, _, _ = table
+    campaign = table.campaign
     socket = await connected(player, campaign)
     with caplog.at_level(logging.WARNING):
         for frame in BAD_FRAMES.values():
@@ -108,7 +108,7 @@ async def test_bad_frames_leave_nothing_in_the_log_above_info(table, player, cap
     ids=["seq true", "session true", "seq 1.0", "seq -1", "seq 2^63", "session 2^63"],
 )
 async def test_a_since_that_is_not_a_whole_number_in_range_is_refused(table, player, session, seq):
-    campaign, _, own = table
+    campaign, own = table.campaign, table.session
     socket = await connected(player, campaign)
     frame = {"type": "since", "session": own.pk if session == "own" else session, "seq": seq}
     answer = await answer_to(socket, text=consumers.json.dumps(frame))
@@ -118,7 +118,7 @@ async def test_a_since_that_is_not_a_whole_number_in_range_is_refused(table, pla
 
 
 async def test_a_since_beyond_the_sessions_last_entry_is_refused(table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     await sync_to_async(roll)(session, player)
     socket = await connected(player, campaign)
     await socket.send_json_to({"type": "since", "session": session.pk, "seq": 2})
@@ -129,7 +129,7 @@ async def test_a_since_beyond_the_sessions_last_entry_is_refused(table, player):
 
 
 async def test_a_since_at_the_last_entry_is_answered_with_nothing_missed(table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     await sync_to_async(roll)(session, player)
     socket = await connected(player, campaign)
     await socket.send_json_to({"type": "since", "session": session.pk, "seq": 1})
@@ -143,7 +143,7 @@ async def test_a_since_at_the_last_entry_is_answered_with_nothing_missed(table, 
 
 async def test_a_user_past_the_socket_cap_is_closed_with_its_code(table, player, settings):
     settings.SOCKETS_PER_USER = 2
-    campaign, _, _ = table
+    campaign = table.campaign
     sockets = [await connected(player, campaign) for _ in range(2)]
     extra = await connected(player, campaign)
     assert await closed_with(extra) == consumers.CLOSE_TOO_MANY_OF_YOURS
@@ -156,7 +156,7 @@ async def test_one_users_cap_leaves_the_other_players_sockets_alone(
     table, player, other_player, settings
 ):
     settings.SOCKETS_PER_USER = 1
-    campaign, _, _ = table
+    campaign = table.campaign
     first = await connected(player, campaign)
     other = await connected(other_player, campaign)
     assert await still_open(other)
@@ -168,7 +168,7 @@ async def test_a_table_past_its_socket_cap_closes_the_newcomer_with_its_code(
     table, player, other_player, gm, settings
 ):
     settings.SOCKETS_PER_TABLE = 2
-    campaign, _, _ = table
+    campaign = table.campaign
     sockets = [await connected(player, campaign), await connected(other_player, campaign)]
     extra = await connected(gm, campaign)
     assert await closed_with(extra) == consumers.CLOSE_TABLE_FULL
@@ -178,7 +178,7 @@ async def test_a_table_past_its_socket_cap_closes_the_newcomer_with_its_code(
 
 async def test_a_closed_socket_gives_its_place_back(table, player, settings):
     settings.SOCKETS_PER_USER = 1
-    campaign, _, _ = table
+    campaign = table.campaign
     first = await connected(player, campaign)
     await first.disconnect()
     second = await connected(player, campaign)
@@ -188,7 +188,7 @@ async def test_a_closed_socket_gives_its_place_back(table, player, settings):
 
 async def test_a_refused_socket_takes_no_place(table, player, settings):
     settings.SOCKETS_PER_USER = 1
-    campaign, _, _ = table
+    campaign = table.campaign
     first = await connected(player, campaign)
     for _ in range(3):
         refused = await connected(player, campaign)
@@ -202,7 +202,7 @@ async def test_frames_sent_to_a_refused_socket_before_it_closes_are_dropped(
     table, player, session_frame, settings
 ):
     settings.SOCKETS_PER_USER = 1
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     first = await connected(player, campaign)
     refused = await connected(player, campaign)
     assert await closed_with(refused) == consumers.CLOSE_TOO_MANY_OF_YOURS
@@ -218,7 +218,7 @@ async def test_the_sockets_of_a_killed_worker_stop_counting_within_two_leases(
     table, player, settings
 ):
     settings.SOCKETS_PER_USER, settings.SOCKET_LEASE_SECONDS = 1, 0.5
-    campaign, _, _ = table
+    campaign = table.campaign
     # A worker took this place and died: it never renews nor gives it back.
     await sync_to_async(socket_slots.take)({f"user:{player.pk}": 1})
     refused = await connected(player, campaign)
@@ -231,7 +231,7 @@ async def test_the_sockets_of_a_killed_worker_stop_counting_within_two_leases(
 
 async def test_a_live_socket_keeps_its_place_across_many_leases(table, player, settings):
     settings.SOCKETS_PER_USER, settings.SOCKET_LEASE_SECONDS = 1, 1
-    campaign, _, _ = table
+    campaign = table.campaign
     first = await connected(player, campaign)
     await asyncio.sleep(3.1)  # three lease periods: only renewals keep it counted
     refused = await connected(player, campaign)
@@ -274,7 +274,7 @@ async def test_the_cap_counts_the_sockets_of_every_worker_through_redis(
         env=environ, cwd=ROOT, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    campaign, _, _ = table
+    campaign = table.campaign
     refused = await connected(player, campaign)
     assert await closed_with(refused) == consumers.CLOSE_TOO_MANY_OF_YOURS
 
@@ -283,7 +283,7 @@ async def test_the_cap_counts_the_sockets_of_every_worker_through_redis(
 
 
 async def test_a_flood_of_pings_closes_that_socket_past_its_budget(table, player):
-    campaign, _, _ = table
+    campaign = table.campaign
     socket = await connected(player, campaign)
     started = time.monotonic()
     for _ in range(consumers.FRAME_BURST * 5):
@@ -298,7 +298,7 @@ async def test_a_flood_of_pings_closes_that_socket_past_its_budget(table, player
 
 
 async def test_a_flood_is_cut_before_any_database_work(table, player, monkeypatch):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     socket = await connected(player, campaign)
     queries = []
     original = consumers.TableConsumer._replay
@@ -323,7 +323,7 @@ async def test_a_flood_is_cut_before_any_database_work(table, player, monkeypatc
 async def test_a_flooding_player_does_not_keep_the_others_from_their_rolls(
     table, player, other_player
 ):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     listener = await synced(other_player, campaign, session)
     flooder = await connected(player, campaign)
     for _ in range(consumers.FRAME_BURST * 50):
@@ -338,7 +338,7 @@ async def test_a_flooding_player_does_not_keep_the_others_from_their_rolls(
 
 async def test_a_page_that_keeps_within_the_budget_is_never_closed(table, player, monkeypatch):
     monkeypatch.setattr(consumers, "FRAME_RATE", 50.0)
-    campaign, _, _ = table
+    campaign = table.campaign
     socket = await connected(player, campaign)
     for _ in range(consumers.FRAME_BURST * 2):
         assert await still_open(socket)
@@ -361,7 +361,7 @@ async def test_a_replay_in_pages_loses_no_entry_to_a_roll_made_while_the_page_as
     table, player, monkeypatch
 ):
     monkeypatch.setattr(consumers, "REPLAY_LIMIT", 3)
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     for _ in range(5):
         await sync_to_async(roll)(session, player)
     socket = await connected(player, campaign)
@@ -374,7 +374,7 @@ async def test_a_replay_in_pages_loses_no_entry_to_a_roll_made_while_the_page_as
 
 
 async def test_a_flood_leaves_one_line_in_the_log(table, player, caplog):
-    campaign, _, _ = table
+    campaign = table.campaign
     socket = await connected(player, campaign)
     with caplog.at_level(logging.INFO, logger="rolls.consumers"):
         for _ in range(consumers.FRAME_BURST * 10):

@@ -19,6 +19,7 @@ from rolls import actions
 from rolls.engine.core import Die, EngineError, check_fields
 from rolls.panels import Panel, one_str, source
 from sheets.systems import generic
+from tests.web.dice import Scripted
 from tests.web.system_conformance import SystemConformance, Table
 
 pytestmark = pytest.mark.django_db
@@ -153,18 +154,6 @@ class TestTheCoin(SystemConformance):
 def test_the_coin_leaves_the_registry_after_its_tests():
     with pytest.raises(UnknownSystem):
         get_system("coin")
-
-
-class Scripted:
-    """Dice through ``record_roll``'s ``rng`` seam: each ``randint`` answers the next face."""
-
-    def __init__(self, *faces: int) -> None:
-        self.faces = list(faces)
-
-    def randint(self, low: int, high: int) -> int:
-        face = self.faces.pop(0)
-        assert low <= face <= high
-        return face
 
 
 @pytest.mark.parametrize(("face", "outcome"), [(HEADS, "success"), (TAILS, "failure")])

@@ -1,7 +1,7 @@
 """Every registered rule system passes the same conformance suite (tests/web/system_conformance).
 
-The per-system copies of these checks in the test_panel_*/test_pending_* modules are redundant
-with it (kept while other branches still edit them)."""
+The per-system modules (test_panel_*, test_pending_*) keep only what is their system's own: the
+suite is where a panel's access, session, double-submit and export checks live."""
 
 import pytest
 

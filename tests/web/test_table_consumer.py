@@ -11,14 +11,14 @@ from django.test.signals import template_rendered
 from rolls import actions
 from rolls.actions import campaign_group
 from rolls.payload import roll_payload
-from tests.web.live import make_table, roll, socket_for
+from tests.web.live import roll, socket_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player)
+def table(make_table):
+    return make_table(title="Noc pierwsza")
 
 
 async def connected(user, campaign, **kwargs):
@@ -38,7 +38,7 @@ async def sync(socket, session, seq=0):
 
 
 async def test_a_member_connects(table, player):
-    campaign, _, _ = table
+    campaign = table.campaign
     socket, ok = await connected(player, campaign)
     assert ok
     await socket.disconnect()
@@ -46,25 +46,25 @@ async def test_a_member_connects(table, player):
 
 @pytest.mark.parametrize("origin", [b"http://evil.example", None])
 async def test_a_foreign_or_missing_origin_is_refused(table, player, origin):
-    campaign, _, _ = table
+    campaign = table.campaign
     socket, ok = await connected(player, campaign, origin=origin)
     assert not ok
 
 
 async def test_an_anonymous_user_is_refused(table):
-    campaign, _, _ = table
+    campaign = table.campaign
     socket, ok = await connected(None, campaign)
     assert not ok
 
 
 async def test_a_non_member_is_refused(table, outsider):
-    campaign, _, _ = table
+    campaign = table.campaign
     socket, ok = await connected(outsider, campaign)
     assert not ok
 
 
 async def test_a_public_roll_reaches_every_member_live(table, player, other_player, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     sockets = [(await connected(user, campaign))[0] for user in (player, other_player, gm)]
     for socket in sockets:
         await sync(socket, session)
@@ -79,7 +79,7 @@ async def test_a_public_roll_reaches_every_member_live(table, player, other_play
 async def test_a_player_never_receives_the_faces_of_another_players_secret_roll(
     table, player, other_player, gm
 ):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     other, _ = await connected(other_player, campaign)
     master, _ = await connected(gm, campaign)
     await sync(other, session)
@@ -97,7 +97,7 @@ async def test_a_player_never_receives_the_faces_of_another_players_secret_roll(
 
 
 async def test_the_gms_hidden_roll_is_hidden_from_the_roller_too_if_not_gm(table, player, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     socket, _ = await connected(player, campaign)
     await sync(socket, session)
     await sync_to_async(roll)(session, gm, visibility="hidden")
@@ -107,7 +107,7 @@ async def test_the_gms_hidden_roll_is_hidden_from_the_roller_too_if_not_gm(table
 
 
 async def test_replay_after_a_gap_returns_exactly_the_missing_entries_in_order(table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     for _ in range(5):
         await sync_to_async(roll)(session, player)
     socket, _ = await connected(player, campaign)
@@ -117,7 +117,7 @@ async def test_replay_after_a_gap_returns_exactly_the_missing_entries_in_order(t
 
 
 async def test_a_roll_made_before_the_page_asks_is_sent_once(table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     socket, _ = await connected(player, campaign)
     await sync_to_async(roll)(session, player)  # arrives live and is in the database too
     replayed = await sync(socket, session, seq=0)
@@ -126,9 +126,9 @@ async def test_a_roll_made_before_the_page_asks_is_sent_once(table, player):
     await socket.disconnect()
 
 
-async def test_a_replay_for_another_campaigns_session_is_refused(table, gm, player, other_player):
-    campaign, _, _ = table
-    _, _, foreign = await sync_to_async(make_table)(gm, player, other_player)
+async def test_a_replay_for_another_campaigns_session_is_refused(table, make_table, player):
+    campaign = table.campaign
+    foreign = (await sync_to_async(make_table)(title="Noc pierwsza")).session
     socket, _ = await connected(player, campaign)
     await socket.send_json_to({"type": "since", "session": foreign.pk, "seq": 0})
     assert (await socket.receive_json_from(timeout=3))["type"] == "error"
@@ -136,7 +136,7 @@ async def test_a_replay_for_another_campaigns_session_is_refused(table, gm, play
 
 
 async def test_a_client_message_is_never_relayed_to_the_table(table, player, other_player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     speaker, _ = await connected(player, campaign)
     listener, _ = await connected(other_player, campaign)
     await sync(listener, session)
@@ -148,7 +148,7 @@ async def test_a_client_message_is_never_relayed_to_the_table(table, player, oth
 
 
 async def test_a_saved_sheet_is_announced_to_the_table(table, gm):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     socket, _ = await connected(gm, campaign)
     await sync(socket, session)
 
@@ -162,7 +162,7 @@ async def test_a_saved_sheet_is_announced_to_the_table(table, gm):
 
 
 async def test_entries_arrive_in_the_language_of_the_page(table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     await sync_to_async(roll)(session, player, visibility="hidden")
     socket, _ = await connected(player, campaign, lang="pl")
     [message] = await sync(socket, session)
@@ -173,7 +173,7 @@ async def test_entries_arrive_in_the_language_of_the_page(table, player):
 async def test_an_entry_is_rendered_once_for_every_page_of_one_language(
     table, player, other_player, gm
 ):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     sockets = [(await connected(user, campaign))[0] for user in (player, other_player, gm)]
     for socket in sockets:
         await sync(socket, session)
@@ -198,7 +198,7 @@ async def test_an_entry_is_rendered_once_for_every_page_of_one_language(
 async def test_a_hidden_roll_reaches_the_gm_whole_and_a_player_redacted_from_one_render_each(
     table, player, gm
 ):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     seen, master = (await connected(player, campaign))[0], (await connected(gm, campaign))[0]
     await sync(seen, session)
     await sync(master, session)
@@ -215,7 +215,7 @@ async def test_a_hidden_roll_reaches_the_gm_whole_and_a_player_redacted_from_one
 async def test_the_consumer_leaves_the_event_it_received_as_it_was(table, player):
     # The in-memory layer shares nested parts of an event between receivers
     # (config/overrides/layers.py).
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     created = await sync_to_async(roll)(session, player, visibility="secret")
     payload = await sync_to_async(roll_payload)(created)
     payload["seq"] += 1  # an entry the page has not had yet
@@ -234,7 +234,7 @@ async def test_the_consumer_leaves_the_event_it_received_as_it_was(table, player
 async def test_an_entry_lost_on_the_way_is_read_from_the_log_before_the_next(
     table, player, monkeypatch
 ):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     socket, _ = await connected(player, campaign)
     await sync(socket, session)
     with monkeypatch.context() as lost:
@@ -248,7 +248,7 @@ async def test_an_entry_lost_on_the_way_is_read_from_the_log_before_the_next(
 
 
 async def test_an_entry_overtaken_by_the_next_is_sent_once_in_order(table, player, monkeypatch):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     socket, _ = await connected(player, campaign)
     await sync(socket, session)
     with monkeypatch.context() as held_back:

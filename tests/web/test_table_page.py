@@ -6,27 +6,16 @@ import copy
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign
 from rolls import actions, pending
 from sheets.models import Character
-from tests.web.live import seat
 from tests.web.test_panel_fasttest import SHEET
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    campaign = Campaign.objects.create(name="Zarith", system="fasttest", gm=gm)
-    seat(campaign, gm, player, other_player)
-    hero = Character.objects.create(
-        campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(SHEET)
-    )
-    rival = Character.objects.create(
-        campaign=campaign, owner=other_player, name="Zbyszko", data=copy.deepcopy(SHEET)
-    )
-    session = actions.start_session(campaign)
-    return campaign, hero, rival, session
+def table(make_table):
+    return make_table(name="Zarith", characters=[("Brunhilda", SHEET), ("Zbyszko", SHEET)])
 
 
 def table_page(client, campaign, session, **query):
@@ -39,7 +28,7 @@ def calls(client, campaign):
 
 
 def test_a_players_table_page_shows_their_character_with_clickable_stats(client, table, player):
-    campaign, hero, _, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     client.force_login(player)
     page = table_page(client, campaign, session).content.decode()
     assert f'data-live-sheet="{hero.pk}"' in page
@@ -48,7 +37,7 @@ def test_a_players_table_page_shows_their_character_with_clickable_stats(client,
 
 
 def test_a_players_table_page_never_shows_another_players_character(client, table, player):
-    campaign, _, rival, session = table
+    campaign, rival, session = table.campaign, table.characters[1], table.session
     client.force_login(player)
     page = table_page(client, campaign, session, character=rival.pk).content.decode()
     assert f'data-live-sheet="{rival.pk}"' not in page
@@ -56,7 +45,7 @@ def test_a_players_table_page_never_shows_another_players_character(client, tabl
 
 
 def test_a_player_with_two_characters_picks_one_on_the_table_page(client, table, player):
-    campaign, hero, _, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     second = Character.objects.create(
         campaign=campaign, owner=player, name="Jadwiga", data=copy.deepcopy(SHEET)
     )
@@ -67,7 +56,7 @@ def test_a_player_with_two_characters_picks_one_on_the_table_page(client, table,
 
 
 def test_the_table_page_of_an_ended_session_shows_only_its_log(client, table, player):
-    campaign, _, _, session = table
+    campaign, session = table.campaign, table.session
     actions.end_session(session)
     client.force_login(player)
     page = table_page(client, campaign, session).content.decode()
@@ -76,7 +65,7 @@ def test_the_table_page_of_an_ended_session_shows_only_its_log(client, table, pl
 
 
 def test_the_gm_without_a_character_sees_the_session_and_its_log(client, table, gm):
-    campaign, _, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(gm)
     page = table_page(client, campaign, session).content.decode()
     assert "data-live-sheet" not in page
@@ -84,7 +73,7 @@ def test_the_gm_without_a_character_sees_the_session_and_its_log(client, table, 
 
 
 def test_the_cue_names_the_gms_call_on_the_players_character(client, table, gm, player):
-    campaign, hero, _, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"})
     client.force_login(player)
     cue = calls(client, campaign).content.decode()
@@ -94,14 +83,14 @@ def test_the_cue_names_the_gms_call_on_the_players_character(client, table, gm, 
 
 
 def test_the_cue_is_silent_about_another_players_call(client, table, gm, player):
-    campaign, _, rival, session = table
+    campaign, rival, session = table.campaign, table.characters[1], table.session
     pending.call_test(session=session, character=rival, gm=gm, target={"attribute": "BUDOWA"})
     client.force_login(player)
     assert "The GM calls" not in calls(client, campaign).content.decode()
 
 
 def test_a_call_that_was_rolled_or_called_off_leaves_no_cue(client, table, gm, player):
-    campaign, hero, _, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     test = pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "DUCH"})
     pending.cancel_test(test.pk, gm)
     client.force_login(player)
@@ -109,13 +98,13 @@ def test_a_call_that_was_rolled_or_called_off_leaves_no_cue(client, table, gm, p
 
 
 def test_an_outsider_gets_404_for_the_cue(client, table, outsider):
-    campaign, *_ = table
+    campaign = table.campaign
     client.force_login(outsider)
     assert calls(client, campaign).status_code == 404
 
 
 def test_the_campaign_page_carries_the_cue_and_its_socket(client, table, player):
-    campaign, *_ = table
+    campaign = table.campaign
     client.force_login(player)
     page = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
     assert "data-table-events" in page
