@@ -189,13 +189,34 @@ class WholeNumber(forms.IntegerField):
         return number
 
     def to_python(self, value: Any) -> int | None:
-        # Django reads "7.0" as 7; a panel's number is written as a whole number or refused.
-        if isinstance(value, str) and "." in value:
-            raise ValidationError("", code="invalid")
-        return super().to_python(value)
+        return _whole(super(), value)
 
     def refusal(self) -> ValidationError:
         return ValidationError(str(self.message) % self.params, code="range")
+
+
+class WholeNumberOrNone(forms.IntegerField):
+    """A whole number where anything else means "not chosen" (None): a stale or forged value
+    falls back to the default rather than refusing the test."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: Any) -> int | None:
+        return _whole(super(), value)
+
+    def clean(self, value: Any) -> int | None:
+        try:
+            return super().clean(value)
+        except ValidationError:
+            return None
+
+
+def _whole(field: Any, value: Any) -> int | None:
+    # Django reads "7.0" as 7; a panel's number is written as a whole number or refused.
+    if isinstance(value, str) and "." in value:
+        raise ValidationError("", code="invalid")
+    return field.to_python(value)
 
 
 class Name(forms.CharField):
