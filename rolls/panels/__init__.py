@@ -152,6 +152,10 @@ class PanelForm(forms.Form):
         """The clean value, or what was posted when it did not clean (the page shows it again)."""
         if name in self.cleaned:
             return self.cleaned[name]
+        return self.raw(name)
+
+    def raw(self, name: str) -> Any:
+        """What was posted for ``name`` (the GM's value when the field is fixed)."""
         return self[name].value()
 
     @property
@@ -278,13 +282,13 @@ class Indices(Names):
 
 def posted(choices) -> QueryDict:
     """The choices as a ``QueryDict``: a request's own, or a dict of lists (a saved draft, a
-    target) with each value as the page would post it."""
+    target) with each value as text, junk included (the form refuses it with its message)."""
     if isinstance(choices, QueryDict):
         return choices
     data = QueryDict(mutable=True)
     for name, values in (choices or {}).items():
         values = values if isinstance(values, (list, tuple)) else [values]
-        data.setlist(name, ["" if value is None else str(value) for value in values])
+        data.setlist(name, [str(value) for value in values])
     return data
 
 
