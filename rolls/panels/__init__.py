@@ -334,21 +334,3 @@ class Choices(dict):
 
     def getlist(self, key):
         return list(super().get(key, []))
-
-
-def gm_fixed(choices, form_class, initial=None):  # TEMPORARY until every panel has its form
-    form = form_class(data=Choices(), initial=initial or {})
-    form.is_valid()
-    fixed = {n: form.cleaned_data.get(n, f.initial) for n, f in form.fields.items()}
-    return with_target(choices, {n: "" if v is None else v for n, v in fixed.items()})
-
-
-def ints(choices, name):  # TEMPORARY
-    values = choices.getlist(name) if hasattr(choices, "getlist") else choices.get(name, [])
-    out = []
-    for value in [values] if isinstance(values, (str, int)) else values:
-        try:
-            out.append(int(value))
-        except (TypeError, ValueError):
-            continue
-    return out
