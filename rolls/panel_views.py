@@ -42,6 +42,20 @@ def _asked(choices, name: str) -> int | None:
     return form.cleaned_data.get(name) if form.is_valid() else None
 
 
+class Key(forms.Field):
+    """A request's idempotency key: a UUID, or ``message`` when it is missing or is not one."""
+
+    def __init__(self, message):
+        super().__init__(required=False)
+        self.message = message
+
+    def clean(self, value) -> uuid.UUID:
+        try:
+            return uuid.UUID(str(value or ""))
+        except ValueError:
+            raise ValidationError(self.message) from None
+
+
 class _Visibility(forms.Field):
     """Who may see the roll, from what this user may choose; public when not posted."""
 
@@ -73,13 +87,13 @@ class RollRequest(forms.Form):
     """A roll's own fields beside the panel's choices: its key (a repeated key answers with the
     first roll), who may see it, the page's nonce, and the called test and revision rolled."""
 
-    key = forms.UUIDField(error_messages={"required": MALFORMED, "invalid": MALFORMED})
+    key = Key(MALFORMED)
     visibility = _Visibility()
     nonce = Name()
     pending = _PendingId()
     revision = WholeNumberOrNone()
 
-    def __init__(self, choices, visibilities):
+    def __init__(self, choices=None, visibilities=()):
         super().__init__(posted(choices))
         self.fields["visibility"].allowed = dict(visibilities)
         self.is_valid()
@@ -88,12 +102,7 @@ class RollRequest(forms.Form):
 class FollowUpRequest(forms.Form):
     """A follow-up's own fields: its key and the page's nonce."""
 
-    key = forms.UUIDField(
-        error_messages={
-            "required": gettext_lazy("This request is malformed; reload the page and try again."),
-            "invalid": gettext_lazy("This request is malformed; reload the page and try again."),
-        }
-    )
+    key = Key(gettext_lazy("This request is malformed; reload the page and try again."))
     nonce = Name()
 
 

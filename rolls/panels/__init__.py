@@ -28,7 +28,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from campaigns.systems import MemberView, get_system
-from config.text import text_problem
+from config.text import TextField, text_problem
 
 #: Deprecated: ``get_system(key).panel``. A view onto the registry, for callers not yet moved.
 PANEL_MODULES = MemberView("panel")
@@ -223,22 +223,20 @@ def _whole(field: Any, value: Any) -> int | None:
     return field.to_python(value)
 
 
-class Name(forms.CharField):
+class Name(TextField):
     """One name posted as it is (a name on the sheet is matched exactly), empty when none.
     Which names are allowed, and the sentence for one that is not, are the form's."""
 
     def __init__(self, **kwargs: Any):
         super().__init__(required=False, strip=False, **kwargs)
-        self.validators = []
 
 
-class SourceText(forms.CharField):
+class SourceText(TextField):
     """Where a modifier comes from, as typed: spaces collapsed, at most ``limit`` characters
     (``message`` % ``params`` says so), under the one text rule."""
 
     def __init__(self, limit: int, message: Any, **params: Any):
         super().__init__(required=False, strip=False)
-        self.validators = []
         self.limit, self.message, self.params = limit, message, params
 
     def clean(self, value: Any) -> str:

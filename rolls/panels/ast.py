@@ -52,7 +52,7 @@ ITEM_LISTS = tuple(spec.key for spec in sheet.LISTS if spec.positive and not spe
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
-    form = ASTChoices(choices, cleaned, pending)
+    form = ASTChoices.read(choices, cleaned, pending)
     panel = Panel(system="ast", template=TEMPLATE, errors=form.messages)
     panel.context = _context(form, cleaned, pending)
     if panel.errors:
@@ -96,12 +96,15 @@ class ASTChoices(PanelForm):
         max=NAME_MAX,
     )
 
-    def __init__(self, choices, cleaned: Mapping[str, Any], pending=None):
-        self.names = {spec.key: {e["name"] for e in cleaned[spec.key]} for spec in sheet.LISTS}
+    @classmethod
+    def read(cls, choices, cleaned: Mapping[str, Any], pending=None) -> ASTChoices:
+        """The choices for this sheet; on a called test the hindrances fixed at none."""
         fixed = {"hindrance": 0, "hindrance_source": ""} if pending is not None else {}
-        super().__init__(choices, fixed=fixed)
-        self.fields["funt"].high = cleaned["funt"]
-        self.fields["funt"].params = {"n": cleaned["funt"]}
+        form = cls(choices, fixed=fixed)
+        form.names = {spec.key: {e["name"] for e in cleaned[spec.key]} for spec in sheet.LISTS}
+        form.fields["funt"].high = cleaned["funt"]
+        form.fields["funt"].params = {"n": cleaned["funt"]}
+        return form
 
     def clean_item(self) -> dict[str, set[str]]:
         """The names ticked in each list; a posted one the sheet does not hold (forged, or
@@ -396,9 +399,11 @@ class DiceToReroll(PanelForm):
 
     die = Indices()
 
-    def __init__(self, choices, dice: int, funt: int):
-        super().__init__(choices)
-        self.dice, self.funt = dice, funt
+    @classmethod
+    def read(cls, choices, dice: int, funt: int) -> DiceToReroll:
+        form = cls(choices)
+        form.dice, form.funt = dice, funt
+        return form
 
     def clean_die(self) -> list[int]:
         indices = sorted({i for i in self.cleaned_data["die"] if 0 <= i < self.dice})
@@ -417,7 +422,7 @@ class DiceToReroll(PanelForm):
 
 
 def _reroll(panel: Panel, roll, first: engine.Result, character, choices) -> None:
-    form = DiceToReroll(choices, len(first.white), _sheet_funt(character))
+    form = DiceToReroll.read(choices, len(first.white), _sheet_funt(character))
     if form.messages:
         panel.errors |= form.messages
         return
@@ -435,9 +440,11 @@ class DieToRead(PanelForm):
 
     choice = Name()
 
-    def __init__(self, choices, offered: set[str]):
-        super().__init__(choices)
-        self.offered = offered
+    @classmethod
+    def read(cls, choices, offered: set[str]) -> DieToRead:
+        form = cls(choices)
+        form.offered = offered
+        return form
 
     def clean_choice(self) -> int:
         try:
@@ -450,7 +457,7 @@ class DieToRead(PanelForm):
 
 
 def _choose(panel: Panel, roll, first: engine.Result, choices) -> None:
-    form = DieToRead(choices, {value for value, _text in _other_readings(first)})
+    form = DieToRead.read(choices, {value for value, _text in _other_readings(first)})
     if form.messages:
         panel.errors |= form.messages
         return

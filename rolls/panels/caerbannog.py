@@ -87,7 +87,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     fixed and the GM's difficulty, factors and modifiers apply, each with its source."""
     data = character.data
     gm = _gm_modifiers((pending or {}).get("modifiers") or {})
-    form = CaerbannogChoices(choices, data, pending, gm["difficulty"])
+    form = CaerbannogChoices.read(choices, data, pending, gm["difficulty"])
     panel = Panel(system="caerbannog", template=TEMPLATE, errors=form.messages)
     panel.context = _context(form, data, gm, pending)
     if panel.errors or not (form.chosen_skills() or form.chosen_defences()):
@@ -169,8 +169,9 @@ class CaerbannogChoices(PanelForm):
     )
     modifier_source = Name()
 
-    def __init__(self, choices, data: dict, pending=None, gm_difficulty=None):
-        self.skills, self.defences = _skills(data), _defences(data)
+    @classmethod
+    def read(cls, choices, data: dict, pending=None, gm_difficulty=None) -> CaerbannogChoices:
+        """The choices for this sheet; ``pending``'s target and the GM's numbers fixed."""
         target = (pending or {}).get("target") or {}
         fixed = dict(target)
         if pending is not None:
@@ -179,8 +180,10 @@ class CaerbannogChoices(PanelForm):
             fixed["difficulty"] = target.get("difficulty", "przeciętny")
             if gm_difficulty is not None:
                 fixed["difficulty"] = gm_difficulty
-        super().__init__(choices, fixed=fixed)
-        self.fields["difficulty"].gms = gm_difficulty is not None
+        form = cls(choices, fixed=fixed)
+        form.skills, form.defences = _skills(data), _defences(data)
+        form.fields["difficulty"].gms = gm_difficulty is not None
+        return form
 
     def chosen_skills(self) -> list[str]:
         """The skills ticked that the sheet holds, in sheet order."""
@@ -739,7 +742,7 @@ def build_follow_up(kind: str, roll: Roll, character, campaign, choices) -> Pane
         params["boost"] = False
         params["heroic"] = False
         have = params["rozmach"]
-        reroll = RerollChoices(choices, have, len(faces))
+        reroll = RerollChoices.read(choices, have, len(faces))
         if reroll.messages:
             panel.errors |= reroll.messages
             return panel
@@ -787,9 +790,11 @@ class RerollChoices(PanelForm):
     )
     die = Indices()
 
-    def __init__(self, choices, have: int, dice: int):
-        super().__init__(choices)
-        self.have, self.dice = have, dice
+    @classmethod
+    def read(cls, choices, have: int, dice: int) -> RerollChoices:
+        form = cls(choices)
+        form.have, form.dice = have, dice
+        return form
 
     def clean_ability(self) -> str:
         ability = self.cleaned_data["ability"].strip()

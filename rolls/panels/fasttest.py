@@ -52,7 +52,7 @@ SEVERITY_LABELS_DATA = {
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
     data = character.data
     settings = system_settings(campaign)
-    form = FastTestChoices(choices, data, settings, pending)
+    form = FastTestChoices.read(choices, data, settings, pending)
     if pending is None and form.value("magic_die"):
         # The sheet's magic-die button: the die after the caster's spell, not a test.
         return _magic_die(character, campaign)
@@ -119,22 +119,26 @@ class FastTestChoices(PanelForm):
     ignore_wounds = Name()
     extra_d10 = WholeNumberOrNone()
 
-    def __init__(self, choices, data: Mapping[str, Any], settings, pending=None):
-        self.settings, self.traits = settings, data.get("traits", [])
+    @classmethod
+    def read(cls, choices, data: Mapping[str, Any], settings, pending=None) -> FastTestChoices:
+        """The choices for this sheet; ``pending``'s target and circumstances fixed."""
         target = (pending or {}).get("target", {})
-        self.wound_test = target.get("wound_test") is True
+        wound_test = target.get("wound_test") is True
         fixed = dict(target)
         if pending is not None:
             fixed |= {"bonus_other": 0, "penalty_other": 0}
-        if self.wound_test:
+        if wound_test:
             fixed |= {"trait": [], "experience": 0, "ignore_wounds": ""}
-        super().__init__(choices, fixed=fixed)
-        experience = self.fields["experience"]
+        form = cls(choices, fixed=fixed)
+        form.settings, form.traits = settings, data.get("traits", [])
+        form.wound_test = wound_test
+        experience = form.fields["experience"]
         if settings["experience_dice"]:
             experience.high = data.get("experience_dice", 0)
             experience.params = {"n": experience.high}
         else:
             experience.message = gettext_lazy("Experience dice are off in this campaign.")
+        return form
 
     def clean_attribute(self) -> str:
         if self.cleaned_data["attribute"] not in ATTRIBUTES:

@@ -43,7 +43,7 @@ SUCCESS_KEYS = ("success_but", "success", "impressive")
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
-    form = T10Choices(choices, cleaned, pending)
+    form = T10Choices.read(choices, cleaned, pending)
     panel = Panel(system="t10", template=TEMPLATE, errors=form.messages)
     panel.context = _context(form, cleaned, pending)
     if panel.errors:
@@ -90,25 +90,28 @@ class T10Choices(PanelForm):
         hi=engine.MAX_DIFFICULTY,
     )
 
-    def __init__(self, choices, cleaned: Mapping[str, Any], pending=None):
-        self.attributes = {row["name"]: row for row in cleaned["attributes"]}
-        self.skills = {row["name"]: row for row in cleaned["skills"]}
-        self.items = [row for row in cleaned["equipment"] if row["dice"]]
+    @classmethod
+    def read(cls, choices, cleaned: Mapping[str, Any], pending=None) -> T10Choices:
+        """The choices for this sheet; ``pending``'s target and the GM's numbers fixed."""
         fixed = dict((pending or {}).get("target") or {})
-        self.gm_difficulty = ((pending or {}).get("modifiers") or {}).get("difficulty")
+        gm_difficulty = ((pending or {}).get("modifiers") or {}).get("difficulty")
         if pending is not None:
-            difficulty = self.gm_difficulty
             fixed |= {
                 "circumstance": 0,
                 "circumstance_source": "",
-                "difficulty": engine.DEFAULT_DIFFICULTY if difficulty is None else difficulty,
+                "difficulty": engine.DEFAULT_DIFFICULTY if gm_difficulty is None else gm_difficulty,
             }
-        super().__init__(choices, fixed=fixed)
-        if self.gm_difficulty is not None:
-            self.fields["difficulty"].message = gettext_lazy(
+        form = cls(choices, fixed=fixed)
+        form.attributes = {row["name"]: row for row in cleaned["attributes"]}
+        form.skills = {row["name"]: row for row in cleaned["skills"]}
+        form.items = [row for row in cleaned["equipment"] if row["dice"]]
+        form.gm_difficulty = gm_difficulty
+        if gm_difficulty is not None:
+            form.fields["difficulty"].message = gettext_lazy(
                 "The GM set difficulty %(set)s; T10 difficulties go from %(lo)s to %(hi)s."
             )
-            self.fields["difficulty"].params |= {"set": self.gm_difficulty}
+            form.fields["difficulty"].params |= {"set": gm_difficulty}
+        return form
 
     def clean_attribute(self) -> str:
         name = self.cleaned_data["attribute"]

@@ -74,7 +74,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     the GM's difficulty and modifiers apply, each with its source."""
     sheet, _sheet_errors = validate(character.data, campaign, creating=False)
     gm = _gm_modifiers((pending or {}).get("modifiers") or {})
-    form = TwoD6Choices(choices, sheet, pending, gm["difficulty"])
+    form = TwoD6Choices.read(choices, sheet, pending, gm["difficulty"])
     panel = Panel(system="2d6", template=TEMPLATE, errors=form.messages)
     panel.context = _context(form, sheet, gm, pending)
     if panel.errors:
@@ -170,18 +170,21 @@ class _TwoD6Test(PanelForm):
     specialisation = Name()
     advantage = Names()
 
-    def __init__(self, choices, sheet: Mapping[str, Any], pending=None, gm_difficulty=None):
-        self.attributes = {row["name"]: row["value"] for row in sheet["attributes"]}
-        self.skills = {row["name"]: row["value"] for row in sheet["skills"]}
-        self.specialisations = sheet["specialisations"]
+    @classmethod
+    def read(cls, choices, sheet: Mapping[str, Any], pending=None, gm_difficulty=None):
+        """The choices for this sheet; ``pending``'s target and the GM's fields fixed."""
         target = (pending or {}).get("target") or {}
         fixed = dict(target)
         if pending is not None:
-            fixed |= {name: "" for name in self.base_fields if name.startswith("mod-")}
+            fixed |= {name: "" for name in cls.base_fields if name.startswith("mod-")}
             fixed |= {"helpers": 0, "cap_raise": 0, "cap_source": ""}
             difficulty = target.get("difficulty", str(DEFAULT_DIFFICULTY))
             fixed["difficulty"] = difficulty if gm_difficulty is None else gm_difficulty
-        super().__init__(choices, fixed=fixed)
+        form = cls(choices, fixed=fixed)
+        form.attributes = {row["name"]: row["value"] for row in sheet["attributes"]}
+        form.skills = {row["name"]: row["value"] for row in sheet["skills"]}
+        form.specialisations = sheet["specialisations"]
+        return form
 
     def clean_attribute(self) -> str:
         if self.cleaned_data["attribute"] not in self.attributes:
