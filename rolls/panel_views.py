@@ -89,7 +89,8 @@ class RollRequest(forms.Form):
 
     key = Key(MALFORMED)
     visibility = _Visibility()
-    nonce = Name()
+    # As the page sent it: the fair dice check it and say what a nonce must be.
+    nonce = forms.Field(required=False)
     pending = _PendingId()
     revision = WholeNumberOrNone()
 
@@ -103,7 +104,7 @@ class FollowUpRequest(forms.Form):
     """A follow-up's own fields: its key and the page's nonce."""
 
     key = Key(gettext_lazy("This request is malformed; reload the page and try again."))
-    nonce = Name()
+    nonce = forms.Field(required=False)
 
 
 def _character_to_roll(request: HttpRequest, campaign_id: int, pk: int):

@@ -241,7 +241,7 @@ def _context(form, sheet: Mapping[str, Any], gm: Mapping[str, Any], pending) -> 
         "chosen_attribute": form.value("attribute"),
         "chosen_skill": form.cleaned.get("skill", ""),
         "specialisations": form.skill_specialisations(),
-        "chosen_specialisation": form.cleaned["specialisation"],
+        "chosen_specialisation": form.cleaned.get("specialisation", ""),
         "specialisation_raise": SPECIALISATION_RAISE,
         "helpers": _typed(form, "helpers"),
         "max_helpers": twod6.MAX_HELPERS,
@@ -250,7 +250,7 @@ def _context(form, sheet: Mapping[str, Any], gm: Mapping[str, Any], pending) -> 
         "difficulty_max": DIFFICULTY_MAX,
         "seed_difficulties": SEED_DIFFICULTIES,
         "cap_raise": _typed(form, "cap_raise"),
-        "cap_source": form.cleaned["cap_source"],
+        "cap_source": _clean_text(str(form.raw("cap_source") or "")),
         "max_cap_raise": MAX_CAP_RAISE,
         "mod_limit": twod6.MOD_LIMIT,
         "categories": [
