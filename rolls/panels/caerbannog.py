@@ -61,10 +61,8 @@ from rolls.panels import (
     PanelForm,
     WholeNumber,
     not_on_sheet,
-    one_str,
     source,
 )
-from rolls.panels import posted as posted_choices
 from rolls.words import joined, words
 from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_groups
 from sheets.templatetags.sheet_tags import roman
@@ -568,13 +566,25 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
     ]
 
 
+class CallForm(PanelForm):
+    """The GM's call as posted: the skills or a defence, the form and the difficulty (what the
+    sheet holds is checked below, and by the panel built on it)."""
+
+    skill = Names()
+    defence = Name()
+    form = Name()
+    difficulty = Name()
+
+
 def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
     """The target the GM chose, or the messages saying what is wrong with it."""
     skills = _skills(character.data)
-    posted = list(dict.fromkeys(s for s in posted_choices(post).getlist("skill") if s))
-    defence = one_str(post, "defence").strip()
-    form = one_str(post, "form").strip() or COMBINED
-    difficulty = one_str(post, "difficulty").strip() or "przeciętny"
+    called = CallForm(post)
+    posted = list(dict.fromkeys(name for name in called.raw("skill") or [] if name))
+    defence, form, difficulty = (
+        str(called.raw(name) or "").strip() for name in ("defence", "form", "difficulty")
+    )
+    form, difficulty = form or COMBINED, difficulty or "przeciętny"
     target = {
         "skill": posted,
         "defence": [defence] if defence else [],

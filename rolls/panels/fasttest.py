@@ -29,8 +29,6 @@ from rolls.panels import (
     WholeNumber,
     WholeNumberOrNone,
     not_on_sheet,
-    one_str,
-    posted,
     source,
 )
 from rolls.words import words
@@ -353,9 +351,10 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
 
 def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
     """The target the GM chose, or the messages saying what is wrong with it."""
+    form = FastTestChoices(post)
     target = {
-        "attribute": one_str(post, "attribute"),
-        "skill": [s for s in posted(post).getlist("skill") if s],
+        "attribute": str(form.raw("attribute") or ""),
+        "skill": [name for name in form.raw("skill") or [] if name],
     }
     panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})
     wrong = [m for name in ("attribute", "skill") for m in panel.errors.get(name, [])]

@@ -26,7 +26,6 @@ from rolls.panels import (
     SourceText,
     WholeNumber,
     not_on_sheet,
-    one_str,
     source,
 )
 from rolls.words import words
@@ -246,16 +245,31 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
     ]
 
 
+class T10Target(PanelForm):
+    """The GM's call: an attribute of the sheet and one of its skills, or none."""
+
+    attribute = Name()
+    skill = Name()
+
+    def clean_attribute(self) -> str:
+        if self.cleaned_data["attribute"] not in self.attributes:
+            raise ValidationError(_("Choose the attribute to test."))
+        return self.cleaned_data["attribute"]
+
+    def clean_skill(self) -> str:
+        if self.cleaned_data["skill"] and self.cleaned_data["skill"] not in self.skills:
+            raise ValidationError(_("Choose one of the character's skills, or none."))
+        return self.cleaned_data["skill"]
+
+
 def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
     """The target the GM chose, or the messages saying what is wrong with it."""
-    target = {"attribute": one_str(post, "attribute"), "skill": one_str(post, "skill")}
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
-    wrong = []
-    if target["attribute"] not in {row["name"] for row in cleaned["attributes"]}:
-        wrong.append(_("Choose the attribute to test."))
-    if target["skill"] and target["skill"] not in {row["name"] for row in cleaned["skills"]}:
-        wrong.append(_("Choose one of the character's skills, or none."))
-    return target, wrong
+    form = T10Target(post)
+    form.attributes = {row["name"] for row in cleaned["attributes"]}
+    form.skills = {row["name"] for row in cleaned["skills"]}
+    target = {name: str(form.raw(name) or "") for name in ("attribute", "skill")}
+    return target, [message for messages in form.messages.values() for message in messages]
 
 
 def _label(attribute: str, value: int, skill: str, skills: Mapping, pool: int, difficulty: int):

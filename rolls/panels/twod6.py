@@ -44,7 +44,7 @@ from django.utils.translation import gettext_lazy
 
 from config.text import text_problem
 from rolls.engine import EngineError, twod6
-from rolls.panels import Limit, Name, Names, Panel, PanelForm, one_str, source
+from rolls.panels import Limit, Name, Names, Panel, PanelForm, source
 from rolls.words import joined, words
 from sheets.systems.named_lists import NAME_MAX, check_int, signed
 from sheets.systems.twod6 import CATEGORY_LABELS, success_point_limit, validate
@@ -425,10 +425,11 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
 
 def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
     """The target the GM chose, or the messages saying what is wrong with it."""
+    form = TwoD6Choices(post)
     target = {
-        "attribute": one_str(post, "attribute"),
-        "skill": one_str(post, "skill"),
-        "difficulty": one_str(post, "difficulty").strip() or str(DEFAULT_DIFFICULTY),
+        "attribute": str(form.raw("attribute") or ""),
+        "skill": str(form.raw("skill") or ""),
+        "difficulty": str(form.raw("difficulty") or "").strip() or str(DEFAULT_DIFFICULTY),
     }
     panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})
     wrong = [m for name in ("attribute", "skill", "difficulty") for m in panel.errors.get(name, [])]
