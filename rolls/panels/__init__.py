@@ -7,6 +7,12 @@ dict of lists), ``pending`` the GM's modifiers of a pending test. The server alw
 panel from the posted choices, so a roll uses exactly what the panel showed and nothing the
 client could forge beyond its choices.
 
+Each system reads its choices through its own ``PanelForm`` (typed fields below: ``WholeNumber``,
+``Name``, ``Names``...), built by the form's ``read`` from the sheet and the pending test: what
+the GM fixed on a called test (its target, the GM's numbers) is a disabled field, so a posted
+value cannot override it, and each refusal is the rule's own sentence at its field. ``build``
+then goes from the clean choices to the params, the sources and the odds.
+
 Where the rules allow something after a roll (a re-roll, a boost, heroic effort), the system
 says so (``System.has_follow_ups``) and offers ``follow_ups(roll, character, campaign) ->
 list[FollowUp]`` (what may be done now with that roll: an empty list when nothing may) and
