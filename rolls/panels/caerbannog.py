@@ -712,68 +712,81 @@ def build_follow_up(kind: str, roll: Roll, character, campaign, choices) -> Pane
     if state is None or kind not in ("reroll", "boost", "heroic"):
         panel.errors[""] = [_("That can no longer be done with this roll.")]
         return panel
-    params = dict(roll.params)
+    # Paid for from the pool the parent left; the roll is refused if the sheet's has changed.
+    panel.on_result = _keep_rozmach(roll.result["answer"]["rozmach"])
+    if kind == "boost":
+        _boost(panel, roll)
+    elif kind == "heroic":
+        _heroic(panel, roll, character, choices)
+    else:
+        _reroll(panel, roll, choices)
+    return panel
+
+
+def _boost(panel: Panel, roll: Roll) -> None:
+    """Spend 1 Rozmach for the category bonus: the same dice read again with it."""
+    panel.params = {**roll.params, "boost": True}
+    panel.sources = list(roll.sources) + [
+        source("boost", roll.params["bonus"], words("boost_spent"))
+    ]
+    panel.resolver = _reread(list(roll.faces))
+
+
+def _heroic(panel: Panel, roll: Roll, character, choices) -> None:
+    """Pay for exactly 1 success from the resource chosen, if the sheet holds enough of it."""
+    params, faces = {**roll.params, "heroic": True}, list(roll.faces)
+    paid_with = HeroicChoice(choices)
+    if paid_with.messages:
+        panel.errors |= paid_with.messages
+        return
+    resource = paid_with.cleaned["resource"]
+    try:
+        cost = caerbannog.resolve(caerbannog.parse_params(params), faces).heroic_cost
+    except EngineError as error:
+        panel.errors[""] = [str(error)]
+        return
+    name = _resource_names()[resource]
+    have = _amount(character.data.get("resources", {}), resource)
+    if have < cost:
+        panel.errors["resource"] = [
+            _("Heroic effort costs %(cost)s %(name)s; the sheet has %(have)s.")
+            % {"cost": cost, "name": name, "have": have}
+        ]
+        return
+    panel.params = params
+    panel.sources = list(roll.sources) + [
+        source("heroic", cost, words("paid_with", name=words(resource)))
+    ]
+    panel.resolver = _reread(faces)
+    panel.on_result = _pay_heroic(panel.on_result, resource, name)
+
+
+def _reroll(panel: Panel, roll: Roll, choices) -> None:
+    """Re-roll the dice ticked (none: all of them) by an ability, paying its cost."""
+    # The pool the test started with: the re-rolled dice alone generate Rozmach, and a boost
+    # taken before is undone with the dice it was taken on (see the module's notes).
+    params = {**roll.params, "boost": False, "heroic": False}
     faces = list(roll.faces)
     sources = [s for s in roll.sources if s.get("kind") not in ("boost", "heroic")]
-    pool_after_parent = roll.result["answer"]["rozmach"]
-    on_result = _keep_rozmach(pool_after_parent)
-
-    if kind == "boost":
-        params["boost"] = True
-        sources = list(roll.sources) + [source("boost", params["bonus"], words("boost_spent"))]
-        panel.resolver = _reread(faces)
-    elif kind == "heroic":
-        params["heroic"] = True
-        sources = list(roll.sources)
-        paid_with = HeroicChoice(choices)
-        if paid_with.messages:
-            panel.errors |= paid_with.messages
-            return panel
-        resource = paid_with.cleaned["resource"]
-        try:
-            cost = caerbannog.resolve(caerbannog.parse_params(params), faces).heroic_cost
-        except EngineError as error:
-            panel.errors[""] = [str(error)]
-            return panel
-        name = _resource_names()[resource]
-        have = _amount(character.data.get("resources", {}), resource)
-        if have < cost:
-            panel.errors["resource"] = [
-                _("Heroic effort costs %(cost)s %(name)s; the sheet has %(have)s.")
-                % {"cost": cost, "name": name, "have": have}
-            ]
-            return panel
-        sources.append(source("heroic", cost, words("paid_with", name=words(resource))))
-        panel.resolver = _reread(faces)
-        on_result = _pay_heroic(on_result, resource, name)
+    have = params["rozmach"]
+    reroll = RerollChoices.read(choices, have, len(faces))
+    if reroll.messages:
+        panel.errors |= reroll.messages
+        return
+    ability, cost, which = (reroll.cleaned[name] for name in ("ability", "cost", "die"))
+    if len(which) in (0, len(faces)):
+        dice_words = words("all_dice")
+        count, which_arg = len(faces), None
     else:
-        # The pool the test started with: the re-rolled dice alone generate Rozmach, and a boost
-        # taken before is undone with the dice it was taken on (see the module's notes).
-        params["boost"] = False
-        params["heroic"] = False
-        have = params["rozmach"]
-        reroll = RerollChoices.read(choices, have, len(faces))
-        if reroll.messages:
-            panel.errors |= reroll.messages
-            return panel
-        ability, cost, which = (reroll.cleaned[name] for name in ("ability", "cost", "die"))
-        if len(which) in (0, len(faces)):
-            dice_words = words("all_dice")
-            count, which_arg = len(faces), None
-        else:
-            dice_words = ", ".join(f"d{params['dice'][i]} ({faces[i]})" for i in which)
-            count, which_arg = len(which), which
-        sources.append(
-            source("reroll", count, words("rerolled_by", ability=ability, dice=dice_words))
-        )
-        if cost:
-            params["rozmach"] = have - cost
-            sources.append(source("rozmach_spent", cost, words("reroll_cost", ability=ability)))
-        panel.resolver = _redraw(faces, which_arg)
+        dice_words = ", ".join(f"d{params['dice'][i]} ({faces[i]})" for i in which)
+        count, which_arg = len(which), which
+    sources.append(source("reroll", count, words("rerolled_by", ability=ability, dice=dice_words)))
+    if cost:
+        params["rozmach"] = have - cost
+        sources.append(source("rozmach_spent", cost, words("reroll_cost", ability=ability)))
     panel.params = params
     panel.sources = sources
-    panel.on_result = on_result
-    return panel
+    panel.resolver = _redraw(faces, which_arg)
 
 
 class HeroicChoice(PanelForm):
