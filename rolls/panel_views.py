@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import uuid
 
+from django import forms
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
@@ -20,9 +23,89 @@ from rolls.log import entry_for, may_see
 from rolls.models import PendingTest, Roll, Visibility
 from rolls.opposed import initiator_only as opposed_initiator_only
 from rolls.opposed import panel_view as opposed_panel_view
-from rolls.panels import Choices, one_int, with_target
+from rolls.panels import Name, WholeNumberOrNone, posted, with_target
 from rolls.pending import pending_view
 from sheets.access import member_character
+
+MALFORMED = gettext_lazy("This roll request is malformed; reload the page and try again.")
+
+
+class PanelRequest(forms.Form):
+    """Which test the panel shows: the GM's open call (``pending``), or one it was just told is
+    off (``called_off``); a number that is not one is no call at all."""
+
+    pending = WholeNumberOrNone()
+    called_off = WholeNumberOrNone()
+
+
+def _asked(choices, name: str) -> int | None:
+    form = PanelRequest(posted(choices))
+    return form.cleaned_data.get(name) if form.is_valid() else None
+
+
+class Key(forms.Field):
+    """A request's idempotency key: a UUID, or ``message`` when it is missing or is not one."""
+
+    def __init__(self, message):
+        super().__init__(required=False)
+        self.message = message
+
+    def clean(self, value) -> uuid.UUID:
+        try:
+            return uuid.UUID(str(value or ""))
+        except ValueError:
+            raise ValidationError(self.message) from None
+
+
+class _Visibility(forms.Field):
+    """Who may see the roll, from what this user may choose; public when not posted."""
+
+    def __init__(self):
+        super().__init__(required=False)
+        self.allowed: dict[str, str] = {}
+
+    def clean(self, value):
+        value = Visibility.PUBLIC if value is None else value
+        if value not in self.allowed:
+            raise ValidationError(_("Choose who may see this roll."))
+        return value
+
+
+class _PendingId(Name):
+    """The called test being rolled: None for a free test, else its number."""
+
+    def clean(self, value):
+        raw = super().clean(value)
+        if not raw:
+            return None
+        try:
+            return int(raw)
+        except ValueError:
+            raise ValidationError(MALFORMED) from None
+
+
+class RollRequest(forms.Form):
+    """A roll's own fields beside the panel's choices: its key (a repeated key answers with the
+    first roll), who may see it, the page's nonce, and the called test and revision rolled."""
+
+    key = Key(MALFORMED)
+    visibility = _Visibility()
+    # As the page sent it: the fair dice check it and say what a nonce must be.
+    nonce = forms.Field(required=False)
+    pending = _PendingId()
+    revision = WholeNumberOrNone()
+
+    def __init__(self, choices=None, visibilities=()):
+        super().__init__(posted(choices))
+        self.fields["visibility"].allowed = dict(visibilities)
+        self.is_valid()
+
+
+class FollowUpRequest(forms.Form):
+    """A follow-up's own fields: its key and the page's nonce."""
+
+    key = Key(gettext_lazy("This request is malformed; reload the page and try again."))
+    nonce = forms.Field(required=False)
 
 
 def _character_to_roll(request: HttpRequest, campaign_id: int, pk: int):
@@ -49,8 +132,8 @@ def _visibilities(campaign, user) -> list[tuple[str, str]]:
 
 def _pending_for(character, choices) -> PendingTest | None:
     """The open pending test the panel was asked to show, if it is this character's."""
-    pending_id = one_int(choices, "pending", default=None)
-    if not isinstance(pending_id, int):
+    pending_id = _asked(choices, "pending")
+    if pending_id is None:
         return None
     return PendingTest.objects.filter(
         pk=pending_id, character=character, status=PendingTest.Status.OPEN
@@ -60,8 +143,8 @@ def _pending_for(character, choices) -> PendingTest | None:
 def _called_off(character, choices) -> PendingTest | None:
     """The GM's call the panel was just told is off (``called_off``), if it is this character's
     and really called off: the panel says so rather than silently turning into a free test."""
-    pending_id = one_int(choices, "called_off", default=None)
-    if not isinstance(pending_id, int):
+    pending_id = _asked(choices, "called_off")
+    if pending_id is None:
         return None
     return PendingTest.objects.filter(
         pk=pending_id, character=character, status=PendingTest.Status.CANCELLED
@@ -144,7 +227,7 @@ def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
             pending_actions.save_draft(pending, choices, campaign.gm_id)
         elif set(choices) <= {"pending"} and pending.draft:
             # The panel opened again (a GM change, a reload): the player's choices stay.
-            choices = Choices({**pending.draft, "pending": [str(pending.pk)]})
+            choices = posted({**pending.draft, "pending": [str(pending.pk)]})
     return _render(request, campaign, character, choices)
 
 
@@ -158,21 +241,19 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     def refuse(status: int, message: str = "") -> HttpResponse:
         return _render(request, campaign, character, choices, status=status, refusal=message)
 
-    try:
-        key = uuid.UUID(choices.get("key", ""))
-    except ValueError:
-        return refuse(400, _("This roll request is malformed; reload the page and try again."))
-    visibility = choices.get("visibility", Visibility.PUBLIC)
-    if visibility not in dict(_visibilities(campaign, request.user)):
-        return refuse(400, _("Choose who may see this roll."))
+    asked = RollRequest(choices, _visibilities(campaign, request.user))
+    for name in ("key", "visibility"):
+        if name in asked.errors:
+            return refuse(400, asked.errors[name][0])
+    key, visibility, nonce = (asked.cleaned_data[name] for name in ("key", "visibility", "nonce"))
     session = GameSession.objects.open().filter(campaign=campaign).first()
     if session is None:
         return refuse(409, _("No game session is running; the GM starts one."))
-    if choices.get("pending"):
-        return _roll_pending(request, campaign, character, choices, key, visibility, refuse)
+    if "pending" in asked.errors or asked.cleaned_data.get("pending") is not None:
+        return _roll_pending(request, campaign, character, choices, asked, refuse)
     panel = get_system(campaign.system).panel.build(character, campaign, choices)
     if panel.ready and panel.parent is not None:
-        return _roll_as_follow_up(request, campaign, character, choices, panel, key, refuse)
+        return _roll_as_follow_up(request, campaign, character, choices, panel, asked, refuse)
     try:
         if not panel.ready:
             # Refused only once no roll is found under this key (below): a re-sent roll may
@@ -188,7 +269,7 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
             panel=panel,
             key=key,
             visibility=visibility,
-            nonce=choices.get("nonce"),
+            nonce=nonce,
         )
     except actions.ActionRefused as refusal:
         # A request sent again after its answer was lost: the roll it made is the answer (the
@@ -209,7 +290,7 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
                    panel=panel)  # fmt: skip
 
 
-def _roll_as_follow_up(request, campaign, character, choices, panel, key, refuse):
+def _roll_as_follow_up(request, campaign, character, choices, panel, roll_request, refuse):
     """A panel opened from the sheet that follows an earlier roll (the magic die after a
     spell): rolled as that roll's follow-up, built again under the session's lock."""
 
@@ -222,7 +303,8 @@ def _roll_as_follow_up(request, campaign, character, choices, panel, key, refuse
     try:
         roll, _created = actions.roll_follow_up(
             parent=panel.parent, actor=request.user, character=character, kind=panel.kind,
-            build=build, key=key, nonce=choices.get("nonce"),
+            build=build, key=roll_request.cleaned_data["key"],
+            nonce=roll_request.cleaned_data["nonce"],
         )  # fmt: skip
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))
@@ -245,18 +327,18 @@ def _roll_answer(request, campaign, character, roll) -> HttpResponse:
     return reswap(retarget(response, "#test-panel-rolled"), "innerHTML")
 
 
-def _roll_pending(request, campaign, character, choices, key, visibility, refuse):
+def _roll_pending(request, campaign, character, choices, roll_request, refuse):
     """Roll a test the GM called for, at exactly the revision the player was shown."""
-    pending_id = one_int(choices, "pending", default=None)
-    revision = one_int(choices, "revision", default=None)
-    if not isinstance(pending_id, int) or not isinstance(revision, int):
-        return refuse(400, _("This roll request is malformed; reload the page and try again."))
+    asked = roll_request.cleaned_data
+    pending_id, revision = asked.get("pending"), asked.get("revision")
+    if pending_id is None or revision is None:
+        return refuse(400, str(MALFORMED))
     if not PendingTest.objects.filter(pk=pending_id, character=character).exists():
         raise Http404("No such pending test.")
     try:
         roll, _created = pending_actions.roll_pending(
             pending_id=pending_id, revision=revision, actor=request.user, choices=choices,
-            key=key, visibility=visibility, nonce=choices.get("nonce"),
+            key=asked["key"], visibility=asked["visibility"], nonce=asked["nonce"],
         )  # fmt: skip
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))
@@ -286,10 +368,9 @@ def test_follow_up(
         return _render(request, campaign, character, {}, status=status, refusal=message,
                        rolled=parent)  # fmt: skip
 
-    try:
-        key = uuid.UUID(choices.get("key", ""))
-    except ValueError:
-        return refuse(400, _("This request is malformed; reload the page and try again."))
+    asked = FollowUpRequest(choices)
+    if not asked.is_valid():
+        return refuse(400, asked.errors["key"][0])
 
     def build():
         offered = {f.kind for f in system.follow_ups(parent, character, campaign)}
@@ -308,7 +389,7 @@ def test_follow_up(
     try:
         roll, _created = actions.roll_follow_up(
             parent=parent, actor=request.user, character=character, kind=kind, build=build,
-            key=key, nonce=choices.get("nonce"),
+            key=asked.cleaned_data["key"], nonce=asked.cleaned_data["nonce"],
         )  # fmt: skip
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))

@@ -23,7 +23,7 @@ from rolls.actions import (
     user_group,
 )
 from rolls.models import PendingTest
-from rolls.panels import Choices, gm_limits
+from rolls.panels import gm_limits, posted
 from rolls.pending_forms import (  # noqa: F401 (MAX_DICE_ENTRIES: the cap, read by tests)
     COMBAT,
     KIND_CONTROL,
@@ -189,7 +189,7 @@ def card_panel(system, campaign, pending: PendingTest):
     GM's modifiers, so its odds are the ones the player will roll. The card's limits and the
     check that a change leaves the test rollable both read this one panel."""
     return system.panel.build(
-        pending.character, campaign, Choices(pending.draft),
+        pending.character, campaign, posted(pending.draft),
         pending=pending_view(pending),
     )  # fmt: skip
 

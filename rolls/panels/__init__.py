@@ -8,6 +8,12 @@ dict of lists), ``pending`` the GM's modifiers of a pending test. The server alw
 panel from the posted choices, so a roll uses exactly what the panel showed and nothing the
 client could forge beyond its choices.
 
+Each system reads its choices through its own ``PanelForm`` (typed fields below: ``WholeNumber``,
+``Name``, ``Names``...), built by the form's ``read`` from the sheet and the pending test: what
+the GM fixed on a called test (its target, the GM's numbers) is a disabled field, so a posted
+value cannot override it, and each refusal is the rule's own sentence at its field. ``build``
+then goes from the clean choices to the params, the sources and the odds.
+
 Where the rules allow something after a roll (a re-roll, a boost, heroic effort), the system
 says so (``System.has_follow_ups``) and offers ``follow_ups(roll, character, campaign) ->
 list[FollowUp]`` (what may be done now with that roll: an empty list when nothing may) and
@@ -18,15 +24,17 @@ linked to the roll it follows; entries are never edited.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.http import QueryDict
 from django.utils.translation import gettext as _
 
-from config.text import text_problem
+from config.text import TextField, text_problem
 
 
 @dataclass
@@ -122,76 +130,167 @@ def source(kind: str, amount: int, text: str | dict[str, Any] = "") -> dict[str,
     return {"kind": kind, "amount": amount, "source": text}
 
 
-def ints(choices, name: str) -> list[int]:
-    """Every whole number posted under ``name``; anything else is ignored (forged input)."""
-    values = choices.getlist(name) if hasattr(choices, "getlist") else choices.get(name, [])
-    if isinstance(values, (str, int)):
-        values = [values]
-    out = []
-    for value in values:
-        try:
-            out.append(int(value))
-        except (TypeError, ValueError):
-            continue
-    return out
+class PanelForm(forms.Form):
+    """A panel's choices as posted, read through the system's form.
 
-
-def one_int(choices, name: str, default: int = 0) -> int | str:
-    """The posted whole number, the default when empty, or the raw text when it is not one."""
-    raw = choices.get(name, "") if hasattr(choices, "get") else ""
-    if isinstance(raw, list):
-        raw = raw[0] if raw else ""
-    raw = str(raw).strip()
-    if raw == "":
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        return raw
-
-
-def one_str(choices, name: str, default: str = "") -> str:
-    raw = choices.get(name, default) if hasattr(choices, "get") else default
-    if isinstance(raw, list):
-        raw = raw[0] if raw else default
-    return str(raw)
-
-
-class Choices(dict):
-    """A dict of lists that answers like a QueryDict (``get`` gives the last, ``getlist`` all)."""
-
-    def get(self, key, default=None):
-        values = super().get(key)
-        return values[-1] if values else default
-
-    def getlist(self, key):
-        return list(super().get(key, []))
-
-
-def with_target(choices, target: dict[str, Any]):
-    """The posted choices with the GM's target on top (a player cannot re-aim a called test)."""
-    if not target:
-        return choices
-    getlist = choices.getlist if hasattr(choices, "getlist") else None
-    merged = {key: getlist(key) if getlist else _as_list(choices[key]) for key in choices}
-    merged.update({key: _as_list(value) for key, value in target.items()})
-    return Choices(merged)
-
-
-def gm_fixed(choices, form_class: type[forms.Form], initial: dict[str, Any] | None = None):
-    """The posted choices with the GM's fields of a called test at the GM's values.
-
-    ``form_class`` holds those fields, each ``disabled``: Django then cleans the form's initial
-    value whatever was posted, so a page (or a forged request) cannot put a number of its own
-    into a field the GM owns. What is left to the player is left as posted.
+    ``fixed`` holds what is not the player's to choose on a called test (the GM's target and
+    numbers): those fields are ``disabled``, so Django cleans the GM's value whatever was
+    posted, and a page (or a forged request) cannot put a value of its own into them. The
+    form cleans itself when first asked; ``messages`` are its errors as the panel shows them.
     """
-    form = form_class(data=Choices(), initial=initial or {})
-    form.is_valid()
-    fixed = {
-        name: form.cleaned_data.get(name, field.initial) for name, field in form.fields.items()
-    }
-    return with_target(choices, {name: "" if v is None else v for name, v in fixed.items()})
+
+    def __init__(self, choices=None, *, fixed: Mapping[str, Any] | None = None, **kwargs):
+        fixed = dict(fixed or {})
+        super().__init__(data=posted(choices), initial=fixed, **kwargs)
+        for name in fixed:
+            if name in self.fields:
+                self.fields[name].disabled = True
+
+    def value(self, name: str) -> Any:
+        """The clean value, or what was posted when it did not clean (the page shows it again)."""
+        if name in self.cleaned:
+            return self.cleaned[name]
+        return self.raw(name)
+
+    def raw(self, name: str) -> Any:
+        """What was posted for ``name`` (the GM's value when the field is fixed)."""
+        return self[name].value()
+
+    @property
+    def cleaned(self) -> dict[str, Any]:
+        """``cleaned_data``, cleaning the form first if it was not yet."""
+        return self.cleaned_data if self.errors is not None else {}
+
+    @property
+    def messages(self) -> dict[str, list[str]]:
+        """The errors by field, the form's own under ``""`` (as ``Panel.errors`` keeps them)."""
+        return {
+            ("" if name == NON_FIELD_ERRORS else name): list(errors)
+            for name, errors in self.errors.items()
+        }
 
 
-def _as_list(value: Any) -> list:
-    return value if isinstance(value, list) else [value]
+class WholeNumber(forms.IntegerField):
+    """A whole number from ``low`` to ``high``, ``empty`` when left blank; whatever is wrong with
+    it gets the one sentence of the rule (``message`` % ``params``), never Django's own."""
+
+    def __init__(self, low: int, high: int, message: Any, *, empty: Any = 0, **params: Any):
+        super().__init__(required=False)
+        self.low, self.high, self.empty = low, high, empty
+        self.message, self.params = message, params
+
+    def clean(self, value: Any) -> Any:
+        try:
+            number = super().clean(value)
+        except ValidationError:
+            raise self.refusal() from None
+        if number is None:
+            return self.empty
+        if not self.low <= number <= self.high:
+            raise self.refusal()
+        return number
+
+    def to_python(self, value: Any) -> int | None:
+        return _whole(super(), value)
+
+    def refusal(self) -> ValidationError:
+        return ValidationError(str(self.message) % self.params, code="range")
+
+
+class WholeNumberOrNone(forms.IntegerField):
+    """A whole number where anything else means "not chosen" (None): a stale or forged value
+    falls back to the default rather than refusing the test."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: Any) -> int | None:
+        return _whole(super(), value)
+
+    def clean(self, value: Any) -> int | None:
+        try:
+            return super().clean(value)
+        except ValidationError:
+            return None
+
+
+def _whole(field: Any, value: Any) -> int | None:
+    # Django reads "7.0" as 7; a panel's number is written as a whole number or refused.
+    if isinstance(value, str) and "." in value:
+        raise ValidationError("", code="invalid")
+    return field.to_python(value)
+
+
+class Name(TextField):
+    """One name posted as it is (a name on the sheet is matched exactly), empty when none.
+    Which names are allowed, and the sentence for one that is not, are the form's."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(required=False, strip=False, **kwargs)
+
+
+class SourceText(TextField):
+    """Where a modifier comes from, as typed: spaces collapsed, at most ``limit`` characters
+    (``message`` % ``params`` says so), under the one text rule."""
+
+    def __init__(self, limit: int, message: Any, **params: Any):
+        super().__init__(required=False, strip=False)
+        self.limit, self.message, self.params = limit, message, params
+
+    def clean(self, value: Any) -> str:
+        text = " ".join(str(value or "").split())
+        if len(text) > self.limit:
+            raise ValidationError(str(self.message) % self.params, code="too_long")
+        if problem := text_problem(text):
+            raise ValidationError(problem, code="unsafe_text")
+        return text
+
+
+class Names(forms.Field):
+    """Every value posted under one name (ticked boxes), as text; which of them the sheet
+    holds is the form's to say."""
+
+    widget = forms.MultipleHiddenInput
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: Any) -> list[str]:
+        if value in (None, ""):
+            return []
+        values = value if isinstance(value, (list, tuple)) else [value]
+        return [str(item) for item in values]
+
+
+class Indices(Names):
+    """Every whole number posted under one name (dice to re-roll); anything else is ignored,
+    as a box the page never offered."""
+
+    def to_python(self, value: Any) -> list[int]:
+        out = []
+        for item in super().to_python(value):
+            try:
+                out.append(int(item))
+            except ValueError:
+                continue
+        return out
+
+
+def posted(choices) -> QueryDict:
+    """The choices as a ``QueryDict``: a request's own, or a dict of lists (a saved draft, a
+    target) with each value as text, junk included (the form refuses it with its message)."""
+    if isinstance(choices, QueryDict):
+        return choices
+    data = QueryDict(mutable=True)
+    for name, values in (choices or {}).items():
+        values = values if isinstance(values, (list, tuple)) else [values]
+        data.setlist(name, [str(value) for value in values])
+    return data
+
+
+def with_target(choices, target: Mapping[str, Any]) -> QueryDict:
+    """The posted choices with a test's target on top (the stat a panel stays on)."""
+    merged = posted(choices).copy()
+    for name, value in (target or {}).items():
+        merged.setlist(name, [str(v) for v in (value if isinstance(value, list) else [value])])
+    return merged

@@ -17,7 +17,7 @@ import pytest
 from campaigns.systems import BaseSystem, UnknownSystem, get_system, register, unregister
 from rolls import actions
 from rolls.engine.core import Die, EngineError, check_fields
-from rolls.panels import Panel, one_str, source
+from rolls.panels import Panel, posted, source
 from sheets.systems import generic
 from tests.web.dice import Scripted
 from tests.web.system_conformance import SystemConformance, Table
@@ -72,7 +72,9 @@ def _values(character) -> dict[str, int]:
 def build(character, campaign, choices, pending=None) -> Panel:
     values = _values(character)
     target = (pending or {}).get("target") or {}
-    chosen = target.get("attribute") or one_str(choices, "attribute") or next(iter(values), "")
+    chosen = (
+        target.get("attribute") or posted(choices).get("attribute", "") or next(iter(values), "")
+    )
     panel = Panel(system=campaign.system, template="rolls/panels/generic.html")
     panel.context = {
         "choices": [
@@ -105,7 +107,7 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
 
 
 def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
-    target = {"attribute": one_str(post, "attribute")}
+    target = {"attribute": posted(post).get("attribute", "")}
     wrong = [] if target["attribute"] in _values(character) else ["Not a value on this sheet."]
     return target, wrong
 

@@ -17,25 +17,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Scene
-from config.text import TextField, text_problem
 from rolls.engine import EngineError
 from rolls.engine import ast as engine
 from rolls.engine.core import OUTCOMES, RANK, SUCCESSES
 from rolls.labels import OUTCOME_LABELS
 from rolls.panels import (
     FollowUp,
+    Indices,
     Limit,
+    Name,
+    Names,
     Panel,
-    gm_fixed,
-    ints,
+    PanelForm,
+    SourceText,
+    WholeNumber,
     not_on_sheet,
-    one_int,
-    one_str,
     source,
 )
 from rolls.words import words
@@ -52,81 +53,150 @@ ITEM_LISTS = tuple(spec.key for spec in sheet.LISTS if spec.positive and not spe
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
-    panel = Panel(system="ast", template=TEMPLATE)
-    errors = panel.errors
-    if pending is not None:
-        choices = gm_fixed(choices, GMHindrances)
+    form = ASTChoices.read(choices, cleaned, pending)
+    panel = Panel(system="ast", template=TEMPLATE, errors=form.messages)
+    panel.context = _context(form, cleaned, pending)
+    if panel.errors:
+        return panel
+    sources = _sources(form, cleaned, (pending or {}).get("modifiers") or {})
+    params = _params(sources)
+    try:
+        parsed = engine.parse_params(params)
+        odds = engine.odds(parsed)["odds"]
+    except EngineError as error:
+        panel.errors.setdefault("", []).append(str(error))
+        return panel
+    _show(panel, params, sources, parsed, odds)
+    panel.spend = {"funt": form.cleaned["funt"]} if form.cleaned["funt"] else {}
+    panel.on_result = _gain_funt(0)
+    return panel
 
-    ticked, unknown = _ticked(cleaned, choices)
-    for name in unknown[:1]:
-        errors.setdefault("item", []).append(not_on_sheet(name))
-    funt_available = cleaned["funt"]
-    funt = _funt(choices, funt_available, errors)
-    hindrance = one_int(choices, "hindrance")
-    if not isinstance(hindrance, int) or not 0 <= hindrance <= MAX_HINDRANCE:
-        errors.setdefault("hindrance", []).append(
-            _("Other hindrances must be a whole number from 0 to %(max)s.") % {"max": MAX_HINDRANCE}
-        )
-    hindrance_source = " ".join(one_str(choices, "hindrance_source").split())
-    if len(hindrance_source) > NAME_MAX:
-        errors.setdefault("hindrance_source", []).append(
-            _("Say where the hindrance comes from in at most %(max)s characters.")
-            % {"max": NAME_MAX}
-        )
-    elif problem := text_problem(hindrance_source):
-        errors.setdefault("hindrance_source", []).append(problem)
-    panel.context = {
+
+class ASTChoices(PanelForm):
+    """An AST test as the player chooses it: what applies, ticked in the sheet's lists, FUNT spent
+    and other hindrances. On a called test the temporary hindrances are the GM's, who adds
+    challenge points to the test level instead: the player's own field stays 0 (the sheet's
+    negative states still count, ticked by the player like every other item).
+
+    Each ticked entry is posted as ``item=<list>:<name>``. A panel opened from an entry of the
+    sheet gets its roll target instead (``list=<list>&item=<name>``) and starts with it ticked.
+    """
+
+    list = Name()
+    item = Names()
+    funt = WholeNumber(0, 0, gettext_lazy("You can spend from 0 to %(n)s FUNT."))
+    hindrance = WholeNumber(
+        0,
+        MAX_HINDRANCE,
+        gettext_lazy("Other hindrances must be a whole number from 0 to %(max)s."),
+        max=MAX_HINDRANCE,
+    )
+    hindrance_source = SourceText(
+        NAME_MAX,
+        gettext_lazy("Say where the hindrance comes from in at most %(max)s characters."),
+        max=NAME_MAX,
+    )
+
+    @classmethod
+    def read(cls, choices, cleaned: Mapping[str, Any], pending=None) -> ASTChoices:
+        """The choices for this sheet; on a called test the hindrances fixed at none."""
+        fixed = {"hindrance": 0, "hindrance_source": ""} if pending is not None else {}
+        form = cls(choices, fixed=fixed)
+        form.names = {spec.key: {e["name"] for e in cleaned[spec.key]} for spec in sheet.LISTS}
+        form.fields["funt"].high = cleaned["funt"]
+        form.fields["funt"].params = {"n": cleaned["funt"]}
+        return form
+
+    def clean_item(self) -> dict[str, set[str]]:
+        """The names ticked in each list; a posted one the sheet does not hold (forged, or
+        renamed since the page was loaded) is refused."""
+        ticked: dict[str, set[str]] = {key: set() for key in self.names}
+        opened_list = self.cleaned_data.get("list", "")
+        for value in self.cleaned_data["item"]:
+            key, _colon, name = value.partition(":")
+            if key in self.names and name in self.names[key]:
+                ticked[key].add(name)
+            elif opened_list in self.names and value in self.names[opened_list]:
+                ticked[opened_list].add(value)
+            elif value:
+                raise ValidationError(not_on_sheet(name or value))
+        return ticked
+
+    def ticked(self) -> dict[str, set[str]]:
+        """What the page shows ticked: the clean choice, or what was valid of a refused one."""
+        if "item" in self.cleaned:
+            return self.cleaned["item"]
+        ticked: dict[str, set[str]] = {key: set() for key in self.names}
+        opened_list = self.value("list")
+        for value in self.value("item") or []:
+            key, _colon, name = value.partition(":")
+            if key in self.names and name in self.names[key]:
+                ticked[key].add(name)
+            elif opened_list in self.names and value in self.names[opened_list]:
+                ticked[opened_list].add(value)
+        return ticked
+
+
+def _context(form: ASTChoices, cleaned: Mapping[str, Any], pending) -> dict[str, Any]:
+    """What the panel shows of the choices, as chosen (or as posted, where they are wrong)."""
+    ticked = form.ticked()
+    return {
         "lists": [
             (spec, [(entry, entry["name"] in ticked[spec.key]) for entry in cleaned[spec.key]])
             for spec in sheet.LISTS
         ],
-        "funt": funt,
-        "funt_available": funt_available,
-        "hindrance": hindrance,
-        "hindrance_source": hindrance_source,
+        "funt": form.cleaned.get("funt", 0),
+        "funt_available": cleaned["funt"],
+        "hindrance": form.value("hindrance"),
+        "hindrance_source": " ".join(str(form.value("hindrance_source") or "").split()),
         "max_hindrance": MAX_HINDRANCE,
         "name_max": NAME_MAX,
         "pending": pending,
     }
-    if errors:
-        return panel
 
+
+def _sources(form: ASTChoices, cleaned: Mapping[str, Any], modifiers) -> list[dict[str, Any]]:
+    """The white dice (items, positive states, FUNT) and the test level's modifiers (negative
+    states, other hindrances, the GM's challenge points), each with where it comes from."""
+    ticked = form.cleaned["item"]
     chosen = {key: [e for e in cleaned[key] if e["name"] in ticked[key]] for key in ticked}
     items = [entry for key in ITEM_LISTS for entry in chosen[key]]
-    states = chosen["positive_states"]
-    negatives = chosen["negative_states"]
-    white = len(items) + sum(state["value"] for state in states) + funt
-    level_mod = sum(state["value"] for state in negatives) + hindrance
+    states, negatives = chosen["positive_states"], chosen["negative_states"]
+    funt, hindrance = form.cleaned["funt"], form.cleaned["hindrance"]
     sources = []
     if items or states:
         names = [entry["name"] for entry in items] + [_valued(state) for state in states]
-        sources.append(source("white", white - funt, ", ".join(names)))
+        white = len(items) + sum(state["value"] for state in states)
+        sources.append(source("white", white, ", ".join(names)))
     if funt:
         sources.append(source("funt", funt, words("one_white_die_each")))
     if negatives:
         total = sum(state["value"] for state in negatives)
         sources.append(source("level", total, ", ".join(map(_valued, negatives))))
     if hindrance:
-        sources.append(source("level", hindrance, hindrance_source or words("other_hindrances")))
-    challenge = _challenge((pending or {}).get("modifiers") or {})
+        said = form.cleaned["hindrance_source"]
+        sources.append(source("level", hindrance, said or words("other_hindrances")))
+    challenge = _challenge(modifiers)
     if challenge:
-        level_mod += challenge
         sources.append(source("challenge", challenge))
-    params = {"white": white, "level_mod": level_mod}
-    try:
-        parsed = engine.parse_params(params)
-        odds = engine.odds(parsed)["odds"]
-    except EngineError as error:
-        errors.setdefault("", []).append(str(error))
-        return panel
+    return sources
 
+
+def _params(sources: list[dict[str, Any]]) -> dict[str, int]:
+    """White dice from the white and FUNT sources; the level from the rest."""
+    white = sum(s["amount"] for s in sources if s["kind"] in ("white", "funt"))
+    level_mod = sum(s["amount"] for s in sources if s["kind"] in ("level", "challenge"))
+    return {"white": white, "level_mod": level_mod}
+
+
+def _show(panel: Panel, params, sources, parsed: engine.Params, odds) -> None:
+    """The ready panel: its label, the roll's params, the odds and the black die's levels."""
+    white, level_mod = params["white"], params["level_mod"]
     panel.label = _label(white, level_mod)
     panel.params = params
     panel.sources = sources
     panel.odds = [(key, odds[key]) for key in reversed(OUTCOMES)]
     panel.success = sum(odds[key] for key in SUCCESSES)
-    panel.spend = {"funt": funt} if funt else {}
-    panel.on_result = _gain_funt(0)
     panel.context |= {
         "white": white,
         "rolled_white": parsed.rolled_white,
@@ -136,7 +206,6 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "levels": _levels(parsed),
         "modes": _modes(parsed),
     }
-    return panel
 
 
 def follow_ups(roll, character, campaign) -> list[FollowUp]:
@@ -210,15 +279,6 @@ def build_follow_up(kind: str, roll, character, campaign, choices) -> Panel:
     return panel
 
 
-class GMHindrances(forms.Form):
-    """On a called test the temporary hindrances are the GM's, who adds challenge points to the
-    test level instead: the player's own field stays 0 (the sheet's negative states still count,
-    ticked by the player like every other item)."""
-
-    hindrance = forms.IntegerField(disabled=True, initial=0, required=False)
-    hindrance_source = TextField(disabled=True, initial="", required=False)
-
-
 def _challenge(modifiers: Mapping[str, Any]) -> int:
     value = modifiers.get("challenge", 0)
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
@@ -256,40 +316,6 @@ def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[st
 # --- the test -------------------------------------------------------------------------------
 
 
-def _ticked(cleaned: Mapping[str, Any], choices) -> tuple[dict[str, set[str]], list[str]]:
-    """The names ticked in each list, and the posted ones the sheet does not hold (forged, or
-    renamed since the page was loaded), which the panel refuses.
-
-    Each ticked entry is posted as ``item=<list>:<name>``. A panel opened from an entry of the
-    sheet gets its roll target instead (``list=<list>&item=<name>``) and starts with it ticked.
-    """
-    names = {spec.key: {entry["name"] for entry in cleaned[spec.key]} for spec in sheet.LISTS}
-    ticked: dict[str, set[str]] = {key: set() for key in names}
-    unknown: list[str] = []
-    opened_list = one_str(choices, "list")
-    for value in _strs(choices, "item"):
-        key, _colon, name = value.partition(":")
-        if key in names and name in names[key]:
-            ticked[key].add(name)
-        elif opened_list in names and value in names[opened_list]:
-            ticked[opened_list].add(value)
-        elif value:
-            unknown.append(name or value)
-    return ticked, unknown
-
-
-def _funt(choices, available: int, errors: dict) -> int:
-    value = one_int(choices, "funt")
-    if value == 0:
-        return 0
-    if not isinstance(value, int) or not 0 <= value <= available:
-        errors.setdefault("funt", []).append(
-            _("You can spend from 0 to %(n)s FUNT.") % {"n": available}
-        )
-        return 0
-    return value
-
-
 def _valued(state: Mapping[str, Any]) -> str:
     return state["name"] if state["value"] == 1 else f"{state['name']} {state['value']}"
 
@@ -321,13 +347,6 @@ def _modes(params: engine.Params) -> list[dict[str, Any]]:
             span = str(faces[0]) if len(faces) == 1 else f"{faces[0]}–{faces[-1]}"
             out.append({"mode": mode, "faces": span, "p": len(faces) / engine.SIDES})
     return out
-
-
-def _strs(choices, name: str) -> list[str]:
-    if hasattr(choices, "getlist"):
-        return choices.getlist(name)
-    value = choices.get(name, [])
-    return [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)]
 
 
 # --- after the roll -------------------------------------------------------------------------
@@ -374,22 +393,40 @@ def _outcome(face: int) -> str:
     return engine.FACE_OUTCOME[face]
 
 
-def _reroll(panel: Panel, roll, first: engine.Result, character, choices) -> None:
-    indices = sorted({i for i in ints(choices, "die") if 0 <= i < len(first.white)})
-    available = _sheet_funt(character)
-    if not indices:
-        panel.errors["die"] = [_("Tick the white dice to re-roll (one FUNT each).")]
-        return
-    if len(indices) > available:
-        panel.errors["die"] = [
-            ngettext(
-                "Re-rolling %(n)s die costs %(n)s FUNT; you have %(have)s.",
-                "Re-rolling %(n)s dice costs %(n)s FUNT; you have %(have)s.",
-                len(indices),
+class DiceToReroll(PanelForm):
+    """The white dice ticked for the FUNT re-roll, one FUNT each; a box the roll never had is
+    ignored."""
+
+    die = Indices()
+
+    @classmethod
+    def read(cls, choices, dice: int, funt: int) -> DiceToReroll:
+        form = cls(choices)
+        form.dice, form.funt = dice, funt
+        return form
+
+    def clean_die(self) -> list[int]:
+        indices = sorted({i for i in self.cleaned_data["die"] if 0 <= i < self.dice})
+        if not indices:
+            raise ValidationError(_("Tick the white dice to re-roll (one FUNT each)."))
+        if len(indices) > self.funt:
+            raise ValidationError(
+                ngettext(
+                    "Re-rolling %(n)s die costs %(n)s FUNT; you have %(have)s.",
+                    "Re-rolling %(n)s dice costs %(n)s FUNT; you have %(have)s.",
+                    len(indices),
+                )
+                % {"n": len(indices), "have": self.funt}
             )
-            % {"n": len(indices), "have": available}
-        ]
+        return indices
+
+
+def _reroll(panel: Panel, roll, first: engine.Result, character, choices) -> None:
+    form = DiceToReroll.read(choices, len(first.white), _sheet_funt(character))
+    if form.messages:
+        panel.errors |= form.messages
         return
+    indices = form.cleaned["die"]
     dice = ", ".join(f"{i + 1} ({first.white[i]})" for i in indices)
     panel.params = {key: value for key, value in roll.params.items() if key != "choice"}
     panel.sources = [source("funt", len(indices), words("rerolled_white_dice", dice=dice))]
@@ -398,12 +435,33 @@ def _reroll(panel: Panel, roll, first: engine.Result, character, choices) -> Non
     panel.resolver = lambda module, params, rng: engine.roll_reroll(first, indices, rng)
 
 
+class DieToRead(PanelForm):
+    """Which of the white dice offered the player reads instead, when eased."""
+
+    choice = Name()
+
+    @classmethod
+    def read(cls, choices, offered: set[str]) -> DieToRead:
+        form = cls(choices)
+        form.offered = offered
+        return form
+
+    def clean_choice(self) -> int:
+        try:
+            index = int(self.cleaned_data["choice"])
+        except ValueError:
+            index = None
+        if index is None or str(index) not in self.offered:
+            raise ValidationError(_("Choose one of the white dice offered."))
+        return index
+
+
 def _choose(panel: Panel, roll, first: engine.Result, choices) -> None:
-    offered = {value for value, _text in _other_readings(first)}
-    index = one_int(choices, "choice", default=-1)
-    if not isinstance(index, int) or str(index) not in offered:
-        panel.errors["choice"] = [_("Choose one of the white dice offered.")]
+    form = DieToRead.read(choices, {value for value, _text in _other_readings(first)})
+    if form.messages:
+        panel.errors |= form.messages
         return
+    index = form.cleaned["choice"]
     faces = engine.Faces(first.black, first.white)
     panel.params = {**roll.params, "choice": index}
     panel.on_result = _gain_funt(first.funt_gained)

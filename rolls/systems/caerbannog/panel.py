@@ -40,33 +40,34 @@ from itertools import groupby
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.text import TextField, text_problem
+from config.text import text_problem
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
 from rolls.models import Roll
 from rolls.panels import (
     FollowUp,
+    Indices,
     Limit,
+    Name,
+    Names,
     Panel,
-    gm_fixed,
-    ints,
+    PanelForm,
+    WholeNumber,
     not_on_sheet,
-    one_int,
-    one_str,
     source,
-    with_target,
 )
 from rolls.words import joined, words
 from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_groups
 from sheets.systems.caerbannog import view as read_sheet
 from sheets.templatetags.sheet_tags import roman
 
-TEMPLATE = "systems/caerbannog/panel.html"
+TEMPLATE = "rolls/panels/caerbannog.html"
 MAX_FACTORS = 20  # easing or hindering factors a player may count in one test
 MAX_DIFFICULTY = 20
 MAX_MODIFIER = 20
@@ -83,62 +84,166 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     """The panel for the posted choices; for a test the GM called (``pending``) its target is
     fixed and the GM's difficulty, factors and modifiers apply, each with its source."""
     data = character.data
-    panel = Panel(system="caerbannog", template=TEMPLATE)
-    errors = panel.errors
-    skills = _skills(data)
-    defences = _defences(data)
-    target = (pending or {}).get("target") or {}
     gm = _gm_modifiers((pending or {}).get("modifiers") or {})
-    # What the GM called for is fixed, and so are the factors and fixed modifiers (the GM's
-    # controls); the player still picks the main skill.
-    choices = with_target(choices, target)
-    if pending is not None:
-        initial = {"form": target.get("form", COMBINED),
-                   "difficulty": target.get("difficulty", "przeciętny")}  # fmt: skip
-        choices = gm_fixed(choices, GMFactors, initial)
+    form = CaerbannogChoices.read(choices, data, pending, gm["difficulty"])
+    panel = Panel(system="caerbannog", template=TEMPLATE, errors=form.messages)
+    panel.context = _context(form, data, gm, pending)
+    if panel.errors or not (form.chosen_skills() or form.chosen_defences()):
+        return panel
+    tested, dice, bonus, what = _tested(form)
+    params = {
+        "dice": list(dice),
+        "difficulty": form.cleaned["difficulty"][0],
+        "ease": _ease(form, gm),
+        "modifier": form.cleaned["modifier"] + sum(entry["amount"] for entry in gm["entries"]),
+        "bonus": bonus,
+        "rozmach": _rozmach(data),
+    }
+    try:
+        odds = caerbannog.odds(caerbannog.parse_params(params))
+    except EngineError as error:
+        panel.errors.setdefault("", []).append(str(error))
+        return panel
+    panel.label = words(
+        "caerbannog_test", what=what, dice=dice_text(dice), difficulty=params["difficulty"]
+    )
+    panel.params = params
+    panel.sources = _sources(form, gm, tested, dice, params["ease"])
+    _show(panel, form, params, odds)
+    return panel
 
-    chosen = [name for name in skills if name in set(_strs(choices, "skill"))]
-    chosen_defences = [name for name in DEFENCE_NAMES if name in set(_strs(choices, "defence"))]
-    for name in [n for n in _strs(choices, "skill") if n and n not in skills][:1]:
-        errors.setdefault("skill", []).append(not_on_sheet(name))
-    for name in [n for n in _strs(choices, "defence") if n and n not in DEFENCE_NAMES][:1]:
-        errors.setdefault("defence", []).append(not_on_sheet(name))
-    main = _main(one_str(choices, "main"), chosen, skills)
-    form = one_str(choices, "form", COMBINED)
-    form = form if form in (COMBINED, ADDED) else COMBINED
-    if len(chosen_defences) > 1:
-        errors.setdefault("defence", []).append(
-            _("Test one defence at a time: untick all but one.")
-        )
-    elif chosen_defences and chosen:
-        errors.setdefault("defence", []).append(
-            _("A defence is tested on its own: untick the skills, or the defence.")
-        )
-    if gm["difficulty"] is None:
-        difficulty, difficulty_name = _difficulty(choices, errors)
-    else:
-        difficulty, difficulty_name = gm["difficulty"], _difficulty_name(gm["difficulty"])
-    easing = _count(choices, "easing", errors, _("Easing factors"))
-    hindering = _count(choices, "hindering", errors, _("Hindering factors"))
-    all_easing, all_hindering = easing + gm["easing"], hindering + gm["hindering"]
-    modifier = one_int(choices, "modifier")
-    if not isinstance(modifier, int) or not -MAX_MODIFIER <= modifier <= MAX_MODIFIER:
-        errors.setdefault("modifier", []).append(
-            _("The modifier must be a whole number from −%(max)s to %(max)s.")
-            % {"max": MAX_MODIFIER}
-        )
-        modifier = 0
-    modifier_source = one_str(choices, "modifier_source").strip()
-    if len(modifier_source) > SOURCE_MAX:
-        errors.setdefault("modifier_source", []).append(
-            _("Keep where the modifier comes from to %(max)s characters.") % {"max": SOURCE_MAX}
-        )
-    elif problem := text_problem(modifier_source):
-        errors.setdefault("modifier_source", []).append(problem)
-    pool = _rozmach(data)
-    picked = set(chosen_defences)
 
-    panel.context = {
+class _Difficulty(forms.Field):
+    """The difficulty and its name: a named one, or any whole number from 0 to MAX_DIFFICULTY
+    (the GM's own number, set on the card, stands as it is)."""
+
+    def __init__(self):
+        super().__init__(required=False)
+        self.gms = False
+
+    def clean(self, value: Any) -> tuple[int, str | dict]:
+        if self.gms:
+            return value, _difficulty_name(value)
+        raw = str(value or "").strip() or "przeciętny"
+        if raw in caerbannog.DIFFICULTIES:
+            return caerbannog.DIFFICULTIES[raw], raw
+        try:
+            number = int(raw)
+        except ValueError:
+            number = None
+        if number is None or not 0 <= number <= MAX_DIFFICULTY:
+            names = ", ".join(f"{name} {value}" for name, value in caerbannog.DIFFICULTIES.items())
+            raise ValidationError(
+                _("Choose a difficulty (%(names)s) or a whole number from 0 to %(max)s.")
+                % {"names": names, "max": MAX_DIFFICULTY}
+            )
+        return number, _difficulty_name(number)
+
+
+def _factors(label: Any) -> WholeNumber:
+    message = gettext_lazy("%(label)s must be a whole number from 0 to %(max)s.")
+    return WholeNumber(0, MAX_FACTORS, message, label=label, max=MAX_FACTORS)
+
+
+class CaerbannogChoices(PanelForm):
+    """A Caerbannog test as the player chooses it: skills (the main one among them) or a
+    defence, the form of a combined test, the difficulty, factors and a fixed modifier. On a
+    called test what is tested, the form and the difficulty are the GM's target, and the factors
+    and fixed modifiers the GM's (the card's controls): whatever is posted for them, the
+    player's own stay 0 and the GM's values stand."""
+
+    skill = Names()
+    defence = Names()
+    main = Name()
+    form = Name()
+    difficulty = _Difficulty()
+    easing = _factors(gettext_lazy("Easing factors"))
+    hindering = _factors(gettext_lazy("Hindering factors"))
+    modifier = WholeNumber(
+        -MAX_MODIFIER,
+        MAX_MODIFIER,
+        gettext_lazy("The modifier must be a whole number from −%(max)s to %(max)s."),
+        max=MAX_MODIFIER,
+    )
+    modifier_source = Name()
+
+    @classmethod
+    def read(cls, choices, data: dict, pending=None, gm_difficulty=None) -> CaerbannogChoices:
+        """The choices for this sheet; ``pending``'s target and the GM's numbers fixed."""
+        target = (pending or {}).get("target") or {}
+        fixed = dict(target)
+        if pending is not None:
+            fixed |= {"easing": 0, "hindering": 0, "modifier": 0, "modifier_source": ""}
+            fixed["form"] = target.get("form", COMBINED)
+            fixed["difficulty"] = target.get("difficulty", "przeciętny")
+            if gm_difficulty is not None:
+                fixed["difficulty"] = gm_difficulty
+        form = cls(choices, fixed=fixed)
+        form.skills, form.defences = _skills(data), _defences(data)
+        form.fields["difficulty"].gms = gm_difficulty is not None
+        return form
+
+    def chosen_skills(self) -> list[str]:
+        """The skills ticked that the sheet holds, in sheet order."""
+        posted = set(self.raw("skill") or [])
+        return [name for name in self.skills if name in posted]
+
+    def chosen_defences(self) -> list[str]:
+        posted = set(self.raw("defence") or [])
+        return [name for name in DEFENCE_NAMES if name in posted]
+
+    def clean_skill(self) -> list[str]:
+        for name in [n for n in self.cleaned_data["skill"] if n and n not in self.skills][:1]:
+            raise ValidationError(not_on_sheet(name))
+        return self.chosen_skills()
+
+    def clean_defence(self) -> list[str]:
+        posted, chosen = self.cleaned_data["defence"], self.chosen_defences()
+        wrong = [not_on_sheet(n) for n in posted if n and n not in DEFENCE_NAMES][:1]
+        if len(chosen) > 1:
+            wrong.append(_("Test one defence at a time: untick all but one."))
+        elif chosen and self.chosen_skills():
+            wrong.append(_("A defence is tested on its own: untick the skills, or the defence."))
+        if wrong:
+            raise ValidationError(wrong)
+        return chosen
+
+    def clean_main(self) -> str:
+        """The main skill: the one posted if it is chosen, else the highest level (sheet
+        order)."""
+        posted, chosen = self.cleaned_data["main"], self.chosen_skills()
+        if posted in chosen:
+            return posted
+        if not chosen:
+            return ""
+        return max(chosen, key=lambda name: self.skills[name]["level"])
+
+    def clean_form(self) -> str:
+        form = self.cleaned_data["form"] or COMBINED
+        return form if form in (COMBINED, ADDED) else COMBINED
+
+    def clean_modifier_source(self) -> str:
+        said = self.cleaned_data["modifier_source"].strip()
+        if len(said) > SOURCE_MAX:
+            raise ValidationError(
+                _("Keep where the modifier comes from to %(max)s characters.") % {"max": SOURCE_MAX}
+            )
+        if problem := text_problem(said):
+            raise ValidationError(problem)
+        return said
+
+
+def _ease(form: CaerbannogChoices, gm: dict[str, Any]) -> int:
+    easing, hindering = form.cleaned.get("easing", 0), form.cleaned.get("hindering", 0)
+    return caerbannog.net_ease(easing + gm["easing"], hindering + gm["hindering"])
+
+
+def _context(form: CaerbannogChoices, data: dict, gm: dict[str, Any], pending) -> dict:
+    """What the panel shows of the choices, as chosen (or as typed, where they are wrong)."""
+    target = (pending or {}).get("target") or {}
+    chosen, picked = form.chosen_skills(), form.chosen_defences()
+    difficulty = form.cleaned.get("difficulty", (caerbannog.DIFFICULTIES["przeciętny"], ""))[0]
+    return {
         "skill_groups": [
             {**group, "skills": [s for s in group["skills"] if s["name"] not in chosen]}
             for group in _groups(data)
@@ -147,18 +252,18 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
             {**group, "defences": [d for d in group["defences"] if d["name"] not in picked]}
             for group in defence_groups(data)
         ],
-        "chosen": [skills[name] for name in chosen],
-        "chosen_defences": [defences[name] for name in chosen_defences],
-        "main": main,
-        "form": form,
+        "chosen": [form.skills[name] for name in chosen],
+        "chosen_defences": [form.defences[name] for name in picked],
+        "main": form.cleaned.get("main", ""),
+        "form": form.cleaned.get("form", COMBINED),
         "difficulties": _difficulty_choices(difficulty),
         "difficulty": difficulty,
-        "easing": _shown(choices, "easing", easing, errors),
-        "hindering": _shown(choices, "hindering", hindering, errors),
-        "net_ease": caerbannog.net_ease(all_easing, all_hindering),
-        "modifier": _shown(choices, "modifier", modifier, errors),
-        "modifier_source": modifier_source,
-        "rozmach": pool,
+        "easing": form.value("easing"),
+        "hindering": form.value("hindering"),
+        "net_ease": _ease(form, gm),
+        "modifier": form.value("modifier"),
+        "modifier_source": str(form.raw("modifier_source") or "").strip(),
+        "rozmach": _rozmach(data),
         "max_factors": MAX_FACTORS,
         "max_modifier": MAX_MODIFIER,
         "pending": pending,
@@ -170,75 +275,72 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
             "difficulty": "difficulty" in target or gm["difficulty"] is not None,
         },
     }
-    if errors or not (chosen or chosen_defences):
-        return panel
 
-    if chosen:
-        others = [name for name in chosen if name != main]
-        tested = [skills[main]] + [skills[name] for name in others]
-        sizes = [entry["die"] for entry in tested]
-        dice = added_dice(sizes[0], sizes[1:]) if form == ADDED else combined_dice(sizes)
-        bonus = skills[main]["bonus"]
-        named = [f"{entry['name']} {roman(entry['level'])}" for entry in tested]
-        if form == COMBINED or len(tested) == 1:
-            what = joined(named, " + ")
-        else:
-            what = words("skill_with_added", main=named[0], others=joined(named[1:]))
+
+def _tested(form: CaerbannogChoices) -> tuple[list[dict], tuple[int, ...], int, Any]:
+    """What is rolled: the skills tested (main first) or the defence, their dice, the boost's
+    category bonus and the words for the label."""
+    chosen, main, how = form.cleaned["skill"], form.cleaned["main"], form.cleaned["form"]
+    skills = form.skills
+    if not chosen:
+        tested = [form.defences[form.cleaned["defence"][0]]]
+        return tested, combined_dice([tested[0]["die"]]), 0, _named(tested[0])
+    tested = [skills[main]] + [skills[name] for name in chosen if name != main]
+    sizes = [entry["die"] for entry in tested]
+    dice = added_dice(sizes[0], sizes[1:]) if how == ADDED else combined_dice(sizes)
+    named = [_named(entry) for entry in tested]
+    if how == COMBINED or len(tested) == 1:
+        what = joined(named, " + ")
     else:
-        tested = [defences[chosen_defences[0]]]
-        dice = combined_dice([tested[0]["die"]])
-        bonus = 0
-        what = f"{tested[0]['name']} {roman(tested[0]['level'])}"
-    ease = caerbannog.net_ease(all_easing, all_hindering)
+        what = words("skill_with_added", main=named[0], others=joined(named[1:]))
+    return tested, dice, skills[main]["bonus"], what
 
+
+def _named(entry: dict) -> str:
+    return f"{entry['name']} {roman(entry['level'])}"
+
+
+def _sources(form: CaerbannogChoices, gm, tested, dice, ease: int) -> list[dict[str, Any]]:
+    """The difficulty, the pool when several skills make it, the factors and the modifiers."""
+    easing, hindering = form.cleaned["easing"], form.cleaned["hindering"]
+    modifier, said = form.cleaned["modifier"], form.cleaned["modifier_source"]
+    difficulty, difficulty_name = form.cleaned["difficulty"]
     sources = [source("difficulty", difficulty, difficulty_name)]
     if len(tested) > 1:
-        sources.append(source("rolled", len(dice), _pool_text(tested, form)))
-    if all_easing or all_hindering:
+        sources.append(source("rolled", len(dice), _pool_text(tested, form.cleaned["form"])))
+    if easing + gm["easing"] or hindering + gm["hindering"]:
         kind = "hinder" if ease < 0 else "ease"
         text = _ease_text(easing, hindering, ease)
         if gm["easing"] or gm["hindering"]:
             text = _gm_ease_text(gm["easing"], gm["hindering"], easing, hindering, ease)
         sources.append(source(kind, abs(ease), text))
     if modifier:
-        sources.append(source("modifier", modifier, modifier_source or words("fixed_modifier")))
+        sources.append(source("modifier", modifier, said or words("fixed_modifier")))
     for entry in gm["entries"]:
         sources.append(source("modifier", entry["amount"], entry["source"]))
-    params = {
-        "dice": list(dice),
-        "difficulty": difficulty,
-        "ease": ease,
-        "modifier": modifier + sum(entry["amount"] for entry in gm["entries"]),
-        "bonus": bonus,
-        "rozmach": pool,
-    }
-    try:
-        odds = caerbannog.odds(caerbannog.parse_params(params))
-    except EngineError as error:
-        errors.setdefault("", []).append(str(error))
-        return panel
+    return sources
 
-    panel.label = words("caerbannog_test", what=what, dice=dice_text(dice), difficulty=difficulty)
-    panel.params = params
-    panel.sources = sources
+
+def _show(panel: Panel, form: CaerbannogChoices, params, odds) -> None:
+    """The ready panel: the odds of each outcome and result, and the Rozmach pool kept."""
+    dice, chosen = params["dice"], form.cleaned["skill"]
     outcomes = odds["odds"]
     panel.odds = [(key, outcomes[key]) for key in caerbannog_outcomes()]
     panel.success = outcomes[caerbannog.SUCCESS]
-    panel.on_result = _keep_rozmach(pool)
+    panel.on_result = _keep_rozmach(params["rozmach"])
     results = [(int(key), p) for key, p in odds["result_odds"].items()]
     tallest = max(p for _key, p in results)
     panel.context |= {
-        "dice": dice,
+        "dice": tuple(dice),
         "dice_text": dice_text(dice),
-        "ease": ease,
-        "mode": caerbannog.ease_mode(ease),
-        "bonus": bonus,
-        "boost_category": skills[main]["category_label"] if chosen else "",
+        "ease": params["ease"],
+        "mode": caerbannog.ease_mode(params["ease"]),
+        "bonus": params["bonus"],
+        "boost_category": form.skills[form.cleaned["main"]]["category_label"] if chosen else "",
         "results": [(value, p, p / tallest) for value, p in results],
         "rozmach_mean": odds["rozmach_mean"],
         "even": len(dice) % 2 == 0,
     }
-    return panel
 
 
 def caerbannog_outcomes() -> tuple[str, ...]:
@@ -290,33 +392,6 @@ def _defences(data: dict) -> dict[str, dict]:
     }
 
 
-def _main(posted: str, chosen: list[str], skills: dict[str, dict]) -> str:
-    """The main skill: the one posted if it is chosen, else the highest level (sheet order)."""
-    if posted in chosen:
-        return posted
-    if not chosen:
-        return ""
-    return max(chosen, key=lambda name: skills[name]["level"])
-
-
-def _difficulty(choices, errors: dict) -> tuple[int, str | dict]:
-    """The difficulty and its name: a named one, or any whole number from 0 to MAX_DIFFICULTY."""
-    raw = one_str(choices, "difficulty").strip()
-    if raw == "":
-        raw = "przeciętny"
-    if raw in caerbannog.DIFFICULTIES:
-        return caerbannog.DIFFICULTIES[raw], raw
-    value = one_int(choices, "difficulty")
-    if not isinstance(value, int) or not 0 <= value <= MAX_DIFFICULTY:
-        names = ", ".join(f"{name} {value}" for name, value in caerbannog.DIFFICULTIES.items())
-        errors.setdefault("difficulty", []).append(
-            _("Choose a difficulty (%(names)s) or a whole number from 0 to %(max)s.")
-            % {"names": names, "max": MAX_DIFFICULTY}
-        )
-        return caerbannog.DIFFICULTIES["przeciętny"], "przeciętny"
-    return value, _difficulty_name(value)
-
-
 def _difficulty_name(value: int) -> str | dict:
     for name, number in caerbannog.DIFFICULTIES.items():
         if number == value:
@@ -337,35 +412,12 @@ def _difficulty_choices(current: int) -> list[tuple[str, str, bool]]:
     return options
 
 
-def _count(choices, name: str, errors: dict, label: str) -> int:
-    value = one_int(choices, name)
-    if not isinstance(value, int) or not 0 <= value <= MAX_FACTORS:
-        errors.setdefault(name, []).append(
-            _("%(label)s must be a whole number from 0 to %(max)s.")
-            % {"label": label, "max": MAX_FACTORS}
-        )
-        return 0
-    return value
-
-
-def _shown(choices, name: str, value: int, errors: dict) -> int | str:
-    """What a number field shows again: the value, or what was typed when it was refused."""
-    return one_str(choices, name) if name in errors else value
-
-
 def _rozmach(data: dict) -> int:
     return read_sheet(data).rozmach
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _strs(choices, name: str) -> list[str]:
-    if hasattr(choices, "getlist"):
-        return choices.getlist(name)
-    value = choices.get(name, [])
-    return [value] if isinstance(value, str) else [str(item) for item in value]
 
 
 def _pool_text(tested: list[dict], form: str) -> dict:
@@ -405,19 +457,6 @@ def _gm_ease_text(
 
 
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
-
-
-class GMFactors(forms.Form):
-    """On a called test the factors, the fixed modifiers, the form and the difficulty are the
-    GM's (the card's controls): whatever is posted for them, the player's own stay 0 and the
-    GM's values stand."""
-
-    easing = forms.IntegerField(disabled=True, initial=0, required=False)
-    hindering = forms.IntegerField(disabled=True, initial=0, required=False)
-    modifier = forms.IntegerField(disabled=True, initial=0, required=False)
-    modifier_source = TextField(disabled=True, initial="", required=False)
-    form = TextField(disabled=True, required=False)
-    difficulty = TextField(disabled=True, required=False)
 
 
 #: What the GM may change on a pending Caerbannog test (see rolls.pending.OPERATIONS).
@@ -525,13 +564,25 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
     ]
 
 
+class CallForm(PanelForm):
+    """The GM's call as posted: the skills or a defence, the form and the difficulty (what the
+    sheet holds is checked below, and by the panel built on it)."""
+
+    skill = Names()
+    defence = Name()
+    form = Name()
+    difficulty = Name()
+
+
 def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
     """The target the GM chose, or the messages saying what is wrong with it."""
     skills = _skills(character.data)
-    posted = list(dict.fromkeys(s for s in _strs(post, "skill") if s))
-    defence = one_str(post, "defence").strip()
-    form = one_str(post, "form").strip() or COMBINED
-    difficulty = one_str(post, "difficulty").strip() or "przeciętny"
+    called = CallForm(post)
+    posted = list(dict.fromkeys(name for name in called.raw("skill") or [] if name))
+    defence, form, difficulty = (
+        str(called.raw(name) or "").strip() for name in ("defence", "form", "difficulty")
+    )
+    form, difficulty = form or COMBINED, difficulty or "przeciętny"
     target = {
         "skill": posted,
         "defence": [defence] if defence else [],
@@ -659,88 +710,139 @@ def build_follow_up(kind: str, roll: Roll, character, campaign, choices) -> Pane
     if state is None or kind not in ("reroll", "boost", "heroic"):
         panel.errors[""] = [_("That can no longer be done with this roll.")]
         return panel
-    params = dict(roll.params)
+    # Paid for from the pool the parent left; the roll is refused if the sheet's has changed.
+    panel.on_result = _keep_rozmach(roll.result["answer"]["rozmach"])
+    if kind == "boost":
+        _boost(panel, roll)
+    elif kind == "heroic":
+        _heroic(panel, roll, character, choices)
+    else:
+        _reroll(panel, roll, choices)
+    return panel
+
+
+def _boost(panel: Panel, roll: Roll) -> None:
+    """Spend 1 Rozmach for the category bonus: the same dice read again with it."""
+    panel.params = {**roll.params, "boost": True}
+    panel.sources = list(roll.sources) + [
+        source("boost", roll.params["bonus"], words("boost_spent"))
+    ]
+    panel.resolver = _reread(list(roll.faces))
+
+
+def _heroic(panel: Panel, roll: Roll, character, choices) -> None:
+    """Pay for exactly 1 success from the resource chosen, if the sheet holds enough of it."""
+    params, faces = {**roll.params, "heroic": True}, list(roll.faces)
+    paid_with = HeroicChoice(choices)
+    if paid_with.messages:
+        panel.errors |= paid_with.messages
+        return
+    resource = paid_with.cleaned["resource"]
+    try:
+        cost = caerbannog.resolve(caerbannog.parse_params(params), faces).heroic_cost
+    except EngineError as error:
+        panel.errors[""] = [str(error)]
+        return
+    name = _resource_names()[resource]
+    have = read_sheet(character.data).resource(resource)
+    if have < cost:
+        panel.errors["resource"] = [
+            _("Heroic effort costs %(cost)s %(name)s; the sheet has %(have)s.")
+            % {"cost": cost, "name": name, "have": have}
+        ]
+        return
+    panel.params = params
+    panel.sources = list(roll.sources) + [
+        source("heroic", cost, words("paid_with", name=words(resource)))
+    ]
+    panel.resolver = _reread(faces)
+    panel.on_result = _pay_heroic(panel.on_result, resource, name)
+
+
+def _reroll(panel: Panel, roll: Roll, choices) -> None:
+    """Re-roll the dice ticked (none: all of them) by an ability, paying its cost."""
+    # The pool the test started with: the re-rolled dice alone generate Rozmach, and a boost
+    # taken before is undone with the dice it was taken on (see the module's notes).
+    params = {**roll.params, "boost": False, "heroic": False}
     faces = list(roll.faces)
     sources = [s for s in roll.sources if s.get("kind") not in ("boost", "heroic")]
-    pool_after_parent = roll.result["answer"]["rozmach"]
-    on_result = _keep_rozmach(pool_after_parent)
-
-    if kind == "boost":
-        params["boost"] = True
-        sources = list(roll.sources) + [source("boost", params["bonus"], words("boost_spent"))]
-        panel.resolver = _reread(faces)
-    elif kind == "heroic":
-        params["heroic"] = True
-        sources = list(roll.sources)
-        resource = one_str(choices, "resource")
-        if resource not in HEROIC_RESOURCES:
-            panel.errors["resource"] = [_("Choose what heroic effort is paid with.")]
-            return panel
-        try:
-            cost = caerbannog.resolve(caerbannog.parse_params(params), faces).heroic_cost
-        except EngineError as error:
-            panel.errors[""] = [str(error)]
-            return panel
-        name = _resource_names()[resource]
-        have = read_sheet(character.data).resource(resource)
-        if have < cost:
-            panel.errors["resource"] = [
-                _("Heroic effort costs %(cost)s %(name)s; the sheet has %(have)s.")
-                % {"cost": cost, "name": name, "have": have}
-            ]
-            return panel
-        sources.append(source("heroic", cost, words("paid_with", name=words(resource))))
-        panel.resolver = _reread(faces)
-        on_result = _pay_heroic(on_result, resource, name)
+    have = params["rozmach"]
+    reroll = RerollChoices.read(choices, have, len(faces))
+    if reroll.messages:
+        panel.errors |= reroll.messages
+        return
+    ability, cost, which = (reroll.cleaned[name] for name in ("ability", "cost", "die"))
+    if len(which) in (0, len(faces)):
+        dice_words = words("all_dice")
+        count, which_arg = len(faces), None
     else:
-        # The pool the test started with: the re-rolled dice alone generate Rozmach, and a boost
-        # taken before is undone with the dice it was taken on (see the module's notes).
-        params["boost"] = False
-        params["heroic"] = False
-        ability = one_str(choices, "ability").strip()
-        cost = one_int(choices, "cost")
-        have = params["rozmach"]
+        dice_words = ", ".join(f"d{params['dice'][i]} ({faces[i]})" for i in which)
+        count, which_arg = len(which), which
+    sources.append(source("reroll", count, words("rerolled_by", ability=ability, dice=dice_words)))
+    if cost:
+        params["rozmach"] = have - cost
+        sources.append(source("rozmach_spent", cost, words("reroll_cost", ability=ability)))
+    panel.params = params
+    panel.sources = sources
+    panel.resolver = _redraw(faces, which_arg)
+
+
+class HeroicChoice(PanelForm):
+    """What heroic effort is paid with."""
+
+    resource = Name()
+
+    def clean_resource(self) -> str:
+        if self.cleaned_data["resource"] not in HEROIC_RESOURCES:
+            raise ValidationError(_("Choose what heroic effort is paid with."))
+        return self.cleaned_data["resource"]
+
+
+class RerollChoices(PanelForm):
+    """A re-roll: the ability that allows it, its cost in Rozmach (paid from ``have``, the pool
+    the test started with) and the dice it re-rolls (a box the roll never had is ignored)."""
+
+    ability = Name()
+    cost = WholeNumber(
+        0,
+        REROLL_COST_MAX,
+        gettext_lazy("A re-roll costs a whole number of Rozmach from 0 to %(max)s."),
+        max=REROLL_COST_MAX,
+    )
+    die = Indices()
+
+    @classmethod
+    def read(cls, choices, have: int, dice: int) -> RerollChoices:
+        form = cls(choices)
+        form.have, form.dice = have, dice
+        return form
+
+    def clean_ability(self) -> str:
+        ability = self.cleaned_data["ability"].strip()
         if not ability:
-            panel.errors["ability"] = [
+            raise ValidationError(
                 _("Name the ability that allows this re-roll (e.g. Inspirująca osobowość).")
-            ]
-        elif len(ability) > SOURCE_MAX:
-            panel.errors["ability"] = [
+            )
+        if len(ability) > SOURCE_MAX:
+            raise ValidationError(
                 _("Keep the ability's name to %(max)s characters.") % {"max": SOURCE_MAX}
-            ]
-        if not isinstance(cost, int) or not 0 <= cost <= REROLL_COST_MAX:
-            panel.errors["cost"] = [
-                _("A re-roll costs a whole number of Rozmach from 0 to %(max)s.")
-                % {"max": REROLL_COST_MAX}
-            ]
-        elif cost > have:
-            panel.errors["cost"] = [
+            )
+        return ability
+
+    def clean_cost(self) -> int:
+        cost = self.cleaned_data["cost"]
+        if cost > self.have:
+            raise ValidationError(
                 _(
                     "This re-roll costs %(cost)s Rozmach and %(have)s is there to pay with "
                     "(what the replaced dice gained does not count)."
                 )
-                % {"cost": cost, "have": have}
-            ]
-        if panel.errors:
-            return panel
-        which = sorted({i for i in ints(choices, "die") if 0 <= i < len(faces)})
-        if len(which) in (0, len(faces)):
-            dice_words = words("all_dice")
-            count, which_arg = len(faces), None
-        else:
-            dice_words = ", ".join(f"d{params['dice'][i]} ({faces[i]})" for i in which)
-            count, which_arg = len(which), which
-        sources.append(
-            source("reroll", count, words("rerolled_by", ability=ability, dice=dice_words))
-        )
-        if cost:
-            params["rozmach"] = have - cost
-            sources.append(source("rozmach_spent", cost, words("reroll_cost", ability=ability)))
-        panel.resolver = _redraw(faces, which_arg)
-    panel.params = params
-    panel.sources = sources
-    panel.on_result = on_result
-    return panel
+                % {"cost": cost, "have": self.have}
+            )
+        return cost
+
+    def clean_die(self) -> list[int]:
+        return sorted({i for i in self.cleaned_data["die"] if 0 <= i < self.dice})
 
 
 def _reread(faces: list[int]):

@@ -3,9 +3,10 @@ penalty dice, the d10/d6 split with the recommended one marked, and the exact od
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from django import forms
+from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -21,20 +22,20 @@ from rolls.models import Roll, Visibility
 from rolls.panels import (
     FollowUp,
     Limit,
+    Name,
+    Names,
     Panel,
-    gm_fixed,
-    ints,
+    PanelForm,
+    WholeNumber,
+    WholeNumberOrNone,
     not_on_sheet,
-    one_int,
-    one_str,
     source,
-    with_target,
 )
 from rolls.words import words
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES, FastTestSheet
 from sheets.systems.fasttest import view as read_sheet
 
-TEMPLATE = "systems/fasttest/panel.html"
+TEMPLATE = "rolls/panels/fasttest.html"
 MAX_EXTRA = 20  # circumstance dice a player may type in one test
 #: How far back the sheet's magic-die button looks for the spell it follows.
 MAGIC_LOOKBACK = 20
@@ -48,74 +49,160 @@ SEVERITY_LABELS_DATA = {
 
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
-    if pending is None and one_str(choices, "magic_die"):
-        # The sheet's magic-die button: the die after the caster's spell, not a test.
-        return _magic_die(character, campaign)
     sheet = read_sheet(character.data)
     settings = system_settings(campaign)
-    panel = Panel(system="fasttest", template=TEMPLATE)
-    errors = panel.errors
-    # A wound test's dice are the rules' own: the new wound counted, the armor as bonus dice
-    # (the GM's), nothing the player adds (RULES.md, "Combat and wounds").
-    wound_test = (pending or {}).get("target", {}).get("wound_test") is True
-    # What the GM called for is fixed, and so are the circumstances (the GM's own dice); the
-    # player still picks traits, experience dice, the split of bonus dice and ignoring wounds.
-    choices = with_target(choices, (pending or {}).get("target", {}))
-    if pending is not None:
-        choices = gm_fixed(choices, GMCircumstances)
-
-    attribute = one_str(choices, "attribute")
-    if attribute not in ATTRIBUTES:
-        errors.setdefault("attribute", []).append(_("Choose the attribute to test."))
-    skill_names = list(settings["skills"])
-    chosen_skills = [name for name in skill_names if name in _strs(choices, "skill")]
-    for name in [s for s in _strs(choices, "skill") if s and s not in skill_names][:1]:
-        errors.setdefault("skill", []).append(not_on_sheet(name))
-    if len(chosen_skills) > 1 and not settings["multi_skill"]:
-        errors.setdefault("skill", []).append(
-            _("This campaign tests one skill at a time (multi-skill tests are off).")
-        )
-    traits = sheet.traits
-    if wound_test:
-        # Anything posted for these is a forged or stale page: the test has no such fields.
-        ticked, bonus_other, penalty_other, experience, ignore_wounds = [], 0, 0, 0, False
-    else:
-        ticked = _ticked_traits(choices, traits)
-        bonus_other = _count(choices, "bonus_other", errors, _("Other bonus dice"))
-        penalty_other = _count(choices, "penalty_other", errors, _("Other penalty dice"))
-        experience = _experience(choices, sheet, settings, errors)
-        ignore_wounds = one_str(choices, "ignore_wounds") == "on"
-
-    panel.context = {
-        "attributes": [(name, sheet.attribute(name)) for name in ATTRIBUTES],
-        "skills": [(name, sheet.skill(name)) for name in skill_names],
-        "traits": list(enumerate(traits)),
-        "chosen_attribute": attribute,
-        "chosen_skills": chosen_skills,
-        "ticked": ticked,
-        "bonus_other": bonus_other,
-        "penalty_other": penalty_other,
-        "experience": experience,
-        "experience_available": sheet.experience_dice,
-        "experience_rule": settings["experience_dice"],
-        "multi_skill": settings["multi_skill"],
-        "ignore_wounds": ignore_wounds,
-        "wound_test": wound_test,
-        "pending": pending,
-        "gm_dice": _gm_totals((pending or {}).get("modifiers", {})) if pending else None,
-    }
-    if errors:
+    form = FastTestChoices.read(choices, sheet, settings, pending)
+    if pending is None and form.value("magic_die"):
+        # The sheet's magic-die button: the die after the caster's spell, not a test.
+        return _magic_die(character, campaign)
+    panel = Panel(system="fasttest", template=TEMPLATE, errors=form.messages)
+    panel.context = _context(form, sheet, settings, pending)
+    if panel.errors:
         return panel
-
+    attribute, ignore_wounds = form.cleaned["attribute"], form.cleaned["ignore_wounds"]
     wounds = list(sheet.wounds)
     counted = wounds_for_test(ENGINE_ATTRIBUTES[attribute], wounds)
-    wound_dice = 0 if ignore_wounds else counted
     if ignore_wounds and not counted:
-        errors.setdefault("ignore_wounds", []).append(
+        panel.errors.setdefault("ignore_wounds", []).append(
             _("No wound counts against this test, so there is nothing to ignore.")
         )
         return panel
+    wound_dice = 0 if ignore_wounds else counted
+    sources = _player_sources(form, wound_dice)
+    if ignore_wounds:
+        # RULES.md: no wound dice now; one more wound at once and a consciousness test.
+        added = SEVERITY_LABELS_DATA[ignored_wounds_added(wounds)]
+        sources.append(source("wounds_ignored", counted, words("ignored_wounds", severity=added)))
+        panel.after = ignore_wounds_after(character.pk)
+    gm = _gm_modifiers((pending or {}).get("modifiers", {}), sources)
+    params = _params(form, sheet, sources, gm, wound_dice)
+    try:
+        parsed = fasttest.parse_params(params)
+    except EngineError as error:
+        panel.errors.setdefault("", []).append(str(error))
+        return panel
+    _overflow_sources(parsed, sources)
+    _show(panel, form, sheet, params, sources, parsed, pending)
+    return panel
+
+
+class FastTestChoices(PanelForm):
+    """A FastTest test as the player chooses it. What the GM called for is fixed, and so are the
+    circumstances on a called test (RULES.md: "circumstances the GM grants", added on the GM's
+    card with their sources): the player's own fields stay 0. The player still picks traits,
+    experience dice, the split of bonus dice and ignoring wounds; a wound test's dice are the
+    rules' own (the new wound counted, the armor as the GM's bonus dice), so there every field
+    the player could add with is fixed (anything posted for them is a forged or stale page)."""
+
+    magic_die = Name()
+    attribute = Name()
+    skill = Names()
+    trait = Names()
+    bonus_other = WholeNumber(
+        0,
+        MAX_EXTRA,
+        gettext_lazy("%(label)s must be a whole number from 0 to %(max)s."),
+        label=gettext_lazy("Other bonus dice"),
+        max=MAX_EXTRA,
+    )
+    penalty_other = WholeNumber(
+        0,
+        MAX_EXTRA,
+        gettext_lazy("%(label)s must be a whole number from 0 to %(max)s."),
+        label=gettext_lazy("Other penalty dice"),
+        max=MAX_EXTRA,
+    )
+    experience = WholeNumber(
+        0, 0, gettext_lazy("You can spend from 0 to %(n)s experience dice."), n=0
+    )
+    ignore_wounds = Name()
+    extra_d10 = WholeNumberOrNone()
+
+    @classmethod
+    def read(cls, choices, sheet: FastTestSheet, settings, pending=None) -> FastTestChoices:
+        """The choices for this sheet; ``pending``'s target and circumstances fixed."""
+        target = (pending or {}).get("target", {})
+        wound_test = target.get("wound_test") is True
+        fixed = dict(target)
+        if pending is not None:
+            fixed |= {"bonus_other": 0, "penalty_other": 0}
+        if wound_test:
+            fixed |= {"trait": [], "experience": 0, "ignore_wounds": ""}
+        form = cls(choices, fixed=fixed)
+        form.settings, form.traits = settings, sheet.traits
+        form.wound_test = wound_test
+        experience = form.fields["experience"]
+        if settings["experience_dice"]:
+            experience.high = sheet.experience_dice
+            experience.params = {"n": experience.high}
+        else:
+            experience.message = gettext_lazy("Experience dice are off in this campaign.")
+        return form
+
+    def clean_attribute(self) -> str:
+        if self.cleaned_data["attribute"] not in ATTRIBUTES:
+            raise ValidationError(_("Choose the attribute to test."))
+        return self.cleaned_data["attribute"]
+
+    def clean_skill(self) -> list[str]:
+        posted, names = self.cleaned_data["skill"], list(self.settings["skills"])
+        wrong = [not_on_sheet(name) for name in posted if name and name not in names][:1]
+        chosen = [name for name in names if name in posted]
+        if len(chosen) > 1 and not self.settings["multi_skill"]:
+            wrong.append(_("This campaign tests one skill at a time (multi-skill tests are off)."))
+        if wrong:
+            raise ValidationError(wrong)
+        return chosen
+
+    def clean_trait(self) -> list[int]:
+        """Traits ticked by index (the panel's checkboxes) or by name (a click on the sheet)."""
+        names = {trait.name: index for index, trait in enumerate(self.traits)}
+        ticked = set()
+        for value in self.cleaned_data["trait"]:
+            if value in names:
+                ticked.add(names[value])
+            try:
+                index = int(value)
+            except ValueError:
+                continue
+            if 0 <= index < len(self.traits):
+                ticked.add(index)
+        return sorted(ticked)
+
+    def clean_ignore_wounds(self) -> bool:
+        return self.cleaned_data["ignore_wounds"] == "on"
+
+
+def _context(form: FastTestChoices, sheet: FastTestSheet, settings, pending) -> dict[str, Any]:
+    """What the panel shows of the choices, as chosen (or as posted, where they are wrong)."""
+    skill_names = list(settings["skills"])
+    posted_skills = form.value("skill") or []
+    return {
+        "attributes": [(name, sheet.attribute(name)) for name in ATTRIBUTES],
+        "skills": [(name, sheet.skill(name)) for name in skill_names],
+        "traits": list(enumerate(form.traits)),
+        "chosen_attribute": form.value("attribute"),
+        "chosen_skills": [name for name in skill_names if name in posted_skills],
+        "ticked": form.cleaned.get("trait", []),
+        "bonus_other": form.cleaned.get("bonus_other", 0),
+        "penalty_other": form.cleaned.get("penalty_other", 0),
+        "experience": form.cleaned.get("experience", 0),
+        "experience_available": sheet.experience_dice,
+        "experience_rule": settings["experience_dice"],
+        "multi_skill": settings["multi_skill"],
+        "ignore_wounds": form.cleaned.get("ignore_wounds", False),
+        "wound_test": form.wound_test,
+        "pending": pending,
+        "gm_dice": _gm_totals((pending or {}).get("modifiers", {})) if pending else None,
+    }
+
+
+def _player_sources(form: FastTestChoices, wound_dice: int) -> list[dict[str, Any]]:
+    """The dice the player's choices add or take away, with where they come from."""
+    traits, ticked = form.traits, form.cleaned["trait"]
     trait_dice = sum(traits[i].level for i in ticked)
+    bonus_other, penalty_other = form.cleaned["bonus_other"], form.cleaned["penalty_other"]
+    experience = form.cleaned["experience"]
     sources = []
     if trait_dice:
         names = ", ".join(f"{traits[i].name} {traits[i].level}" for i in ticked)
@@ -128,35 +215,37 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         sources.append(source("penalty", penalty_other, words("circumstances")))
     if wound_dice:
         sources.append(source("penalty", wound_dice, words("wounds")))
-    if ignore_wounds:
-        # RULES.md: no wound dice now; one more wound at once and a consciousness test.
-        added = SEVERITY_LABELS_DATA[ignored_wounds_added(wounds)]
-        sources.append(source("wounds_ignored", counted, words("ignored_wounds", severity=added)))
-        panel.after = ignore_wounds_after(character.pk)
-    gm = _gm_modifiers((pending or {}).get("modifiers", {}), sources)
-    params = {
-        "attribute": sheet.attribute(attribute),
-        "skills": [sheet.skill(name) for name in chosen_skills],
-        "bonus": trait_dice + bonus_other + experience + gm["bonus"],
-        "penalty": penalty_other + gm["penalty"],
+    return sources
+
+
+def _params(
+    form: FastTestChoices, sheet: FastTestSheet, sources, gm: Mapping[str, Any], wound_dice: int
+):
+    """The engine's inputs: the stats tested and the bonus and penalty dice (the GM's too)."""
+    traits = form.traits
+    player_bonus = sum(traits[i].level for i in form.cleaned["trait"])
+    player_bonus += form.cleaned["bonus_other"] + form.cleaned["experience"]
+    return {
+        "attribute": sheet.attribute(form.cleaned["attribute"]),
+        "skills": [sheet.skill(name) for name in form.cleaned["skill"]],
+        "bonus": player_bonus + gm["bonus"],
+        "penalty": form.cleaned["penalty_other"] + gm["penalty"],
         "npc_traits": gm["npc_traits"],
         "wounds": wound_dice,
     }
-    try:
-        parsed = fasttest.parse_params(params)
-    except EngineError as error:
-        errors.setdefault("", []).append(str(error))
-        return panel
-    _overflow_sources(parsed, sources)
+
+
+def _show(panel: Panel, form: FastTestChoices, sheet, params, sources, parsed, pending) -> None:
+    """The ready panel: the split of the extra dice, its label, params and odds."""
     splits = fasttest.split_odds(parsed)
     best = fasttest.choose_split(splits).extra_d10
-    extra_d10 = _split(choices, parsed, best, pending)
+    extra_d10 = _split(form.cleaned["extra_d10"], parsed, best, pending)
     params["extra_d10"] = extra_d10
     chosen = splits[extra_d10]
-
+    experience = form.cleaned["experience"]
     panel.label = " + ".join(
-        [f"{attribute} {params['attribute']}"]
-        + [f"{name} {sheet.skill(name):+d}" for name in chosen_skills]
+        [f"{form.cleaned['attribute']} {params['attribute']}"]
+        + [f"{name} {sheet.skill(name):+d}" for name in form.cleaned["skill"]]
     )
     panel.params = params
     panel.sources = sources
@@ -167,7 +256,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "chance": parsed.chance,
         "net": parsed.net,
         "extra": abs(parsed.net),
-        "wound_dice": wound_dice,
+        "wound_dice": params["wounds"],
         "splits": splits,
         "best_split": best,
         "extra_d10": extra_d10,
@@ -175,15 +264,6 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "d10_count": 1 + extra_d10,
         "d6_count": 1 + abs(parsed.net) - extra_d10,
     }
-    return panel
-
-
-class GMCircumstances(forms.Form):
-    """On a called test the circumstances are the GM's (RULES.md: "circumstances the GM
-    grants"), added on the GM's card with their sources: the player's own fields stay 0."""
-
-    bonus_other = forms.IntegerField(disabled=True, initial=0, required=False)
-    penalty_other = forms.IntegerField(disabled=True, initial=0, required=False)
 
 
 def _gm_totals(modifiers: dict[str, Any]) -> dict[str, int]:
@@ -214,48 +294,6 @@ def _gm_modifiers(modifiers: dict[str, Any], sources: list) -> dict[str, Any]:
     return {"bonus": bonus, "penalty": penalty, "npc_traits": npc_traits}
 
 
-def _ticked_traits(choices, traits) -> list[int]:
-    """Traits ticked by index (the panel's checkboxes) or by name (a click on the sheet)."""
-    names = {trait.name: index for index, trait in enumerate(traits)}
-    ticked = {i for i in ints(choices, "trait") if 0 <= i < len(traits)}
-    ticked |= {names[name] for name in _strs(choices, "trait") if name in names}
-    return sorted(ticked)
-
-
-def _strs(choices, name: str) -> list[str]:
-    if hasattr(choices, "getlist"):
-        return choices.getlist(name)
-    value = choices.get(name, [])
-    return [value] if isinstance(value, str) else list(value)
-
-
-def _count(choices, name: str, errors: dict, label: str) -> int:
-    value = one_int(choices, name)
-    if not isinstance(value, int) or not 0 <= value <= MAX_EXTRA:
-        errors.setdefault(name, []).append(
-            _("%(label)s must be a whole number from 0 to %(max)s.")
-            % {"label": label, "max": MAX_EXTRA}
-        )
-        return 0
-    return value
-
-
-def _experience(choices, sheet: FastTestSheet, settings: dict, errors: dict) -> int:
-    value = one_int(choices, "experience")
-    if value == 0:
-        return 0
-    if not settings["experience_dice"]:
-        errors.setdefault("experience", []).append(_("Experience dice are off in this campaign."))
-        return 0
-    available = sheet.experience_dice
-    if not isinstance(value, int) or not 0 <= value <= available:
-        errors.setdefault("experience", []).append(
-            _("You can spend from 0 to %(n)s experience dice.") % {"n": available}
-        )
-        return 0
-    return value
-
-
 def _overflow_sources(parsed: fasttest.Params, sources: list) -> None:
     if parsed.overflow_bonus:
         sources.append(source("bonus", parsed.overflow_bonus, words("chance_above_9")))
@@ -263,15 +301,15 @@ def _overflow_sources(parsed: fasttest.Params, sources: list) -> None:
         sources.append(source("penalty", parsed.overflow_penalty, words("chance_below_1")))
 
 
-def _split(choices, parsed: fasttest.Params, best: int, pending) -> int:
+def _split(posted: int | None, parsed: fasttest.Params, best: int, pending) -> int:
     """The player picks the split of bonus dice (default: the recommended one); penalty dice are
     the GM's to split (RULES.md's Decision: all d10 unless the GM says otherwise)."""
     extra = abs(parsed.net)
     if parsed.net < 0:
         chosen = (pending or {}).get("modifiers", {}).get("extra_d10")
         return chosen if isinstance(chosen, int) and 0 <= chosen <= extra else extra
-    value = one_int(choices, "extra_d10", default=best)
-    return value if isinstance(value, int) and 0 <= value <= extra else best
+    value = best if posted is None else posted
+    return value if 0 <= value <= extra else best
 
 
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
@@ -316,9 +354,10 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
 
 def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
     """The target the GM chose, or the messages saying what is wrong with it."""
+    form = FastTestChoices(post)
     target = {
-        "attribute": one_str(post, "attribute"),
-        "skill": [s for s in _strs(post, "skill") if s],
+        "attribute": str(form.raw("attribute") or ""),
+        "skill": [name for name in form.raw("skill") or [] if name],
     }
     panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})
     wrong = [m for name in ("attribute", "skill") for m in panel.errors.get(name, [])]

@@ -11,22 +11,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.text import TextField, text_problem
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
 from rolls.panels import (
     Limit,
+    Name,
+    Names,
     Panel,
-    gm_fixed,
+    PanelForm,
+    SourceText,
+    WholeNumber,
     not_on_sheet,
-    one_int,
-    one_str,
     source,
-    with_target,
 )
 from rolls.words import words
 from sheets.systems import t10 as sheet
@@ -42,102 +42,150 @@ SUCCESS_KEYS = ("success_but", "success", "impressive")
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
-    panel = Panel(system="t10", template=TEMPLATE)
-    errors = panel.errors
-    # What the GM called for is fixed; the player still ticks items and types circumstances.
-    choices = with_target(choices, (pending or {}).get("target") or {})
-    modifiers = (pending or {}).get("modifiers") or {}
-    if pending is not None:
-        difficulty = modifiers.get("difficulty", engine.DEFAULT_DIFFICULTY)
-        choices = gm_fixed(choices, GMCircumstances, {"difficulty": difficulty})
-
-    attributes = {row["name"]: row for row in cleaned["attributes"]}
-    skills = {row["name"]: row for row in cleaned["skills"]}
-    items = [row for row in cleaned["equipment"] if row["dice"]]
-    attribute = one_str(choices, "attribute")
-    if attribute not in attributes:
-        errors.setdefault("attribute", []).append(
-            _("Choose the attribute to test.")
-            if attributes
-            else _("The sheet has no attributes yet; add one to test it.")
-        )
-    skill = one_str(choices, "skill")
-    if skill and skill not in skills:
-        errors.setdefault("skill", []).append(not_on_sheet(skill))  # forged, or renamed since
-        skill = ""
-    ticked = set(_strs(choices, "item"))
-    chosen_items = [row for row in items if row["name"] in ticked]
-    for name in sorted(ticked - {row["name"] for row in items})[:1]:
-        errors.setdefault("item", []).append(not_on_sheet(name))
-    circumstance = one_int(choices, "circumstance")
-    if (
-        not isinstance(circumstance, int)
-        or not -MAX_CIRCUMSTANCE <= circumstance <= MAX_CIRCUMSTANCE
-    ):
-        errors.setdefault("circumstance", []).append(
-            _("Circumstance dice must be a whole number from −%(max)s to +%(max)s.")
-            % {"max": MAX_CIRCUMSTANCE}
-        )
-    circumstance_source = " ".join(one_str(choices, "circumstance_source").split())
-    if len(circumstance_source) > NAME_MAX:
-        errors.setdefault("circumstance_source", []).append(
-            _("Say where the dice come from in at most %(max)s characters.") % {"max": NAME_MAX}
-        )
-    elif problem := text_problem(circumstance_source):
-        errors.setdefault("circumstance_source", []).append(problem)
-    gm_difficulty = modifiers.get("difficulty")
-    if gm_difficulty is None:
-        difficulty = one_int(choices, "difficulty", default=engine.DEFAULT_DIFFICULTY)
-    else:
-        difficulty = gm_difficulty
-    if (
-        isinstance(difficulty, bool)
-        or not isinstance(difficulty, int)
-        or not (engine.MIN_DIFFICULTY <= difficulty <= engine.MAX_DIFFICULTY)
-    ):
-        message = (
-            _("The difficulty is a whole number from %(lo)s to %(hi)s.")
-            if gm_difficulty is None
-            else _("The GM set difficulty %(set)s; T10 difficulties go from %(lo)s to %(hi)s.")
-        )
-        errors.setdefault("difficulty", []).append(
-            message
-            % {"lo": engine.MIN_DIFFICULTY, "hi": engine.MAX_DIFFICULTY, "set": gm_difficulty}
-        )
-
-    panel.context = {
-        "attributes": cleaned["attributes"],
-        "skills": cleaned["skills"],
-        "items": [(row, signed(row["dice"]), row["name"] in ticked) for row in items],
-        "chosen_attribute": attribute,
-        "chosen_skill": skill,
-        "circumstance": circumstance,
-        "circumstance_source": circumstance_source,
-        "max_circumstance": MAX_CIRCUMSTANCE,
-        "name_max": NAME_MAX,
-        "difficulty": difficulty,
-        "difficulties": range(engine.MIN_DIFFICULTY, engine.MAX_DIFFICULTY + 1),
-        "default_difficulty": engine.DEFAULT_DIFFICULTY,
-        "gm_difficulty": gm_difficulty,
-        "pending": pending,
-    }
-    if errors:
+    form = T10Choices.read(choices, cleaned, pending)
+    panel = Panel(system="t10", template=TEMPLATE, errors=form.messages)
+    panel.context = _context(form, cleaned, pending)
+    if panel.errors:
         return panel
-
-    base = attributes[attribute]["value"] + (skills[skill]["value"] if skill else 0)
-    sources = [source("pool", row["dice"], row["name"]) for row in chosen_items]
-    if circumstance:
-        sources.append(source("pool", circumstance, circumstance_source or words("circumstances")))
-    pool = base + sum(row["dice"] for row in chosen_items) + circumstance
-    pool += _gm_dice(modifiers, sources)
-    params = {"pool": pool, "difficulty": difficulty}
+    modifiers = (pending or {}).get("modifiers") or {}
+    base = _base(form)
+    sources = _sources(form, _chosen_items(form), modifiers)
+    pool = base + sum(entry["amount"] for entry in sources)
+    params = {"pool": pool, "difficulty": form.cleaned["difficulty"]}
     try:
         odds = engine.odds(engine.parse_params(params))
     except EngineError as error:
-        errors.setdefault("", []).append(str(error))
+        panel.errors.setdefault("", []).append(str(error))
         return panel
+    _show(panel, form, base, params, sources, odds)
+    return panel
 
-    panel.label = _label(attribute, attributes[attribute]["value"], skill, skills, pool, difficulty)
+
+class T10Choices(PanelForm):
+    """A T10 test as the player chooses it. On a called test the attribute and the skill are the
+    GM's target, and the circumstance dice and the difficulty the GM's (added on the GM's card):
+    whatever is posted for them, the player's own circumstance dice stay 0."""
+
+    attribute = Name()
+    skill = Name()
+    item = Names()
+    circumstance = WholeNumber(
+        -MAX_CIRCUMSTANCE,
+        MAX_CIRCUMSTANCE,
+        gettext_lazy("Circumstance dice must be a whole number from −%(max)s to +%(max)s."),
+        max=MAX_CIRCUMSTANCE,
+    )
+    circumstance_source = SourceText(
+        NAME_MAX,
+        gettext_lazy("Say where the dice come from in at most %(max)s characters."),
+        max=NAME_MAX,
+    )
+    difficulty = WholeNumber(
+        engine.MIN_DIFFICULTY,
+        engine.MAX_DIFFICULTY,
+        gettext_lazy("The difficulty is a whole number from %(lo)s to %(hi)s."),
+        empty=engine.DEFAULT_DIFFICULTY,
+        lo=engine.MIN_DIFFICULTY,
+        hi=engine.MAX_DIFFICULTY,
+    )
+
+    @classmethod
+    def read(cls, choices, cleaned: Mapping[str, Any], pending=None) -> T10Choices:
+        """The choices for this sheet; ``pending``'s target and the GM's numbers fixed."""
+        fixed = dict((pending or {}).get("target") or {})
+        gm_difficulty = ((pending or {}).get("modifiers") or {}).get("difficulty")
+        if pending is not None:
+            fixed |= {
+                "circumstance": 0,
+                "circumstance_source": "",
+                "difficulty": engine.DEFAULT_DIFFICULTY if gm_difficulty is None else gm_difficulty,
+            }
+        form = cls(choices, fixed=fixed)
+        form.attributes = {row["name"]: row for row in cleaned["attributes"]}
+        form.skills = {row["name"]: row for row in cleaned["skills"]}
+        form.items = [row for row in cleaned["equipment"] if row["dice"]]
+        form.gm_difficulty = gm_difficulty
+        if gm_difficulty is not None:
+            form.fields["difficulty"].message = gettext_lazy(
+                "The GM set difficulty %(set)s; T10 difficulties go from %(lo)s to %(hi)s."
+            )
+            form.fields["difficulty"].params |= {"set": gm_difficulty}
+        return form
+
+    def clean_attribute(self) -> str:
+        name = self.cleaned_data["attribute"]
+        if name not in self.attributes:
+            raise ValidationError(
+                _("Choose the attribute to test.")
+                if self.attributes
+                else _("The sheet has no attributes yet; add one to test it.")
+            )
+        return name
+
+    def clean_skill(self) -> str:
+        name = self.cleaned_data["skill"]
+        if name and name not in self.skills:
+            raise ValidationError(not_on_sheet(name))  # forged, or renamed since
+        return name
+
+    def clean_item(self) -> list[str]:
+        ticked = set(self.cleaned_data["item"])
+        for name in sorted(ticked - {row["name"] for row in self.items})[:1]:
+            raise ValidationError(not_on_sheet(name))
+        return sorted(ticked)
+
+
+def _context(form: T10Choices, cleaned: Mapping[str, Any], pending) -> dict[str, Any]:
+    """What the panel shows of the choices, as chosen (or as posted, where they are wrong)."""
+    ticked = set(form.value("item") or [])
+    return {
+        "attributes": cleaned["attributes"],
+        "skills": cleaned["skills"],
+        "items": [(row, signed(row["dice"]), row["name"] in ticked) for row in form.items],
+        "chosen_attribute": form.value("attribute"),
+        "chosen_skill": form.cleaned.get("skill", ""),
+        "circumstance": form.value("circumstance"),
+        "circumstance_source": " ".join(str(form.value("circumstance_source") or "").split()),
+        "max_circumstance": MAX_CIRCUMSTANCE,
+        "name_max": NAME_MAX,
+        "difficulty": form.value("difficulty"),
+        "difficulties": range(engine.MIN_DIFFICULTY, engine.MAX_DIFFICULTY + 1),
+        "default_difficulty": engine.DEFAULT_DIFFICULTY,
+        "gm_difficulty": form.gm_difficulty,
+        "pending": pending,
+    }
+
+
+def _base(form: T10Choices) -> int:
+    """Attribute plus skill: the pool before items, circumstances and the GM's dice."""
+    skill = form.cleaned["skill"]
+    return form.attributes[form.cleaned["attribute"]]["value"] + (
+        form.skills[skill]["value"] if skill else 0
+    )
+
+
+def _chosen_items(form: T10Choices) -> list[dict[str, Any]]:
+    ticked = set(form.cleaned["item"])
+    return [row for row in form.items if row["name"] in ticked]
+
+
+def _sources(form: T10Choices, chosen_items, modifiers: Mapping[str, Any]) -> list:
+    """Every die added to or taken from the pool, with where it comes from."""
+    sources = [source("pool", row["dice"], row["name"]) for row in chosen_items]
+    circumstance = form.cleaned["circumstance"]
+    if circumstance:
+        said = form.cleaned["circumstance_source"]
+        sources.append(source("pool", circumstance, said or words("circumstances")))
+    return sources + _gm_dice(modifiers)
+
+
+def _show(panel: Panel, form: T10Choices, base: int, params, sources, odds) -> None:
+    """The ready panel: its label, the roll's params and the odds of each outcome and result."""
+    attribute, skill = form.cleaned["attribute"], form.cleaned["skill"]
+    pool, difficulty = params["pool"], params["difficulty"]
+    panel.label = _label(
+        attribute, form.attributes[attribute]["value"], skill, form.skills, pool, difficulty
+    )
     panel.params = params
     panel.sources = sources
     panel.odds = [(key, odds["odds"][key]) for key in reversed(engine.OUTCOME_KEYS)]
@@ -149,28 +197,16 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "results": _results(odds["result_odds"]),
         "average": sum(int(result) * p for result, p in odds["result_odds"].items()),
     }
-    return panel
 
 
-class GMCircumstances(forms.Form):
-    """On a called test the circumstance dice and the difficulty are the GM's (added on the GM's
-    card): whatever is posted for them, the player's own circumstance dice stay 0."""
-
-    circumstance = forms.IntegerField(disabled=True, initial=0, required=False)
-    circumstance_source = TextField(disabled=True, initial="", required=False)
-    difficulty = forms.IntegerField(disabled=True, required=False)
-
-
-def _gm_dice(modifiers: Mapping[str, Any], sources: list) -> int:
+def _gm_dice(modifiers: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The GM's dice of a pending test: bonus dice join the pool, penalty dice leave it."""
-    total = 0
+    sources = []
     for entry in modifiers.get("dice", []):
         sign = {"bonus": 1, "penalty": -1}.get(entry.get("kind"))
-        if sign is None:
-            continue
-        total += sign * entry["amount"]
-        sources.append(source("pool", sign * entry["amount"], entry["source"]))
-    return total
+        if sign is not None:
+            sources.append(source("pool", sign * entry["amount"], entry["source"]))
+    return sources
 
 
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
@@ -209,16 +245,31 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
     ]
 
 
+class T10Target(PanelForm):
+    """The GM's call: an attribute of the sheet and one of its skills, or none."""
+
+    attribute = Name()
+    skill = Name()
+
+    def clean_attribute(self) -> str:
+        if self.cleaned_data["attribute"] not in self.attributes:
+            raise ValidationError(_("Choose the attribute to test."))
+        return self.cleaned_data["attribute"]
+
+    def clean_skill(self) -> str:
+        if self.cleaned_data["skill"] and self.cleaned_data["skill"] not in self.skills:
+            raise ValidationError(_("Choose one of the character's skills, or none."))
+        return self.cleaned_data["skill"]
+
+
 def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
     """The target the GM chose, or the messages saying what is wrong with it."""
-    target = {"attribute": one_str(post, "attribute"), "skill": one_str(post, "skill")}
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
-    wrong = []
-    if target["attribute"] not in {row["name"] for row in cleaned["attributes"]}:
-        wrong.append(_("Choose the attribute to test."))
-    if target["skill"] and target["skill"] not in {row["name"] for row in cleaned["skills"]}:
-        wrong.append(_("Choose one of the character's skills, or none."))
-    return target, wrong
+    form = T10Target(post)
+    form.attributes = {row["name"] for row in cleaned["attributes"]}
+    form.skills = {row["name"] for row in cleaned["skills"]}
+    target = {name: str(form.raw(name) or "") for name in ("attribute", "skill")}
+    return target, [message for messages in form.messages.values() for message in messages]
 
 
 def _label(attribute: str, value: int, skill: str, skills: Mapping, pool: int, difficulty: int):
@@ -255,10 +306,3 @@ def _results(result_odds: Mapping[str, float]) -> list[dict[str, Any]]:
     for row in rows:
         row["scale"] = row["p"] / tallest  # bar heights: the likeliest result fills its bar
     return rows
-
-
-def _strs(choices, name: str) -> list[str]:
-    if hasattr(choices, "getlist"):
-        return choices.getlist(name)
-    value = choices.get(name, [])
-    return [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)]

@@ -34,15 +34,17 @@ card."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.text import TextField, text_problem
+from config.text import text_problem
 from rolls.engine import EngineError, twod6
-from rolls.panels import Limit, Panel, gm_fixed, one_str, source, with_target
+from rolls.panels import Limit, Name, Names, Panel, PanelForm, source
 from rolls.words import joined, words
 from sheets.systems.named_lists import NAME_MAX, check_int, signed
 from sheets.systems.twod6 import CATEGORY_LABELS, success_point_limit, validate
@@ -71,67 +73,184 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     """The panel for ``choices``; for a test the GM called (``pending``) its target is fixed and
     the GM's difficulty and modifiers apply, each with its source."""
     sheet, _sheet_errors = validate(character.data, campaign, creating=False)
-    panel = Panel(system="2d6", template=TEMPLATE)
-    errors = panel.errors
-    target = (pending or {}).get("target") or {}
     gm = _gm_modifiers((pending or {}).get("modifiers") or {})
-    choices = with_target(choices, target)
-    if pending is not None:
-        difficulty = target.get("difficulty", str(DEFAULT_DIFFICULTY))
-        choices = gm_fixed(choices, GMModifiers, {"difficulty": difficulty})
+    form = TwoD6Choices.read(choices, sheet, pending, gm["difficulty"])
+    panel = Panel(system="2d6", template=TEMPLATE, errors=form.messages)
+    panel.context = _context(form, sheet, gm, pending)
+    if panel.errors:
+        return panel
+    entries = _entries(form, panel.context["categories"], gm)
+    params = _params(form, entries)
+    try:
+        parsed = twod6.parse_params(params)
+    except EngineError as error:
+        panel.errors.setdefault("", []).append(str(error))
+        return panel
+    sums = _category_sums(parsed, entries, params["helpers"])
+    for category, row in zip(panel.context["categories"], sums, strict=True):
+        category["sum"] = row
+    _show(panel, form, params, _sources(form, sums), parsed)
+    return panel
 
-    attributes = {row["name"]: row["value"] for row in sheet["attributes"]}
-    skills = {row["name"]: row["value"] for row in sheet["skills"]}
-    attribute = one_str(choices, "attribute")
-    if attribute not in attributes:
-        message = (
-            _("Choose the attribute to test.")
-            if attributes
-            else _("This sheet has no attributes yet; add them on the sheet first.")
-        )
-        errors.setdefault("attribute", []).append(message)
-    skill = one_str(choices, "skill")
-    if skill and skill not in skills:
-        errors.setdefault("skill", []).append(_("Choose one of the skills on this sheet."))
-        skill = ""
-    skill_specialisations = [s["name"] for s in sheet["specialisations"] if s["skill"] == skill]
-    specialisation = one_str(choices, "specialisation")
-    if specialisation not in skill_specialisations:
-        specialisation = ""
-    ticked_names = set(_strs(choices, "advantage"))
+
+class _Number(forms.Field):
+    """A whole number as the sheet's fields take it (``check_int``: a typed minus sign too),
+    ``default`` when blank; ``say(message)`` puts the rule's message in the field's words. A
+    typed modifier is read from its first 12 characters (``clip``), as its row shows it."""
+
+    def __init__(self, lo, hi, default: int | None, say: Callable[[str], str], clip=False):
+        super().__init__(required=False)
+        self.lo, self.hi, self.default, self.say, self.clip = lo, hi, default, say, clip
+
+    def clean(self, value: Any) -> int | None:
+        raw = str("" if value is None else value).strip()
+        raw = raw[:12] if self.clip else raw
+        if raw == "":
+            return self.default
+        number, message = check_int(raw, self.lo, self.hi)
+        if message:
+            raise ValidationError(self.say(message))
+        return number
+
+
+class _SourceOfRow(forms.Field):
+    """Where a typed modifier comes from: any text but what the one text rule refuses."""
+
+    def __init__(self):
+        super().__init__(required=False)
+
+    def clean(self, value: Any) -> str:
+        text = "" if value is None else str(value)
+        if problem := text_problem(text):
+            raise ValidationError(problem)
+        return _clean_text(text)
+
+
+def _labelled(label: Any) -> Callable[[str], str]:
+    return lambda message: f"{label}: {message}"
+
+
+def _modifier_of(category: str, index: int) -> Callable[[str], str]:
+    def say(message: str) -> str:
+        return _("%(category)s, modifier %(n)s: %(message)s") % {
+            "category": CATEGORY_LABELS[category],
+            "n": index + 1,
+            "message": message,
+        }
+
+    return say
+
+
+def _free_fields() -> dict[str, forms.Field]:
+    """Up to MAX_FREE typed modifiers per category (``mod-<category>-<n>-value`` and
+    ``-source``), then helpers, the difficulty and the cap raise with its source."""
+    fields: dict[str, forms.Field] = {}
+    for category in twod6.CATEGORIES:
+        for index in range(MAX_FREE):
+            say = _modifier_of(category, index)
+            limit = twod6.MOD_LIMIT
+            fields[f"mod-{category}-{index}-value"] = _Number(-limit, limit, None, say, clip=True)
+            fields[f"mod-{category}-{index}-source"] = _SourceOfRow()
+    return fields | {
+        "helpers": _Number(0, twod6.MAX_HELPERS, 0, _labelled(gettext_lazy("Helpers"))),
+        "difficulty": _Number(
+            DIFFICULTY_MIN,
+            DIFFICULTY_MAX,
+            DEFAULT_DIFFICULTY,
+            _labelled(gettext_lazy("The difficulty")),
+        ),
+        "cap_raise": _Number(0, MAX_CAP_RAISE, 0, _labelled(gettext_lazy("The cap raise"))),
+        "cap_source": Name(),
+    }
+
+
+class _TwoD6Test(PanelForm):
+    attribute = Name()
+    skill = Name()
+    specialisation = Name()
+    advantage = Names()
+
+    @classmethod
+    def read(cls, choices, sheet: Mapping[str, Any], pending=None, gm_difficulty=None):
+        """The choices for this sheet; ``pending``'s target and the GM's fields fixed."""
+        target = (pending or {}).get("target") or {}
+        fixed = dict(target)
+        if pending is not None:
+            fixed |= {name: "" for name in cls.base_fields if name.startswith("mod-")}
+            fixed |= {"helpers": 0, "cap_raise": 0, "cap_source": ""}
+            difficulty = target.get("difficulty", str(DEFAULT_DIFFICULTY))
+            fixed["difficulty"] = difficulty if gm_difficulty is None else gm_difficulty
+        form = cls(choices, fixed=fixed)
+        form.attributes = {row["name"]: row["value"] for row in sheet["attributes"]}
+        form.skills = {row["name"]: row["value"] for row in sheet["skills"]}
+        form.specialisations = sheet["specialisations"]
+        return form
+
+    def clean_attribute(self) -> str:
+        if self.cleaned_data["attribute"] not in self.attributes:
+            raise ValidationError(
+                _("Choose the attribute to test.")
+                if self.attributes
+                else _("This sheet has no attributes yet; add them on the sheet first.")
+            )
+        return self.cleaned_data["attribute"]
+
+    def clean_skill(self) -> str:
+        skill = self.cleaned_data["skill"]
+        if skill and skill not in self.skills:
+            raise ValidationError(_("Choose one of the skills on this sheet."))
+        return skill
+
+    def clean_specialisation(self) -> str:
+        """Only one of the chosen skill counts: one posted for another skill (left over from
+        switching skills) is ignored."""
+        name = self.cleaned_data["specialisation"]
+        return name if name in self.skill_specialisations() else ""
+
+    def skill_specialisations(self) -> list[str]:
+        skill = self.cleaned_data.get("skill", "")
+        return [s["name"] for s in self.specialisations if s["skill"] == skill]
+
+    def clean_cap_source(self) -> str:
+        return _clean_text(self.cleaned_data["cap_source"])
+
+
+#: A 2d6 test as the player chooses it. On a called test every typed modifier is the GM's, as
+#: are helpers, the cap raise and the difficulty: disabled fields, so the player's own stay empty
+#: whatever is posted. The GM adds modifiers with their sources on the card
+#: (``add_category_modifier``).
+TwoD6Choices = type("TwoD6Choices", (_TwoD6Test,), _free_fields())
+
+
+def _typed(form: PanelForm, name: str) -> Any:
+    """A number as the page shows it again: the clean one, or what was typed."""
+    if name in form.cleaned:
+        return form.cleaned[name]
+    return str(form.raw(name) or "").strip()[:12]
+
+
+def _context(form, sheet: Mapping[str, Any], gm: Mapping[str, Any], pending) -> dict[str, Any]:
+    """What the panel shows of the choices, as chosen (or as typed, where they are wrong)."""
+    target = (pending or {}).get("target") or {}
+    ticked_names = set(form.value("advantage") or [])
     advantages = [{**row, "ticked": row["name"] in ticked_names} for row in sheet["advantages"]]
-    free = {category: _free_rows(choices, category, errors) for category in twod6.CATEGORIES}
-    helpers, helpers_typed = _number(
-        choices, "helpers", 0, twod6.MAX_HELPERS, 0, errors, _("Helpers")
-    )
-    if gm["difficulty"] is None:
-        difficulty, difficulty_typed = _number(
-            choices, "difficulty", DIFFICULTY_MIN, DIFFICULTY_MAX, DEFAULT_DIFFICULTY, errors,
-            _("The difficulty"),
-        )  # fmt: skip
-    else:
-        difficulty = difficulty_typed = gm["difficulty"]
-    cap_raise, cap_raise_typed = _number(
-        choices, "cap_raise", 0, MAX_CAP_RAISE, 0, errors, _("The cap raise")
-    )
-    cap_source = _clean_text(one_str(choices, "cap_source"))
-
-    panel.context = {
-        "attributes": list(attributes.items()),
+    skills = form.skills
+    return {
+        "attributes": list(form.attributes.items()),
         "skills": [(name, value, success_point_limit(value)) for name, value in skills.items()],
-        "chosen_attribute": attribute,
-        "chosen_skill": skill,
-        "specialisations": skill_specialisations,
-        "chosen_specialisation": specialisation,
+        "chosen_attribute": form.value("attribute"),
+        "chosen_skill": form.cleaned.get("skill", ""),
+        "specialisations": form.skill_specialisations(),
+        "chosen_specialisation": form.cleaned.get("specialisation", ""),
         "specialisation_raise": SPECIALISATION_RAISE,
-        "helpers": helpers_typed,
+        "helpers": _typed(form, "helpers"),
         "max_helpers": twod6.MAX_HELPERS,
-        "difficulty": difficulty_typed,
+        "difficulty": _typed(form, "difficulty") if gm["difficulty"] is None else gm["difficulty"],
         "difficulty_min": DIFFICULTY_MIN,
         "difficulty_max": DIFFICULTY_MAX,
         "seed_difficulties": SEED_DIFFICULTIES,
-        "cap_raise": cap_raise_typed,
-        "cap_source": cap_source,
+        "cap_raise": _typed(form, "cap_raise"),
+        "cap_source": _clean_text(str(form.raw("cap_source") or "")),
         "max_cap_raise": MAX_CAP_RAISE,
         "mod_limit": twod6.MOD_LIMIT,
         "categories": [
@@ -139,7 +258,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
                 "key": category,
                 "label": CATEGORY_LABELS[category],
                 "advantages": [a for a in advantages if a["category"] == category],
-                "rows": free[category],
+                "rows": _free_rows(form, category),
                 "placeholder": _PLACEHOLDERS[category],
                 "gm_rows": gm["entries"][category],
             }
@@ -152,47 +271,57 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
             "difficulty": pending is not None,
         },
     }
-    if errors:
-        return panel
 
-    entries = {category: [] for category in twod6.CATEGORIES}
-    for advantage in advantages:
-        if advantage["ticked"]:
-            entries[advantage["category"]].append((advantage["name"], advantage["modifier"]))
-    for category, rows in free.items():
-        entries[category] += [
-            (row["source"] or words("other"), row["amount"]) for row in rows if row["counts"]
+
+def _entries(form, categories: list[dict[str, Any]], gm) -> dict[str, list[tuple[Any, int]]]:
+    """Per category, every modifier that counts with where it comes from: the ticked
+    advantages, the typed modifiers and the GM's."""
+    entries: dict[str, list[tuple[Any, int]]] = {}
+    for category in categories:
+        key = category["key"]
+        entries[key] = [(a["name"], a["modifier"]) for a in category["advantages"] if a["ticked"]]
+        entries[key] += [
+            (row["source"] or words("other"), row["amount"])
+            for row in category["rows"]
+            if row["counts"]
         ]
-        entries[category] += [(row["source"], row["amount"]) for row in gm["entries"][category]]
+        entries[key] += [(row["source"], row["amount"]) for row in gm["entries"][key]]
+    return entries
 
-    spec_raise = SPECIALISATION_RAISE if specialisation else 0
-    params = {
-        "attribute": attributes[attribute],
-        "skill": skills.get(skill, 0),
+
+def _params(form, entries) -> dict[str, Any]:
+    spec_raise = SPECIALISATION_RAISE if form.cleaned["specialisation"] else 0
+    return {
+        "attribute": form.attributes[form.cleaned["attribute"]],
+        "skill": form.skills.get(form.cleaned["skill"], 0),
         "modifiers": {
             category: [amount for _text, amount in entries[category]]
             for category in twod6.CATEGORIES
         },
-        "helpers": helpers,
-        "difficulty": difficulty,
-        "cap_bonus": spec_raise + cap_raise,
+        "helpers": form.cleaned["helpers"],
+        "difficulty": form.cleaned["difficulty"],
+        "cap_bonus": spec_raise + form.cleaned["cap_raise"],
     }
-    try:
-        parsed = twod6.parse_params(params)
-    except EngineError as error:
-        errors.setdefault("", []).append(str(error))
-        return panel
-    odds = twod6.odds(parsed)
 
-    sums = _category_sums(parsed, entries, helpers)
-    for category, row in zip(panel.context["categories"], sums, strict=True):
-        category["sum"] = row
+
+def _sources(form, sums: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One source per category with entries (after its clamp), then the cap raises."""
     sources = [_category_source(row) for row in sums if row["entries"] or row["helpers"]]
-    if spec_raise:
-        sources.append(source("cap", spec_raise, words("specialisation", name=specialisation)))
+    specialisation, cap_raise = form.cleaned["specialisation"], form.cleaned["cap_raise"]
+    if specialisation:
+        said = words("specialisation", name=specialisation)
+        sources.append(source("cap", SPECIALISATION_RAISE, said))
     if cap_raise:
-        sources.append(source("cap", cap_raise, cap_source or words("equipment_or_help")))
+        said = form.cleaned["cap_source"]
+        sources.append(source("cap", cap_raise, said or words("equipment_or_help")))
+    return sources
 
+
+def _show(panel: Panel, form, params, sources, parsed: twod6.Params) -> None:
+    """The ready panel: its label, the roll's params and the odds, success points included."""
+    attribute, skill = form.cleaned["attribute"], form.cleaned["skill"]
+    specialisation, difficulty = form.cleaned["specialisation"], params["difficulty"]
+    odds = twod6.odds(parsed)
     test = f"{attribute} {params['attribute']}"
     if skill:
         test += f" + {skill} {params['skill']}"
@@ -209,14 +338,13 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "cap": parsed.cap,
         "attribute_value": params["attribute"],
         "skill_value": params["skill"],
-        "spec_raise": spec_raise,
+        "spec_raise": SPECIALISATION_RAISE if specialisation else 0,
         "automatic": parsed.automatic,
         "need": difficulty - parsed.base,
         "best_total": parsed.base + twod6.DICE * twod6.SIDES,
         "used_difficulty": difficulty,
         "points": _points(odds["success_points_odds"]),
     }
-    return panel
 
 
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
@@ -239,29 +367,6 @@ GM_LIMITS = {
         nonzero=True,
     ),
 }
-
-
-def _gm_modifiers_form() -> type[forms.Form]:
-    """On a called test every typed modifier is the GM's, as are helpers, the cap raise and the
-    difficulty: disabled fields, so the player's own stay empty whatever is posted. The GM adds
-    modifiers with their sources on the card (``add_category_modifier``)."""
-    text = {"disabled": True, "initial": "", "required": False}
-    fields: dict[str, forms.Field] = {
-        f"mod-{category}-{index}-{part}": TextField(**text)
-        for category in twod6.CATEGORIES
-        for index in range(MAX_FREE)
-        for part in ("value", "source")
-    }
-    fields |= {
-        "helpers": forms.IntegerField(disabled=True, initial=0, required=False),
-        "cap_raise": forms.IntegerField(disabled=True, initial=0, required=False),
-        "cap_source": TextField(**text),
-        "difficulty": TextField(disabled=True, required=False),
-    }
-    return type("GMModifiers", (forms.Form,), fields)
-
-
-GMModifiers = _gm_modifiers_form()
 
 
 def _gm_modifiers(modifiers: dict[str, Any]) -> dict[str, Any]:
@@ -320,23 +425,15 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
 
 def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
     """The target the GM chose, or the messages saying what is wrong with it."""
+    form = TwoD6Choices(post)
     target = {
-        "attribute": one_str(post, "attribute"),
-        "skill": one_str(post, "skill"),
-        "difficulty": one_str(post, "difficulty").strip() or str(DEFAULT_DIFFICULTY),
+        "attribute": str(form.raw("attribute") or ""),
+        "skill": str(form.raw("skill") or ""),
+        "difficulty": str(form.raw("difficulty") or "").strip() or str(DEFAULT_DIFFICULTY),
     }
     panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})
     wrong = [m for name in ("attribute", "skill", "difficulty") for m in panel.errors.get(name, [])]
     return target, wrong
-
-
-def _strs(choices, name: str) -> list[str]:
-    if hasattr(choices, "getlist"):
-        return choices.getlist(name)
-    value = choices.get(name, [])
-    if isinstance(value, str):
-        return [value]
-    return [v for v in value if isinstance(v, str)] if isinstance(value, (list, tuple)) else []
 
 
 def _clean_text(raw: str) -> str:
@@ -346,53 +443,27 @@ def _clean_text(raw: str) -> str:
     return "".join(c for c in text if unicodedata.category(c) != "Cc")[:NAME_MAX]
 
 
-def _number(choices, name, lo, hi, default, errors, label) -> tuple[int, int | str]:
-    """The posted whole number within lo..hi (the default when blank) and what to show again."""
-    raw = one_str(choices, name).strip()
-    if raw == "":
-        return default, default
-    value, message = check_int(raw, lo, hi)
-    if message:
-        errors.setdefault(name, []).append(f"{label}: {message}")
-        return default, raw[:12]
-    return value, value
-
-
-def _free_rows(choices, category: str, errors: dict) -> list[dict[str, Any]]:
+def _free_rows(form, category: str) -> list[dict[str, Any]]:
     """The free modifiers typed under ``category``: every typed row, then one blank row."""
-    label = CATEGORY_LABELS[category]
     typed = []
     for index in range(MAX_FREE):
-        raw = one_str(choices, f"mod-{category}-{index}-value").strip()[:12]
-        typed_source = one_str(choices, f"mod-{category}-{index}-source")
-        text = _clean_text(typed_source)
-        row = {
-            "index": index,
-            "number": index + 1,
-            "value": raw,
-            "source": text,
-            "label": text or _("other"),
-            "amount": 0,
-            "counts": False,
-            "errors": [],
-            "blank": raw == "" and text == "",
-        }
-        if raw:
-            amount, message = check_int(raw, -twod6.MOD_LIMIT, twod6.MOD_LIMIT)
-            if message:
-                message = _("%(category)s, modifier %(n)s: %(message)s") % {
-                    "category": label,
-                    "n": index + 1,
-                    "message": message,
-                }
-                row["errors"].append(message)
-                errors.setdefault(f"mod-{category}-{index}-value", []).append(message)
-            else:
-                row["amount"], row["counts"] = amount, True
-        if problem := text_problem(typed_source):
-            row["errors"].append(problem)
-            errors.setdefault(f"mod-{category}-{index}-source", []).append(problem)
-        typed.append(row)
+        value, said = f"mod-{category}-{index}-value", f"mod-{category}-{index}-source"
+        raw = str(form.raw(value) or "").strip()[:12]
+        text = _clean_text(str(form.raw(said) or ""))
+        amount = form.cleaned.get(value)
+        typed.append(
+            {
+                "index": index,
+                "number": index + 1,
+                "value": raw,
+                "source": text,
+                "label": text or _("other"),
+                "amount": amount or 0,
+                "counts": amount is not None,
+                "errors": [*form.errors.get(value, []), *form.errors.get(said, [])],
+                "blank": raw == "" and text == "",
+            }
+        )
     last = max((row["index"] for row in typed if not row["blank"]), default=-1)
     return typed[: min(last + 2, MAX_FREE)]
 
