@@ -67,7 +67,7 @@ from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_group
 from sheets.systems.caerbannog import view as read_sheet
 from sheets.templatetags.sheet_tags import roman
 
-TEMPLATE = "rolls/panels/caerbannog.html"
+TEMPLATE = "systems/caerbannog/panel.html"
 MAX_FACTORS = 20  # easing or hindering factors a player may count in one test
 MAX_DIFFICULTY = 20
 MAX_MODIFIER = 20

@@ -35,7 +35,7 @@ from rolls.words import words
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES, FastTestSheet
 from sheets.systems.fasttest import view as read_sheet
 
-TEMPLATE = "rolls/panels/fasttest.html"
+TEMPLATE = "systems/fasttest/panel.html"
 MAX_EXTRA = 20  # circumstance dice a player may type in one test
 #: How far back the sheet's magic-die button looks for the spell it follows.
 MAGIC_LOOKBACK = 20
