@@ -203,7 +203,7 @@ def test_an_npcs_test_keeps_a_number_typed_as_text_to_show_it_again(db):
 
 @pytest.mark.parametrize("after", ["²", "9" * 30])
 def test_a_forged_roll_a_table_follows_is_refused_with_a_message(client, table, gm, after):  # noqa: F811
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(gm)
     url = reverse("random_table_roll", args=[campaign.pk, weather(campaign).pk])
     data = {"key": str(uuid.uuid4()), "visibility": "public", "after": after}
@@ -218,7 +218,7 @@ def test_a_quick_roll_not_saying_who_sees_it_is_public():
 
 
 def test_the_dashboard_reads_a_change_through_its_operations_form(client, table, gm):  # noqa: F811
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     client.force_login(gm)
     client.post(
         reverse("call_test", args=[campaign.pk, hero.pk]), {"attribute": "BUDOWA"}, follow=True
