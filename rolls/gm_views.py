@@ -4,7 +4,7 @@ night's rest and an NPC's own test. GM-only (404 for anyone else); writes go thr
 
 Each form works without JavaScript (a redirect to the dashboard, or the dashboard again with
 the typed values kept); with htmx each answers with the partial it changed, and tells the page
-(``HX-Trigger: table:sheet``) when a sheet changed so the party refreshes.
+(``trigger_client_event``: ``table:sheet``) when a sheet changed so the party refreshes.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
 
 from campaigns.access import gm_campaign
 from campaigns.models import Campaign, GameSession
@@ -71,7 +72,7 @@ def _strip(request, campaign, *, status=200, refusal="", changed=False) -> HttpR
     }
     response = render(request, "rolls/_after_roll.html", context, status=status)
     if changed:
-        response["HX-Trigger"] = SHEET_CHANGED
+        trigger_client_event(response, SHEET_CHANGED)
     return response
 
 
@@ -164,7 +165,7 @@ def _awards(request, campaign, *, status=200, changed=False, **forms) -> HttpRes
     context = {"campaign": campaign, **forms}
     response = render(request, "rolls/_awards.html", context, status=status)
     if changed:
-        response["HX-Trigger"] = SHEET_CHANGED
+        trigger_client_event(response, SHEET_CHANGED)
     return response
 
 
@@ -253,7 +254,7 @@ def _card(request, campaign, pk: int, *, status=200, refusal="", changed=False) 
     }
     response = render(request, "rolls/_card_tools.html", context, status=status)
     if changed:
-        response["HX-Trigger"] = SHEET_CHANGED
+        trigger_client_event(response, SHEET_CHANGED)
     return response
 
 

@@ -8,7 +8,6 @@ player's sheet learns nothing). Writes go through ``sheets.actions``.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +20,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
 
 from campaigns.access import member_campaign
 from campaigns.models import Campaign
@@ -199,7 +199,7 @@ def _answer_box(
     response = _render_box(request, context, key)
     refreshes = context["sections"][key].section.refreshes
     if not errors and refreshes:
-        response["HX-Trigger"] = json.dumps({"sheet-changed": {"boxes": list(refreshes)}})
+        trigger_client_event(response, "sheet-changed", {"boxes": list(refreshes)})
     return response
 
 
