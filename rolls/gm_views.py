@@ -25,7 +25,7 @@ from campaigns.access import gm_campaign
 from campaigns.models import Campaign, GameSession
 from rolls import after_roll, awards, npc_rolls
 from rolls.actions import ActionRefused
-from rolls.dashboard import _dashboard_context
+from rolls.dashboard import _dashboard_context, after_roll_context, awards_context
 from rolls.log import entry_for
 from rolls.models import Roll
 from rolls.panels import one_int, one_str
@@ -52,7 +52,7 @@ def _key(request: HttpRequest) -> uuid.UUID | None:
 
 def _whole_dashboard(request, campaign, extra: dict[str, Any], status: int) -> HttpResponse:
     """Without JavaScript, an invalid form comes back inside the whole dashboard, values kept."""
-    context = _dashboard_context(request, campaign) | extra
+    context = _dashboard_context(request, campaign, **extra) | extra
     return render(request, "rolls/dashboard.html", context, status=status)
 
 
@@ -65,11 +65,7 @@ def _strip(request, campaign, *, status=200, refusal="", changed=False) -> HttpR
         if refusal:
             messages.error(request, refusal)
         return _dashboard(campaign, "#after-roll")
-    context = {
-        "campaign": campaign,
-        "session": _session(campaign),
-        "after_roll_refusal": refusal,
-    }
+    context = after_roll_context(campaign, _session(campaign)) | {"after_roll_refusal": refusal}
     response = render(request, "rolls/_after_roll.html", context, status=status)
     if changed:
         trigger_client_event(response, SHEET_CHANGED)
@@ -94,7 +90,7 @@ def _fasttest_roll(campaign: Campaign, roll_id: int) -> Roll:
 @login_required
 def after_roll_strip(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
-    context = {"campaign": campaign, "session": _session(campaign)}
+    context = after_roll_context(campaign, _session(campaign))
     return render(request, "rolls/_after_roll.html", context)
 
 
@@ -162,7 +158,7 @@ def _characters(campaign: Campaign) -> list[Character]:
 
 
 def _awards(request, campaign, *, status=200, changed=False, **forms) -> HttpResponse:
-    context = {"campaign": campaign, **forms}
+    context = awards_context(campaign, **forms) | forms
     response = render(request, "rolls/_awards.html", context, status=status)
     if changed:
         trigger_client_event(response, SHEET_CHANGED)

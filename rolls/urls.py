@@ -34,6 +34,7 @@ from rolls import dashboard  # noqa: E402
 
 urlpatterns += [
     path("dashboard/", dashboard.dashboard, name="dashboard"),
+    path("dashboard/meta/", dashboard.dashboard_meta, name="dashboard_meta"),
     path("dashboard/party/", dashboard.dashboard_party, name="dashboard_party"),
     path("dashboard/pending/", dashboard.dashboard_pending, name="dashboard_pending"),
     path("dashboard/characters/<int:pk>/call/", dashboard.call_test, name="call_test"),

@@ -37,6 +37,7 @@ READ_ONLY = {
     "character_detail",
     "character_export",
     "dashboard",
+    "dashboard_meta",
     "dashboard_party",
     "dashboard_pending",
     "after_roll_strip",
