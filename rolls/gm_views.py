@@ -279,6 +279,16 @@ def night_rest(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
 # --- An NPC's own test --------------------------------------------------------------------------
 
 
+@require_GET
+@login_required
+def npc_roll_box(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    """An NPC's test form alone: the dashboard refreshes it when a session starts or ends."""
+    campaign = gm_campaign(request, campaign_id)
+    npc = get_object_or_404(NPC, pk=pk, campaign=campaign)
+    context = {"campaign": campaign, "session": _session(campaign), "npc": npc}
+    return render(request, "rolls/_npc_roll.html", context)
+
+
 @require_POST
 @login_required
 def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:

@@ -281,6 +281,17 @@ def character_detail(request: HttpRequest, campaign_id: int, pk: int) -> HttpRes
     return _detail_page(request, campaign, context)
 
 
+@require_http_methods(["GET"])
+@login_required
+def character_paper(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    """The sheet alone, as its page shows it: an open page refreshes it when the character
+    changes elsewhere (``sheets/_paper.html``), never fetching the whole page for it."""
+    campaign = member_campaign(request, campaign_id)
+    character = _sheet_for_member(request, campaign, pk)
+    context = _sheet_context(request, campaign, character)
+    return render(request, "sheets/_paper.html", context)
+
+
 def _detail_page(request: HttpRequest, campaign: Campaign, context: dict) -> HttpResponse:
     """The whole sheet page: the sheet, its test panel, and the table's roll log beside it."""
     context |= log_context(campaign, request.user) | _pending_context(context)
