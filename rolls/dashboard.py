@@ -32,7 +32,10 @@ from sheets.npc_forms import QuickNPCForm
 
 
 def _open_session(campaign) -> GameSession | None:
-    return GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    if session is not None:
+        session.campaign = campaign  # its name shows the campaign's: no query for it
+    return session
 
 
 def _party(campaign) -> list[dict[str, Any]]:
@@ -110,7 +113,7 @@ def pending_context(campaign, session) -> dict[str, Any]:
         "cards": _pending_cards(campaign, session),
         "opposed_tests": opposed_view(session),
         "opposed_rules": get_system(campaign.system).opposed,
-        "npcs": NPC.objects.filter(campaign=campaign),
+        "npcs": list(NPC.objects.filter(campaign=campaign)),
     }
 
 
@@ -134,16 +137,12 @@ def awards_context(campaign, **forms) -> dict[str, Any]:
     return {"campaign": campaign, "awards_box": box}
 
 
-def npcs_context(campaign, session) -> dict[str, Any]:
-    return {"campaign": campaign, "session": session, "npcs": NPC.objects.filter(campaign=campaign)}
-
-
 def tables_context(campaign, session) -> dict[str, Any]:
     """The GM's random tables, and those the rules call for after the latest rolls."""
     return {
         "campaign": campaign,
         "session": session,
-        "random_tables": RandomTable.objects.filter(campaign=campaign),
+        "random_tables": list(RandomTable.objects.filter(campaign=campaign)),
         "table_offers": random_tables.offers(campaign, session),
     }
 
