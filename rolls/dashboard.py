@@ -16,8 +16,8 @@ from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
+from rolls import after_roll, awards, random_tables
 from rolls import pending as pending_actions
-from rolls import random_tables
 from rolls.actions import ActionRefused
 from rolls.gm_forms import CallTestForm, ChangeTypedForm
 from rolls.log import log_context
@@ -32,7 +32,10 @@ from sheets.npc_forms import QuickNPCForm
 
 
 def _open_session(campaign) -> GameSession | None:
-    return GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    if session is not None:
+        session.campaign = campaign  # its name shows the campaign's: no query for it
+    return session
 
 
 def _party(campaign) -> list[dict[str, Any]]:
@@ -77,26 +80,82 @@ def _card(campaign, test: PendingTest) -> dict[str, Any]:
     }
 
 
-def _dashboard_context(request, campaign) -> dict[str, Any]:
-    session = _open_session(campaign)
-    panel = get_system(campaign.system).panel
+# --- One context function per part: each reads only what its part shows ----------------------
+
+
+def meta_context(campaign, session) -> dict[str, Any]:
+    """The head line: the session, its latest scene (and its challenge points)."""
+    scene = session.scenes.order_by("-number").first() if session else None
+    return {"campaign": campaign, "session": session, "scene": scene}
+
+
+def party_context(campaign, session) -> dict[str, Any]:
+    """The party grid: each character's vitals, the call form's fields and the card's tools."""
+    system = get_system(campaign.system)
     party = _party(campaign)
     for member in party:
-        member["target_fields"] = panel.target_fields(member["character"], campaign)
+        member["target_fields"] = system.panel.target_fields(member["character"], campaign)
     return {
-        "marks_combat": "combat" in get_system(campaign.system).gm_controls,
         "campaign": campaign,
         "session": session,
-        "scene": session.scenes.order_by("-number").first() if session else None,
         "party": party,
+        "marks_combat": "combat" in system.gm_controls,
+    }
+
+
+def pending_context(campaign, session) -> dict[str, Any]:
+    """The tests being shaped, the opposed tests, and the NPCs a card can take traits from."""
+    return {
+        "campaign": campaign,
+        "session": session,
         "cards": _pending_cards(campaign, session),
         "opposed_tests": opposed_view(session),
         "opposed_rules": get_system(campaign.system).opposed,
-        "npcs": NPC.objects.filter(campaign=campaign),
-        # The GM's random tables, and those the rules call for after the latest rolls.
-        "random_tables": RandomTable.objects.filter(campaign=campaign),
+        "npcs": list(NPC.objects.filter(campaign=campaign)),
+    }
+
+
+def after_roll_context(campaign, session) -> dict[str, Any]:
+    """The after-roll strip: its latest tests (only in a system that has one)."""
+    items = after_roll.strip(campaign, session) if campaign.rules.after_roll_strip else []
+    return {"campaign": campaign, "session": session, "after_roll_items": items}
+
+
+def awards_context(campaign, **forms) -> dict[str, Any]:
+    """The awards box: its two forms (the posted ones when they came back with errors)."""
+    characters = list(Character.objects.filter(campaign=campaign).only("pk", "name"))
+    box = {
+        "keeps_xp": awards.keeps_xp(campaign),
+        "dice_on": awards.experience_dice_on(campaign),
+        "xp_form": forms.get("xp_form") or awards.XPForm(characters=characters),
+        "die_form": forms.get("die_form") or awards.ExperienceDieForm(characters=characters),
+        "recent": awards.recent_awards(campaign),
+        "note": forms.get("awards_note", ""),
+    }
+    return {"campaign": campaign, "awards_box": box}
+
+
+def tables_context(campaign, session) -> dict[str, Any]:
+    """The GM's random tables, and those the rules call for after the latest rolls."""
+    return {
+        "campaign": campaign,
+        "session": session,
+        "random_tables": list(RandomTable.objects.filter(campaign=campaign)),
         "table_offers": random_tables.offers(campaign, session),
-        **log_context(campaign, request.user),
+    }
+
+
+def _dashboard_context(request, campaign, **forms) -> dict[str, Any]:
+    """The whole dashboard: every part's context (the posted forms, if any, in their parts)."""
+    session = _open_session(campaign)
+    return {
+        **meta_context(campaign, session),
+        **party_context(campaign, session),
+        **pending_context(campaign, session),
+        **after_roll_context(campaign, session),
+        **awards_context(campaign, **forms),
+        **tables_context(campaign, session),
+        **log_context(campaign, request.user, session),
     }
 
 
@@ -109,17 +168,28 @@ def dashboard(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @require_GET
 @login_required
+def dashboard_meta(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The head line alone: it follows a new scene, the session, the challenge points."""
+    campaign = gm_campaign(request, campaign_id)
+    context = meta_context(campaign, _open_session(campaign))
+    return render(request, "rolls/_dash_meta.html", context)
+
+
+@require_GET
+@login_required
 def dashboard_party(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The party grid alone: the dashboard refreshes it when a sheet or a roll changes it."""
     campaign = gm_campaign(request, campaign_id)
-    return render(request, "rolls/_party.html", _dashboard_context(request, campaign))
+    context = party_context(campaign, _open_session(campaign))
+    return render(request, "rolls/_party.html", context)
 
 
 @require_GET
 @login_required
 def dashboard_pending(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
-    return render(request, "rolls/_pending_list.html", _dashboard_context(request, campaign))
+    context = pending_context(campaign, _open_session(campaign))
+    return render(request, "rolls/_pending_list.html", context)
 
 
 def _back(request, campaign, message: str = "", card: int | None = None) -> HttpResponse:
@@ -128,7 +198,7 @@ def _back(request, campaign, message: str = "", card: int | None = None) -> Http
     message, back at that card)."""
     if request.htmx:
         typed = ChangeTypedForm(request.POST).typed()
-        context = _dashboard_context(request, campaign) | {
+        context = pending_context(campaign, _open_session(campaign)) | {
             "refusal": message,
             "refused": card,
             "typed": typed if card is not None and message else None,

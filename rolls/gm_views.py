@@ -4,7 +4,7 @@ night's rest and an NPC's own test. GM-only (404 for anyone else); writes go thr
 
 Each form works without JavaScript (a redirect to the dashboard, or the dashboard again with
 the typed values kept); with htmx each answers with the partial it changed, and tells the page
-(``HX-Trigger: table:sheet``) when a sheet changed so the party refreshes.
+(``trigger_client_event``: ``table:sheet``) when a sheet changed so the party refreshes.
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
 
 from campaigns.access import gm_campaign
 from campaigns.models import Campaign, GameSession
 from rolls import after_roll, awards, npc_rolls
 from rolls.actions import ActionRefused
-from rolls.dashboard import _dashboard_context
+from rolls.dashboard import _dashboard_context, after_roll_context, awards_context
 from rolls.gm_forms import CardPartForm, RollKeyForm, WoundForm
 from rolls.log import entry_for
 from rolls.models import Roll
@@ -48,7 +49,7 @@ def _key(request: HttpRequest) -> uuid.UUID | None:
 
 def _whole_dashboard(request, campaign, extra: dict[str, Any], status: int) -> HttpResponse:
     """Without JavaScript, an invalid form comes back inside the whole dashboard, values kept."""
-    context = _dashboard_context(request, campaign) | extra
+    context = _dashboard_context(request, campaign, **extra) | extra
     return render(request, "rolls/dashboard.html", context, status=status)
 
 
@@ -61,14 +62,10 @@ def _strip(request, campaign, *, status=200, refusal="", changed=False) -> HttpR
         if refusal:
             messages.error(request, refusal)
         return _dashboard(campaign, "#after-roll")
-    context = {
-        "campaign": campaign,
-        "session": _session(campaign),
-        "after_roll_refusal": refusal,
-    }
+    context = after_roll_context(campaign, _session(campaign)) | {"after_roll_refusal": refusal}
     response = render(request, "rolls/_after_roll.html", context, status=status)
     if changed:
-        response["HX-Trigger"] = SHEET_CHANGED
+        trigger_client_event(response, SHEET_CHANGED)
     return response
 
 
@@ -90,7 +87,7 @@ def _fasttest_roll(campaign: Campaign, roll_id: int) -> Roll:
 @login_required
 def after_roll_strip(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
-    context = {"campaign": campaign, "session": _session(campaign)}
+    context = after_roll_context(campaign, _session(campaign))
     return render(request, "rolls/_after_roll.html", context)
 
 
@@ -152,10 +149,10 @@ def _characters(campaign: Campaign) -> list[Character]:
 
 
 def _awards(request, campaign, *, status=200, changed=False, **forms) -> HttpResponse:
-    context = {"campaign": campaign, **forms}
+    context = awards_context(campaign, **forms) | forms
     response = render(request, "rolls/_awards.html", context, status=status)
     if changed:
-        response["HX-Trigger"] = SHEET_CHANGED
+        trigger_client_event(response, SHEET_CHANGED)
     return response
 
 
@@ -245,7 +242,7 @@ def _card(request, campaign, pk: int, *, status=200, refusal="", changed=False) 
     }
     response = render(request, "rolls/_card_tools.html", context, status=status)
     if changed:
-        response["HX-Trigger"] = SHEET_CHANGED
+        trigger_client_event(response, SHEET_CHANGED)
     return response
 
 
@@ -272,6 +269,16 @@ def night_rest(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
 
 
 # --- An NPC's own test --------------------------------------------------------------------------
+
+
+@require_GET
+@login_required
+def npc_roll_box(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    """An NPC's test form alone: the dashboard refreshes it when a session starts or ends."""
+    campaign = gm_campaign(request, campaign_id)
+    npc = get_object_or_404(NPC, pk=pk, campaign=campaign)
+    context = {"campaign": campaign, "session": _session(campaign), "npc": npc}
+    return render(request, "rolls/_npc_roll.html", context)
 
 
 @require_POST

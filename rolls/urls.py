@@ -6,6 +6,7 @@ urlpatterns = [
     path("log/", views.session_log, name="session_log"),
     path("sessions/start/", views.session_start, name="session_start"),
     path("sessions/<int:session_id>/", views.session_detail, name="session_detail"),
+    path("sessions/<int:session_id>/side/", views.session_side, name="session_side"),
     path("sessions/<int:session_id>/stats/", views.session_stats, name="session_stats"),
     path("sessions/<int:session_id>/end/", views.session_end, name="session_end"),
     path("sessions/<int:session_id>/scenes/new/", views.scene_new, name="scene_new"),
@@ -34,6 +35,7 @@ from rolls import dashboard  # noqa: E402
 
 urlpatterns += [
     path("dashboard/", dashboard.dashboard, name="dashboard"),
+    path("dashboard/meta/", dashboard.dashboard_meta, name="dashboard_meta"),
     path("dashboard/party/", dashboard.dashboard_party, name="dashboard_party"),
     path("dashboard/pending/", dashboard.dashboard_pending, name="dashboard_pending"),
     path("dashboard/characters/<int:pk>/call/", dashboard.call_test, name="call_test"),
@@ -63,6 +65,7 @@ urlpatterns += [
     ),
     path("dashboard/characters/<int:pk>/rest/", gm_views.night_rest, name="night_rest"),
     path("dashboard/npcs/<int:pk>/roll/", gm_views.npc_roll, name="npc_roll"),
+    path("dashboard/npcs/<int:pk>/roll/form/", gm_views.npc_roll_box, name="npc_roll_box"),
 ]
 
 # The GM's random tables (rolls.table_views).

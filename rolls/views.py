@@ -3,6 +3,8 @@ scenes started and ended by campaigns.sessions."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -53,13 +55,29 @@ def session_detail(request: HttpRequest, campaign_id: int, session_id: int) -> H
         character = next((c for c in own if str(c.pk) == chosen), own[0])
         context = sheet_and_panel_context(request, campaign, character) | {"own": own}
         context |= sheet_page.called_test_context(context)
-    context |= log_context(campaign, request.user, session) | {
+    context |= log_context(campaign, request.user, session)
+    context |= _side_context(request, campaign, session)
+    return render(request, "rolls/session_detail.html", context)
+
+
+def _side_context(request: HttpRequest, campaign, session) -> dict[str, Any]:
+    """What ``rolls/_session_side.html`` shows: the session, its scenes, the GM's tools."""
+    return {
         "campaign": campaign,
         "session": session,
         "scenes": session.scenes.all(),
         "is_gm": campaign.is_gm(request.user),
     }
-    return render(request, "rolls/session_detail.html", context)
+
+
+@require_GET
+@login_required
+def session_side(request: HttpRequest, campaign_id: int, session_id: int) -> HttpResponse:
+    """The session's side alone: an open table page refreshes it when a scene starts, the
+    session ends or (with challenge points) a roll spends them."""
+    campaign = member_campaign(request, campaign_id)
+    session = _session_of(campaign, session_id)
+    return render(request, "rolls/_session_side.html", _side_context(request, campaign, session))
 
 
 @require_GET

@@ -9,6 +9,7 @@ urlpatterns = [
     path("characters/totals/", views.character_totals, name="character_totals"),
     path("characters/import/", views.character_import, name="character_import"),
     path("characters/<int:pk>/", views.character_detail, name="character_detail"),
+    path("characters/<int:pk>/paper/", views.character_paper, name="character_paper"),
     path("characters/<int:pk>/export/", views.character_export, name="character_export"),
     path("characters/<int:pk>/delete/", views.character_delete, name="character_delete"),
     path(

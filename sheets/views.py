@@ -8,7 +8,6 @@ player's sheet learns nothing). Writes go through ``sheets.actions``.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +20,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
 
 from campaigns.access import member_campaign
 from campaigns.models import Campaign
@@ -197,7 +197,7 @@ def _answer_box(
     response = _render_box(request, context, key)
     refreshes = context["sections"][key].section.refreshes
     if not errors and refreshes:
-        response["HX-Trigger"] = json.dumps({"sheet-changed": {"boxes": list(refreshes)}})
+        trigger_client_event(response, "sheet-changed", {"boxes": list(refreshes)})
     return response
 
 
@@ -277,6 +277,17 @@ def character_detail(request: HttpRequest, campaign_id: int, pk: int) -> HttpRes
                 editing = ""
     context = _sheet_context(request, campaign, character, editing=editing)
     return _detail_page(request, campaign, context)
+
+
+@require_http_methods(["GET"])
+@login_required
+def character_paper(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    """The sheet alone, as its page shows it: an open page refreshes it when the character
+    changes elsewhere (``sheets/_paper.html``), never fetching the whole page for it."""
+    campaign = member_campaign(request, campaign_id)
+    character = _sheet_for_member(request, campaign, pk)
+    context = _sheet_context(request, campaign, character)
+    return render(request, "sheets/_paper.html", context)
 
 
 def _detail_page(request: HttpRequest, campaign: Campaign, context: dict) -> HttpResponse:

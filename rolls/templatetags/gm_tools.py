@@ -1,6 +1,6 @@
-"""What the GM's tools on the dashboard need, for partials included in pages whose views do
-not know them (the dashboard, its party refresh). Each tag reads what the including page has
-(``campaign``, ``session``) and a posted form kept in the context, if any."""
+"""What the GM's tools on the dashboard need that is not data: fresh keys, choices, labels and
+the blank form of each NPC. Tags never query: what a part shows from the database comes from
+its context function (``rolls.dashboard``)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,8 @@ from typing import Any
 from django import template
 
 from rolls import after_roll, awards, npc_rolls
-from sheets.models import Character
 
 register = template.Library()
-
-
-@register.simple_tag(takes_context=True)
-def after_roll_items(context) -> list[dict[str, Any]]:
-    """The after-roll strip's entries (three queries whatever their number)."""
-    return after_roll.strip(context["campaign"], context.get("session"))
 
 
 @register.simple_tag
@@ -30,21 +23,6 @@ def weapon_classes() -> list[tuple[str, Any]]:
 def fresh_key() -> str:
     """An idempotency key for one form: a double-submitted form rolls once."""
     return str(uuid.uuid4())
-
-
-@register.simple_tag(takes_context=True)
-def awards_box(context) -> dict[str, Any]:
-    """The awards box: its two forms (the posted ones when they came back with errors)."""
-    campaign = context["campaign"]
-    characters = list(Character.objects.filter(campaign=campaign).only("pk", "name"))
-    return {
-        "keeps_xp": awards.keeps_xp(campaign),
-        "dice_on": awards.experience_dice_on(campaign),
-        "xp_form": context.get("xp_form") or awards.XPForm(characters=characters),
-        "die_form": context.get("die_form") or awards.ExperienceDieForm(characters=characters),
-        "recent": awards.recent_awards(campaign),
-        "note": context.get("awards_note", ""),
-    }
 
 
 @register.simple_tag(takes_context=True)

@@ -1,55 +1,58 @@
-// The GM's dashboard stays current: a pending test changed or rolled, a roll landed, a sheet
-// changed -> fetch the affected part again (server-rendered, so the page never guesses).
+// The GM's dashboard stays current through its parts' own endpoints (hx-get and hx-trigger on
+// each part: a pending test changed or rolled, a roll landed, a sheet changed, the session).
+// What is left here: NPC lists folded on a phone, what the GM opened kept open, and what the GM
+// is typing or was refused kept through a refresh.
 (function () {
   "use strict";
   const root = document.querySelector("[data-dashboard]");
   if (!root) return;
-  const timers = {};
   // One-handed on a phone: the NPC lists start folded (the hand, an NPC picked for a test).
   if (window.matchMedia("(max-width: 700px)").matches) {
     document.querySelectorAll("details.npc-hand, .npc-pick").forEach(function (d) { d.open = false; });
   }
 
-  // The parts a refresh fetches again, by their selector.
-  const parts = {
-    "#pending-tests": { name: "pending", url: root.dataset.pendingUrl, waiting: false },
-    "#party": { name: "party", url: root.dataset.partyUrl, waiting: false },
-  };
-  function refresh(name, url, selector) {
-    clearTimeout(timers[name]);
-    timers[name] = setTimeout(function () {
-      htmx.ajax("GET", url, { target: selector, swap: "outerHTML" });
-    }, 150);
+  // A part that refreshes itself from its own endpoint (hx-get, triggered by the table's
+  // events), or null.
+  function partOf(target) {
+    return target && target.id && root.contains(target) && target.hasAttribute("hx-get") ? target : null;
   }
-  // The GM's own changes on their way, by the part they answer into: a refresh answering
-  // meanwhile would replace the part the change's answer (maybe a refusal) is meant for.
+  function isGet(detail) { return !!(detail.requestConfig && detail.requestConfig.verb === "get"); }
+
+  // The GM's own change answered with the card already: that version needs no second fetch
+  // (hx-trigger of #pending-tests asks this).
+  window.dashboardShows = function (detail) {
+    const shown = detail && document.getElementById("pending-" + detail.pending);
+    return !!(shown && !detail.draft && detail.status === "open" && !shown.classList.contains("rolled") &&
+      shown.dataset.revision === String(detail.revision));
+  };
+
+  // A refresh answering while a change of the GM's is on its way into the same part is not
+  // swapped in (the change's answer, maybe a refusal, goes there); the part is fetched again
+  // once the change has answered.
   const writing = {};
-  function isWrite(event) {
-    const config = event.detail.requestConfig;
-    const target = event.detail.target;
-    return !!(config && config.verb !== "get" && target && parts["#" + target.id]);
+  const waiting = {};
+  function writeInto(detail) {
+    return !isGet(detail) && partOf(detail.target) ? detail.target.id : null;
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (isWrite(event)) writing[event.detail.target.id] = (writing[event.detail.target.id] || 0) + 1;
+    const id = writeInto(event.detail);
+    if (id) writing[id] = (writing[id] || 0) + 1;
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (!isWrite(event)) return;
-    const id = event.detail.target.id;
+    const id = writeInto(event.detail);
+    if (!id) return;
     writing[id] -= 1;
-    const part = parts["#" + id];
-    if (!writing[id] && part.waiting) { part.waiting = false; refresh(part.name, part.url, "#" + id); }
+    const part = document.getElementById(id);
+    if (writing[id] || !waiting[id] || !part) return;
+    waiting[id] = false;
+    htmx.ajax("GET", part.getAttribute("hx-get"), { target: "#" + id, swap: "outerHTML" });
   });
-  // A refresh answering while a change of the GM's is on its way into the same part is not
-  // swapped in (the change's answer, maybe a refusal, goes there); it runs again once the
-  // change has answered.
   document.addEventListener("htmx:beforeSwap", function (event) {
     const detail = event.detail;
-    const config = detail.requestConfig;
-    if (!detail.target || !config || config.verb !== "get") return;
-    const part = parts["#" + detail.target.id];
-    if (!part || !writing[detail.target.id]) return;
+    const part = partOf(detail.target);
+    if (!part || !isGet(detail) || !writing[part.id]) return;
     detail.shouldSwap = false;
-    part.waiting = true;
+    waiting[part.id] = true;
   });
 
   // What the GM has typed or picked and not sent yet stays through a refresh: the fresh copy
@@ -66,16 +69,15 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     typed = null;
     const detail = event.detail;
-    const config = detail.requestConfig;
-    if (!detail.shouldSwap || !detail.target || !parts["#" + detail.target.id]) return;
-    if (!config || config.verb !== "get") return;
+    const part = partOf(detail.target);
+    if (!part || !isGet(detail) || !detail.shouldSwap) return;
     const active = document.activeElement;
-    typed = { target: detail.target.id, fields: [], active: null };
-    detail.target.querySelectorAll("input[id], select[id], textarea[id]").forEach(function (field) {
+    typed = { target: part.id, fields: [], active: null };
+    part.querySelectorAll("input[id], select[id], textarea[id]").forEach(function (field) {
       if (field.type === "hidden" || !changedByHand(field)) return;
       typed.fields.push({ id: field.id, value: field.value, checked: field.checked });
     });
-    if (active && active.id && detail.target.contains(active)) {
+    if (active && active.id && part.contains(active)) {
       let start = null, end = null;
       try { start = active.selectionStart; end = active.selectionEnd; } catch (e) { /* number */ }
       typed.active = { id: active.id, start: start, end: end };
@@ -103,13 +105,11 @@
   let refusals = [];
   document.addEventListener("htmx:beforeSwap", function (event) {
     const detail = event.detail;
-    const config = detail.requestConfig;
-    if (!detail.shouldSwap || !detail.target || detail.target.id !== "pending-tests") return;
-    if (!config || config.verb !== "get") return;
+    if (!detail.shouldSwap || !detail.target || detail.target.id !== "pending-tests" || !isGet(detail)) return;
     refusals = Array.from(detail.target.querySelectorAll(".pending-card .card-refusal")).map(function (note) {
       const card = note.closest(".pending-card");
-      const typed = card.querySelector("[aria-invalid=true]");
-      return { card: card.id, note: note, field: typed && typed.id, value: typed && typed.value };
+      const field = card.querySelector("[aria-invalid=true]");
+      return { card: card.id, note: note, field: field && field.id, value: field && field.value };
     });
   });
   document.addEventListener("htmx:afterSwap", function (event) {
@@ -143,21 +143,5 @@
       if (fresh) fresh.open = true;
       return false;
     });
-  });
-  document.addEventListener("table:pending", function (event) {
-    // The GM's own change answered with the card already: that version needs no second fetch.
-    const detail = event.detail || {};
-    const shown = document.getElementById("pending-" + detail.pending);
-    if (!detail.draft && detail.status === "open" && shown && !shown.classList.contains("rolled") &&
-        shown.dataset.revision === String(detail.revision)) return;
-    refresh("pending", root.dataset.pendingUrl, "#pending-tests");
-  });
-  document.addEventListener("table:entry", function () {
-    refresh("party", root.dataset.partyUrl, "#party");
-  });
-  document.addEventListener("table:sheet", function () {
-    refresh("party", root.dataset.partyUrl, "#party");
-    // A pending test's odds are built from the sheet too.
-    refresh("pending", root.dataset.pendingUrl, "#pending-tests");
   });
 })();

@@ -136,13 +136,18 @@
     });
   }
   document.addEventListener("htmx:beforeSend", function (event) {
+    event.detail.xhr.panelSentAt = performance.now();
+  });
+  // The one tracker of rolls in flight (a Roll, a follow-up): from the request until the XHR's
+  // own loadend, which fires after htmx swapped the answer in, whatever the answer was.
+  document.addEventListener("htmx:beforeRequest", function (event) {
     const xhr = event.detail.xhr;
-    xhr.panelSentAt = performance.now();
     if (!isRoll(event.detail.elt)) return;
     rolling.add(xhr);
-    // The XHR's own event: it fires after htmx swapped the answer in, whatever the answer was.
+    applyGuard();
     xhr.addEventListener("loadend", function () {
       rolling.delete(xhr);
+      applyGuard();
       const panel = panelElement();
       if (panel && panel.querySelector("#test-panel-rolled .rolled")) {
         resultShownAt = performance.now();
@@ -172,7 +177,6 @@
   // --- Rolling: one click is one roll, a lost request says so, the result gets the focus ---
   // A second click within this time of the first is the same double click, not a new roll.
   const DOUBLE_CLICK_MS = 500;
-  let inFlight = false;
   let guardUntil = 0;
   let guardTimer = null;
 
@@ -192,16 +196,16 @@
   }
 
   // Whichever Roll button the panel shows now (a re-render brings a new one) is busy while a
-  // roll is in flight and until the double-click window has passed: a click it would swallow
+  // roll (or a follow-up) is in flight and until the double-click window has passed: a click it would swallow
   // never lands on a button that looks ready.
   function applyGuard() {
     const button = document.querySelector("#test-panel .roll-button");
     if (!button) return;
     const left = guardUntil - performance.now();
-    if (inFlight || left > 0) {
+    if (rolling.size || left > 0) {
       setBusy(button, true);
       clearTimeout(guardTimer);
-      if (!inFlight) guardTimer = setTimeout(applyGuard, left + 5);
+      if (!rolling.size) guardTimer = setTimeout(applyGuard, left + 5);
     } else if (button.hasAttribute("aria-busy")) {
       setBusy(button, false);
     }
@@ -212,24 +216,13 @@
     const button = event.target.closest && event.target.closest("#test-panel .roll-button");
     if (!button) return;
     const now = performance.now();
-    if (inFlight || now < guardUntil) {
+    if (rolling.size || now < guardUntil) {
       event.preventDefault();
       event.stopImmediatePropagation();
       return;
     }
     guardUntil = now + DOUBLE_CLICK_MS;
   }, true);
-
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    if (!isRollRequest(event)) return;
-    inFlight = true;
-    applyGuard();
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (!isRollRequest(event)) return;
-    inFlight = false;
-    applyGuard();
-  });
 
   document.addEventListener("htmx:afterSwap", applyGuard);
 

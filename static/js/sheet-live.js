@@ -1,38 +1,30 @@
-// A sheet open in this page changed elsewhere (the GM's award, a roll's Rozmach, another tab):
-// fetch the page again and swap the sheet in, unless the reader is typing in it right now.
+// A sheet open in this page refreshes itself from its own endpoint when the character changes
+// elsewhere (hx-get and hx-trigger on sheets/_paper.html). What htmx cannot do alone is wait
+// for the reader: while they type in the sheet or have a box open for editing, the refresh
+// waits and is tried again, so nothing being typed is swapped away.
 (function () {
   "use strict";
-  const paper = document.querySelector("[data-live-sheet]");
-  if (!paper) return;
-  let timer = null;
+  const WAIT_MS = 2000;
 
-  function busy() {
-    const current = document.querySelector("[data-live-sheet]");
-    const typing = current.contains(document.activeElement) &&
-      ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
-    return typing || current.querySelector(".sheet-box.is-editing");
+  function busy(paper) {
+    const active = document.activeElement;
+    const typing = paper.contains(active) && ["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName);
+    return typing || !!paper.querySelector(".sheet-box.is-editing");
   }
 
-  function refresh() {
-    if (busy()) { timer = setTimeout(refresh, 2000); return; }
-    // The sheet's own page: the table page shows the same sheet beside the log.
-    fetch(paper.dataset.liveUrl || location.pathname, { credentials: "same-origin" })
-      .then(function (response) { return response.ok ? response.text() : Promise.reject(response); })
-      .then(function (html) {
-        const doc = new DOMParser().parseFromString(html, "text/html");
-        const fresh = doc.querySelector("[data-live-sheet]");
-        const current = document.querySelector("[data-live-sheet]");
-        if (fresh && current && !busy()) {
-          current.replaceWith(fresh);
-          htmx.process(fresh);
-        }
-      })
-      .catch(function () { /* the next change tries again */ });
-  }
-
-  document.addEventListener("table:sheet", function (event) {
-    if (String(event.detail.character) !== paper.dataset.liveSheet) return;
-    clearTimeout(timer);
-    timer = setTimeout(refresh, 300);
+  document.addEventListener("htmx:confirm", function (event) {
+    const paper = event.detail.elt;
+    if (!paper.matches || !paper.matches("[data-live-sheet]") || !busy(paper)) return;
+    event.preventDefault();
+    if (paper.dataset.liveWaiting) return; // one refresh waits, however many changes came
+    paper.dataset.liveWaiting = "true";
+    (function later() {
+      setTimeout(function () {
+        if (!document.body.contains(paper)) return; // swapped meanwhile: that copy is fresh
+        if (busy(paper)) { later(); return; }
+        delete paper.dataset.liveWaiting;
+        event.detail.issueRequest(true);
+      }, WAIT_MS);
+    })();
   });
 })();

@@ -26,6 +26,12 @@
   let attempt = 0;
   let timer = null;
 
+  // The table's events go to the body and bubble: listeners on the document hear them, and so
+  // do the page's live sections (hx-trigger="table:... from:body").
+  function announce(name, detail) {
+    document.body.dispatchEvent(new CustomEvent(name, { detail: detail, bubbles: true }));
+  }
+
   function logRoot() { return eventsOnly ? root : document.querySelector("[data-table-socket]"); }
   function entriesList() { return logRoot().querySelector("[data-entries]"); }
   function sessionId() { const s = logRoot().dataset.session; return s ? parseInt(s, 10) : null; }
@@ -61,12 +67,11 @@
     list.insertBefore(li, after || null);
     const empty = logRoot().querySelector("[data-empty]");
     if (empty) empty.remove();
-    document.dispatchEvent(new CustomEvent("table:entry", { detail: message }));
+    announce("table:entry", message);
   }
 
   function refreshLog() {
     // A session started or ended: fetch the log partial, then sync from what it shows.
-    document.dispatchEvent(new CustomEvent("table:session"));
     if (eventsOnly) return;
     const url = logRoot().dataset.logUrl;
     fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } })
@@ -82,25 +87,6 @@
         sendSince();
       })
       .catch(function () { /* the next reconnect syncs again */ });
-  }
-
-  function refreshParts() {
-    // A session started or ended: each part of the page marked data-refresh-on-session (and
-    // given an id) is replaced by the same part of the page as the server renders it now.
-    const parts = document.querySelectorAll("[data-refresh-on-session][id]");
-    if (!parts.length) return;
-    fetch(location.href, { credentials: "same-origin" })
-      .then(function (response) { return response.ok ? response.text() : Promise.reject(response); })
-      .then(function (html) {
-        const fresh = new DOMParser().parseFromString(html, "text/html");
-        parts.forEach(function (part) {
-          const replacement = fresh.getElementById(part.id);
-          if (!replacement) return;
-          part.replaceWith(replacement);
-          if (window.htmx) window.htmx.process(replacement);
-        });
-      })
-      .catch(function () { /* the next session event or a reload shows it */ });
   }
 
   function sendSince() {
@@ -128,11 +114,11 @@
       if (message.type === "entry") insertEntry(message);
       else if (message.type === "synced" && message.more) sendSince();
       else if (message.type === "session") {
+        // The parts of the page that show the session refresh themselves on this event.
+        announce("table:session", message);
         refreshLog();
-        refreshParts();
-        document.dispatchEvent(new CustomEvent("table:session", { detail: message }));
       }
-      else document.dispatchEvent(new CustomEvent("table:" + message.type, { detail: message }));
+      else announce("table:" + message.type, message);
     });
     socket.addEventListener("close", function (event) {
       if (refused[event.code]) {

@@ -2,6 +2,7 @@
 into XP when the session ends (RULES.md section 1, "Development")."""
 
 import copy
+import json
 
 import pytest
 from django.urls import reverse
@@ -144,7 +145,7 @@ def test_the_card_gives_an_experience_die_and_answers_with_the_card(client, tabl
     campaign, hero = table.campaign, table.hero
     client.force_login(gm)
     response = give_die(client, campaign, character=hero.pk, part="card", headers=HX)
-    assert response["HX-Trigger"] == "table:sheet"
+    assert json.loads(response["HX-Trigger"]) == {"table:sheet": {}}
     assert f'id="card-tools-{hero.pk}"' in response.content.decode()
     assert sheet(hero)["experience_dice"] == 1
 

@@ -91,7 +91,7 @@ def refreshed_tests(gm) -> None:
     """The tests being shaped are fetched again, as when a player's choices change."""
     with gm.expect_response(lambda response: response.url.endswith("/dashboard/pending/")):
         gm.evaluate(
-            "() => document.dispatchEvent(new CustomEvent('table:pending',"
+            "() => document.body.dispatchEvent(new CustomEvent('table:pending',"
             " { detail: { pending: 0, draft: true } }))"
         )
 

@@ -227,7 +227,7 @@ def _fill(pattern, table: Table) -> list[dict]:
         "fmt": ["md", "csv", "json"],
         # An opposed test's NPC side (rolls.opposed): none here, the endpoint must still not leak.
         "opposed_id": [1],
-        "pk": [table.npc.pk if pattern.name == "npc_roll" else table.hero.pk],
+        "pk": [table.npc.pk if pattern.name in ("npc_roll", "npc_roll_box") else table.hero.pk],
     }
     # The parameters of the full URL, the prefix rolls.urls is mounted under included.
     [(possibilities, *_rest)] = get_resolver().reverse_dict.getlist(pattern.name)

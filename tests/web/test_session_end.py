@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import re
+from html import unescape as html_unescape
 
 import pytest
 from django.urls import reverse
@@ -110,16 +111,34 @@ def test_the_confirmation_speaks_polish(client, table, gm):
     assert "Tak, zakończ sesję" in html
 
 
+def _refreshed_on_session(client, html: str, part: str) -> None:
+    """The part refreshes itself on the session's event, from its own endpoint, which answers
+    with that very part (no page is fetched to cut it out)."""
+    tag = re.search(rf'<[a-z]+[^>]*id="{part}"[^>]*>', html)
+    assert tag, part
+    trigger = re.search(r'hx-trigger="([^"]*)"', tag.group(0))
+    assert trigger, part
+    assert "table:session from:body" in html_unescape(trigger.group(1)), part
+    url = re.search(r'hx-get="([^"]*)"', tag.group(0))
+    assert url, part
+    answer = client.get(html_unescape(url.group(1)), HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200, part
+    assert re.match(rf'\s*(\{{%[^%]*%\}})?\s*<[a-z]+[^>]*id="{part}"', answer.content.decode()), (
+        part
+    )
+    assert "<html" not in answer.content.decode(), part
+
+
 def test_the_parts_of_a_page_that_show_the_session_are_refreshed_when_it_changes(
     client, table, gm, player
 ):
     campaign, hero, session = table.campaign, table.hero, table.session
     client.force_login(player)
     html = client.get(reverse("session_detail", args=[campaign.pk, session.pk])).content.decode()
-    assert re.search(r'<aside[^>]*id="session-side"[^>]*data-refresh-on-session', html)
+    _refreshed_on_session(client, html, "session-side")
     hero.data = copy.deepcopy(SHEET)
     hero.save()
     client.force_login(gm)
     html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
-    for part in ("dash-meta", "pending-tests", "party"):
-        assert re.search(rf'id="{part}"[^>]*data-refresh-on-session', html), part
+    for part in ("dash-meta", "pending-tests", "party", "after-roll", "random-tables"):
+        _refreshed_on_session(client, html, part)

@@ -1,0 +1,91 @@
+"""Each part of the GM's dashboard is rendered from its own context, reading only what it shows:
+its number of queries is small and does not grow with the session's log."""
+
+import pytest
+from django.db import connection
+from django.template.loader import render_to_string
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from rolls import dashboard
+from tests.web.test_after_roll import make_table, rolled
+
+pytestmark = pytest.mark.django_db
+
+#: Each partial of the dashboard, with the most queries it may run (the login's and the
+#: campaign's access check included). Built from the whole dashboard's context, the party ran 12
+#: and the tests being shaped 13.
+PARTIALS = {
+    "dashboard_meta": 4,
+    "dashboard_party": 4,
+    "dashboard_pending": 6,
+    "after_roll_strip": 7,
+    "awards_panel": 4,
+}
+
+
+@pytest.fixture
+def table(gm, player, other_player):
+    return make_table(gm, player, other_player)
+
+
+def _queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url, HTTP_HX_REQUEST="true").status_code == 200
+    return len(captured)
+
+
+@pytest.mark.parametrize("name", PARTIALS)
+def test_a_partial_runs_at_most_its_few_queries(
+    client, table, gm, name, django_assert_max_num_queries
+):
+    campaign, hero, session = table
+    rolled(session, hero, "no")
+    client.force_login(gm)
+    url = reverse(name, args=[campaign.pk])
+    client.get(url)
+    with django_assert_max_num_queries(PARTIALS[name]):
+        client.get(url, HTTP_HX_REQUEST="true")
+
+
+@pytest.mark.parametrize("name", PARTIALS)
+def test_a_partials_queries_do_not_grow_with_the_log(client, table, gm, name):
+    campaign, hero, session = table
+    client.force_login(gm)
+    url = reverse(name, args=[campaign.pk])
+    for _ in range(3):
+        rolled(session, hero, "no", combat=False)
+    client.get(url)
+    few = _queries(client, url)
+    for _ in range(297):
+        rolled(session, hero, "yes", combat=False)
+    assert _queries(client, url) == few
+
+
+#: Each part's context function and template: the template renders from what the function
+#: read, so neither it nor a template tag it loads runs a query.
+PARTS = [
+    ("meta_context", "rolls/_dash_meta.html"),
+    ("party_context", "rolls/_party.html"),
+    ("pending_context", "rolls/_pending_list.html"),
+    ("after_roll_context", "rolls/_after_roll.html"),
+    ("awards_context", "rolls/_awards.html"),
+    ("tables_context", "rolls/_tables_box.html"),
+]
+
+
+@pytest.mark.parametrize(("function", "template"), PARTS)
+def test_a_part_renders_from_its_context_without_a_query(
+    rf, table, gm, function, template, django_assert_num_queries
+):
+    campaign, hero, session = table
+    rolled(session, hero, "no")
+    session = dashboard._open_session(campaign)
+    request = rf.get("/")
+    request.user = gm
+    if function == "awards_context":
+        context = dashboard.awards_context(campaign)
+    else:
+        context = getattr(dashboard, function)(campaign, session)
+    with django_assert_num_queries(0):
+        render_to_string(template, context, request=request)

@@ -1,0 +1,125 @@
+"""The live sections of a page refresh from small endpoints of their own, each answering with
+that section alone, under the same access checks as the page it comes from."""
+
+import re
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from rolls import actions
+from sheets.models import NPC
+from tests.web.test_after_roll import make_table
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def table(gm, player, other_player):
+    return make_table(gm, player, other_player)
+
+
+def _opening_tag(html: str, part: str) -> str:
+    tag = re.search(rf'<[a-z]+[^>]*id="{part}"[^>]*>', html)
+    assert tag, part
+    return unescape(tag.group(0))
+
+
+def _attribute(tag: str, name: str) -> str:
+    found = re.search(rf'{name}="([^"]*)"', tag)
+    assert found, name
+    return found.group(1)
+
+
+def test_the_sheet_refreshes_from_its_own_endpoint_on_its_characters_change(client, table, player):
+    campaign, hero, _ = table
+    client.force_login(player)
+    page = client.get(reverse("character_detail", args=[campaign.pk, hero.pk])).content.decode()
+    tag = _opening_tag(page, f"paper-{hero.pk}")
+    assert f"table:sheet[String(detail.character)==='{hero.pk}'] from:body" in _attribute(
+        tag, "hx-trigger"
+    )
+    paper = client.get(_attribute(tag, "hx-get"), **HX).content.decode()
+    assert re.match(rf'\s*<article[^>]*data-live-sheet="{hero.pk}"', paper)
+    assert "<html" not in paper
+    assert hero.name in paper
+
+
+def test_the_table_page_refreshes_the_sheet_from_the_same_endpoint(client, table, player):
+    campaign, hero, session = table
+    client.force_login(player)
+    page = client.get(reverse("session_detail", args=[campaign.pk, session.pk])).content.decode()
+    tag = _opening_tag(page, f"paper-{hero.pk}")
+    assert _attribute(tag, "hx-get") == reverse("character_paper", args=[campaign.pk, hero.pk])
+
+
+def test_an_outsider_gets_404_from_the_sheet_and_the_session_side(client, table, outsider):
+    campaign, hero, session = table
+    client.force_login(outsider)
+    assert client.get(reverse("character_paper", args=[campaign.pk, hero.pk])).status_code == 404
+    side = reverse("session_side", args=[campaign.pk, session.pk])
+    assert client.get(side, **HX).status_code == 404
+
+
+def test_the_sheet_of_a_character_of_another_campaign_is_a_404(client, table, gm, player, outsider):
+    campaign, hero, _ = table
+    other, _, _ = make_table(gm, player, outsider)
+    client.force_login(player)
+    assert client.get(reverse("character_paper", args=[other.pk, hero.pk])).status_code == 404
+
+
+def test_the_session_side_of_another_campaigns_session_is_a_404(
+    client, table, gm, player, outsider
+):
+    campaign, _, _ = table
+    _, _, other_session = make_table(gm, player, outsider)
+    client.force_login(player)
+    side = reverse("session_side", args=[campaign.pk, other_session.pk])
+    assert client.get(side).status_code == 404
+
+
+def test_the_session_side_follows_a_new_scene(client, table, player):
+    campaign, _, session = table
+    client.force_login(player)
+    side = reverse("session_side", args=[campaign.pk, session.pk])
+    actions.new_scene(session, "Most nad przepaścią")
+    html = client.get(side, **HX).content.decode()
+    assert re.match(r'\s*<aside[^>]*id="session-side"', html)
+    assert "Most nad przepaścią" in html
+
+
+@pytest.mark.parametrize("name", ["dashboard_meta", "dashboard_party", "dashboard_pending"])
+def test_a_player_gets_404_from_the_dashboards_parts(client, table, player, name):
+    campaign, _, _ = table
+    client.force_login(player)
+    assert client.get(reverse(name, args=[campaign.pk]), **HX).status_code == 404
+
+
+def test_an_npcs_test_form_shows_once_a_session_runs(client, table, gm):
+    campaign, _, session = table
+    npc = NPC.objects.create(
+        campaign=campaign, name="Troll", traits=[{"name": "wielki", "dice": 3}]
+    )
+    client.force_login(gm)
+    dashboard = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
+    tag = _opening_tag(dashboard, f"npc-roll-{npc.pk}")
+    assert "table:session from:body" in _attribute(tag, "hx-trigger")
+    box = _attribute(tag, "hx-get")
+    assert (
+        f'action="{reverse("npc_roll", args=[campaign.pk, npc.pk])}"'
+        in client.get(box, **HX).content.decode()
+    )
+    actions.end_session(session)
+    html = client.get(box, **HX).content.decode()
+    assert re.match(rf'\s*<div[^>]*id="npc-roll-{npc.pk}"', html)
+    assert 'name="key"' not in html
+
+
+def test_a_player_gets_404_from_an_npcs_test_form(client, table, player):
+    campaign, _, _ = table
+    npc = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
+    client.force_login(player)
+    url = reverse("npc_roll_box", args=[campaign.pk, npc.pk])
+    assert client.get(url, **HX).status_code == 404
