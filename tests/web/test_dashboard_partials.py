@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rolls import dashboard
-from tests.web.test_after_roll import make_table, rolled
+from tests.web.test_after_roll import rolled, zarith
 
 pytestmark = pytest.mark.django_db
 
@@ -25,8 +25,8 @@ PARTIALS = {
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player)
+def table(make_table):
+    return make_table(**zarith())
 
 
 def _queries(client, url) -> int:
@@ -39,7 +39,7 @@ def _queries(client, url) -> int:
 def test_a_partial_runs_at_most_its_few_queries(
     client, table, gm, name, django_assert_max_num_queries
 ):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     rolled(session, hero, "no")
     client.force_login(gm)
     url = reverse(name, args=[campaign.pk])
@@ -50,7 +50,7 @@ def test_a_partial_runs_at_most_its_few_queries(
 
 @pytest.mark.parametrize("name", PARTIALS)
 def test_a_partials_queries_do_not_grow_with_the_log(client, table, gm, name):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     client.force_login(gm)
     url = reverse(name, args=[campaign.pk])
     for _ in range(3):
@@ -78,7 +78,7 @@ PARTS = [
 def test_a_part_renders_from_its_context_without_a_query(
     rf, table, gm, function, template, django_assert_num_queries
 ):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     rolled(session, hero, "no")
     session = dashboard._open_session(campaign)
     request = rf.get("/")

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from rolls import actions
 from sheets.models import NPC
-from tests.web.test_after_roll import make_table
+from tests.web.test_after_roll import zarith
 
 pytestmark = pytest.mark.django_db
 
@@ -17,8 +17,8 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def table(gm, player, other_player):
-    return make_table(gm, player, other_player)
+def table(make_table):
+    return make_table(**zarith())
 
 
 def _opening_tag(html: str, part: str) -> str:
@@ -34,7 +34,7 @@ def _attribute(tag: str, name: str) -> str:
 
 
 def test_the_sheet_refreshes_from_its_own_endpoint_on_its_characters_change(client, table, player):
-    campaign, hero, _ = table
+    campaign, hero = table.campaign, table.hero
     client.force_login(player)
     page = client.get(reverse("character_detail", args=[campaign.pk, hero.pk])).content.decode()
     tag = _opening_tag(page, f"paper-{hero.pk}")
@@ -48,7 +48,7 @@ def test_the_sheet_refreshes_from_its_own_endpoint_on_its_characters_change(clie
 
 
 def test_the_table_page_refreshes_the_sheet_from_the_same_endpoint(client, table, player):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     client.force_login(player)
     page = client.get(reverse("session_detail", args=[campaign.pk, session.pk])).content.decode()
     tag = _opening_tag(page, f"paper-{hero.pk}")
@@ -56,32 +56,34 @@ def test_the_table_page_refreshes_the_sheet_from_the_same_endpoint(client, table
 
 
 def test_an_outsider_gets_404_from_the_sheet_and_the_session_side(client, table, outsider):
-    campaign, hero, session = table
+    campaign, hero, session = table.campaign, table.hero, table.session
     client.force_login(outsider)
     assert client.get(reverse("character_paper", args=[campaign.pk, hero.pk])).status_code == 404
     side = reverse("session_side", args=[campaign.pk, session.pk])
     assert client.get(side, **HX).status_code == 404
 
 
-def test_the_sheet_of_a_character_of_another_campaign_is_a_404(client, table, gm, player, outsider):
-    campaign, hero, _ = table
-    other, _, _ = make_table(gm, player, outsider)
+def test_the_sheet_of_a_character_of_another_campaign_is_a_404(
+    client, table, make_table, player, outsider
+):
+    hero = table.hero
+    other = make_table(**zarith(), players=[player, outsider]).campaign
     client.force_login(player)
     assert client.get(reverse("character_paper", args=[other.pk, hero.pk])).status_code == 404
 
 
 def test_the_session_side_of_another_campaigns_session_is_a_404(
-    client, table, gm, player, outsider
+    client, table, make_table, player, outsider
 ):
-    campaign, _, _ = table
-    _, _, other_session = make_table(gm, player, outsider)
+    campaign = table.campaign
+    other_session = make_table(**zarith(), players=[player, outsider]).session
     client.force_login(player)
     side = reverse("session_side", args=[campaign.pk, other_session.pk])
     assert client.get(side).status_code == 404
 
 
 def test_the_session_side_follows_a_new_scene(client, table, player):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     client.force_login(player)
     side = reverse("session_side", args=[campaign.pk, session.pk])
     actions.new_scene(session, "Most nad przepaścią")
@@ -92,13 +94,13 @@ def test_the_session_side_follows_a_new_scene(client, table, player):
 
 @pytest.mark.parametrize("name", ["dashboard_meta", "dashboard_party", "dashboard_pending"])
 def test_a_player_gets_404_from_the_dashboards_parts(client, table, player, name):
-    campaign, _, _ = table
+    campaign = table.campaign
     client.force_login(player)
     assert client.get(reverse(name, args=[campaign.pk]), **HX).status_code == 404
 
 
 def test_an_npcs_test_form_shows_once_a_session_runs(client, table, gm):
-    campaign, _, session = table
+    campaign, session = table.campaign, table.session
     npc = NPC.objects.create(
         campaign=campaign, name="Troll", traits=[{"name": "wielki", "dice": 3}]
     )
@@ -118,7 +120,7 @@ def test_an_npcs_test_form_shows_once_a_session_runs(client, table, gm):
 
 
 def test_a_player_gets_404_from_an_npcs_test_form(client, table, player):
-    campaign, _, _ = table
+    campaign = table.campaign
     npc = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
     client.force_login(player)
     url = reverse("npc_roll_box", args=[campaign.pk, npc.pk])
