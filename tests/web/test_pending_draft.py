@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def called(table, gm):  # noqa: F811
-    _campaign, hero, _troll, session = table
+    hero, session = table.hero, table.session
     return pending.call_test(
         session=session, character=hero, gm=gm, target={"attribute": "BUDOWA", "skill": ["WALKA"]}
     )

@@ -17,7 +17,7 @@ HX = {"HX-Request": "true"}
 
 
 def test_a_roll_sent_again_with_its_key_answers_with_the_same_roll(client, running):
-    _, hero = running
+    hero = running.hero
     form = {"attribute": "BUDOWA", "key": str(uuid.uuid4())}
     first = client.post(panel_url(hero, "test_roll"), form, headers=HX)
     again = client.post(panel_url(hero, "test_roll"), form, headers=HX)
@@ -27,7 +27,7 @@ def test_a_roll_sent_again_with_its_key_answers_with_the_same_roll(client, runni
 
 
 def test_a_roll_that_spent_the_last_experience_dice_sent_again_is_not_refused(client, running):
-    _, hero = running
+    hero = running.hero
     form = {"attribute": "BUDOWA", "experience": "2", "key": str(uuid.uuid4())}
     client.post(panel_url(hero, "test_roll"), form, headers=HX)
     again = client.post(panel_url(hero, "test_roll"), form, headers=HX)
@@ -38,7 +38,7 @@ def test_a_roll_that_spent_the_last_experience_dice_sent_again_is_not_refused(cl
 
 
 def test_a_new_key_with_choices_the_sheet_no_longer_allows_is_still_refused(client, running):
-    _, hero = running
+    hero = running.hero
     client.post(
         panel_url(hero, "test_roll"),
         {"attribute": "BUDOWA", "experience": "2", "key": str(uuid.uuid4())},
@@ -53,7 +53,7 @@ def test_a_new_key_with_choices_the_sheet_no_longer_allows_is_still_refused(clie
 
 
 def test_another_players_key_does_not_answer_with_their_roll(client, running, other_player):
-    campaign, hero = running
+    campaign, hero = running.campaign, running.hero
     form = {"attribute": "BUDOWA", "experience": "2", "key": str(uuid.uuid4())}
     client.post(panel_url(hero, "test_roll"), form)
     client.force_login(campaign.gm)
@@ -63,7 +63,7 @@ def test_another_players_key_does_not_answer_with_their_roll(client, running, ot
 
 
 def test_a_called_test_sent_again_with_its_key_answers_with_its_roll(client, running, gm):
-    campaign, hero = running
+    campaign, hero = running.campaign, running.hero
     session = campaign.sessions.get()
     test = pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "BUDOWA"})
     form = roll_form(test, revision=1)
@@ -76,7 +76,7 @@ def test_a_called_test_sent_again_with_its_key_answers_with_its_roll(client, run
 
 
 def test_the_panel_carries_the_not_sent_message_and_a_focusable_result(client, running):
-    _, hero = running
+    hero = running.hero
     form = {"attribute": "BUDOWA", "experience": "1", "key": str(uuid.uuid4())}
     html = client.post(panel_url(hero, "test_roll"), form, headers=HX).content.decode()
     assert '<template id="roll-not-sent">' in html
@@ -85,6 +85,6 @@ def test_the_panel_carries_the_not_sent_message_and_a_focusable_result(client, r
 
 
 def test_a_panel_that_cannot_roll_marks_its_button_not_ready(client, running):
-    _, hero = running
+    hero = running.hero
     html = client.post(panel_url(hero), {"attribute": ""}).content.decode()
     assert 'disabled data-not-ready="true"' in html
