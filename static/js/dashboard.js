@@ -31,16 +31,18 @@
   // once the change has answered.
   const writing = {};
   const waiting = {};
-  function writeInto(detail) {
-    return !isGet(detail) && partOf(detail.target) ? detail.target.id : null;
-  }
+  // The part is remembered on the request: by the time it answers, its old copy has been
+  // swapped out of the page.
   document.addEventListener("htmx:beforeRequest", function (event) {
-    const id = writeInto(event.detail);
-    if (id) writing[id] = (writing[id] || 0) + 1;
+    const detail = event.detail;
+    if (isGet(detail) || !partOf(detail.target)) return;
+    detail.xhr.dashboardPart = detail.target.id;
+    writing[detail.target.id] = (writing[detail.target.id] || 0) + 1;
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    const id = writeInto(event.detail);
+    const id = event.detail.xhr && event.detail.xhr.dashboardPart;
     if (!id) return;
+    event.detail.xhr.dashboardPart = null;
     writing[id] -= 1;
     const part = document.getElementById(id);
     if (writing[id] || !waiting[id] || !part) return;
