@@ -324,3 +324,30 @@ def test_a_system_without_group_tests_has_no_group_screen(make_table):
     table = make_table("fasttest")
     response = table.client(table.gm).get(reverse("group_test", args=[table.campaign.pk]))
     assert response.status_code == 404
+
+
+def test_the_log_shows_each_participants_dice_and_the_one_result(party, dice):
+    ala, bartek, _celina = party.characters
+    gm = party.client(party.gm)
+    start(gm, party, ala, "skill:Atletyka")
+    add(gm, party, bartek, "skill:Dociekliwość")
+    dice(6, 7)
+    roll(gm, party, ala)
+    dice(5)
+    roll(gm, party, bartek)
+    post(gm, "group_settle", party.campaign, group().pk, revision=group().revision)
+    url = reverse("session_detail", args=[party.campaign.pk, party.session.pk])
+    page = party.client(party.players[1]).get(url).content.decode()
+    assert "Ala&#x27;s dice in Ala&#x27;s group test" in page
+    assert "Bartek&#x27;s dice in Ala&#x27;s group test" in page
+    assert "Group test of Ala with Bartek (#1, #2)" in page
+
+
+def test_the_group_screen_speaks_polish(party):
+    gathered(party, None)
+    client = party.client(party.players[1])
+    client.cookies["django_language"] = "pl"
+    page = client.get(reverse("group_test", args=[party.campaign.pk])).content.decode()
+    assert "Test grupowy: Ala" in page
+    assert "Rzuć kośćmi: Bartek" in page
+    assert "Szansa powodzenia" in page
