@@ -296,5 +296,7 @@ WORDS.update(
         "group_die": _("%(name)s's dice in %(initiator)s's group test"),
         "group_reroll": _("%(name)s re-rolls in the group test (%(ability)s)"),
         "group_result": _("Group test of %(initiator)s with %(helpers)s (%(seqs)s)"),
+        # 2d6 joint tests: the helpers' count with the characters of the table named.
+        "helpers_named": _("%(helpers)s: %(names)s"),
     }
 )
