@@ -31,8 +31,9 @@ from sheets.models import Character
 class GroupForm(forms.Form):
     """Every field a group action may send; each action reads the ones it needs."""
 
-    revision = forms.IntegerField(required=False, min_value=1)
-    character = forms.IntegerField(required=False, min_value=1)
+    # Bounded like the database's keys: a number past them is refused here, never queried.
+    revision = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
+    character = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
     skill = forms.CharField(required=False, max_length=120)
     difficulty = forms.IntegerField(required=False, min_value=0, max_value=30)
     ease = forms.TypedChoiceField(
@@ -52,7 +53,7 @@ class GroupForm(forms.Form):
         pick = data.get("pick") or ""
         if pick:
             character, _bar, skill = pick.partition("|")
-            if not character.isdigit():
+            if not character.isdigit() or len(character) > 9:
                 raise forms.ValidationError(_("Choose a character and what they test with."))
             data["character"], data["skill"] = int(character), skill
         return data
