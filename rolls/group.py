@@ -43,19 +43,23 @@ class GroupRules:
     "bonus"}]``; ``dice_counts(helpers)``: each participant's number of dice, initiator first;
     ``odds(members, difficulty, ease)``: the exact ``{"success", "boosted"}`` odds from the
     members as stored (faces rolled so far, boosts chosen); ``resolve(members, pools,
-    difficulty, ease)``: the engine's result (``dice``, ``contract()``, ``members`` with each
-    one's ``rozmach`` left); ``pool`` / ``keep_pool``: read and write a character's pool;
-    ``gained(member)``: what a member's own faces add to their pool.
+    difficulty, ease, heroic)``: the engine's result (``dice``, ``contract()``, ``members``
+    with each one's ``rozmach`` left); ``pool`` / ``keep_pool``: read and write a character's pool;
+    ``gained(member)``: what a member's own faces add to their pool; ``heroic``: the
+    resources the initiator may pay heroic effort with (``(key, label)``), and
+    ``pay_heroic(character, resource, cost)`` takes its cost from the sheet.
     """
 
     choices: Callable[[Character], list[dict[str, Any]]]
     dice_counts: Callable[[int], tuple[int, ...]]
     odds: Callable[[list[dict[str, Any]], int, int], dict[str, float]]
-    resolve: Callable[[list[dict[str, Any]], list[int], int, int], Any]
+    resolve: Callable[[list[dict[str, Any]], list[int], int, int, bool], Any]
     pool: Callable[[Character], int]
     keep_pool: Callable[[Character, int], None]
     gained: Callable[[dict[str, Any]], int]
     max_helpers: int
+    heroic: tuple[tuple[str, Any], ...] = ()
+    pay_heroic: Callable[[Character, str, int], None] | None = None
 
 
 def rules_of(system_key: str) -> GroupRules | None:
@@ -368,8 +372,11 @@ class _Settled:
 
 
 @transaction.atomic
-def settle(*, group_id: int, user, revision: int | None) -> GroupTest:
-    """Read the test from everyone's dice: one entry, and each participant's pool updated."""
+def settle(*, group_id: int, user, revision: int | None, heroic: str = "") -> GroupTest:
+    """Read the test from everyone's dice: one entry, and each participant's pool updated.
+
+    ``heroic`` names the resource the initiator pays heroic effort with ("" for none): only the
+    initiator bears the test, so only they may (RULES.md's Decision, as in opposed tests)."""
     group = _locked(group_id, revision)
     rules = _rules(group.session)
     if not may_lead(group, user):
@@ -385,10 +392,9 @@ def settle(*, group_id: int, user, revision: int | None) -> GroupTest:
         )
     }
     pools = [rules.pool(characters[member["character"]]) for member in group.members]
-    try:
-        result = rules.resolve(group.members, pools, group.difficulty, group.ease)
-    except ActionRefused:
-        raise
+    if heroic and heroic not in dict(rules.heroic):
+        raise ActionRefused(_("Choose what the initiator pays heroic effort with."))
+    result = rules.resolve(group.members, pools, group.difficulty, group.ease, bool(heroic))
     seqs = [member["seq"] for member in group.members]
     initiator = characters[group.members[0]["character"]]
     parent = group.session.rolls.get(seq=seqs[0])
@@ -396,6 +402,8 @@ def settle(*, group_id: int, user, revision: int | None) -> GroupTest:
     def keep_pools(_result, _roll) -> None:
         for member, share in zip(group.members, result.members, strict=True):
             rules.keep_pool(characters[member["character"]], share.rozmach)
+        if heroic:
+            rules.pay_heroic(initiator, heroic, result.heroic_cost)
 
     flat = [member["sides"] for member in group.members for _ in member["faces"]]
     roll, _created = record_roll(
@@ -471,6 +479,7 @@ def view(group: GroupTest | None, user, campaign) -> dict[str, Any]:
         "all_rolled": all(member["seq"] is not None for member in group.members),
         "joinable": _picks(rules, [c for c in characters if c.pk not in taking_part]),
         "answer": group.result.result.get("answer") if group.result_id else None,
+        "heroic": rules.heroic,
     }
     return shown
 

@@ -45,6 +45,7 @@ class GroupForm(forms.Form):
     )
     ability = forms.CharField(required=False, max_length=60)
     cost = forms.IntegerField(required=False, min_value=0, max_value=10)
+    heroic = forms.CharField(required=False, max_length=40)
     #: The screen's one choice of a character and their skill: "<character>|<skill>".
     pick = forms.CharField(required=False, max_length=140)
 
@@ -254,6 +255,7 @@ def group_settle(request: HttpRequest, campaign_id: int, group_id: int) -> HttpR
             group_id=_group_of(campaign, group_id).pk,
             user=request.user,
             revision=data.get("revision"),
+            heroic=data.get("heroic") or "",
         )
 
     return _act(request, campaign_id, do)

@@ -351,3 +351,41 @@ def test_the_group_screen_speaks_polish(party):
     assert "Test grupowy: Ala" in page
     assert "Rzuć kośćmi: Bartek" in page
     assert "Szansa powodzenia" in page
+
+
+def test_the_initiator_saves_a_failed_group_test_with_heroic_effort(party, dice):
+    ala, bartek, _celina = party.characters
+    client = party.client(party.players[0])
+    start(client, party, ala, "skill:Atletyka")
+    add(client, party, bartek, "skill:Dociekliwość")
+    dice(2, 3)
+    roll(client, party, ala)
+    dice(1)
+    roll(party.client(party.players[1]), party, bartek)
+    post(
+        client, "group_settle", party.campaign, group().pk,
+        revision=group().revision, heroic="wytrzymalosc",
+    )  # fmt: skip
+    # 2, 3 and 1 read 2: 2 - 5 = -3; heroic effort costs 4 for exactly 1 success.
+    answer = Roll.objects.get(kind="group").result["answer"]
+    assert (answer["result"], answer["heroic_cost"]) == (1, 4)
+    assert Character.objects.get(pk=ala.pk).data["resources"]["wytrzymalosc"] == 4
+
+
+def test_heroic_effort_after_a_success_is_refused_with_the_engines_reason(party, dice):
+    ala, bartek, _celina = party.characters
+    client = party.client(party.gm)
+    start(client, party, ala, "skill:Atletyka")
+    add(client, party, bartek, "skill:Dociekliwość")
+    dice(9, 9)
+    roll(client, party, ala)
+    dice(8)
+    roll(client, party, bartek)
+    response = post(
+        client, "group_settle", party.campaign, group().pk,
+        revision=group().revision, heroic="determinacja",
+    )  # fmt: skip
+    assert refusal(response) == (
+        "Heroic effort is only possible after a failure; this test has 4 successes."
+    )
+    assert not Roll.objects.filter(kind="group").exists()

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError
 from rolls.engine import caerbannog_group as engine
@@ -74,7 +77,7 @@ def gained(member) -> int:
     return sum(face == member["sides"] for face in member["faces"])
 
 
-def resolve(members, pools: list[int], difficulty: int, ease: int):
+def resolve(members, pools: list[int], difficulty: int, ease: int, heroic: bool = False):
     test = engine.GroupTest(
         members=tuple(
             engine.Member(
@@ -88,6 +91,7 @@ def resolve(members, pools: list[int], difficulty: int, ease: int):
         ),
         difficulty=difficulty,
         ease=ease,
+        heroic=heroic,
     )
     try:
         return engine.resolve_group(test, [m["faces"] for m in members])
@@ -103,6 +107,25 @@ def keep_pool(character, value: int) -> None:
     sheet_actions.set_numbers(character, {("resources", "rozmach"): value})
 
 
+def pay_heroic(character, resource: str, cost: int) -> None:
+    """Heroic effort's cost (failure level + 1) from the initiator's Wytrzymałość or
+    Determinacja, refused when the sheet has less."""
+    have = sheet.view(character.data).resource(resource)
+    if have < cost:
+        raise ActionRefused(
+            _("Heroic effort costs %(cost)s %(name)s; the sheet has %(have)s.")
+            % {"cost": cost, "name": dict(HEROIC)[resource], "have": have}
+        )
+    sheet_actions.set_numbers(character, {("resources", resource): have - cost})
+
+
+#: What heroic effort may be paid with (RULES.md point 6).
+HEROIC = (
+    ("wytrzymalosc", gettext_lazy("Wytrzymałość")),
+    ("determinacja", gettext_lazy("Determinacja")),
+)
+
+
 RULES = GroupRules(
     choices=choices,
     dice_counts=engine.group_dice_counts,
@@ -112,4 +135,6 @@ RULES = GroupRules(
     keep_pool=keep_pool,
     gained=gained,
     max_helpers=MAX_HELPERS,
+    heroic=HEROIC,
+    pay_heroic=pay_heroic,
 )
