@@ -96,6 +96,9 @@ class System(Protocol):
     #: Opposed tests between two sides (``rolls.opposed.OpposedRules``), None when the rules
     #: have none (AST, T10).
     opposed: Any
+    #: Group tests of an initiator and helpers (``rolls.group.GroupRules``), None when the rules
+    #: have none.
+    group: Any
 
     def engine_faces(self, dice: Sequence[Mapping[str, Any]]) -> Any:
         """The faces of a stored roll in ENGINE.md's format (to re-resolve and check it)."""
@@ -218,6 +221,7 @@ class BaseSystem:
     rules_page: Any = None
     outcome_words: ClassVar[Mapping[str, Any]] = {}
     opposed: Any = None
+    group: Any = None
 
     def __repr__(self) -> str:
         return f"<System {self.key}>"

@@ -276,6 +276,10 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         """A pending test changed (sent to the player's own group only)."""
         await self.send_json({k: v for k, v in event.items() if k != "type"} | {"type": "pending"})
 
+    async def table_group(self, event: dict[str, Any]) -> None:
+        """A group test changed (rolls.group): every page of the table fetches it again."""
+        await self.send_json({k: v for k, v in event.items() if k != "type"} | {"type": "group"})
+
     async def _send_entry(self, payload: dict[str, Any]) -> None:
         session_id, seq = payload["session_id"], payload["seq"]
         if seq <= self.sent.get(session_id, 0):

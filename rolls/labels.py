@@ -287,3 +287,16 @@ WORDS.update(
         "opposed_critical_win": _("critical victory"),
     }
 )
+# Group tests (rolls.group): each participant's dice, a re-roll of some, the one result entry.
+KIND_LABELS["group"] = _("group test")
+KIND_LABELS["group_die"] = _("group test dice")
+KIND_LABELS["group_reroll"] = _("group test re-roll")
+WORDS.update(
+    {
+        "group_die": _("%(name)s's dice in %(initiator)s's group test"),
+        "group_reroll": _("%(name)s re-rolls in the group test (%(ability)s)"),
+        "group_result": _("Group test of %(initiator)s with %(helpers)s (%(seqs)s)"),
+        # 2d6 joint tests: the helpers' count with the characters of the table named.
+        "helpers_named": _("%(helpers)s: %(names)s"),
+    }
+)

@@ -104,3 +104,20 @@ urlpatterns += [
         name="opposed_npc_roll",
     ),
 ]
+
+# Group tests (rolls.group_views): the screen every participant and the GM share.
+from rolls import group_views  # noqa: E402
+
+urlpatterns += [
+    path("group/", group_views.group_page, name="group_test"),
+    path("group/section/", group_views.group_section, name="group_section"),
+    path("group/cue/", group_views.group_cue, name="group_cue"),
+    path("group/start/", group_views.group_start, name="group_start"),
+    path("group/<int:group_id>/add/", group_views.group_add, name="group_add"),
+    path("group/<int:group_id>/remove/", group_views.group_remove, name="group_remove"),
+    path("group/<int:group_id>/roll/", group_views.group_roll, name="group_roll"),
+    path("group/<int:group_id>/boost/", group_views.group_boost, name="group_boost"),
+    path("group/<int:group_id>/reroll/", group_views.group_reroll, name="group_reroll"),
+    path("group/<int:group_id>/settle/", group_views.group_settle, name="group_settle"),
+    path("group/<int:group_id>/cancel/", group_views.group_cancel, name="group_cancel"),
+]

@@ -22,6 +22,7 @@ from .caerbannog import (
     outcome_of,
     parse_faces,
     read_die,
+    read_position,
     refuse_after_critical,
     resolve,
 )
@@ -269,6 +270,50 @@ def roll_group(test: GroupTest, rng: RandomSource) -> GroupResult:
 
 def _draw_all(test: GroupTest, rng: RandomSource) -> list[list[int]]:
     return [[draw(rng, sides, 1)[0] for sides in member.dice] for member in test.members]
+
+
+def group_odds(
+    sizes: Sequence[int],
+    known: Sequence[int | None],
+    difficulty: int,
+    ease: int = 0,
+    modifier: int = 0,
+    bonus: int = 0,
+) -> float:
+    """Exact P(success) of a group test while it is gathered and rolled.
+
+    ``sizes`` are all the dice (member after member), ``known`` the faces rolled so far (None
+    for a die still to roll); ``bonus`` what the boosts add. The die read is an order statistic
+    of independent dice: it is at most x when at least position + 1 dice show at most x, and
+    the count of unknown dice at most x is a sum of unequal Bernoullis (counted by convolution).
+    """
+    sizes = check_die_sizes("dice", sizes)
+    if len(known) != len(sizes):
+        raise EngineError("Give one known face (or None) per die of the group test.")
+    position = read_position(len(sizes), ease)
+    offset = modifier + bonus - difficulty
+    fixed = [face for face in known if face is not None]
+    unknown = [sides for sides, face in zip(sizes, known, strict=True) if face is None]
+
+    def at_most(x: int) -> float:
+        counts = [1.0]  # counts[k]: P(k unknown dice show at most x)
+        for sides in unknown:
+            p = min(max(x, 0), sides) / sides
+            step = [0.0] * (len(counts) + 1)
+            for k, q in enumerate(counts):
+                step[k] += q * (1 - p)
+                step[k + 1] += q * p
+            counts = step
+        need = position + 1 - sum(face <= x for face in fixed)
+        return sum(q for k, q in enumerate(counts) if k >= need)
+
+    success = sum(at_most(x) - at_most(x - 1) for x in range(1, max(sizes) + 1) if x + offset > 0)
+    if all(face == 1 for face in fixed) and 1 + offset > 0:
+        critical = 1.0
+        for sides in unknown:
+            critical /= sides
+        success -= critical  # all ones read a 1, yet count as 0
+    return min(1.0, max(0.0, success))
 
 
 # --- Re-rolls ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from urllib.parse import quote, urljoin, urlsplit
 from django.urls import resolve, reverse
 
 from campaigns.models import Campaign
+from campaigns.systems import get_system
 from rolls.models import PendingTest, RandomTable, Roll
 from sheets import actions as sheet_actions
 from sheets.models import NPC, Character
@@ -255,6 +256,24 @@ class Crawl:
                 reverse("after_roll_strip", args=[c]),
             ):
                 self.page(gm, url)
+            if get_system(campaign.system).group is not None:
+                self._group_test(gm, player, c)
+
+    def _group_test(self, gm: str, player: str, c: int) -> None:
+        """The group test screen at each step: the player starts it, the GM gathers a helper
+        and rolls everyone's dice, so its forms to boost, re-roll and settle show too."""
+        page = reverse("group_test", args=[c])
+
+        def post(user: str, name: str) -> None:
+            form = next(f for f in self.page(user, page).forms if f.url_name == name)
+            self.page(user, form.url, method="post", data=_as_dict(form.fields))
+
+        post(player, "group_start")
+        post(gm, "group_add")
+        for _participant in range(2):  # the initiator and the helper
+            post(gm, "group_roll")
+        self.page(player, page)
+        self.page(gm, page)
 
     def _sheet(self, user: str, campaign: Campaign, character: Character) -> None:
         """The sheet, each of its boxes opened, a test panel from each roll target, one roll."""

@@ -54,6 +54,9 @@ READ_ONLY = {
     "random_table_json",
     "rules_index",
     "rules",
+    "group_test",
+    "group_section",
+    "group_cue",
 }
 #: URLs that take a POST the crawl does not reach, each with why (probe them when it can).
 UNREACHED = {

@@ -13,6 +13,7 @@ from rolls.engine import caerbannog as engine
 from rolls.engine import caerbannog_opposed
 from rolls.opposed import OpposedRules, Outcome
 from rolls.systems.caerbannog import demo as demo_caerbannog
+from rolls.systems.caerbannog import group as group_rules
 from rolls.systems.caerbannog import panel
 from rolls.systems.caerbannog.rules_page import PAGE as RULES_PAGE
 from sheets import actions as sheet_actions
@@ -56,6 +57,8 @@ class Caerbannog(BaseSystem):
         initiator_first=True,
         initiator_only=("heroic",),
     )
+    # RULES.md point 9: an initiator and helpers, each boosting with their own pool.
+    group = group_rules.RULES
 
     def view(self, data):
         return sheet.view(data)

@@ -46,6 +46,7 @@ from config.text import text_problem
 from rolls.engine import EngineError, twod6
 from rolls.panels import Limit, Name, Names, Panel, PanelForm, source
 from rolls.words import joined, words
+from sheets.models import Character
 from sheets.systems.named_lists import NAME_MAX, check_int, signed
 from sheets.systems.twod6 import CATEGORY_LABELS, success_point_limit, validate
 
@@ -75,6 +76,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     sheet, _sheet_errors = validate(character.data, campaign, creating=False)
     gm = _gm_modifiers((pending or {}).get("modifiers") or {})
     form = TwoD6Choices.read(choices, sheet, pending, gm["difficulty"])
+    form.table = _table_helpers(character, campaign)
     panel = Panel(system="2d6", template=TEMPLATE, errors=form.messages)
     panel.context = _context(form, sheet, gm, pending)
     if panel.errors:
@@ -169,6 +171,10 @@ class _TwoD6Test(PanelForm):
     skill = Name()
     specialisation = Name()
     advantage = Names()
+    #: Characters of the table helping in a joint test, named in the log (each counts as one).
+    helper = Names()
+    #: Who may be named: the other characters of the table (``build`` sets them).
+    table: tuple[str, ...] | list[str] = ()
 
     @classmethod
     def read(cls, choices, sheet: Mapping[str, Any], pending=None, gm_difficulty=None):
@@ -177,7 +183,7 @@ class _TwoD6Test(PanelForm):
         fixed = dict(target)
         if pending is not None:
             fixed |= {name: "" for name in cls.base_fields if name.startswith("mod-")}
-            fixed |= {"helpers": 0, "cap_raise": 0, "cap_source": ""}
+            fixed |= {"helpers": 0, "helper": [], "cap_raise": 0, "cap_source": ""}
             difficulty = target.get("difficulty", str(DEFAULT_DIFFICULTY))
             fixed["difficulty"] = difficulty if gm_difficulty is None else gm_difficulty
         form = cls(choices, fixed=fixed)
@@ -210,6 +216,23 @@ class _TwoD6Test(PanelForm):
     def skill_specialisations(self) -> list[str]:
         skill = self.cleaned_data.get("skill", "")
         return [s["name"] for s in self.specialisations if s["skill"] == skill]
+
+    def clean_helper(self) -> list[str]:
+        named = list(dict.fromkeys(self.cleaned_data["helper"]))
+        if any(name not in self.table for name in named):
+            raise ValidationError(_("A named helper must be another character of this table."))
+        return named
+
+    def clean(self):
+        data = super().clean()
+        helpers = (data.get("helpers") or 0) + len(data.get("helper") or [])
+        if "helpers" in data and helpers > twod6.MAX_HELPERS:
+            self.add_error(
+                "helpers",
+                _("A joint test takes at most %(n)s helpers, named ones included.")
+                % {"n": twod6.MAX_HELPERS},
+            )
+        return data
 
     def clean_cap_source(self) -> str:
         return _clean_text(self.cleaned_data["cap_source"])
@@ -245,6 +268,9 @@ def _context(form, sheet: Mapping[str, Any], gm: Mapping[str, Any], pending) -> 
         "specialisation_raise": SPECIALISATION_RAISE,
         "helpers": _typed(form, "helpers"),
         "max_helpers": twod6.MAX_HELPERS,
+        "table_helpers": [
+            (name, name in (form.cleaned.get("helper") or [])) for name in form.table
+        ],
         "difficulty": _typed(form, "difficulty") if gm["difficulty"] is None else gm["difficulty"],
         "difficulty_min": DIFFICULTY_MIN,
         "difficulty_max": DIFFICULTY_MAX,
@@ -298,7 +324,7 @@ def _params(form, entries) -> dict[str, Any]:
             category: [amount for _text, amount in entries[category]]
             for category in twod6.CATEGORIES
         },
-        "helpers": form.cleaned["helpers"],
+        "helpers": form.cleaned["helpers"] + len(form.cleaned["helper"]),
         "difficulty": form.cleaned["difficulty"],
         "cap_bonus": spec_raise + form.cleaned["cap_raise"],
     }
@@ -306,7 +332,8 @@ def _params(form, entries) -> dict[str, Any]:
 
 def _sources(form, sums: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One source per category with entries (after its clamp), then the cap raises."""
-    sources = [_category_source(row) for row in sums if row["entries"] or row["helpers"]]
+    named = form.cleaned["helper"]
+    sources = [_category_source(row, named) for row in sums if row["entries"] or row["helpers"]]
     specialisation, cap_raise = form.cleaned["specialisation"], form.cleaned["cap_raise"]
     if specialisation:
         said = words("specialisation", name=specialisation)
@@ -488,11 +515,18 @@ def _category_sums(parsed: twod6.Params, entries: dict, helpers: int) -> list[di
     return sums
 
 
-def _category_source(row: dict[str, Any]) -> dict[str, Any]:
+def _table_helpers(character, campaign) -> list[str]:
+    """The other characters of the table, who may be named as helpers in a joint test."""
+    others = Character.objects.filter(campaign=campaign).exclude(pk=character.pk)
+    return list(others.order_by("name").values_list("name", flat=True))
+
+
+def _category_source(row: dict[str, Any], named: list[str] = ()) -> dict[str, Any]:
     parts: list[Any] = [joined([text, signed(amount)], " ") for text, amount in row["entries"]]
     if row["helpers"]:
         n = row["helpers"]
-        parts.append(words("helpers", n=n, amount=signed(n)))
+        said = words("helpers", n=n, amount=signed(n))
+        parts.append(words("helpers_named", helpers=said, names=joined(named)) if named else said)
     text = joined(parts)
     if row["held"]:
         text = words(

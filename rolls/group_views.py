@@ -1,0 +1,283 @@
+"""The group test screen (rolls.group): gather helpers, roll each one's dice, boost, settle.
+
+Every page of the table shows the same group test and fetches it again when the table's socket
+says it changed (``table:group``); every action answers with the section as it now stands, a
+refusal said in it.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns.access import member_campaign
+from campaigns.models import GameSession
+from config.text import text_problem
+from rolls import group as actions
+from rolls.actions import ActionRefused
+from rolls.gm_forms import RollKeyForm
+from rolls.models import GroupTest
+from sheets.models import Character
+
+
+class GroupForm(forms.Form):
+    """Every field a group action may send; each action reads the ones it needs."""
+
+    # Bounded like the database's keys: a number past them is refused here, never queried.
+    revision = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
+    character = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
+    skill = forms.CharField(required=False, max_length=120)
+    difficulty = forms.IntegerField(required=False, min_value=0, max_value=30)
+    ease = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=0, choices=[("-1", "-1"), ("0", "0"), ("1", "1")]
+    )
+    boost = forms.BooleanField(required=False)
+    dice = forms.TypedMultipleChoiceField(
+        required=False, coerce=int, choices=[(str(i), str(i)) for i in range(12)]
+    )
+    ability = forms.CharField(required=False, max_length=60)
+    cost = forms.IntegerField(required=False, min_value=0, max_value=10)
+    heroic = forms.CharField(required=False, max_length=40)
+    #: The screen's one choice of a character and their skill: "<character>|<skill>".
+    pick = forms.CharField(required=False, max_length=140)
+
+    def clean(self):
+        data = super().clean()
+        pick = data.get("pick") or ""
+        if pick:
+            character, _bar, skill = pick.partition("|")
+            if not character.isdigit() or len(character) > 9:
+                raise forms.ValidationError(_("Choose a character and what they test with."))
+            data["character"], data["skill"] = int(character), skill
+        return data
+
+    def problem(self) -> str:
+        if self.is_valid():
+            return ""
+        return " ".join(m for messages in self.errors.values() for m in messages)
+
+
+def _session(campaign) -> GameSession | None:
+    return GameSession.objects.open().filter(campaign=campaign).first()
+
+
+def _context(request, campaign, refusal: str = "") -> dict:
+    session = _session(campaign)
+    shown = actions.view(actions.current(session), request.user, campaign)
+    return shown | {"campaign": campaign, "session": session, "refusal": refusal}
+
+
+def _answer(request, campaign, refusal: str = "") -> HttpResponse:
+    if request.htmx:
+        return render(request, "rolls/_group_section.html", _context(request, campaign, refusal))
+    if refusal:
+        messages.error(request, refusal)
+    return redirect(reverse("group_test", args=[campaign.pk]))
+
+
+def _campaign_with_rules(request, campaign_id: int):
+    campaign = member_campaign(request, campaign_id)
+    if actions.rules_of(campaign.system) is None:
+        raise Http404("No group tests in these rules.")
+    return campaign
+
+
+@require_GET
+@login_required
+def group_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign_with_rules(request, campaign_id)
+    return render(request, "rolls/group_page.html", _context(request, campaign))
+
+
+@require_GET
+@login_required
+def group_section(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign_with_rules(request, campaign_id)
+    return render(request, "rolls/_group_section.html", _context(request, campaign))
+
+
+def _read(request) -> tuple[dict, str]:
+    post = request.POST
+    problem = next(
+        (text_problem(v) for name in post for v in post.getlist(name) if text_problem(v)), None
+    )
+    if problem:
+        return {}, problem
+    form = GroupForm(post)
+    return (form.cleaned_data if form.is_valid() else {}), form.problem()
+
+
+def _character(campaign, pk) -> Character | None:
+    return Character.objects.filter(pk=pk, campaign=campaign).first() if pk else None
+
+
+def _group_of(campaign, group_id: int) -> GroupTest:
+    found = GroupTest.objects.filter(pk=group_id, session__campaign=campaign).first()
+    if found is None:
+        raise Http404("No such group test.")
+    return found
+
+
+def _act(request, campaign_id: int, do) -> HttpResponse:
+    campaign = _campaign_with_rules(request, campaign_id)
+    data, problem = _read(request)
+    if problem:
+        return _answer(request, campaign, problem)
+    try:
+        do(campaign, data)
+    except ActionRefused as refusal:
+        return _answer(request, campaign, str(refusal))
+    return _answer(request, campaign)
+
+
+def _key(request) -> tuple[uuid.UUID, str]:
+    sent = RollKeyForm(request.POST)
+    return sent.key_or_none() or uuid.uuid4(), sent.sent_nonce() or ""
+
+
+@require_POST
+@login_required
+def group_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    def do(campaign, data):
+        session = _session(campaign)
+        if session is None:
+            raise ActionRefused(_("Start a session before calling for tests."))
+        if data.get("difficulty") is None:
+            raise ActionRefused(_("Give the difficulty of the group test."))
+        actions.start_group(
+            session=session,
+            user=request.user,
+            initiator=_character(campaign, data.get("character")),
+            skill=data.get("skill") or "",
+            difficulty=data["difficulty"],
+            ease=data.get("ease") or 0,
+        )
+
+    return _act(request, campaign_id, do)
+
+
+@require_POST
+@login_required
+def group_add(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
+    def do(campaign, data):
+        # A character of another table is no character of this one (refused, not looked up).
+        character = Character.objects.filter(pk=data.get("character") or 0).first()
+        actions.add_helper(
+            group_id=_group_of(campaign, group_id).pk,
+            user=request.user,
+            revision=data.get("revision"),
+            character=character,
+            skill=data.get("skill") or "",
+        )
+
+    return _act(request, campaign_id, do)
+
+
+@require_POST
+@login_required
+def group_remove(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
+    def do(campaign, data):
+        actions.remove_helper(
+            group_id=_group_of(campaign, group_id).pk,
+            user=request.user,
+            revision=data.get("revision"),
+            character_pk=data.get("character") or 0,
+        )
+
+    return _act(request, campaign_id, do)
+
+
+@require_POST
+@login_required
+def group_roll(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
+    def do(campaign, data):
+        key, nonce = _key(request)
+        actions.roll_member(
+            group_id=_group_of(campaign, group_id).pk,
+            user=request.user,
+            revision=data.get("revision"),
+            character_pk=data.get("character") or 0,
+            key=key,
+            nonce=nonce,
+        )
+
+    return _act(request, campaign_id, do)
+
+
+@require_POST
+@login_required
+def group_boost(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
+    def do(campaign, data):
+        actions.set_boost(
+            group_id=_group_of(campaign, group_id).pk,
+            user=request.user,
+            revision=data.get("revision"),
+            character_pk=data.get("character") or 0,
+            boost=bool(data.get("boost")),
+        )
+
+    return _act(request, campaign_id, do)
+
+
+@require_POST
+@login_required
+def group_reroll(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
+    def do(campaign, data):
+        key, nonce = _key(request)
+        actions.reroll_member(
+            group_id=_group_of(campaign, group_id).pk,
+            user=request.user,
+            revision=data.get("revision"),
+            character_pk=data.get("character") or 0,
+            dice=list(data.get("dice") or []),
+            ability=data.get("ability") or "",
+            cost=data.get("cost") or 0,
+            key=key,
+            nonce=nonce,
+        )
+
+    return _act(request, campaign_id, do)
+
+
+@require_POST
+@login_required
+def group_settle(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
+    def do(campaign, data):
+        actions.settle(
+            group_id=_group_of(campaign, group_id).pk,
+            user=request.user,
+            revision=data.get("revision"),
+            heroic=data.get("heroic") or "",
+        )
+
+    return _act(request, campaign_id, do)
+
+
+@require_POST
+@login_required
+def group_cancel(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
+    def do(campaign, data):
+        actions.cancel(group_id=_group_of(campaign, group_id).pk, user=request.user)
+
+    return _act(request, campaign_id, do)
+
+
+@require_GET
+@login_required
+def group_cue(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The line on every page of the table while a group test is under way."""
+    campaign = member_campaign(request, campaign_id)
+    session = _session(campaign)
+    rules = actions.rules_of(campaign.system)
+    cue = actions.cue(session, request.user) if rules else None
+    offer = rules is not None and session is not None
+    context = {"campaign": campaign, "cue": cue, "offer": offer}
+    return render(request, "rolls/_group_cue.html", context)

@@ -1,0 +1,65 @@
+"""A Caerbannog group test gathered and rolled live, in three browsers: the GM and two players."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser import demo_table, log_in
+from tests.web.test_browser_table import browser  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+CAMPAIGN = "Caerbannog 2026"
+
+
+def group_screen(browser, base, username):  # noqa: F811
+    page = log_in(browser, base, username)
+    page.click(f"text={CAMPAIGN}")
+    page.click("text=Start a group test")
+    page.wait_for_selector("#group-test")
+    page.wait_for_selector("[data-call-cue][data-connection-state='live']", state="attached")
+    return page
+
+
+def test_a_group_test_is_gathered_and_rolled_live_on_all_three_pages(browser, tmp_path):  # noqa: F811
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={CAMPAIGN}")
+        gm.click("text=Start a session")
+        gm.click(f"nav.crumbs >> text={CAMPAIGN}")
+        gm.click("text=Start a group test")
+        gm.wait_for_selector("[data-call-cue][data-connection-state='live']", state="attached")
+        ala = group_screen(browser, base, "ala")
+        bartek = group_screen(browser, base, "bartek")
+
+        # Ala starts it with Julio's Dociekliwość; the GM's and Bartek's pages show it at once.
+        ala.select_option("#group-initiator", label="Julio: Dociekliwość (d8)")
+        ala.fill("#group-difficulty", "3")
+        ala.click("[data-start-group]")
+        for page in (gm, bartek):
+            page.wait_for_selector('#group-test h2:has-text("Julio\'s group test")')
+            assert "Odds of success" in page.inner_text("#group-test")
+
+        # The GM gathers Morgana; Ala and Bartek see her join, the odds change.
+        alone = ala.inner_text("[data-odds-success]")
+        gm.select_option("#group-helper", label="Morgana: Charyzma (d4)")
+        gm.click("[data-add-helper]")
+        for page in (ala, bartek):
+            page.wait_for_selector("#group-test tr[data-member]:has-text('Morgana')")
+        assert [r.inner_text() for r in ala.locator("tr[data-member] td:nth-child(3)").all()] == [
+            "2d8",
+            "1d4",
+        ]
+        assert ala.inner_text("[data-odds-success]") != alone
+
+        # Bartek rolls Morgana's die (his page offers no button for Julio's dice).
+        assert bartek.locator("[data-roll-member]").count() == 1
+        bartek.click("[data-roll-member]")
+        for page in (gm, ala):
+            page.wait_for_selector("tr[data-member]:has-text('Morgana')[data-rolled='yes']")
+        ala.click("[data-roll-member]")
+        gm.wait_for_selector("[data-settle]")
+        gm.click("[data-settle]")
+        for page in (gm, ala, bartek):
+            page.wait_for_selector("[data-group-result]")
+            assert "Group test of Julio with Morgana" in page.inner_text("[data-group-result]")
