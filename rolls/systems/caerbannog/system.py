@@ -7,6 +7,7 @@ from contextlib import suppress
 from django.utils.translation import gettext_lazy
 
 from campaigns.forms import CaerbannogSettings
+from campaigns.system_settings import system_settings
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls, party
 from rolls.engine import caerbannog as engine
@@ -79,13 +80,18 @@ class Caerbannog(BaseSystem):
         return CaerbannogSettings(data, settings=settings)
 
     def scene_started(self, campaign, scene):
-        # RULES.md (Caerbannog): the Rozmach pool goes back to 0 at the end of each scene.
+        # RULES.md (Caerbannog): the Rozmach pool goes back to 0 at the end of each scene, and
+        # once the GM has filled the PD table each character starts the new one with the
+        # Rozmach its PD grant (nothing while the table is empty: the seed does not print it).
+        table = system_settings(campaign)["pd_rozmach"]
         for character in Character.objects.select_for_update().filter(campaign=campaign):
-            if self.view(character.data).resources.get("rozmach", 0) != 0:
+            view = self.view(character.data)
+            granted = sheet.pd_rozmach(view.resource("pd"), table) or 0
+            if view.resources.get("rozmach", 0) != granted:
                 character.campaign = campaign
                 with suppress(sheet_actions.SheetRefused):
                     # A sheet its schema already refuses is left as it is, not the scene.
-                    sheet_actions.set_numbers(character, {("resources", "rozmach"): 0})
+                    sheet_actions.set_numbers(character, {("resources", "rozmach"): granted})
 
 
 SYSTEM = register(Caerbannog())
