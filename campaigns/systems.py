@@ -66,6 +66,12 @@ class System(Protocol):
     xp_path: tuple[str, ...]
     #: The awards box's title for that XP ("PD" in Caerbannog).
     xp_title: Any
+    #: The awards box's word on how much to give, and the amount it offers first.
+    xp_hint: Any
+    xp_initial: int
+    #: Occasions on which the rules give every party member 1 XP ({key: what it was for}):
+    #: the awards box offers one button each.
+    xp_occasions: Mapping[str, Any]
     #: A scene holds the GM's challenge points (AST).
     challenge_points: bool
     #: The dashboard shows the strip of what the GM may apply after a roll (FastTest).
@@ -208,6 +214,9 @@ class BaseSystem:
     has_follow_ups: ClassVar[bool] = False
     xp_path: ClassVar[tuple[str, ...]] = ()
     xp_title: Any = ""
+    xp_hint: Any = ""
+    xp_initial: ClassVar[int] = 1
+    xp_occasions: ClassVar[Mapping[str, Any]] = {}
     challenge_points: ClassVar[bool] = False
     after_roll_strip: ClassVar[bool] = False
     wound_tracker: ClassVar[bool] = False

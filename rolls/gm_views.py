@@ -167,7 +167,7 @@ def awards_panel(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 def award_xp(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
-    form = awards.XPForm(request.POST, characters=_characters(campaign))
+    form = awards.XPForm(request.POST, characters=_characters(campaign), rules=campaign.rules)
     if form.is_valid():
         try:
             given = awards.give_xp(

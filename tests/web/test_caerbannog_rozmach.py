@@ -8,6 +8,8 @@ import copy
 import pytest
 from django.urls import reverse
 
+from rolls.models import Award
+
 pytestmark = pytest.mark.django_db
 
 SHEET = {
@@ -80,3 +82,57 @@ def test_the_first_scene_of_a_session_grants_too(client, make_table):
     client.force_login(table.gm)
     client.post(reverse("session_start", args=[table.campaign.pk]), {"title": "Noc"})
     assert resources(table.hero)["rozmach"] == 1
+
+
+# --- PD for challenges and fights -----------------------------------------------------------
+
+
+def give_pd(client, table, **form):
+    client.force_login(table.gm)
+    return client.post(reverse("award_xp", args=[table.campaign.pk]), form, HTTP_HX_REQUEST="true")
+
+
+def test_the_awards_box_says_1_pd_per_challenge_and_per_fight(client, make_table):
+    table = make_table("caerbannog", characters=[("Morgana", sheet())])
+    client.force_login(table.gm)
+    html = client.get(reverse("awards_panel", args=[table.campaign.pk])).content.decode()
+    assert "1 PD per challenge and per fight" in html
+    assert "2–5" not in html
+    assert 'value="challenge"' in html
+    assert 'value="fight"' in html
+    assert 'name="amount" value="1"' in html
+
+
+def test_a_fight_gives_every_party_member_1_pd_with_its_reason(client, make_table):
+    table = make_table("caerbannog", characters=[("Morgana", sheet(pd=4)), ("Julio", sheet())])
+    response = give_pd(client, table, occasion="fight", reason="the bandits at the ford")
+    morgana, julio = table.characters
+    assert response.status_code == 200
+    assert (resources(morgana)["pd"], resources(julio)["pd"]) == (5, 1)
+    assert set(Award.objects.values_list("amount", "reason")) == {
+        (1, "a fight: the bandits at the ford")
+    }
+    assert "a fight: the bandits at the ford" in response.content.decode()
+
+
+def test_a_challenge_needs_no_reason_and_ignores_what_is_typed_in_the_amount(client, make_table):
+    table = make_table("caerbannog", characters=[("Morgana", sheet())])
+    give_pd(client, table, occasion="challenge", amount="7", character=str(table.hero.pk))
+    assert resources(table.hero)["pd"] == 1
+    assert Award.objects.get().reason == "a challenge"
+
+
+def test_an_occasion_the_rules_do_not_name_is_refused(client, make_table):
+    table = make_table("caerbannog", characters=[("Morgana", sheet())])
+    response = give_pd(client, table, occasion="feast")
+    assert response.status_code == 422
+    assert "These rules give no XP for that occasion." in response.content.decode()
+    assert resources(table.hero)["pd"] == 0
+
+
+def test_fasttest_keeps_its_2_to_5_xp_after_an_adventure(client, make_table):
+    table = make_table("fasttest")
+    client.force_login(table.gm)
+    html = client.get(reverse("awards_panel", args=[table.campaign.pk])).content.decode()
+    assert "After an adventure the GM gives 2–5." in html
+    assert 'value="fight"' not in html

@@ -47,6 +47,12 @@ class Caerbannog(BaseSystem):
     has_follow_ups = True
     xp_path = ("resources", "pd")
     xp_title = gettext_lazy("PD (experience points)")
+    # RULES.md: "1 PD za każde stoczone wyzwanie i walkę", to every party member.
+    xp_hint = gettext_lazy("Every party member gains 1 PD per challenge and per fight.")
+    xp_occasions = {
+        "challenge": gettext_lazy("a challenge"),
+        "fight": gettext_lazy("a fight"),
+    }
     settings_template = "systems/caerbannog/settings.html"
     # RULES.md: the opponent's result is the initiator's difficulty (both sides test at 0), and
     # the initiator settles modifiers first, then the opponent.
