@@ -4,11 +4,15 @@ fights, Rozmach spent on reactions at the GM's costs, forced spending paid with 
 and surprise in the first round."""
 
 import copy
+import html
+import uuid
 
 import pytest
 from django.urls import reverse
 
-from rolls.models import Award
+from rolls.models import Award, Roll
+from rolls.words import source_line
+from tests.web.live import panel_url
 
 pytestmark = pytest.mark.django_db
 
@@ -95,12 +99,12 @@ def give_pd(client, table, **form):
 def test_the_awards_box_says_1_pd_per_challenge_and_per_fight(client, make_table):
     table = make_table("caerbannog", characters=[("Morgana", sheet())])
     client.force_login(table.gm)
-    html = client.get(reverse("awards_panel", args=[table.campaign.pk])).content.decode()
-    assert "1 PD per challenge and per fight" in html
-    assert "2–5" not in html
-    assert 'value="challenge"' in html
-    assert 'value="fight"' in html
-    assert 'name="amount" value="1"' in html
+    page = client.get(reverse("awards_panel", args=[table.campaign.pk])).content.decode()
+    assert "1 PD per challenge and per fight" in page
+    assert "2–5" not in page
+    assert 'value="challenge"' in page
+    assert 'value="fight"' in page
+    assert 'name="amount" value="1"' in page
 
 
 def test_a_fight_gives_every_party_member_1_pd_with_its_reason(client, make_table):
@@ -133,6 +137,119 @@ def test_an_occasion_the_rules_do_not_name_is_refused(client, make_table):
 def test_fasttest_keeps_its_2_to_5_xp_after_an_adventure(client, make_table):
     table = make_table("fasttest")
     client.force_login(table.gm)
-    html = client.get(reverse("awards_panel", args=[table.campaign.pk])).content.decode()
-    assert "After an adventure the GM gives 2–5." in html
-    assert 'value="fight"' not in html
+    page = client.get(reverse("awards_panel", args=[table.campaign.pk])).content.decode()
+    assert "After an adventure the GM gives 2–5." in page
+    assert 'value="fight"' not in page
+
+
+# --- Reactions at the GM's costs, and forced spending -----------------------------------------
+
+REACTIONS = [{"reaction": "Unik w ostatniej chwili", "cost": 2}, {"reaction": "Kontra", "cost": 4}]
+
+
+@pytest.fixture
+def reacting(make_table, client, player):
+    def make(rozmach=3, determinacja=3):
+        table = make_table(
+            "caerbannog",
+            settings={"caerbannog": {"reaction_costs": REACTIONS}},
+            characters=[("Morgana", sheet(rozmach=rozmach, determinacja=determinacja))],
+            session="first",
+        )
+        client.force_login(player)
+        return table.hero
+
+    return make
+
+
+def panel(client, hero, **choices):
+    return client.post(panel_url(hero), choices)
+
+
+def text(response):
+    return html.unescape(response.content.decode())
+
+
+def roll(client, hero, **choices):
+    return client.post(panel_url(hero, "test_roll"), {**choices, "key": str(uuid.uuid4())})
+
+
+def test_the_panel_offers_the_reactions_of_the_gms_table_with_their_costs(client, reacting):
+    hero = reacting()
+    page = panel(client, hero, defence="Unik").content.decode()
+    assert "Unik w ostatniej chwili — 2 Rozmach" in page
+    assert "Kontra — 4 Rozmach" in page
+
+
+def test_without_the_gms_table_the_panel_offers_no_reaction(client, make_table, player):
+    table = make_table("caerbannog", characters=[("Morgana", sheet(rozmach=3))])
+    client.force_login(player)
+    page = panel(client, table.hero, defence="Unik").content.decode()
+    assert 'name="reaction"' not in page
+
+
+def test_a_reaction_is_paid_from_the_pool_before_its_dice(client, reacting, dice):
+    hero = reacting(rozmach=3)
+    shown = panel(client, hero, defence="Unik", reaction="Unik w ostatniej chwili")
+    assert shown.context["panel"].params["rozmach"] == 1
+    assert "2 from the pool, before the dice" in shown.content.decode()
+    dice(8, 2, 1)  # Unik II: 3d8, reads 2; the 8 gains 1 Rozmach after the reaction is paid
+    roll(client, hero, defence="Unik", reaction="Unik w ostatniej chwili")
+    entry = Roll.objects.get()
+    assert resources(hero)["rozmach"] == 2
+    assert resources(hero)["determinacja"] == 3
+    assert "2 Rozmach spent: reaction: Unik w ostatniej chwili" in [
+        source_line(s) for s in entry.sources
+    ]
+
+
+def test_a_reaction_the_pool_cannot_pay_is_refused_unless_forced(client, reacting):
+    hero = reacting(rozmach=1)
+    response = roll(client, hero, defence="Unik", reaction="Kontra")
+    assert response.status_code == 422
+    assert "Kontra costs 4 Rozmach and the pool holds 1" in response.content.decode()
+    assert "the 3 lacking are lost as Determinacja" in response.content.decode()
+    assert Roll.objects.count() == 0
+    assert resources(hero)["rozmach"] == 1
+
+
+def test_a_forced_spending_takes_the_pool_and_the_shortfall_in_determinacja(client, reacting, dice):
+    hero = reacting(rozmach=1, determinacja=3)
+    shown = panel(client, hero, defence="Unik", reaction="Kontra", forced="1")
+    assert "the pool lacks 3, so 3 Determinacja is lost" in shown.content.decode()
+    dice(2, 2, 1)
+    roll(client, hero, defence="Unik", reaction="Kontra", forced="1")
+    entry = Roll.objects.get()
+    assert (resources(hero)["rozmach"], resources(hero)["determinacja"]) == (0, 0)
+    lines = [source_line(s) for s in entry.sources]
+    assert "1 Rozmach spent: reaction: Kontra" in lines
+    assert "3 Determinacja lost: forced spending (Kontra): the Rozmach the pool lacked" in lines
+
+
+def test_a_forced_spending_the_determinacja_cannot_pay_is_refused(client, reacting):
+    hero = reacting(rozmach=0, determinacja=2)
+    response = roll(client, hero, defence="Unik", reaction="Kontra", forced="1")
+    assert response.status_code == 422
+    assert "lacks 4 Rozmach, to be lost as Determinacja, and the sheet holds 2 Determinacja" in (
+        response.content.decode()
+    )
+    assert resources(hero)["determinacja"] == 2
+
+
+def test_a_reaction_not_in_the_gms_table_is_refused(client, reacting):
+    hero = reacting()
+    response = roll(client, hero, defence="Unik", reaction="Teleport")
+    assert response.status_code == 422
+    assert "“Teleport” is not in the GM's Reaction-cost table." in text(response)
+    assert Roll.objects.count() == 0
+
+
+def test_a_re_roll_after_a_reaction_keeps_the_reaction_paid(client, reacting, dice):
+    hero = reacting(rozmach=3)
+    dice(2, 2, 1)
+    roll(client, hero, defence="Unik", reaction="Unik w ostatniej chwili")
+    parent = Roll.objects.get()
+    dice(8, 8, 1)
+    url = reverse("test_follow_up", args=[hero.campaign_id, hero.pk, parent.pk, "reroll"])
+    client.post(url, {"ability": "Szczęściarz", "key": str(uuid.uuid4())})
+    assert resources(hero)["rozmach"] == 3  # 1 left after the reaction + 2 from the new eights
