@@ -339,6 +339,29 @@ class CombatForm(OperationForm):
             self.modifiers.pop(COMBAT, None)
 
 
+class SurpriseForm(OperationForm):
+    """The first round of a fight: the character's side was surprised or is surprising (the
+    system's rules say what that does; Caerbannog halves or doubles the Rozmach pool), or
+    neither (empty)."""
+
+    value = forms.CharField(required=False)
+
+    def clean_value(self) -> str:
+        value = self.cleaned_data["value"]
+        if value not in SURPRISE_VALUES:
+            raise ValidationError(_("Say whether the side is surprised, surprising, or neither."))
+        return value
+
+    def apply(self) -> None:
+        if self.cleaned_data["value"]:
+            self.modifiers["surprise"] = self.cleaned_data["value"]
+        else:
+            self.modifiers.pop("surprise", None)
+
+
+SURPRISE_VALUES = ("", "surprised", "surprising")
+
+
 class TargetField(forms.Field):
     """What is tested, as the system's ``target_from_post`` read it (never posted as such)."""
 
@@ -367,6 +390,7 @@ OPERATIONS: dict[str, type[OperationForm]] = {
     "set_extra_d10": number_form("extra_d10"),
     "set_challenge": ChallengeForm,
     "set_combat": CombatForm,
+    "set_surprise": SurpriseForm,
     "set_target": TargetForm,
     "add_category_modifier": CategoryModifierForm,
 }
@@ -378,6 +402,7 @@ OPERATION_CONTROL = {
     "set_extra_d10": "extra_d10",
     "set_challenge": "challenge",
     "set_combat": COMBAT,
+    "set_surprise": "surprise",
     "add_category_modifier": "category_modifier",
 }
 KIND_CONTROL = {

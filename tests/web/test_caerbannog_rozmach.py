@@ -10,6 +10,8 @@ import uuid
 import pytest
 from django.urls import reverse
 
+from rolls import pending
+from rolls.actions import ActionRefused
 from rolls.models import Award, Roll
 from rolls.words import source_line
 from tests.web.live import panel_url
@@ -253,3 +255,92 @@ def test_a_re_roll_after_a_reaction_keeps_the_reaction_paid(client, reacting, di
     url = reverse("test_follow_up", args=[hero.campaign_id, hero.pk, parent.pk, "reroll"])
     client.post(url, {"ability": "Szczęściarz", "key": str(uuid.uuid4())})
     assert resources(hero)["rozmach"] == 3  # 1 left after the reaction + 2 from the new eights
+
+
+# --- Surprise: the GM's control on a called test ---------------------------------------------
+
+
+@pytest.fixture
+def ambushed(make_table):
+    """Morgana with 7 Rozmach; the GM calls for Unik vs przeciętny 3."""
+    table = make_table("caerbannog", characters=[("Morgana", sheet(rozmach=7))], session="first")
+    target = {"skill": [], "defence": ["Unik"], "form": "combined", "difficulty": "3"}
+    test = pending.call_test(
+        session=table.session, character=table.hero, gm=table.gm, target=target
+    )
+    return table, test
+
+
+def set_surprise(client, table, test, value):
+    client.force_login(table.gm)
+    url = reverse("change_test", args=[table.campaign.pk, test.pk])
+    return client.post(url, {"op": "set_surprise", "value": value}, HTTP_HX_REQUEST="true")
+
+
+def roll_called(client, table, test, dice, *faces):
+    test.refresh_from_db()
+    client.force_login(table.players[0])
+    dice(*faces)
+    url = reverse("test_roll", args=[table.campaign.pk, table.hero.pk])
+    form = {"pending": test.pk, "revision": test.revision, "key": str(uuid.uuid4())}
+    return client.post(url, form)
+
+
+def test_the_gms_card_offers_the_first_rounds_surprise(client, ambushed):
+    table, _test = ambushed
+    client.force_login(table.gm)
+    page = client.get(reverse("dashboard", args=[table.campaign.pk])).content.decode()
+    assert 'value="set_surprise"' in page
+    assert '<option value="surprised"' in page
+
+
+def test_a_surprised_side_tests_with_its_rozmach_halved(client, ambushed, dice):
+    table, test = ambushed
+    assert set_surprise(client, table, test, "surprised").status_code == 200
+    client.force_login(table.players[0])
+    shown = client.post(panel_url(table.hero), {"pending": test.pk})
+    assert shown.context["panel"].params["rozmach"] == 3
+    assert "Rozmach 7 → <b>3</b>" in shown.content.decode()
+    roll_called(client, table, test, dice, 5, 4, 1)
+    entry = Roll.objects.get()
+    assert resources(table.hero)["rozmach"] == 3
+    assert "−4 Rozmach (surprise): surprised in the first round: the pool of 7 halved" in [
+        source_line(s) for s in entry.sources
+    ]
+
+
+def test_the_surprising_side_tests_with_its_rozmach_doubled_up_to_10(client, ambushed, dice):
+    table, test = ambushed
+    set_surprise(client, table, test, "surprising")
+    roll_called(client, table, test, dice, 5, 4, 1)
+    assert resources(table.hero)["rozmach"] == 10
+    entry = Roll.objects.get()
+    assert "+3 Rozmach (surprise): surprising in the first round: the pool of 7 doubled" in [
+        source_line(s) for s in entry.sources
+    ]
+
+
+def test_surprise_taken_back_leaves_the_pool_alone(client, ambushed, dice):
+    table, test = ambushed
+    set_surprise(client, table, test, "surprised")
+    set_surprise(client, table, test, "")
+    roll_called(client, table, test, dice, 5, 4, 1)
+    assert resources(table.hero)["rozmach"] == 7
+
+
+def test_a_surprise_that_is_neither_side_is_refused(client, ambushed):
+    table, test = ambushed
+    response = set_surprise(client, table, test, "asleep")
+    assert "Say whether the side is surprised, surprising, or neither." in text(response)
+    test.refresh_from_db()
+    assert "surprise" not in test.modifiers
+
+
+def test_a_system_without_surprise_refuses_the_control(client, make_table):
+    table = make_table("fasttest", session="first")
+    target = {"attribute": "BUDOWA", "skills": ["WALKA"]}
+    test = pending.call_test(
+        session=table.session, character=table.hero, gm=table.gm, target=target
+    )
+    with pytest.raises(ActionRefused, match="no such setting"):
+        pending.change_test(test.pk, table.gm, "set_surprise", value="surprised")
