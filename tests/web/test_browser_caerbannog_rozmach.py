@@ -1,7 +1,10 @@
-"""Caerbannog's forced spending in a real browser: the GM fills the Reaction-cost table in the
-campaign's settings, a player picks a reaction the pool cannot pay, the panel refuses it until the
-spending is marked forced, shows the Determinacja it costs, and the roll's log entry (the
-player's and the GM's) says what was lost."""
+"""Caerbannog's Rozmach rules in real browsers, the GM and a player in separate contexts.
+
+The GM fills the Reaction-cost table in the campaign's settings, a player picks a reaction the
+pool cannot pay, the panel refuses it until the spending is marked forced, shows the Determinacja
+it costs, and the roll's log entry (the player's and the GM's) says what was lost. The GM fills the
+PD table, the scene grants its Rozmach, and the GM's surprise on a called test reaches the
+player's panel live."""
 
 from __future__ import annotations
 
@@ -60,3 +63,41 @@ def test_a_forced_reaction_is_paid_with_determinacja_on_the_panel(browser, tmp_p
         assert "4 Determinacja lost" in shown
         assert "reaction: Kontra" in shown
         assert "4 Determinacja lost" in entry(gm, 1).inner_text()
+
+
+def fill_pd_table(gm, pd: int, rozmach: int) -> None:
+    gm.click(f"text={CAERBANNOG}")
+    gm.click("a.button:has-text('Settings')")
+    gm.fill("input[name='pd-0-pd']", str(pd))
+    gm.fill("input[name='pd-0-rozmach']", str(rozmach))
+    gm.click("button:has-text('Save settings')")
+    gm.wait_for_load_state()
+
+
+def test_the_scene_grants_pd_rozmach_and_the_gms_surprise_doubles_it_live(browser, tmp_path):
+    with demo_table(tmp_path) as base:
+        setter = log_in(browser, base, "gm")
+        fill_pd_table(setter, 0, 2)  # from 0 PD: 2 Rozmach at the start of each scene
+        setter.context.close()
+        gm = start_session(browser, base, CAERBANNOG)  # its first scene grants the Rozmach
+        gm.click(f"nav.crumbs >> text={CAERBANNOG}")
+        gm.click("text=GM dashboard")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
+        ala = open_caerbannog_sheet(browser, base, "ala", "Julio")
+        card = gm.locator(".party-card", has_text="Julio")
+        card.locator("summary", has_text="Call for a test").click()
+        card.locator("select[name=defence]").select_option("Unik")
+        card.locator("button", has_text="Call").click()
+        gm.wait_for_selector(".pending-card")
+        ala.wait_for_selector("#test-panel .pending-note")
+        gm.wait_for_timeout(500)
+        gm.wait_for_load_state("networkidle")
+        surprise = gm.locator(".pending-card form.surprise")
+        surprise.locator("select[name=value]").select_option("surprising")
+        surprise.locator("button", has_text="Set").click()
+        shown = ala.wait_for_selector("#test-panel .cb-surprise")
+        assert "Rozmach 2 → 4" in shown.inner_text()
+        ala.screenshot(path=str(tmp_path / "surprise-panel.png"))
+        roll_panel(ala)
+        assert "+2 Rozmach (surprise)" in entry(gm, 1).inner_text()
+        assert "+2 Rozmach (surprise)" in entry(ala, 1).inner_text()
