@@ -148,6 +148,11 @@ class System(Protocol):
     def card_tools(self, character: Any, campaign: Any) -> dict[str, Any]:
         """The GM's tools on a party card (a night's rest), no query."""
 
+    def turn_started(self, character: Any, campaign: Any) -> tuple[int, int, int] | None:
+        """A character's combat turn starts (the card's ``turn`` tool): what the rules grant
+        then, as (granted, before, after); None when the rules have nothing for a turn, and
+        ``ActionRefused`` when they grant this character nothing now."""
+
 
 class SheetView:
     """A typed, read-only view of one character's sheet (``Character.data``).
@@ -275,6 +280,9 @@ class BaseSystem:
 
     def card_tools(self, character, campaign):
         return {}
+
+    def turn_started(self, character, campaign):
+        return None
 
     def tables_after(self, roll):
         return []

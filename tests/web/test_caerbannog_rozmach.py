@@ -344,3 +344,72 @@ def test_a_system_without_surprise_refuses_the_control(client, make_table):
     )
     with pytest.raises(ActionRefused, match="no such setting"):
         pending.change_test(test.pk, table.gm, "set_surprise", value="surprised")
+
+
+# --- In combat: the PD table's Rozmach at the start of each turn ------------------------------
+
+
+def start_turn(client, table, character):
+    client.force_login(table.gm)
+    url = reverse("turn_start", args=[table.campaign.pk, character.pk])
+    return client.post(url, HTTP_HX_REQUEST="true")
+
+
+def test_the_party_card_offers_the_turns_rozmach_once_the_pd_table_grants_some(client, make_table):
+    table = make_table(
+        "caerbannog",
+        settings={"caerbannog": {"pd_rozmach": PD_TABLE}},
+        characters=[("Morgana", sheet(pd=12)), ("Julio", sheet(pd=0))],
+    )
+    client.force_login(table.gm)
+    page = client.get(reverse("dashboard", args=[table.campaign.pk])).content.decode()
+    morgana, julio = table.characters
+    assert reverse("turn_start", args=[table.campaign.pk, morgana.pk]) in page
+    assert "Turn starts: +3 Rozmach (PD)" in page
+    assert reverse("turn_start", args=[table.campaign.pk, julio.pk]) not in page
+
+
+def test_a_turn_start_adds_the_pd_tables_rozmach_capped_at_10(client, make_table):
+    table = make_table(
+        "caerbannog",
+        settings={"caerbannog": {"pd_rozmach": PD_TABLE}},
+        characters=[("Morgana", sheet(pd=12))],
+    )
+    hero = table.hero
+    hero.data["resources"]["rozmach"] = 5  # after the scene's own grant and a few rolls
+    hero.save()
+    response = start_turn(client, table, hero)
+    assert response.status_code == 200
+    assert "Morgana's turn: +3 Rozmach (5 → 8)." in text(response)
+    assert resources(hero)["rozmach"] == 8
+    start_turn(client, table, hero)
+    assert resources(hero)["rozmach"] == 10  # 11 would pass the pool's 10: the excess is lost
+
+
+def test_a_turn_start_the_pd_table_grants_nothing_for_is_refused(client, make_table):
+    table = make_table(
+        "caerbannog", characters=[("Morgana", sheet(pd=12, rozmach=2))], session=False
+    )
+    response = start_turn(client, table, table.hero)
+    assert response.status_code == 409
+    assert "The GM's PD table grants Morgana no Rozmach." in text(response)
+    assert resources(table.hero)["rozmach"] == 2
+
+
+def test_a_system_without_turn_rules_refuses_a_turn_start(client, make_table):
+    table = make_table("fasttest")
+    response = start_turn(client, table, table.hero)
+    assert response.status_code == 409
+    assert "These rules grant nothing at the start of a turn." in text(response)
+
+
+def test_a_player_cannot_start_a_turn(client, make_table, player):
+    table = make_table(
+        "caerbannog",
+        settings={"caerbannog": {"pd_rozmach": PD_TABLE}},
+        characters=[("Morgana", sheet(pd=12))],
+    )
+    client.force_login(player)
+    url = reverse("turn_start", args=[table.campaign.pk, table.hero.pk])
+    assert client.post(url).status_code == 404
+    assert resources(table.hero)["rozmach"] == 3  # only the session's first scene granted

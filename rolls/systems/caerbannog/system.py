@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from contextlib import suppress
 
+from django.db import transaction
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from campaigns.actions import ActionRefused
 from campaigns.forms import CaerbannogSettings
 from campaigns.system_settings import system_settings
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls, party
 from rolls.engine import caerbannog as engine
-from rolls.engine import caerbannog_opposed
+from rolls.engine import caerbannog_opposed, caerbannog_pool
 from rolls.opposed import OpposedRules, Outcome
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import panel
@@ -84,6 +87,33 @@ class Caerbannog(BaseSystem):
 
     def settings_form(self, campaign, settings, data=None):
         return CaerbannogSettings(data, settings=settings)
+
+    def card_tools(self, character, campaign):
+        # RULES.md: in combat the PD table's Rozmach comes at the start of the character's turn.
+        grant = sheet.pd_rozmach(
+            self.view(character.data).resource("pd"), system_settings(campaign)["pd_rozmach"]
+        )
+        return {"turn": {"grant": grant}} if grant else {}
+
+    @transaction.atomic
+    def turn_started(self, character, campaign):
+        """The PD table's Rozmach, gained (capped at 10) at the start of a combat turn."""
+        locked = Character.objects.select_for_update().get(pk=character.pk)
+        locked.campaign = campaign
+        view = self.view(locked.data)
+        grant = sheet.pd_rozmach(view.resource("pd"), system_settings(campaign)["pd_rozmach"])
+        if not grant:
+            raise ActionRefused(
+                _("The GM's PD table grants %(name)s no Rozmach.") % {"name": locked.name}
+            )
+        before = view.rozmach
+        after = caerbannog_pool.gain(before, grant)
+        try:
+            saved = sheet_actions.set_numbers(locked, {("resources", "rozmach"): after})
+        except sheet_actions.SheetRefused as error:
+            raise ActionRefused(str(error)) from error
+        character.data, character.updated_at = saved.data, saved.updated_at
+        return grant, before, after
 
     def scene_started(self, campaign, scene):
         # RULES.md (Caerbannog): the Rozmach pool goes back to 0 at the end of each scene, and
