@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Scene
 from config.text import text_problem
@@ -344,22 +344,21 @@ class SurpriseForm(OperationForm):
     system's rules say what that does; Caerbannog halves or doubles the Rozmach pool), or
     neither (empty)."""
 
-    value = forms.CharField(required=False)
-
-    def clean_value(self) -> str:
-        value = self.cleaned_data["value"]
-        if value not in SURPRISE_VALUES:
-            raise ValidationError(_("Say whether the side is surprised, surprising, or neither."))
-        return value
+    value = forms.ChoiceField(
+        required=False,
+        choices=[(value, value) for value in ("", "surprised", "surprising")],
+        error_messages={
+            "invalid_choice": gettext_lazy(
+                "Say whether the side is surprised, surprising, or neither."
+            )
+        },
+    )
 
     def apply(self) -> None:
         if self.cleaned_data["value"]:
             self.modifiers["surprise"] = self.cleaned_data["value"]
         else:
             self.modifiers.pop("surprise", None)
-
-
-SURPRISE_VALUES = ("", "surprised", "surprising")
 
 
 class TargetField(forms.Field):
