@@ -339,6 +339,25 @@ class CombatForm(OperationForm):
             self.modifiers.pop(COMBAT, None)
 
 
+class ForcedForm(OperationForm):
+    """The GM forces the test's spending (a reaction's Rozmach): what the pool lacks is paid the
+    way the system's rules say (Caerbannog: Determinacja), or takes that back."""
+
+    value = YesNo(required=False)
+
+    def clean_value(self) -> bool:
+        value = self.cleaned_data["value"]
+        if value is None:
+            raise ValidationError(_("Say whether the spending is forced: yes or no."))
+        return value
+
+    def apply(self) -> None:
+        if self.cleaned_data["value"]:
+            self.modifiers["forced"] = True
+        else:
+            self.modifiers.pop("forced", None)
+
+
 class SurpriseForm(OperationForm):
     """The first round of a fight: the character's side was surprised or is surprising (the
     system's rules say what that does; Caerbannog halves or doubles the Rozmach pool), or
@@ -390,6 +409,7 @@ OPERATIONS: dict[str, type[OperationForm]] = {
     "set_challenge": ChallengeForm,
     "set_combat": CombatForm,
     "set_surprise": SurpriseForm,
+    "set_forced": ForcedForm,
     "set_target": TargetForm,
     "add_category_modifier": CategoryModifierForm,
 }
@@ -402,6 +422,7 @@ OPERATION_CONTROL = {
     "set_challenge": "challenge",
     "set_combat": COMBAT,
     "set_surprise": "surprise",
+    "set_forced": "forced",
     "add_category_modifier": "category_modifier",
 }
 KIND_CONTROL = {

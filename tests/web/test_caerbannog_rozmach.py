@@ -277,13 +277,13 @@ def set_surprise(client, table, test, value):
     return client.post(url, {"op": "set_surprise", "value": value}, HTTP_HX_REQUEST="true")
 
 
-def roll_called(client, table, test, dice, *faces):
+def roll_called(client, table, test, dice, *faces, **choices):
     test.refresh_from_db()
     client.force_login(table.players[0])
     dice(*faces)
     url = reverse("test_roll", args=[table.campaign.pk, table.hero.pk])
     form = {"pending": test.pk, "revision": test.revision, "key": str(uuid.uuid4())}
-    return client.post(url, form)
+    return client.post(url, {**form, **choices})
 
 
 def test_the_gms_card_offers_the_first_rounds_surprise(client, ambushed):
@@ -413,3 +413,62 @@ def test_a_player_cannot_start_a_turn(client, make_table, player):
     url = reverse("turn_start", args=[table.campaign.pk, table.hero.pk])
     assert client.post(url).status_code == 404
     assert resources(table.hero)["rozmach"] == 3  # only the session's first scene granted
+
+
+# --- The GM forces the spending on a called test --------------------------------------------
+
+
+@pytest.fixture
+def called_reaction(make_table):
+    """Morgana (1 Rozmach, 3 Determinacja); the GM calls for Unik vs 3; Kontra costs 4."""
+    table = make_table(
+        "caerbannog",
+        settings={"caerbannog": {"reaction_costs": REACTIONS}},
+        characters=[("Morgana", sheet(rozmach=1, determinacja=3))],
+        session="first",
+    )
+    target = {"skill": [], "defence": ["Unik"], "form": "combined", "difficulty": "3"}
+    test = pending.call_test(
+        session=table.session, character=table.hero, gm=table.gm, target=target
+    )
+    return table, test
+
+
+def set_forced(client, table, test, value):
+    client.force_login(table.gm)
+    url = reverse("change_test", args=[table.campaign.pk, test.pk])
+    return client.post(url, {"op": "set_forced", "value": value}, HTTP_HX_REQUEST="true")
+
+
+def test_the_gm_forces_the_spending_of_a_called_reaction(client, called_reaction, dice):
+    table, test = called_reaction
+    page = set_forced(client, table, test, "yes").content.decode()
+    assert "Spending forced — take it back" in page
+    client.force_login(table.players[0])
+    shown = client.post(panel_url(table.hero), {"pending": test.pk, "reaction": "Kontra"})
+    assert 'name="forced" value="1" checked disabled' in shown.content.decode()
+    roll_called(client, table, test, dice, 5, 4, 1, reaction="Kontra")
+    assert (resources(table.hero)["rozmach"], resources(table.hero)["determinacja"]) == (0, 0)
+
+
+def test_on_a_called_test_the_player_cannot_force_the_spending_alone(client, called_reaction, dice):
+    table, test = called_reaction
+    response = roll_called(client, table, test, dice, 5, 4, 1, reaction="Kontra", forced="1")
+    assert response.status_code == 409  # a called test the panel refuses
+    assert not Roll.objects.exists()
+    assert "Kontra costs 4 Rozmach and the pool holds 1" in text(response)
+    assert resources(table.hero)["determinacja"] == 3
+
+
+def test_a_forced_spending_the_gm_takes_back_is_refused_again(client, called_reaction):
+    table, test = called_reaction
+    set_forced(client, table, test, "yes")
+    set_forced(client, table, test, "no")
+    test.refresh_from_db()
+    assert "forced" not in test.modifiers
+
+
+def test_forcing_needs_a_yes_or_a_no(client, called_reaction):
+    table, test = called_reaction
+    response = set_forced(client, table, test, "maybe")
+    assert "Say whether the spending is forced: yes or no." in text(response)

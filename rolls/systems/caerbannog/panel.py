@@ -215,6 +215,7 @@ class CaerbannogChoices(PanelForm):
             fixed |= {"easing": 0, "hindering": 0, "modifier": 0, "modifier_source": ""}
             fixed["form"] = target.get("form", COMBINED)
             fixed["difficulty"] = target.get("difficulty", "przeciętny")
+            fixed["forced"] = (pending.get("modifiers") or {}).get("forced") is True
             if gm_difficulty is not None:
                 fixed["difficulty"] = gm_difficulty
         form = cls(choices, fixed=fixed)
@@ -499,7 +500,7 @@ def _gm_ease_text(
 
 
 #: What the GM may change on a pending Caerbannog test (see rolls.pending.OPERATIONS).
-GM_CONTROLS = ("difficulty", "easing", "hindering", "modifier", "surprise")
+GM_CONTROLS = ("difficulty", "easing", "hindering", "modifier", "surprise", "forced")
 #: Easing or hindering factors the GM sets on one called test.
 GM_FACTORS = 10
 #: The GM's numbers and their ranges: the difficulty as the call form lists it (never below 0,

@@ -12,9 +12,10 @@ Decisions (the rules leave them open):
   gains cannot pay for it (it is gained after). The cost is the GM's table's, as it stands when
   the test is rolled.
 - A reaction costing more than the pool holds is refused, unless the spending is forced (the
-  rules or the GM force it): then the pool pays what it holds and the shortfall is lost as the
-  same amount of Determinacja (``caerbannog_pool.force_spend``). A forced spending the sheet's
-  Determinacja cannot pay either is refused: the sheet never goes below 0.
+  player ticks it on an own test; on a called test it is the GM's, set on the card): then the
+  pool pays what it holds and the shortfall is lost as the same amount of Determinacja
+  (``caerbannog_pool.force_spend``). A forced spending the sheet's Determinacja cannot pay
+  either is refused: the sheet never goes below 0.
 """
 
 from __future__ import annotations
