@@ -66,6 +66,12 @@ class System(Protocol):
     xp_path: tuple[str, ...]
     #: The awards box's title for that XP ("PD" in Caerbannog).
     xp_title: Any
+    #: The awards box's word on how much to give, and the amount it offers first.
+    xp_hint: Any
+    xp_initial: int
+    #: Occasions on which the rules give every party member 1 XP ({key: what it was for}):
+    #: the awards box offers one button each.
+    xp_occasions: Mapping[str, Any]
     #: A scene holds the GM's challenge points (AST).
     challenge_points: bool
     #: The dashboard shows the strip of what the GM may apply after a roll (FastTest).
@@ -145,6 +151,11 @@ class System(Protocol):
     def card_tools(self, character: Any, campaign: Any) -> dict[str, Any]:
         """The GM's tools on a party card (a night's rest), no query."""
 
+    def turn_started(self, character: Any, campaign: Any) -> tuple[int, int, int] | None:
+        """A character's combat turn starts (the card's ``turn`` tool): what the rules grant
+        then, as (granted, before, after); None when the rules have nothing for a turn, and
+        ``ActionRefused`` when they grant this character nothing now."""
+
 
 class SheetView:
     """A typed, read-only view of one character's sheet (``Character.data``).
@@ -211,6 +222,9 @@ class BaseSystem:
     has_follow_ups: ClassVar[bool] = False
     xp_path: ClassVar[tuple[str, ...]] = ()
     xp_title: Any = ""
+    xp_hint: Any = ""
+    xp_initial: ClassVar[int] = 1
+    xp_occasions: ClassVar[Mapping[str, Any]] = {}
     challenge_points: ClassVar[bool] = False
     after_roll_strip: ClassVar[bool] = False
     wound_tracker: ClassVar[bool] = False
@@ -270,6 +284,9 @@ class BaseSystem:
 
     def card_tools(self, character, campaign):
         return {}
+
+    def turn_started(self, character, campaign):
+        return None
 
     def tables_after(self, roll):
         return []

@@ -211,8 +211,6 @@ class XPForm(forms.Form):
         label=gettext_lazy("Amount"),
         min_value=XP_AMOUNT[0],
         max_value=XP_AMOUNT[1],
-        initial=2,
-        help_text=gettext_lazy("After an adventure the GM gives 2–5."),
     )
     reason = TextField(
         label=gettext_lazy("For"),
@@ -220,12 +218,38 @@ class XPForm(forms.Form):
         widget=forms.TextInput(attrs={"placeholder": gettext_lazy("e.g. the troll's bridge")}),
     )
 
-    def __init__(self, *args, characters=(), **kwargs) -> None:
+    def __init__(self, *args, characters=(), rules=None, **kwargs) -> None:
         kwargs.setdefault("auto_id", "xp-%s")
         super().__init__(*args, **kwargs)
+        self.occasions = dict(getattr(rules, "xp_occasions", {}) or {})
+        self.fields["amount"].help_text = getattr(rules, "xp_hint", "")
+        self.fields["amount"].initial = getattr(rules, "xp_initial", 1)
         self.fields["character"].choices = [(ALL, _("the whole party"))] + [
             (str(c.pk), c.name) for c in characters
         ]
+        # The button of one of the system's ``xp_occasions``: 1 XP to every party member.
+        self.occasion = str(self.data.get("occasion") or "")
+        if self.occasion:
+            # The occasion's button fixes the amount and the party: what is typed there is moot.
+            self.fields["amount"].required = self.fields["character"].required = False
+            self.fields["reason"].required = False
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        occasion = self.occasion
+        if occasion and occasion not in self.occasions:
+            raise forms.ValidationError(_("These rules give no XP for that occasion."))
+        if occasion:
+            for moot in ("amount", "character"):
+                self._errors.pop(moot, None)
+            said = cleaned.get("reason") or ""
+            label = str(self.occasions[occasion])
+            cleaned |= {
+                "amount": 1,
+                "character": ALL,
+                "reason": f"{label}: {said}" if said else label,
+            }
+        return cleaned
 
     def character_id(self) -> int | None:
         value = self.cleaned_data["character"]

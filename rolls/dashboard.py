@@ -127,7 +127,8 @@ def awards_context(campaign, **forms) -> dict[str, Any]:
     box = {
         "keeps_xp": awards.keeps_xp(campaign),
         "dice_on": awards.experience_dice_on(campaign),
-        "xp_form": forms.get("xp_form") or awards.XPForm(characters=characters),
+        "xp_form": forms.get("xp_form")
+        or awards.XPForm(characters=characters, rules=campaign.rules),
         "die_form": forms.get("die_form") or awards.ExperienceDieForm(characters=characters),
         "recent": awards.recent_awards(campaign),
         "note": forms.get("awards_note", ""),

@@ -167,7 +167,7 @@ def awards_panel(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 def award_xp(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
-    form = awards.XPForm(request.POST, characters=_characters(campaign))
+    form = awards.XPForm(request.POST, characters=_characters(campaign), rules=campaign.rules)
     if form.is_valid():
         try:
             given = awards.give_xp(
@@ -232,13 +232,16 @@ def award_experience_die(request: HttpRequest, campaign_id: int) -> HttpResponse
 # --- A character's card: a night's rest ---------------------------------------------------------
 
 
-def _card(request, campaign, pk: int, *, status=200, refusal="", changed=False) -> HttpResponse:
+def _card(
+    request, campaign, pk: int, *, status=200, refusal="", changed=False, note=""
+) -> HttpResponse:
     character = get_object_or_404(Character, pk=pk, campaign=campaign)
     context = {
         "campaign": campaign,
         "session": _session(campaign),
         "character": character,
         "card_refusal": refusal,
+        "card_note": note,
     }
     response = render(request, "rolls/_card_tools.html", context, status=status)
     if changed:
@@ -266,6 +269,31 @@ def night_rest(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         )
         return _dashboard(campaign, f"#party-{pk}")
     return _card(request, campaign, pk, changed=True)
+
+
+@require_POST
+@login_required
+def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    """A character's combat turn starts: what the rules grant then (``System.turn_started``)."""
+    campaign = gm_campaign(request, campaign_id)
+    character = get_object_or_404(Character, pk=pk, campaign=campaign)
+    try:
+        turn = campaign.rules.turn_started(character, campaign)
+        if turn is None:
+            raise ActionRefused(_("These rules grant nothing at the start of a turn."))
+        granted, before, after = turn
+    except ActionRefused as refusal:
+        if not request.htmx:
+            messages.error(request, str(refusal))
+            return _dashboard(campaign, f"#party-{pk}")
+        return _card(request, campaign, pk, status=409, refusal=str(refusal))
+    note = _("%(name)s's turn: +%(granted)s Rozmach (%(before)s → %(after)s).") % {
+        "name": character.name, "granted": granted, "before": before, "after": after,
+    }  # fmt: skip
+    if not request.htmx:
+        messages.success(request, note)
+        return _dashboard(campaign, f"#party-{pk}")
+    return _card(request, campaign, pk, changed=True, note=note)
 
 
 # --- An NPC's own test --------------------------------------------------------------------------

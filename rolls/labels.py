@@ -300,3 +300,19 @@ WORDS.update(
         "helpers_named": _("%(helpers)s: %(names)s"),
     }
 )
+# Caerbannog's Rozmach before a test's dice (rolls.systems.caerbannog.rozmach): surprise in the
+# first round, a reaction's cost, a forced spending paid with Determinacja.
+WORDS |= {
+    "rozmach_surprised": _("surprised in the first round: the pool of %(before)s halved"),
+    "rozmach_surprising": _("surprising in the first round: the pool of %(before)s doubled"),
+    "reaction": _("reaction: %(reaction)s"),
+    "forced_spending": _("forced spending (%(reaction)s): the Rozmach the pool lacked"),
+}
+COUNTED_SOURCE_KINDS |= {
+    "determinacja_lost": ngettext_lazy("%(n)s Determinacja lost", "%(n)s Determinacja lost", "n"),
+}
+UNSIGNED_SOURCE_KINDS = UNSIGNED_SOURCE_KINDS | {"determinacja_lost"}
+SOURCE_KINDS |= {
+    "rozmach_surprise": _("Rozmach (surprise)"),
+    "determinacja_lost": _("Determinacja lost"),
+}

@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Scene
 from config.text import text_problem
@@ -339,6 +339,47 @@ class CombatForm(OperationForm):
             self.modifiers.pop(COMBAT, None)
 
 
+class ForcedForm(OperationForm):
+    """The GM forces the test's spending (a reaction's Rozmach): what the pool lacks is paid the
+    way the system's rules say (Caerbannog: Determinacja), or takes that back."""
+
+    value = YesNo(required=False)
+
+    def clean_value(self) -> bool:
+        value = self.cleaned_data["value"]
+        if value is None:
+            raise ValidationError(_("Say whether the spending is forced: yes or no."))
+        return value
+
+    def apply(self) -> None:
+        if self.cleaned_data["value"]:
+            self.modifiers["forced"] = True
+        else:
+            self.modifiers.pop("forced", None)
+
+
+class SurpriseForm(OperationForm):
+    """The first round of a fight: the character's side was surprised or is surprising (the
+    system's rules say what that does; Caerbannog halves or doubles the Rozmach pool), or
+    neither (empty)."""
+
+    value = forms.ChoiceField(
+        required=False,
+        choices=[(value, value) for value in ("", "surprised", "surprising")],
+        error_messages={
+            "invalid_choice": gettext_lazy(
+                "Say whether the side is surprised, surprising, or neither."
+            )
+        },
+    )
+
+    def apply(self) -> None:
+        if self.cleaned_data["value"]:
+            self.modifiers["surprise"] = self.cleaned_data["value"]
+        else:
+            self.modifiers.pop("surprise", None)
+
+
 class TargetField(forms.Field):
     """What is tested, as the system's ``target_from_post`` read it (never posted as such)."""
 
@@ -367,6 +408,8 @@ OPERATIONS: dict[str, type[OperationForm]] = {
     "set_extra_d10": number_form("extra_d10"),
     "set_challenge": ChallengeForm,
     "set_combat": CombatForm,
+    "set_surprise": SurpriseForm,
+    "set_forced": ForcedForm,
     "set_target": TargetForm,
     "add_category_modifier": CategoryModifierForm,
 }
@@ -378,6 +421,8 @@ OPERATION_CONTROL = {
     "set_extra_d10": "extra_d10",
     "set_challenge": "challenge",
     "set_combat": COMBAT,
+    "set_surprise": "surprise",
+    "set_forced": "forced",
     "add_category_modifier": "category_modifier",
 }
 KIND_CONTROL = {

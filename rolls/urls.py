@@ -64,6 +64,7 @@ urlpatterns += [
         name="award_experience_die",
     ),
     path("dashboard/characters/<int:pk>/rest/", gm_views.night_rest, name="night_rest"),
+    path("dashboard/characters/<int:pk>/turn/", gm_views.turn_start, name="turn_start"),
     path("dashboard/npcs/<int:pk>/roll/", gm_views.npc_roll, name="npc_roll"),
     path("dashboard/npcs/<int:pk>/roll/form/", gm_views.npc_roll_box, name="npc_roll_box"),
 ]

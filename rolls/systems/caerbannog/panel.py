@@ -62,6 +62,7 @@ from rolls.panels import (
     not_on_sheet,
     source,
 )
+from rolls.systems.caerbannog import rozmach
 from rolls.words import joined, words
 from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_groups
 from sheets.systems.caerbannog import view as read_sheet
@@ -88,6 +89,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     form = CaerbannogChoices.read(choices, data, pending, gm["difficulty"])
     panel = Panel(system="caerbannog", template=TEMPLATE, errors=form.messages)
     panel.context = _context(form, data, gm, pending)
+    spending = _spending(panel, form, data, campaign, gm)
     if panel.errors or not (form.chosen_skills() or form.chosen_defences()):
         return panel
     tested, dice, bonus, what = _tested(form)
@@ -97,7 +99,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "ease": _ease(form, gm),
         "modifier": form.cleaned["modifier"] + sum(entry["amount"] for entry in gm["entries"]),
         "bonus": bonus,
-        "rozmach": _rozmach(data),
+        "rozmach": spending.start,
     }
     try:
         odds = caerbannog.odds(caerbannog.parse_params(params))
@@ -108,9 +110,42 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "caerbannog_test", what=what, dice=dice_text(dice), difficulty=params["difficulty"]
     )
     panel.params = params
-    panel.sources = _sources(form, gm, tested, dice, params["ease"])
+    panel.sources = _sources(form, gm, tested, dice, params["ease"]) + rozmach.sources(spending)
     _show(panel, form, params, odds)
+    if spending.changes:
+        keep, pay = _keep_rozmach(spending.pool), rozmach.pay_lacking(spending.lacking)
+        panel.on_result = lambda sheet, result: (keep(sheet, result), pay(sheet, result))
     return panel
+
+
+def _spending(panel: Panel, form: CaerbannogChoices, data, campaign, gm) -> rozmach.Spending:
+    """Surprise (the GM's, on a called test) and a reaction's cost, before the dice; the panel
+    shows them and says why it refuses one."""
+    costs = rozmach.reaction_costs(campaign)
+    reaction = form.cleaned.get("reaction", "")
+    if reaction and reaction not in costs:
+        panel.errors.setdefault("reaction", []).append(
+            _("“%(reaction)s” is not in the GM's Reaction-cost table.") % {"reaction": reaction}
+        )
+        reaction = ""
+    spending, errors = rozmach.plan(
+        pool=_rozmach(data),
+        determinacja=read_sheet(data).resource("determinacja"),
+        surprise=gm["surprise"],
+        reaction=reaction,
+        cost=costs.get(reaction, 0),
+        forced=bool(form.cleaned.get("forced")),
+    )
+    for field, messages in errors.items():
+        panel.errors.setdefault(field, []).extend(messages)
+    panel.context |= {
+        "reactions": sorted(costs.items()),
+        "reaction": reaction or str(form.raw("reaction") or ""),
+        "forced": bool(form.cleaned.get("forced")),
+        "spending": spending,
+        "surprise_label": rozmach.SURPRISE_LABELS.get(spending.surprise, ""),
+    }
+    return spending
 
 
 class _Difficulty(forms.Field):
@@ -166,6 +201,10 @@ class CaerbannogChoices(PanelForm):
         max=MAX_MODIFIER,
     )
     modifier_source = Name()
+    #: A reaction from the GM's Reaction-cost table, paid in Rozmach before the dice; ``forced``
+    #: when the rules force the spending (what the pool lacks costs Determinacja).
+    reaction = Name()
+    forced = forms.BooleanField(required=False)
 
     @classmethod
     def read(cls, choices, data: dict, pending=None, gm_difficulty=None) -> CaerbannogChoices:
@@ -176,6 +215,7 @@ class CaerbannogChoices(PanelForm):
             fixed |= {"easing": 0, "hindering": 0, "modifier": 0, "modifier_source": ""}
             fixed["form"] = target.get("form", COMBINED)
             fixed["difficulty"] = target.get("difficulty", "przeciętny")
+            fixed["forced"] = (pending.get("modifiers") or {}).get("forced") is True
             if gm_difficulty is not None:
                 fixed["difficulty"] = gm_difficulty
         form = cls(choices, fixed=fixed)
@@ -460,7 +500,7 @@ def _gm_ease_text(
 
 
 #: What the GM may change on a pending Caerbannog test (see rolls.pending.OPERATIONS).
-GM_CONTROLS = ("difficulty", "easing", "hindering", "modifier")
+GM_CONTROLS = ("difficulty", "easing", "hindering", "modifier", "surprise", "forced")
 #: Easing or hindering factors the GM sets on one called test.
 GM_FACTORS = 10
 #: The GM's numbers and their ranges: the difficulty as the call form lists it (never below 0,
@@ -495,6 +535,7 @@ def _gm_modifiers(modifiers: dict[str, Any]) -> dict[str, Any]:
     """The GM's part of a called test, read defensively (the operations checked it on the way
     in): the difficulty or None, the factor counts and the fixed modifiers with their sources."""
     difficulty = modifiers.get("difficulty")
+    surprise = modifiers.get("surprise") or ""
     entries = [
         {"amount": entry["amount"], "source": str(entry.get("source", ""))}
         for entry in modifiers.get("dice", [])
@@ -508,6 +549,7 @@ def _gm_modifiers(modifiers: dict[str, Any]) -> dict[str, Any]:
         "easing": _gm_count(modifiers.get("easing")),
         "hindering": _gm_count(modifiers.get("hindering")),
         "entries": entries,
+        "surprise": surprise if surprise in rozmach.SURPRISE_LABELS else "",
     }
 
 

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from contextlib import suppress
 
+from django.db import transaction
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from campaigns.actions import ActionRefused
 from campaigns.forms import CaerbannogSettings
+from campaigns.system_settings import system_settings
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls, party
 from rolls.engine import caerbannog as engine
-from rolls.engine import caerbannog_opposed
+from rolls.engine import caerbannog_opposed, caerbannog_pool
 from rolls.opposed import OpposedRules, Outcome
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import group as group_rules
@@ -47,6 +51,12 @@ class Caerbannog(BaseSystem):
     has_follow_ups = True
     xp_path = ("resources", "pd")
     xp_title = gettext_lazy("PD (experience points)")
+    # RULES.md: "1 PD za każde stoczone wyzwanie i walkę", to every party member.
+    xp_hint = gettext_lazy("Every party member gains 1 PD per challenge and per fight.")
+    xp_occasions = {
+        "challenge": gettext_lazy("a challenge"),
+        "fight": gettext_lazy("a fight"),
+    }
     settings_template = "systems/caerbannog/settings.html"
     # RULES.md: the opponent's result is the initiator's difficulty (both sides test at 0), and
     # the initiator settles modifiers first, then the opponent.
@@ -81,14 +91,46 @@ class Caerbannog(BaseSystem):
     def settings_form(self, campaign, settings, data=None):
         return CaerbannogSettings(data, settings=settings)
 
+    def card_tools(self, character, campaign):
+        # RULES.md: in combat the PD table's Rozmach comes at the start of the character's turn.
+        grant = sheet.pd_rozmach(
+            self.view(character.data).resource("pd"), system_settings(campaign)["pd_rozmach"]
+        )
+        return {"turn": {"grant": grant}} if grant else {}
+
+    @transaction.atomic
+    def turn_started(self, character, campaign):
+        """The PD table's Rozmach, gained (capped at 10) at the start of a combat turn."""
+        locked = Character.objects.select_for_update().get(pk=character.pk)
+        locked.campaign = campaign
+        view = self.view(locked.data)
+        grant = sheet.pd_rozmach(view.resource("pd"), system_settings(campaign)["pd_rozmach"])
+        if not grant:
+            raise ActionRefused(
+                _("The GM's PD table grants %(name)s no Rozmach.") % {"name": locked.name}
+            )
+        before = view.rozmach
+        after = caerbannog_pool.gain(before, grant)
+        try:
+            saved = sheet_actions.set_numbers(locked, {("resources", "rozmach"): after})
+        except sheet_actions.SheetRefused as error:
+            raise ActionRefused(str(error)) from error
+        character.data, character.updated_at = saved.data, saved.updated_at
+        return grant, before, after
+
     def scene_started(self, campaign, scene):
-        # RULES.md (Caerbannog): the Rozmach pool goes back to 0 at the end of each scene.
+        # RULES.md (Caerbannog): the Rozmach pool goes back to 0 at the end of each scene, and
+        # once the GM has filled the PD table each character starts the new one with the
+        # Rozmach its PD grant (nothing while the table is empty: the seed does not print it).
+        table = system_settings(campaign)["pd_rozmach"]
         for character in Character.objects.select_for_update().filter(campaign=campaign):
-            if self.view(character.data).resources.get("rozmach", 0) != 0:
+            view = self.view(character.data)
+            granted = sheet.pd_rozmach(view.resource("pd"), table) or 0
+            if view.resources.get("rozmach", 0) != granted:
                 character.campaign = campaign
                 with suppress(sheet_actions.SheetRefused):
                     # A sheet its schema already refuses is left as it is, not the scene.
-                    sheet_actions.set_numbers(character, {("resources", "rozmach"): 0})
+                    sheet_actions.set_numbers(character, {("resources", "rozmach"): granted})
 
 
 SYSTEM = register(Caerbannog())

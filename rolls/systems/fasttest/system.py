@@ -54,6 +54,8 @@ class FastTest(BaseSystem):
     has_follow_ups = True
     xp_path = ("xp",)
     xp_title = gettext_lazy("Experience points (XP)")
+    xp_hint = gettext_lazy("After an adventure the GM gives 2–5.")
+    xp_initial = 2
     after_roll_strip = True
     wound_tracker = True
     settings_template = "systems/fasttest/settings.html"
