@@ -314,6 +314,10 @@ class OpposedTest(models.Model):
         Roll, on_delete=models.PROTECT, null=True, blank=True, related_name="opposed_test"
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # Caerbannog (``OpposedRules.settle_in_turn``): once both have rolled, the initiator settles
+    # their modifiers and reveals the final result, then the opponent; the result waits for both.
+    initiator_settled = models.BooleanField(default=False)
+    opponent_settled = models.BooleanField(default=False)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

@@ -61,6 +61,13 @@ class OpposedRules:
     initiator_first: bool = False
     #: Follow-ups only the initiator's side may make (Caerbannog: heroic effort).
     initiator_only: tuple[str, ...] = ()
+    #: Once both have rolled, the initiator settles their modifiers (the follow-ups of their
+    #: roll) and reveals the final result, then the opponent; the result entry reads the final
+    #: roll of each side's chain, after both settled (Caerbannog).
+    settle_in_turn: bool = False
+    #: Follow-ups after which the initiator's result no longer depends on the opponent's
+    #: (Caerbannog's heroic effort: exactly 1 success): settling the initiator settles both.
+    settles_both: tuple[str, ...] = ()
 
 
 def rules_of(system_key: str) -> OpposedRules | None:
@@ -152,12 +159,134 @@ def may_roll(sender, pending: PendingTest, **kwargs) -> None:
 
 
 def initiator_only(roll: Roll, kind: str) -> bool:
-    """``kind`` may not follow ``roll``: it is an opposed test's opponent side's roll and the
-    rules keep that follow-up for the initiator (Caerbannog's heroic effort)."""
+    """``kind`` may not follow ``roll``: it is (a follow-up of) an opposed test's opponent
+    side's roll and the rules keep that follow-up for the initiator (Caerbannog's heroic
+    effort)."""
     rules = rules_of(roll.system)
     if rules is None or kind not in rules.initiator_only:
         return False
-    return OpposedTest.objects.filter(opponent__roll=roll).exists()
+    return OpposedTest.objects.filter(opponent__roll=_root(roll)).exists()
+
+
+def _root(roll: Roll) -> Roll:
+    """The test a chain of follow-ups (boost, re-roll...) started from."""
+    while roll.parent_id is not None and roll.kind != "opposed":
+        roll = roll.parent
+    return roll
+
+
+def _final(roll: Roll) -> Roll:
+    """The newest entry of the chain ``roll`` starts (the result entry is no part of it)."""
+    while True:
+        newer = roll.follow_ups.exclude(kind="opposed").order_by("-seq").first()
+        if newer is None:
+            return roll
+        roll = newer
+
+
+def side_of_roll(roll: Roll) -> tuple[OpposedTest | None, str]:
+    """The opposed test whose side's chain ``roll`` is in, and which side."""
+    root = _root(roll)
+    found = OpposedTest.objects.filter(initiator__roll=root).first()
+    if found is not None:
+        return found, "a"
+    return OpposedTest.objects.filter(opponent__roll=root).first(), "b"
+
+
+def initiators_difficulty(roll: Roll) -> Roll | None:
+    """The opponent's final roll, when ``roll`` is (a follow-up of) the initiator's side of an
+    opposed test settled in turn, both have rolled and it is the initiator's turn: the
+    opponent's result is the initiator's difficulty (what heroic effort reads its failure
+    against). None otherwise."""
+    rules = rules_of(roll.system)
+    if rules is None or not rules.settle_in_turn:
+        return None
+    opposed, side = side_of_roll(roll)
+    if opposed is None or side != "a" or opposed.initiator_settled:
+        return None
+    other = _side_roll(opposed, "b")
+    return _final(other) if other is not None else None
+
+
+def settled_in_turn(roll: Roll) -> bool:
+    """``roll`` is (a follow-up of) a side of an opposed test whose sides settle in turn: what
+    may follow it is offered beside the opposed test (``settle_view``), not under the roll."""
+    rules = rules_of(roll.system)
+    return rules is not None and rules.settle_in_turn and side_of_roll(roll)[0] is not None
+
+
+def settle_refusal(roll: Roll) -> str:
+    """Why nothing may follow ``roll`` now ("" when it may): in turn, the initiator's side
+    changes its roll until it settles, then the opponent's, and nothing after its own settling
+    or once the opposed test is over."""
+    rules = rules_of(roll.system)
+    if rules is None or not rules.settle_in_turn:
+        return ""
+    opposed, side = side_of_roll(roll)
+    if opposed is None:
+        return ""
+    if opposed.status != OpposedTest.Status.OPEN:
+        return _("The opposed test is over; its result stands.")
+    if _side_roll(opposed, "b" if side == "a" else "a") is None:
+        return _("Both sides roll first; then each settles their modifiers in turn.")
+    if side == "a" and opposed.initiator_settled:
+        return _("You have settled your side of the opposed test; its result stands.")
+    if side == "b":
+        if not opposed.initiator_settled:
+            return _wait_for_initiator()
+        if opposed.opponent_settled:
+            return _("You have settled your side of the opposed test; its result stands.")
+    return ""
+
+
+def _wait_for_initiator() -> str:
+    return _(
+        "The initiator settles their modifiers first; wait until they reveal their final result."
+    )
+
+
+def _sides_settled(opposed: OpposedTest, rules: OpposedRules) -> bool:
+    if not rules.settle_in_turn:
+        return True
+    # An NPC's side has no Rozmach and no abilities to spend after the roll (the seed:
+    # "Przeciwnicy ... nie posiadają swojego Rozmachu"): its roll is its final result.
+    return opposed.initiator_settled and (opposed.opponent_settled or opposed.opponent_id is None)
+
+
+@transaction.atomic
+def settle_side(*, opposed_id: int, user, side: str) -> OpposedTest:
+    """``side`` ("a" or "b") settles its modifiers: its roll as it stands now is its final
+    result; the initiator's first, then the opponent's, and the result follows both."""
+    opposed = (
+        OpposedTest.objects.select_for_update()
+        .select_related("session__campaign", "initiator__character", "opponent__character")
+        .get(pk=opposed_id)
+    )
+    rules = _rules(opposed.session)
+    if not rules.settle_in_turn:
+        raise ActionRefused(_("In this game the result follows both rolls at once."))
+    if opposed.status != OpposedTest.Status.OPEN:
+        raise ActionRefused(_("The opposed test is over; its result stands."))
+    pending = opposed.initiator if side == "a" else opposed.opponent
+    if pending is None:
+        raise ActionRefused(_("The NPC's roll is its final result; nothing to settle."))
+    gm = opposed.session.campaign.gm_id == user.pk
+    if not gm and pending.character.owner_id != user.pk:
+        raise ActionRefused(_("Only that side's player (or the GM) settles it."))
+    if _side_roll(opposed, "a") is None or _side_roll(opposed, "b") is None:
+        raise ActionRefused(_("Both sides roll first; then each settles their modifiers."))
+    if side == "b" and not opposed.initiator_settled:
+        raise ActionRefused(_wait_for_initiator())
+    field_name = "initiator_settled" if side == "a" else "opponent_settled"
+    if getattr(opposed, field_name):
+        raise ActionRefused(_("You have settled your side of the opposed test; its result stands."))
+    setattr(opposed, field_name, True)
+    if side == "a" and _final(_side_roll(opposed, "a")).kind in rules.settles_both:
+        opposed.opponent_settled = opposed.opponent_id is not None
+    opposed.save(update_fields=["initiator_settled", "opponent_settled"])
+    _resolve_if_ready(opposed)
+    _tell_sides(opposed, rolled_too=True)
+    return opposed
 
 
 def side_rolled(sender, pending: PendingTest, **kwargs) -> None:
@@ -168,17 +297,24 @@ def side_rolled(sender, pending: PendingTest, **kwargs) -> None:
     if opposed is not None:
         locked = OpposedTest.objects.select_for_update().get(pk=opposed.pk)
         _resolve_if_ready(locked)
-        _tell_open_sides(locked)
+        _tell_sides(locked)
 
 
-def _tell_open_sides(opposed: OpposedTest) -> None:
+def _tell_sides(opposed: OpposedTest, rolled_too: bool | None = None) -> None:
+    """Tell each side's page (and the GM's) that the opposed test moved on. A side already
+    rolled is told only where the sides settle in turn (its page shows whose turn it is); its
+    entry and what may follow it stay as they are."""
+    if rolled_too is None:
+        rules = rules_of(opposed.session.campaign.system)
+        rolled_too = rules is not None and rules.settle_in_turn
     gm_id = opposed.session.campaign.gm_id
     for pending_id in (opposed.initiator_id, opposed.opponent_id):
         if pending_id is None:
             continue
         side = PendingTest.objects.select_related("character").get(pk=pending_id)
-        # A side already rolled keeps its page as it is (its entry and what may follow it).
-        if side.status == PendingTest.Status.OPEN:
+        if side.status == PendingTest.Status.OPEN or (
+            rolled_too and side.status == PendingTest.Status.ROLLED
+        ):
             announce(side, gm_id)
 
 
@@ -213,7 +349,7 @@ def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = No
     opposed.npc_roll = roll
     opposed.save(update_fields=["npc_roll"])
     _resolve_if_ready(opposed)
-    _tell_open_sides(opposed)
+    _tell_sides(opposed)
     return roll
 
 
@@ -264,6 +400,11 @@ def _resolve_if_ready(opposed: OpposedTest) -> None:
         return
     session = GameSession.objects.select_related("campaign").get(pk=opposed.session_id)
     system = get_system(session.campaign.system)
+    if not _sides_settled(opposed, system.opposed):
+        return
+    if system.opposed.settle_in_turn:
+        # Each side's final result: its roll with the boosts and re-rolls that followed it.
+        a_roll, b_roll = _final(a_roll), _final(b_roll)
     outcome = system.opposed.resolve(system.engine, a_roll, b_roll)
     names = {"a": _side_name(opposed, a_roll), "b": _side_name(opposed, b_roll)}
     how = words(outcome.label) if outcome.label else ""
@@ -354,6 +495,7 @@ def view(opposed: OpposedTest, side: str | None = None, choices=None) -> dict[st
     odds = win_odds(opposed, side, choices) if opposed.status == "open" else None
     other = {"a": "b", "b": "a"}.get(side or "")
     return {
+        **_settling(opposed, a_roll, b_roll),
         "opposed": opposed,
         "side": side,
         "mine": odds[side] if odds and side else None,
@@ -365,6 +507,58 @@ def view(opposed: OpposedTest, side: str | None = None, choices=None) -> dict[st
         "odds": odds,
         "npc_side": opposed.opponent_id is None,
     }
+
+
+def _settling(opposed: OpposedTest, a_roll: Roll | None, b_roll: Roll | None) -> dict:
+    """Whose turn it is to settle (sides settled in turn, both rolled): "a", "b" or None, and
+    each side's final roll so far (its last boost or re-roll)."""
+    rules = rules_of(opposed.session.campaign.system)
+    settling = (
+        rules is not None
+        and rules.settle_in_turn
+        and opposed.status == OpposedTest.Status.OPEN
+        and a_roll is not None
+        and b_roll is not None
+    )
+    if not settling:
+        return {"settling": False, "turn": None}
+    turn = "b" if opposed.initiator_settled else "a"
+    return {
+        "settling": True,
+        "turn": turn,
+        "a_final": _final(a_roll),
+        "b_final": _final(b_roll),
+    }
+
+
+def settle_view(character, user) -> dict[str, Any] | None:
+    """The opposed test ``character``'s rolled side waits in, to settle in turn, as its
+    player's panel shows it (may they settle now?); None when there is none."""
+    for side, field_name in (("a", "initiator"), ("b", "opponent")):
+        found = (
+            OpposedTest.objects.filter(
+                status=OpposedTest.Status.OPEN,
+                **{f"{field_name}__character": character, f"{field_name}__roll__isnull": False},
+            )
+            .select_related("session__campaign")
+            .first()
+        )
+        if found is not None:
+            shown = view(found, side)
+            if not shown["settling"]:
+                return None
+            campaign = found.session.campaign
+            mine = shown["turn"] == side and user.pk in (character.owner_id, campaign.gm_id)
+            final = shown["a_final" if side == "a" else "b_final"]
+            offered = []
+            if mine:
+                offered = [
+                    f
+                    for f in get_system(campaign.system).follow_ups(final, character, campaign)
+                    if not initiator_only(final, f.kind)
+                ]
+            return shown | {"may_settle": mine, "final": final, "follow_ups": offered}
+    return None
 
 
 def panel_view(pending: PendingTest | None, choices=None) -> dict[str, Any] | None:
@@ -388,4 +582,10 @@ def dashboard_view(session: GameSession | None) -> list[dict[str, Any]]:
         .select_related("initiator__character", "opponent__character", "npc_roll", "result")
         .order_by("status", "-created_at")[:6]
     )
-    return [view(opposed) for opposed in tests]
+    return [_gm_view(opposed) for opposed in tests]
+
+
+def _gm_view(opposed: OpposedTest) -> dict[str, Any]:
+    # The GM may settle the side whose turn it is for its player (a player away from the table).
+    shown = view(opposed)
+    return shown | {"may_settle": shown["settling"]}

@@ -103,4 +103,5 @@ urlpatterns += [
         opposed_views.roll_npc_side,
         name="opposed_npc_roll",
     ),
+    path("opposed/<int:opposed_id>/settle/", opposed_views.settle_side, name="opposed_settle"),
 ]

@@ -251,18 +251,6 @@ def caerbannog_duel(client, gm, table):
     return OpposedTest.objects.get()
 
 
-def test_caerbannog_opposed_nine_against_five_is_four(
-    client, gm, player, other_player, caerbannog, dice
-):
-    opposed = caerbannog_duel(client, gm, caerbannog)
-    dice(9, 2, 9)  # Atletyka III, 3d10: the middle die 9
-    roll_side(client, player, opposed.initiator)
-    dice(5, 1, 7)  # Dociekliwość II, 3d8: 5
-    roll_side(client, other_player, opposed.opponent)
-    answer = the_result().result["answer"]
-    assert (answer["winner"], answer["margin"], answer["level"]) == ("a", 4, 4)
-
-
 def test_caerbannog_the_opponent_waits_for_the_initiator(
     client, gm, other_player, caerbannog, dice
 ):
@@ -379,58 +367,6 @@ def test_fasttest_npc_traits_ticked_on_a_side_lower_its_odds_of_winning(
     opposed.initiator.refresh_from_db()
     after = panel_of(client, player, opposed.initiator).context["opposed"]["mine"]
     assert after < before
-
-
-def hinder(client, gm, side):
-    """The GM gives the side a fixed −3, so its own test can fail (it tests at difficulty 0)."""
-    client.force_login(gm)
-    client.post(
-        reverse("change_test", args=[side.character.campaign_id, side.pk]),
-        {"op": "add_dice", "kind": "modifier", "amount": "-3", "source": "mud"},
-    )
-    side.refresh_from_db()
-
-
-def test_caerbannog_the_initiator_may_use_heroic_effort_in_its_own_test(
-    client, gm, player, caerbannog, dice
-):
-    opposed = caerbannog_duel(client, gm, caerbannog)
-    hinder(client, gm, opposed.initiator)
-    dice(2, 2, 3)
-    response = roll_side(client, player, opposed.initiator)
-    assert "heroic" in [f.kind for f in response.context["follow_ups"]]
-
-
-def test_caerbannog_only_the_initiator_may_use_heroic_effort(
-    client, gm, player, other_player, caerbannog, dice
-):
-    opposed = caerbannog_duel(client, gm, caerbannog)
-    dice(9, 2, 9)
-    roll_side(client, player, opposed.initiator)
-    hinder(client, gm, opposed.opponent)
-    dice(2, 2, 3)  # 2 − 3: the opponent's own test fails by 1
-    roll_side(client, other_player, opposed.opponent)
-    opposed.opponent.refresh_from_db()
-    parent = opposed.opponent.roll
-    hero = opposed.opponent.character
-    response = client.post(
-        reverse("test_follow_up", args=[hero.campaign_id, hero.pk, parent.pk, "heroic"]),
-        {"key": str(uuid.uuid4()), "resource": "wytrzymalosc"},
-    )
-    assert response.status_code == 409
-    assert not Roll.objects.filter(kind="heroic").exists()
-
-
-def test_caerbannog_the_opponent_is_not_offered_heroic_effort(
-    client, gm, player, other_player, caerbannog, dice
-):
-    opposed = caerbannog_duel(client, gm, caerbannog)
-    dice(9, 2, 9)
-    roll_side(client, player, opposed.initiator)
-    hinder(client, gm, opposed.opponent)
-    dice(2, 2, 3)
-    response = roll_side(client, other_player, opposed.opponent)
-    assert "heroic" not in [f.kind for f in response.context["follow_ups"]]
 
 
 def test_an_outsider_cannot_start_an_opposed_test(client, outsider, fasttest):
