@@ -277,8 +277,9 @@ class RandomTable(models.Model):
 class OpposedTest(models.Model):
     """Two sides of one opposed test (RULES.md: FastTest, 2d6, Caerbannog), started by the GM.
 
-    The initiator is always a character's pending test; the opponent is another character's
-    pending test or an NPC with its own numbers (``npc_params``, the engine's), rolled by the GM.
+    Each side is a character's pending test or, on one side only, an NPC with its own numbers
+    (``npc_params``, the engine's), rolled by the GM: the opponent's side, or the initiator's when
+    ``initiator`` is None (the NPC acts, the character resists).
     Each player shapes and rolls their own side as any called test; once both have rolled,
     ``result`` is the one log entry (kind "opposed") that says who won.
     """
@@ -291,8 +292,13 @@ class OpposedTest(models.Model):
     session = models.ForeignKey(
         "campaigns.GameSession", on_delete=models.CASCADE, related_name="opposed_tests"
     )
+    # None: the NPC is the initiator (its numbers below), and ``opponent`` the character resisting.
     initiator = models.OneToOneField(
-        PendingTest, on_delete=models.CASCADE, related_name="opposed_as_initiator"
+        PendingTest,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="opposed_as_initiator",
     )
     opponent = models.OneToOneField(
         PendingTest,

@@ -1,11 +1,13 @@
 """Opposed tests: the GM starts one between two sides, each side rolls, one entry says who won.
 
-The initiator is a character's pending test; the opponent another character's pending test or an
-NPC with its own numbers, rolled by the GM. Each side is shaped and rolled like any called test
-(``rolls.pending``); once both have rolled, the system's rules (``System.opposed``, an
+Each side is a character's pending test or, on one side (the initiator's or the opponent's), an
+NPC with its own numbers, rolled by the GM. A character's side is shaped and rolled like any
+called test (``rolls.pending``); once both have rolled, the system's rules (``System.opposed``, an
 ``OpposedRules``) read the two rolls with the engine's opposed resolution, and ``record_roll``
 logs one entry of kind "opposed", a follow-up of the initiator's roll naming both sides' seqs.
-The odds of winning are exact: the convolution of the two sides' outcome distributions.
+Where the rules settle in turn (Caerbannog), the entry waits until the initiator, then the
+opponent, has settled their modifiers, and reads each side's final roll. The odds of winning are
+exact: the convolution of the two sides' outcome distributions.
 """
 
 from __future__ import annotations
@@ -94,12 +96,16 @@ def start_opposed(
     npc_params: dict[str, Any] | None = None,
     npc_sources: list[dict[str, Any]] | None = None,
     difficulty: int | None = None,
+    npc_initiates: bool = False,
 ) -> OpposedTest:
     """Start an opposed test: the initiator's side and the opponent's (a character or an NPC)
-    are called like any test; both take the rules' fixed numbers."""
+    are called like any test; both take the rules' fixed numbers. ``npc_initiates``: the NPC
+    acts and ``initiator`` (the character) resists, so the NPC's side is the initiator's."""
     rules = _rules(session)
     if (opponent is None) == (npc is None):
         raise ActionRefused(_("Choose the opponent: another character or an NPC."))
+    if npc_initiates and npc is None:
+        raise ActionRefused(_("Only an NPC opponent can be made the initiator; choose an NPC."))
     if opponent is not None and opponent.pk == initiator.pk:
         raise ActionRefused(_("A character cannot oppose itself; choose another opponent."))
     fixed = dict(rules.fixed)
@@ -126,8 +132,8 @@ def start_opposed(
             raise ActionRefused(str(error)) from error
     opposed = OpposedTest.objects.create(
         session=session,
-        initiator=called[0],
-        opponent=called[1] if opponent is not None else None,
+        initiator=None if npc_initiates else called[0],
+        opponent=called[0] if npc_initiates else (called[1] if opponent is not None else None),
         npc=npc,
         npc_name=npc.name if npc is not None else "",
         npc_params=params,
@@ -152,7 +158,7 @@ def may_roll(sender, pending: PendingTest, **kwargs) -> None:
     if opposed is None or side != "b":
         return
     rules = rules_of(opposed.session.campaign.system)
-    if rules is not None and rules.initiator_first and opposed.initiator.roll_id is None:
+    if rules is not None and rules.initiator_first and _side_roll(opposed, "a") is None:
         raise ActionRefused(
             _("The initiator settles their modifiers and rolls first; wait for their roll.")
         )
@@ -232,7 +238,7 @@ def settle_refusal(roll: Roll) -> str:
     if side == "a" and opposed.initiator_settled:
         return _("You have settled your side of the opposed test; its result stands.")
     if side == "b":
-        if not opposed.initiator_settled:
+        if not _a_settled(opposed):
             return _wait_for_initiator()
         if opposed.opponent_settled:
             return _("You have settled your side of the opposed test; its result stands.")
@@ -245,12 +251,18 @@ def _wait_for_initiator() -> str:
     )
 
 
+# An NPC's side has no Rozmach and no abilities to spend after the roll (the seed: "Przeciwnicy
+# ... nie posiadają swojego Rozmachu"): its roll is its final result, settled as it lands.
+def _a_settled(opposed: OpposedTest) -> bool:
+    return opposed.initiator_settled or opposed.initiator_id is None
+
+
+def _b_settled(opposed: OpposedTest) -> bool:
+    return opposed.opponent_settled or opposed.opponent_id is None
+
+
 def _sides_settled(opposed: OpposedTest, rules: OpposedRules) -> bool:
-    if not rules.settle_in_turn:
-        return True
-    # An NPC's side has no Rozmach and no abilities to spend after the roll (the seed:
-    # "Przeciwnicy ... nie posiadają swojego Rozmachu"): its roll is its final result.
-    return opposed.initiator_settled and (opposed.opponent_settled or opposed.opponent_id is None)
+    return not rules.settle_in_turn or (_a_settled(opposed) and _b_settled(opposed))
 
 
 @transaction.atomic
@@ -275,7 +287,7 @@ def settle_side(*, opposed_id: int, user, side: str) -> OpposedTest:
         raise ActionRefused(_("Only that side's player (or the GM) settles it."))
     if _side_roll(opposed, "a") is None or _side_roll(opposed, "b") is None:
         raise ActionRefused(_("Both sides roll first; then each settles their modifiers."))
-    if side == "b" and not opposed.initiator_settled:
+    if side == "b" and not _a_settled(opposed):
         raise ActionRefused(_wait_for_initiator())
     field_name = "initiator_settled" if side == "a" else "opponent_settled"
     if getattr(opposed, field_name):
@@ -328,10 +340,10 @@ def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = No
     )
     if opposed.status != OpposedTest.Status.OPEN or opposed.npc_roll_id is not None:
         raise ActionRefused(_("This side has already been rolled or called off."))
-    if opposed.opponent_id is not None:
+    if npc_side(opposed) is None:
         raise ActionRefused(_("This opposed test has no NPC side."))
     rules = _rules(opposed.session)
-    if rules.initiator_first and opposed.initiator.roll_id is None:
+    if rules.initiator_first and npc_side(opposed) == "b" and _side_roll(opposed, "a") is None:
         raise ActionRefused(
             _("The initiator settles their modifiers and rolls first; wait for their roll.")
         )
@@ -368,12 +380,24 @@ def cancel_opposed(opposed: OpposedTest) -> None:
         opposed.save(update_fields=["status"])
 
 
+def npc_side(opposed: OpposedTest) -> str | None:
+    """Which side ("a", the initiator's, or "b") is the NPC's, rolled by the GM; None."""
+    if opposed.initiator_id is None:
+        return "a"
+    return "b" if opposed.opponent_id is None else None
+
+
+def _side_pending(opposed: OpposedTest, side: str) -> PendingTest | None:
+    """A character's side: its pending test; None for the NPC's side."""
+    pending_id = opposed.initiator_id if side == "a" else opposed.opponent_id
+    if pending_id is None:
+        return None
+    return PendingTest.objects.select_related("character", "roll").get(pk=pending_id)
+
+
 def _side_roll(opposed: OpposedTest, side: str) -> Roll | None:
-    if side == "a":
-        return PendingTest.objects.get(pk=opposed.initiator_id).roll
-    if opposed.opponent_id is not None:
-        return PendingTest.objects.get(pk=opposed.opponent_id).roll
-    return opposed.npc_roll
+    pending = _side_pending(opposed, side)
+    return opposed.npc_roll if pending is None else pending.roll
 
 
 def _side_name(opposed: OpposedTest, roll: Roll) -> str:
@@ -459,7 +483,7 @@ def _side_params(opposed: OpposedTest, side: str, choices: Mapping[str, Any] | N
     player's own ``choices`` when it is their side), or the NPC's numbers."""
     campaign = opposed.session.campaign
     system = get_system(campaign.system)
-    pending = opposed.initiator if side == "a" else opposed.opponent
+    pending = _side_pending(opposed, side)
     if pending is None:
         params = opposed.npc_roll.params if opposed.npc_roll_id else opposed.npc_params
         return system.engine.parse_params(params)
@@ -491,7 +515,10 @@ def win_odds(
 def view(opposed: OpposedTest, side: str | None = None, choices=None) -> dict[str, Any]:
     """The opposed test as a page shows it: both sides, who has rolled, the odds of winning."""
     a_roll, b_roll = _side_roll(opposed, "a"), _side_roll(opposed, "b")
-    opponent_name = opposed.opponent.character.name if opposed.opponent_id else opposed.npc_name
+    names = {
+        key: pending.character.name if pending is not None else opposed.npc_name
+        for key, pending in (("a", _side_pending(opposed, "a")), ("b", _side_pending(opposed, "b")))
+    }
     odds = win_odds(opposed, side, choices) if opposed.status == "open" else None
     other = {"a": "b", "b": "a"}.get(side or "")
     return {
@@ -500,12 +527,12 @@ def view(opposed: OpposedTest, side: str | None = None, choices=None) -> dict[st
         "side": side,
         "mine": odds[side] if odds and side else None,
         "theirs": odds[other] if odds and other else None,
-        "initiator_name": opposed.initiator.character.name,
-        "opponent_name": opponent_name,
+        "initiator_name": names["a"],
+        "opponent_name": names["b"],
         "a_roll": a_roll,
         "b_roll": b_roll,
         "odds": odds,
-        "npc_side": opposed.opponent_id is None,
+        "npc_side": npc_side(opposed),
     }
 
 
@@ -522,7 +549,7 @@ def _settling(opposed: OpposedTest, a_roll: Roll | None, b_roll: Roll | None) ->
     )
     if not settling:
         return {"settling": False, "turn": None}
-    turn = "b" if opposed.initiator_settled else "a"
+    turn = "b" if _a_settled(opposed) else "a"
     return {
         "settling": True,
         "turn": turn,

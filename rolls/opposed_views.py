@@ -101,6 +101,7 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
             npc_params=npc_params,
             npc_sources=npc_sources,
             difficulty=difficulty,
+            npc_initiates=form.cleaned_data.get("npc_initiates", False),
         )
     except ActionRefused as refusal:
         return _back(request, campaign, str(refusal))

@@ -164,6 +164,31 @@ def test_an_npc_side_with_its_own_numbers_is_rolled_by_the_gm(client, gm, player
     assert "Ala beats Troll" in render(the_result().label_words)
 
 
+def test_an_npc_may_initiate_a_fasttest_opposed_test(client, gm, player, fasttest, dice):
+    campaign, ala = fasttest.campaign, fasttest.characters[0]
+    troll = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
+    start(
+        client, gm, campaign, npc_initiates="yes",
+        initiator=ala.pk, **{"a-attribute": "BUDOWA", "a-skill": "WALKA"},
+        opponent=f"npc-{troll.pk}", **{"npc-chance": "5", "npc-bonus": "0", "npc-penalty": "0"},
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    dice(8, 2)  # the troll fails: no, but
+    client.force_login(gm)
+    client.post(
+        reverse("opposed_npc_roll", args=[campaign.pk, opposed.pk]), {"key": str(uuid.uuid4())}
+    )
+    dice(2, 5)  # Ala resists: yes
+    roll_side(client, player, opposed.opponent)
+    result = the_result()
+    assert (result.result["answer"]["winner"], result.result["answer"]["margin"]) == ("b", 2)
+    assert render(result.label_words) == (
+        "Opposed test (#1 against #2): Ala beats Troll by 2 — victory"
+    )
+    opposed.refresh_from_db()
+    assert result.parent == opposed.npc_roll  # the initiator's roll
+
+
 def test_a_player_cannot_roll_the_npc_side(client, gm, player, fasttest):
     campaign, ala = fasttest.campaign, fasttest.characters[0]
     troll = NPC.objects.create(campaign=campaign, name="Troll", traits=[])

@@ -339,3 +339,69 @@ def test_no_heroic_effort_after_the_initiators_critical_failure(
     roll_side(client, other_player, opposed.opponent)
     box = panel_of(client, player, caerbannog.characters[0]).context["opposed_settle"]
     assert "heroic" not in [f.kind for f in box["follow_ups"]]
+
+
+# An NPC may initiate ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def ambush(client, gm, caerbannog):
+    """Zbir (an NPC, Skill level II: 3d8) attacks; Julio (Atletyka III) resists."""
+    campaign, julio = caerbannog.campaign, caerbannog.characters[0]
+    thug = NPC.objects.create(campaign=campaign, name="Zbir", traits=[])
+    start(
+        client, gm, campaign,
+        initiator=julio.pk, **{"a-skill": "Atletyka"}, npc_initiates="yes",
+        opponent=f"npc-{thug.pk}", **{"npc-level": "2", "npc-ease": "0"},
+    )  # fmt: skip
+    return OpposedTest.objects.get()
+
+
+def roll_npc(client, gm, opposed):
+    client.force_login(gm)
+    url = reverse("opposed_npc_roll", args=[opposed.session.campaign_id, opposed.pk])
+    return client.post(url, {"key": str(uuid.uuid4())})
+
+
+def test_an_npc_may_initiate_and_the_character_resists(client, gm, ambush):
+    assert ambush.initiator is None
+    assert ambush.opponent.character.name == "Ala"
+    client.force_login(gm)
+    page = client.get(reverse("dashboard", args=[ambush.session.campaign_id])).content.decode()
+    assert "Opposed test: Zbir against Ala" in page
+    assert "Roll Zbir's side" in page
+
+
+def test_the_character_resisting_an_npc_waits_for_the_npcs_roll(client, player, ambush, dice):
+    dice(5, 1, 7)
+    response = roll_side(client, player, ambush.opponent)
+    assert "The initiator settles their modifiers and rolls first" in response.content.decode()
+    assert not Roll.objects.exists()
+
+
+def test_an_npc_initiators_roll_is_its_final_result_and_the_character_settles_next(
+    client, gm, player, caerbannog, ambush, dice
+):
+    dice(7, 2, 8)  # Zbir: 7
+    roll_npc(client, gm, ambush)
+    dice(10, 5, 2)  # Julio: 5, and the 10 gives 1 Rozmach
+    roll_side(client, player, ambush.opponent)
+    box = panel_of(client, player, caerbannog.characters[0]).context["opposed_settle"]
+    assert (box["turn"], box["may_settle"]) == ("b", True)
+    # The initiator alone may use heroic effort: Julio resists, so only a boost or re-roll.
+    assert [f.kind for f in box["follow_ups"]] == ["reroll", "boost"]
+    follow(client, player, ambush.opponent, "boost")  # +2: 7
+    settle(client, player, ambush, "b")
+    result = results().get()
+    assert (result.result["answer"]["winner"], result.result["answer"]["level"]) == ("b", 0)
+    assert render(result.label_words) == "Opposed test (#1 against #3): Ala beats Zbir by 0"
+
+
+def test_only_an_npc_opponent_can_be_made_the_initiator(client, gm, caerbannog):
+    campaign, julio, rival = caerbannog.campaign, *caerbannog.characters
+    start(
+        client, gm, campaign, npc_initiates="yes",
+        initiator=julio.pk, **{"a-skill": "Atletyka"},
+        opponent=f"character-{rival.pk}", **{"b-skill": "Dociekliwość"},
+    )  # fmt: skip
+    assert not OpposedTest.objects.exists()
