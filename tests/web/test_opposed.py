@@ -46,6 +46,12 @@ def the_result():
     return Roll.objects.get(kind="opposed")
 
 
+def logged(client, user, campaign) -> str:
+    """The session's log as ``user``'s page shows it."""
+    client.force_login(user)
+    return client.get(reverse("session_log", args=[campaign.pk])).content.decode()
+
+
 # FastTest -------------------------------------------------------------------------------------
 
 
@@ -86,9 +92,10 @@ def test_fasttest_equal_ranks_go_to_the_higher_chance_as_a_minor_victory(
     result = the_result()
     assert result.result["answer"]["winner"] == "a"
     assert result.result["answer"]["label"] == "opposed_minor"
-    assert render(result.label_words) == (
-        "Opposed test (#1 against #2): Ala beats Bartek by 0 — minor victory"
-    )
+    label = "Opposed test (#1 against #2): Ala beats Bartek by 0 — minor victory"
+    assert render(result.label_words) == label
+    for user in (gm, player, other_player):
+        assert label in logged(client, user, fasttest.campaign)
 
 
 def test_fasttest_equal_ranks_and_chance_go_to_the_higher_kept_d10(
@@ -104,6 +111,27 @@ def test_fasttest_equal_ranks_and_chance_go_to_the_higher_kept_d10(
     roll_side(client, other_player, opposed.opponent)
     answer = the_result().result["answer"]
     assert (answer["winner"], answer["decided_by"]) == ("b", "kept_d10")
+    label = "Opposed test (#1 against #2): Bartek beats Ala by 0 — minor victory"
+    assert render(the_result().label_words) == label
+    assert label in logged(client, gm, fasttest.campaign)
+
+
+def test_fasttest_equal_ranks_chance_and_kept_d10_are_a_draw(
+    client, gm, player, other_player, fasttest, dice
+):
+    ala, bartek = fasttest.characters[0], fasttest.characters[1]
+    bartek.data = copy.deepcopy(ala.data)
+    bartek.save()
+    opposed = fasttest_duel(client, gm, fasttest)
+    dice(3, 4)
+    roll_side(client, player, opposed.initiator)
+    dice(3, 5)  # the same rank (yes), the same chance, the same kept d10
+    roll_side(client, other_player, opposed.opponent)
+    answer = the_result().result["answer"]
+    assert (answer["winner"], answer["margin"]) == (None, 0)
+    label = "Opposed test (#1 against #2): Ala and Bartek draw"
+    assert render(the_result().label_words) == label
+    assert label in logged(client, player, fasttest.campaign)
 
 
 def test_the_result_entry_follows_both_sides_rolls(
@@ -229,7 +257,10 @@ def test_twod6_hide_vs_spot_the_hider_wins(client, gm, player, other_player, two
     roll_side(client, other_player, opposed.opponent)
     answer = the_result().result["answer"]
     assert (answer["winner"], answer["margin"]) == ("b", 2)
-    assert render(the_result().label_words).endswith("Bartek beats Ala by 2")
+    label = "Opposed test (#1 against #2): Bartek beats Ala by 2"
+    assert render(the_result().label_words) == label
+    for user in (gm, player, other_player):
+        assert label in logged(client, user, twod6.campaign)
 
 
 def test_twod6_the_resisting_side_wins_a_tie(client, gm, player, other_player, twod6, dice):
