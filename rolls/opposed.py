@@ -269,8 +269,10 @@ def _sides_settled(opposed: OpposedTest, rules: OpposedRules) -> bool:
 def settle_side(*, opposed_id: int, user, side: str) -> OpposedTest:
     """``side`` ("a" or "b") settles its modifiers: its roll as it stands now is its final
     result; the initiator's first, then the opponent's, and the result follows both."""
+    # Only the opposed test's own row is locked: its sides may be missing (an NPC's), and
+    # PostgreSQL locks no row of an outer join's nullable side.
     opposed = (
-        OpposedTest.objects.select_for_update()
+        OpposedTest.objects.select_for_update(of=("self",))
         .select_related("session__campaign", "initiator__character", "opponent__character")
         .get(pk=opposed_id)
     )
@@ -334,7 +336,7 @@ def _tell_sides(opposed: OpposedTest, rolled_too: bool | None = None) -> None:
 def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = None) -> Roll:
     """The GM rolls the NPC's side with its own numbers, in the open like the players' sides."""
     opposed = (
-        OpposedTest.objects.select_for_update()
+        OpposedTest.objects.select_for_update(of=("self",))
         .select_related("session__campaign", "initiator")
         .get(pk=opposed_id)
     )
