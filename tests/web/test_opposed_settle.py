@@ -368,6 +368,7 @@ def test_an_npc_may_initiate_and_the_character_resists(client, gm, ambush):
     assert ambush.opponent.character.name == "Ala"
     client.force_login(gm)
     page = client.get(reverse("dashboard", args=[ambush.session.campaign_id])).content.decode()
+    assert 'name="npc_initiates"' in page
     assert "Opposed test: Zbir against Ala" in page
     assert "Roll Zbir's side" in page
 
