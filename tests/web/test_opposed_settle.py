@@ -406,3 +406,9 @@ def test_only_an_npc_opponent_can_be_made_the_initiator(client, gm, caerbannog):
         opponent=f"character-{rival.pk}", **{"b-skill": "Dociekliwość"},
     )  # fmt: skip
     assert not OpposedTest.objects.exists()
+
+
+def test_the_rules_page_says_the_sides_settle_in_turn(client, player):
+    client.force_login(player)
+    page = client.get(reverse("rules", args=["caerbannog"])).content.decode()
+    assert "the initiator settles their boosts and re-rolls" in page.replace("&#x27;", "'")
