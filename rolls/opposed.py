@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from campaigns.models import GameSession
@@ -563,31 +564,37 @@ def _settling(opposed: OpposedTest, a_roll: Roll | None, b_roll: Roll | None) ->
 def settle_view(character, user) -> dict[str, Any] | None:
     """The opposed test ``character``'s rolled side waits in, to settle in turn, as its
     player's panel shows it (may they settle now?); None when there is none."""
-    for side, field_name in (("a", "initiator"), ("b", "opponent")):
-        found = (
-            OpposedTest.objects.filter(
-                status=OpposedTest.Status.OPEN,
-                **{f"{field_name}__character": character, f"{field_name}__roll__isnull": False},
-            )
-            .select_related("session__campaign")
-            .first()
+    rules = rules_of(character.campaign.system)
+    if rules is None or not rules.settle_in_turn:
+        return None  # no query on a panel whose rules settle nothing in turn
+    found = (
+        OpposedTest.objects.filter(status=OpposedTest.Status.OPEN)
+        .filter(
+            Q(initiator__character=character, initiator__roll__isnull=False)
+            | Q(opponent__character=character, opponent__roll__isnull=False)
         )
-        if found is not None:
-            shown = view(found, side)
-            if not shown["settling"]:
-                return None
-            campaign = found.session.campaign
-            mine = shown["turn"] == side and user.pk in (character.owner_id, campaign.gm_id)
-            final = shown["a_final" if side == "a" else "b_final"]
-            offered = []
-            if mine:
-                offered = [
-                    f
-                    for f in get_system(campaign.system).follow_ups(final, character, campaign)
-                    if not initiator_only(final, f.kind)
-                ]
-            return shown | {"may_settle": mine, "final": final, "follow_ups": offered}
-    return None
+        .select_related("session__campaign", "initiator")
+        .first()
+    )
+    if found is None:
+        return None
+    side = (
+        "a" if found.initiator is not None and found.initiator.character_id == character.pk else "b"
+    )
+    shown = view(found, side)
+    if not shown["settling"]:
+        return None
+    campaign = found.session.campaign
+    mine = shown["turn"] == side and user.pk in (character.owner_id, campaign.gm_id)
+    final = shown["a_final" if side == "a" else "b_final"]
+    offered = []
+    if mine:
+        offered = [
+            f
+            for f in get_system(campaign.system).follow_ups(final, character, campaign)
+            if not initiator_only(final, f.kind)
+        ]
+    return shown | {"may_settle": mine, "final": final, "follow_ups": offered}
 
 
 def panel_view(pending: PendingTest | None, choices=None) -> dict[str, Any] | None:
