@@ -122,6 +122,8 @@ class OpposedStartForm(forms.Form):
     initiator = WholeNumber()
     opponent = Text()
     difficulty = WholeNumber()
+    #: The NPC opponent acts and the character chosen as the initiator resists.
+    npc_initiates = forms.BooleanField(required=False)
 
     def __init__(self, data=None, *, shared_difficulty: bool = True) -> None:
         super().__init__(data)

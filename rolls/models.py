@@ -277,8 +277,9 @@ class RandomTable(models.Model):
 class OpposedTest(models.Model):
     """Two sides of one opposed test (RULES.md: FastTest, 2d6, Caerbannog), started by the GM.
 
-    The initiator is always a character's pending test; the opponent is another character's
-    pending test or an NPC with its own numbers (``npc_params``, the engine's), rolled by the GM.
+    Each side is a character's pending test or, on one side only, an NPC with its own numbers
+    (``npc_params``, the engine's), rolled by the GM: the opponent's side, or the initiator's when
+    ``initiator`` is None (the NPC acts, the character resists).
     Each player shapes and rolls their own side as any called test; once both have rolled,
     ``result`` is the one log entry (kind "opposed") that says who won.
     """
@@ -291,8 +292,13 @@ class OpposedTest(models.Model):
     session = models.ForeignKey(
         "campaigns.GameSession", on_delete=models.CASCADE, related_name="opposed_tests"
     )
+    # None: the NPC is the initiator (its numbers below), and ``opponent`` the character resisting.
     initiator = models.OneToOneField(
-        PendingTest, on_delete=models.CASCADE, related_name="opposed_as_initiator"
+        PendingTest,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="opposed_as_initiator",
     )
     opponent = models.OneToOneField(
         PendingTest,
@@ -314,6 +320,10 @@ class OpposedTest(models.Model):
         Roll, on_delete=models.PROTECT, null=True, blank=True, related_name="opposed_test"
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # Caerbannog (``OpposedRules.settle_in_turn``): once both have rolled, the initiator settles
+    # their modifiers and reveals the final result, then the opponent; the result waits for both.
+    initiator_settled = models.BooleanField(default=False)
+    opponent_settled = models.BooleanField(default=False)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

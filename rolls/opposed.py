@@ -1,11 +1,13 @@
 """Opposed tests: the GM starts one between two sides, each side rolls, one entry says who won.
 
-The initiator is a character's pending test; the opponent another character's pending test or an
-NPC with its own numbers, rolled by the GM. Each side is shaped and rolled like any called test
-(``rolls.pending``); once both have rolled, the system's rules (``System.opposed``, an
+Each side is a character's pending test or, on one side (the initiator's or the opponent's), an
+NPC with its own numbers, rolled by the GM. A character's side is shaped and rolled like any
+called test (``rolls.pending``); once both have rolled, the system's rules (``System.opposed``, an
 ``OpposedRules``) read the two rolls with the engine's opposed resolution, and ``record_roll``
 logs one entry of kind "opposed", a follow-up of the initiator's roll naming both sides' seqs.
-The odds of winning are exact: the convolution of the two sides' outcome distributions.
+Where the rules settle in turn (Caerbannog), the entry waits until the initiator, then the
+opponent, has settled their modifiers, and reads each side's final roll. The odds of winning are
+exact: the convolution of the two sides' outcome distributions.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from campaigns.models import GameSession
@@ -61,6 +64,13 @@ class OpposedRules:
     initiator_first: bool = False
     #: Follow-ups only the initiator's side may make (Caerbannog: heroic effort).
     initiator_only: tuple[str, ...] = ()
+    #: Once both have rolled, the initiator settles their modifiers (the follow-ups of their
+    #: roll) and reveals the final result, then the opponent; the result entry reads the final
+    #: roll of each side's chain, after both settled (Caerbannog).
+    settle_in_turn: bool = False
+    #: Follow-ups after which the initiator's result no longer depends on the opponent's
+    #: (Caerbannog's heroic effort: exactly 1 success): settling the initiator settles both.
+    settles_both: tuple[str, ...] = ()
 
 
 def rules_of(system_key: str) -> OpposedRules | None:
@@ -87,12 +97,16 @@ def start_opposed(
     npc_params: dict[str, Any] | None = None,
     npc_sources: list[dict[str, Any]] | None = None,
     difficulty: int | None = None,
+    npc_initiates: bool = False,
 ) -> OpposedTest:
     """Start an opposed test: the initiator's side and the opponent's (a character or an NPC)
-    are called like any test; both take the rules' fixed numbers."""
+    are called like any test; both take the rules' fixed numbers. ``npc_initiates``: the NPC
+    acts and ``initiator`` (the character) resists, so the NPC's side is the initiator's."""
     rules = _rules(session)
     if (opponent is None) == (npc is None):
         raise ActionRefused(_("Choose the opponent: another character or an NPC."))
+    if npc_initiates and npc is None:
+        raise ActionRefused(_("Only an NPC opponent can be made the initiator; choose an NPC."))
     if opponent is not None and opponent.pk == initiator.pk:
         raise ActionRefused(_("A character cannot oppose itself; choose another opponent."))
     fixed = dict(rules.fixed)
@@ -119,8 +133,8 @@ def start_opposed(
             raise ActionRefused(str(error)) from error
     opposed = OpposedTest.objects.create(
         session=session,
-        initiator=called[0],
-        opponent=called[1] if opponent is not None else None,
+        initiator=None if npc_initiates else called[0],
+        opponent=called[0] if npc_initiates else (called[1] if opponent is not None else None),
         npc=npc,
         npc_name=npc.name if npc is not None else "",
         npc_params=params,
@@ -145,19 +159,149 @@ def may_roll(sender, pending: PendingTest, **kwargs) -> None:
     if opposed is None or side != "b":
         return
     rules = rules_of(opposed.session.campaign.system)
-    if rules is not None and rules.initiator_first and opposed.initiator.roll_id is None:
+    if rules is not None and rules.initiator_first and _side_roll(opposed, "a") is None:
         raise ActionRefused(
             _("The initiator settles their modifiers and rolls first; wait for their roll.")
         )
 
 
 def initiator_only(roll: Roll, kind: str) -> bool:
-    """``kind`` may not follow ``roll``: it is an opposed test's opponent side's roll and the
-    rules keep that follow-up for the initiator (Caerbannog's heroic effort)."""
+    """``kind`` may not follow ``roll``: it is (a follow-up of) an opposed test's opponent
+    side's roll and the rules keep that follow-up for the initiator (Caerbannog's heroic
+    effort)."""
     rules = rules_of(roll.system)
     if rules is None or kind not in rules.initiator_only:
         return False
-    return OpposedTest.objects.filter(opponent__roll=roll).exists()
+    return OpposedTest.objects.filter(opponent__roll=_root(roll)).exists()
+
+
+def _root(roll: Roll) -> Roll:
+    """The test a chain of follow-ups (boost, re-roll...) started from."""
+    while roll.parent_id is not None and roll.kind != "opposed":
+        roll = roll.parent
+    return roll
+
+
+def _final(roll: Roll) -> Roll:
+    """The newest entry of the chain ``roll`` starts (the result entry is no part of it)."""
+    while True:
+        newer = roll.follow_ups.exclude(kind="opposed").order_by("-seq").first()
+        if newer is None:
+            return roll
+        roll = newer
+
+
+def side_of_roll(roll: Roll) -> tuple[OpposedTest | None, str]:
+    """The opposed test whose side's chain ``roll`` is in, and which side."""
+    root = _root(roll)
+    found = OpposedTest.objects.filter(initiator__roll=root).first()
+    if found is not None:
+        return found, "a"
+    return OpposedTest.objects.filter(opponent__roll=root).first(), "b"
+
+
+def initiators_difficulty(roll: Roll) -> Roll | None:
+    """The opponent's final roll, when ``roll`` is (a follow-up of) the initiator's side of an
+    opposed test settled in turn, both have rolled and it is the initiator's turn: the
+    opponent's result is the initiator's difficulty (what heroic effort reads its failure
+    against). None otherwise."""
+    rules = rules_of(roll.system)
+    if rules is None or not rules.settle_in_turn:
+        return None
+    opposed, side = side_of_roll(roll)
+    if opposed is None or side != "a" or opposed.initiator_settled:
+        return None
+    other = _side_roll(opposed, "b")
+    return _final(other) if other is not None else None
+
+
+def settled_in_turn(roll: Roll) -> bool:
+    """``roll`` is (a follow-up of) a side of an opposed test whose sides settle in turn: what
+    may follow it is offered beside the opposed test (``settle_view``), not under the roll."""
+    rules = rules_of(roll.system)
+    return rules is not None and rules.settle_in_turn and side_of_roll(roll)[0] is not None
+
+
+def settle_refusal(roll: Roll) -> str:
+    """Why nothing may follow ``roll`` now ("" when it may): in turn, the initiator's side
+    changes its roll until it settles, then the opponent's, and nothing after its own settling
+    or once the opposed test is over."""
+    rules = rules_of(roll.system)
+    if rules is None or not rules.settle_in_turn:
+        return ""
+    opposed, side = side_of_roll(roll)
+    if opposed is None:
+        return ""
+    if opposed.status != OpposedTest.Status.OPEN:
+        return _("The opposed test is over; its result stands.")
+    if _side_roll(opposed, "b" if side == "a" else "a") is None:
+        return _("Both sides roll first; then each settles their modifiers in turn.")
+    if side == "a" and opposed.initiator_settled:
+        return _("You have settled your side of the opposed test; its result stands.")
+    if side == "b":
+        if not _a_settled(opposed):
+            return _wait_for_initiator()
+        if opposed.opponent_settled:
+            return _("You have settled your side of the opposed test; its result stands.")
+    return ""
+
+
+def _wait_for_initiator() -> str:
+    return _(
+        "The initiator settles their modifiers first; wait until they reveal their final result."
+    )
+
+
+# An NPC's side has no Rozmach and no abilities to spend after the roll (the seed: "Przeciwnicy
+# ... nie posiadają swojego Rozmachu"): its roll is its final result, settled as it lands.
+def _a_settled(opposed: OpposedTest) -> bool:
+    return opposed.initiator_settled or opposed.initiator_id is None
+
+
+def _b_settled(opposed: OpposedTest) -> bool:
+    return opposed.opponent_settled or opposed.opponent_id is None
+
+
+def _sides_settled(opposed: OpposedTest, rules: OpposedRules) -> bool:
+    return not rules.settle_in_turn or (_a_settled(opposed) and _b_settled(opposed))
+
+
+@transaction.atomic
+def settle_side(*, opposed_id: int, user, side: str) -> OpposedTest:
+    """``side`` ("a" or "b") settles its modifiers: its roll as it stands now is its final
+    result; the initiator's first, then the opponent's, and the result follows both."""
+    # Only the opposed test's own row is locked: its sides may be missing (an NPC's), and
+    # PostgreSQL locks no row of an outer join's nullable side.
+    opposed = (
+        OpposedTest.objects.select_for_update(of=("self",))
+        .select_related("session__campaign", "initiator__character", "opponent__character")
+        .get(pk=opposed_id)
+    )
+    rules = _rules(opposed.session)
+    if not rules.settle_in_turn:
+        raise ActionRefused(_("In this game the result follows both rolls at once."))
+    if opposed.status != OpposedTest.Status.OPEN:
+        raise ActionRefused(_("The opposed test is over; its result stands."))
+    pending = opposed.initiator if side == "a" else opposed.opponent
+    if pending is None:
+        raise ActionRefused(_("The NPC's roll is its final result; nothing to settle."))
+    gm = opposed.session.campaign.gm_id == user.pk
+    if not gm and pending.character.owner_id != user.pk:
+        raise ActionRefused(_("Only that side's player (or the GM) settles it."))
+    if _side_roll(opposed, "a") is None or _side_roll(opposed, "b") is None:
+        raise ActionRefused(_("Both sides roll first; then each settles their modifiers."))
+    if side == "b" and not _a_settled(opposed):
+        raise ActionRefused(_wait_for_initiator())
+    field_name = "initiator_settled" if side == "a" else "opponent_settled"
+    if getattr(opposed, field_name):
+        raise ActionRefused(_("You have settled your side of the opposed test; its result stands."))
+    setattr(opposed, field_name, True)
+    if side == "a" and _final(_side_roll(opposed, "a")).kind in rules.settles_both:
+        opposed.opponent_settled = opposed.opponent_id is not None
+    opposed.save(update_fields=["initiator_settled", "opponent_settled"])
+    _resolve_if_ready(opposed)
+    _tell_sides(opposed, rolled_too=True)
+    return opposed
 
 
 def side_rolled(sender, pending: PendingTest, **kwargs) -> None:
@@ -168,17 +312,24 @@ def side_rolled(sender, pending: PendingTest, **kwargs) -> None:
     if opposed is not None:
         locked = OpposedTest.objects.select_for_update().get(pk=opposed.pk)
         _resolve_if_ready(locked)
-        _tell_open_sides(locked)
+        _tell_sides(locked)
 
 
-def _tell_open_sides(opposed: OpposedTest) -> None:
+def _tell_sides(opposed: OpposedTest, rolled_too: bool | None = None) -> None:
+    """Tell each side's page (and the GM's) that the opposed test moved on. A side already
+    rolled is told only where the sides settle in turn (its page shows whose turn it is); its
+    entry and what may follow it stay as they are."""
+    if rolled_too is None:
+        rules = rules_of(opposed.session.campaign.system)
+        rolled_too = rules is not None and rules.settle_in_turn
     gm_id = opposed.session.campaign.gm_id
     for pending_id in (opposed.initiator_id, opposed.opponent_id):
         if pending_id is None:
             continue
         side = PendingTest.objects.select_related("character").get(pk=pending_id)
-        # A side already rolled keeps its page as it is (its entry and what may follow it).
-        if side.status == PendingTest.Status.OPEN:
+        if side.status == PendingTest.Status.OPEN or (
+            rolled_too and side.status == PendingTest.Status.ROLLED
+        ):
             announce(side, gm_id)
 
 
@@ -186,16 +337,16 @@ def _tell_open_sides(opposed: OpposedTest) -> None:
 def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = None) -> Roll:
     """The GM rolls the NPC's side with its own numbers, in the open like the players' sides."""
     opposed = (
-        OpposedTest.objects.select_for_update()
+        OpposedTest.objects.select_for_update(of=("self",))
         .select_related("session__campaign", "initiator")
         .get(pk=opposed_id)
     )
     if opposed.status != OpposedTest.Status.OPEN or opposed.npc_roll_id is not None:
         raise ActionRefused(_("This side has already been rolled or called off."))
-    if opposed.opponent_id is not None:
+    if npc_side(opposed) is None:
         raise ActionRefused(_("This opposed test has no NPC side."))
     rules = _rules(opposed.session)
-    if rules.initiator_first and opposed.initiator.roll_id is None:
+    if rules.initiator_first and npc_side(opposed) == "b" and _side_roll(opposed, "a") is None:
         raise ActionRefused(
             _("The initiator settles their modifiers and rolls first; wait for their roll.")
         )
@@ -213,7 +364,7 @@ def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = No
     opposed.npc_roll = roll
     opposed.save(update_fields=["npc_roll"])
     _resolve_if_ready(opposed)
-    _tell_open_sides(opposed)
+    _tell_sides(opposed)
     return roll
 
 
@@ -232,12 +383,24 @@ def cancel_opposed(opposed: OpposedTest) -> None:
         opposed.save(update_fields=["status"])
 
 
+def npc_side(opposed: OpposedTest) -> str | None:
+    """Which side ("a", the initiator's, or "b") is the NPC's, rolled by the GM; None."""
+    if opposed.initiator_id is None:
+        return "a"
+    return "b" if opposed.opponent_id is None else None
+
+
+def _side_pending(opposed: OpposedTest, side: str) -> PendingTest | None:
+    """A character's side: its pending test; None for the NPC's side."""
+    pending_id = opposed.initiator_id if side == "a" else opposed.opponent_id
+    if pending_id is None:
+        return None
+    return PendingTest.objects.select_related("character", "roll").get(pk=pending_id)
+
+
 def _side_roll(opposed: OpposedTest, side: str) -> Roll | None:
-    if side == "a":
-        return PendingTest.objects.get(pk=opposed.initiator_id).roll
-    if opposed.opponent_id is not None:
-        return PendingTest.objects.get(pk=opposed.opponent_id).roll
-    return opposed.npc_roll
+    pending = _side_pending(opposed, side)
+    return opposed.npc_roll if pending is None else pending.roll
 
 
 def _side_name(opposed: OpposedTest, roll: Roll) -> str:
@@ -264,6 +427,11 @@ def _resolve_if_ready(opposed: OpposedTest) -> None:
         return
     session = GameSession.objects.select_related("campaign").get(pk=opposed.session_id)
     system = get_system(session.campaign.system)
+    if not _sides_settled(opposed, system.opposed):
+        return
+    if system.opposed.settle_in_turn:
+        # Each side's final result: its roll with the boosts and re-rolls that followed it.
+        a_roll, b_roll = _final(a_roll), _final(b_roll)
     outcome = system.opposed.resolve(system.engine, a_roll, b_roll)
     names = {"a": _side_name(opposed, a_roll), "b": _side_name(opposed, b_roll)}
     how = words(outcome.label) if outcome.label else ""
@@ -318,7 +486,7 @@ def _side_params(opposed: OpposedTest, side: str, choices: Mapping[str, Any] | N
     player's own ``choices`` when it is their side), or the NPC's numbers."""
     campaign = opposed.session.campaign
     system = get_system(campaign.system)
-    pending = opposed.initiator if side == "a" else opposed.opponent
+    pending = _side_pending(opposed, side)
     if pending is None:
         params = opposed.npc_roll.params if opposed.npc_roll_id else opposed.npc_params
         return system.engine.parse_params(params)
@@ -350,21 +518,83 @@ def win_odds(
 def view(opposed: OpposedTest, side: str | None = None, choices=None) -> dict[str, Any]:
     """The opposed test as a page shows it: both sides, who has rolled, the odds of winning."""
     a_roll, b_roll = _side_roll(opposed, "a"), _side_roll(opposed, "b")
-    opponent_name = opposed.opponent.character.name if opposed.opponent_id else opposed.npc_name
+    names = {
+        key: pending.character.name if pending is not None else opposed.npc_name
+        for key, pending in (("a", _side_pending(opposed, "a")), ("b", _side_pending(opposed, "b")))
+    }
     odds = win_odds(opposed, side, choices) if opposed.status == "open" else None
     other = {"a": "b", "b": "a"}.get(side or "")
     return {
+        **_settling(opposed, a_roll, b_roll),
         "opposed": opposed,
         "side": side,
         "mine": odds[side] if odds and side else None,
         "theirs": odds[other] if odds and other else None,
-        "initiator_name": opposed.initiator.character.name,
-        "opponent_name": opponent_name,
+        "initiator_name": names["a"],
+        "opponent_name": names["b"],
         "a_roll": a_roll,
         "b_roll": b_roll,
         "odds": odds,
-        "npc_side": opposed.opponent_id is None,
+        "npc_side": npc_side(opposed),
     }
+
+
+def _settling(opposed: OpposedTest, a_roll: Roll | None, b_roll: Roll | None) -> dict:
+    """Whose turn it is to settle (sides settled in turn, both rolled): "a", "b" or None, and
+    each side's final roll so far (its last boost or re-roll)."""
+    rules = rules_of(opposed.session.campaign.system)
+    settling = (
+        rules is not None
+        and rules.settle_in_turn
+        and opposed.status == OpposedTest.Status.OPEN
+        and a_roll is not None
+        and b_roll is not None
+    )
+    if not settling:
+        return {"settling": False, "turn": None}
+    turn = "b" if _a_settled(opposed) else "a"
+    return {
+        "settling": True,
+        "turn": turn,
+        "a_final": _final(a_roll),
+        "b_final": _final(b_roll),
+    }
+
+
+def settle_view(character, user) -> dict[str, Any] | None:
+    """The opposed test ``character``'s rolled side waits in, to settle in turn, as its
+    player's panel shows it (may they settle now?); None when there is none."""
+    rules = rules_of(character.campaign.system)
+    if rules is None or not rules.settle_in_turn:
+        return None  # no query on a panel whose rules settle nothing in turn
+    found = (
+        OpposedTest.objects.filter(status=OpposedTest.Status.OPEN)
+        .filter(
+            Q(initiator__character=character, initiator__roll__isnull=False)
+            | Q(opponent__character=character, opponent__roll__isnull=False)
+        )
+        .select_related("session__campaign", "initiator")
+        .first()
+    )
+    if found is None:
+        return None
+    side = (
+        "a" if found.initiator is not None and found.initiator.character_id == character.pk else "b"
+    )
+    shown = view(found, side)
+    if not shown["settling"]:
+        return None
+    campaign = found.session.campaign
+    mine = shown["turn"] == side and user.pk in (character.owner_id, campaign.gm_id)
+    final = shown["a_final" if side == "a" else "b_final"]
+    offered = []
+    if mine:
+        offered = [
+            f
+            for f in get_system(campaign.system).follow_ups(final, character, campaign)
+            if not initiator_only(final, f.kind)
+        ]
+    return shown | {"may_settle": mine, "final": final, "follow_ups": offered}
 
 
 def panel_view(pending: PendingTest | None, choices=None) -> dict[str, Any] | None:
@@ -388,4 +618,10 @@ def dashboard_view(session: GameSession | None) -> list[dict[str, Any]]:
         .select_related("initiator__character", "opponent__character", "npc_roll", "result")
         .order_by("status", "-created_at")[:6]
     )
-    return [view(opposed) for opposed in tests]
+    return [_gm_view(opposed) for opposed in tests]
+
+
+def _gm_view(opposed: OpposedTest) -> dict[str, Any]:
+    # The GM may settle the side whose turn it is for its player (a player away from the table).
+    shown = view(opposed)
+    return shown | {"may_settle": shown["settling"]}

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import uuid
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from campaigns.access import gm_campaign
+from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
@@ -99,6 +101,7 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
             npc_params=npc_params,
             npc_sources=npc_sources,
             difficulty=difficulty,
+            npc_initiates=form.cleaned_data.get("npc_initiates", False),
         )
     except ActionRefused as refusal:
         return _back(request, campaign, str(refusal))
@@ -119,3 +122,32 @@ def roll_npc_side(request: HttpRequest, campaign_id: int, opposed_id: int) -> Ht
     except ActionRefused as refusal:
         return _back(request, campaign, str(refusal))
     return _back(request, campaign)
+
+
+@require_POST
+@login_required
+def settle_side(request: HttpRequest, campaign_id: int, opposed_id: int) -> HttpResponse:
+    """A side of an opposed test settled in turn: its player's (or the GM's) "my result stands".
+    Every page follows through the pending tests' announcements; the answer says only whether
+    it was refused."""
+    campaign = member_campaign(request, campaign_id)
+    opposed = get_object_or_404(OpposedTest, pk=opposed_id, session__campaign=campaign)
+    side = request.POST.get("side", "")
+    refusal = ""
+    if side not in ("a", "b"):
+        refusal = _("Say which side settles.")
+    else:
+        try:
+            opposed_actions.settle_side(opposed_id=opposed.pk, user=request.user, side=side)
+        except ActionRefused as refused:
+            refusal = str(refused)
+    if request.htmx:
+        context = {"refusal": refusal}
+        status = 409 if refusal else 200
+        return render(request, "rolls/_opposed_settle_answer.html", context, status=status)
+    if campaign.is_gm(request.user):
+        return _back(request, campaign, refusal)
+    if refusal:
+        messages.error(request, refusal)
+    pending = opposed.initiator if side == "a" else opposed.opponent
+    return redirect(reverse("character_detail", args=[campaign.pk, pending.character_id]))

@@ -23,6 +23,9 @@ from rolls.log import entry_for, may_see
 from rolls.models import PendingTest, Roll, Visibility
 from rolls.opposed import initiator_only as opposed_initiator_only
 from rolls.opposed import panel_view as opposed_panel_view
+from rolls.opposed import settle_refusal as opposed_settle_refusal
+from rolls.opposed import settle_view as opposed_settle_view
+from rolls.opposed import settled_in_turn as opposed_settled_in_turn
 from rolls.panels import Name, WholeNumberOrNone, posted, with_target
 from rolls.pending import pending_view
 from sheets.access import member_character
@@ -161,6 +164,9 @@ def _rolled_for(request, roll, character, campaign) -> tuple[dict | None, list]:
         return entry, []
     # What the rules allow after this roll (a re-roll, a boost...), as the panel offers it;
     # an opposed test's opponent side is offered nothing its initiator alone may do.
+    # An opposed test's side settled in turn: its settling box offers what may follow it.
+    if opposed_settled_in_turn(roll):
+        return entry, []
     offered = get_system(campaign.system).follow_ups(roll, character, campaign)
     return entry, [f for f in offered if not opposed_initiator_only(roll, f.kind)]
 
@@ -211,6 +217,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         "pending": pending,
         "called_off": called_off,
         "opposed": opposed_panel_view(pending, choices),
+        "opposed_settle": opposed_settle_view(character, request.user),
     }
     return render(request, "rolls/_panel.html", context, status=status)
 
@@ -378,6 +385,8 @@ def test_follow_up(
             raise actions.ActionRefused(_("That can no longer be done with this roll."))
         if opposed_initiator_only(parent, kind):
             raise actions.ActionRefused(_("Only the initiator of an opposed test may do that."))
+        if refusal := opposed_settle_refusal(parent):
+            raise actions.ActionRefused(refusal)
         panel = system.build_follow_up(kind, parent, character, campaign, choices)
         if not panel.ready:
             messages = [m for field_messages in panel.errors.values() for m in field_messages]

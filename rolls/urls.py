@@ -104,6 +104,7 @@ urlpatterns += [
         opposed_views.roll_npc_side,
         name="opposed_npc_roll",
     ),
+    path("opposed/<int:opposed_id>/settle/", opposed_views.settle_side, name="opposed_settle"),
 ]
 
 # Group tests (rolls.group_views): the screen every participant and the GM share.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -125,15 +126,39 @@ caerbannog_side = st.builds(
 @settings(max_examples=20, deadline=None)
 @given(a=caerbannog_side, b=caerbannog_side)
 def test_caerbannog_odds_of_winning_equal_brute_force(a, b):
-    def faces(params):
-        return itertools.product(*(range(1, sides + 1) for sides in params.dice))
+    assert _close(caerbannog_opposed.win_odds(a, b), _caerbannog_brute(a, b))
 
-    first, second = list(faces(a)), list(faces(b))
+
+def _caerbannog_brute(a, b) -> dict[str, float]:
+    """Every face combination of both sides through the engine's own opposed test: the
+    initiator wins with a level above 0, else the opponent resists (never a draw)."""
+
+    def faces(params):
+        return list(itertools.product(*(range(1, sides + 1) for sides in params.dice)))
+
+    first, second = faces(a), faces(b)
     wins = sum(
         caerbannog_opposed.opposed_test(a, fa, b, fb).success for fa in first for fb in second
     )
-    exact = caerbannog_opposed.win_odds(a, b)
-    assert abs(exact["a"] - wins / (len(first) * len(second))) < 1e-9
+    total = len(first) * len(second)
+    return {"a": wins / total, "b": (total - wins) / total, "draw": 0.0}
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # Four dice (the "added" form and a combined test of four): the more favourable of the
+        # two middle dice; against a defence's three.
+        (([4, 4, 4, 4], 0, 0), ([4, 6, 4], 0, 0)),
+        # Eased against hindered, a modifier pushing the opponent's result below 0.
+        (([4, 4, 6, 6], 1, -2), ([6, 4], -1, -3)),
+        # A single die each: every critical failure (a lone 1) counts.
+        (([6], 0, 1), ([4], 0, -1)),
+    ],
+)
+def test_caerbannog_odds_of_winning_equal_brute_force_on_larger_pools(first, second):
+    a, b = _caerbannog_params(*first), _caerbannog_params(*second)
+    assert _close(caerbannog_opposed.win_odds(a, b), _caerbannog_brute(a, b))
 
 
 def test_caerbannog_opposed_nine_against_five_is_four():

@@ -170,7 +170,11 @@ def test_an_opposed_tests_forged_ids_name_nobody():
         post(initiator=str(2**63), opponent="npc-x"), shared_difficulty=False
     )
     assert form.is_valid()
-    assert form.cleaned_data == {"initiator": None, "opponent": ("npc", None)}
+    assert form.cleaned_data == {
+        "initiator": None,
+        "opponent": ("npc", None),
+        "npc_initiates": False,
+    }
 
 
 def test_an_opposed_tests_difficulty_in_words_is_refused():

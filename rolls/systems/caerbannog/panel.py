@@ -50,6 +50,7 @@ from rolls.actions import ActionRefused
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
 from rolls.models import Roll
+from rolls.opposed import initiators_difficulty
 from rolls.panels import (
     FollowUp,
     Indices,
@@ -719,8 +720,9 @@ def follow_ups(roll: Roll, character, campaign) -> list[FollowUp]:
                 % {"bonus": f"+{params.bonus}"},
             )
         )
-    if not critical and answer["result"] <= 0:
-        cost = 1 - answer["result"]
+    result = answer["result"] - _opponents_result(roll)
+    if not critical and result <= 0:
+        cost = 1 - result
         sheet = read_sheet(character.data)
         names = _resource_names()
         ordered = sorted(HEROIC_RESOURCES, key=lambda key: sheet.resource(key) < cost)
@@ -775,6 +777,9 @@ def _boost(panel: Panel, roll: Roll) -> None:
 def _heroic(panel: Panel, roll: Roll, character, choices) -> None:
     """Pay for exactly 1 success from the resource chosen, if the sheet holds enough of it."""
     params, faces = {**roll.params, "heroic": True}, list(roll.faces)
+    against = _opponents_result(roll)
+    if against:
+        params["difficulty"] = against
     paid_with = HeroicChoice(choices)
     if paid_with.messages:
         panel.errors |= paid_with.messages
@@ -795,7 +800,8 @@ def _heroic(panel: Panel, roll: Roll, character, choices) -> None:
         return
     panel.params = params
     panel.sources = list(roll.sources) + [
-        source("heroic", cost, words("paid_with", name=words(resource)))
+        *([source("difficulty", against)] if against else []),
+        source("heroic", cost, words("paid_with", name=words(resource))),
     ]
     panel.resolver = _reread(faces)
     panel.on_result = _pay_heroic(panel.on_result, resource, name)
@@ -948,6 +954,19 @@ def _chain_state(roll: Roll, character) -> dict[str, Any] | None:
     if _rozmach(character.data) != pool_left:
         return None
     return {"params": params}
+
+
+def _opponents_result(roll: Roll) -> int:
+    """In an opposed test, the opponent's result is the initiator's difficulty (the seed: "może
+    też być wynikiem testu wykonanego przez oponenta"); heroic effort reads the failure against
+    it. **Decision**: a result below 0 is a difficulty of 0 (a difficulty never is below 0)."""
+    other = initiators_difficulty(roll)
+    if other is None:
+        return 0
+    try:
+        return max(0, int(other.result["answer"]["result"]))
+    except (KeyError, TypeError, ValueError):
+        return 0
 
 
 def _resource_names() -> dict[str, str]:

@@ -32,6 +32,12 @@ PAGE = RulesPage(
             "success."
         ),
         _(
+            "In an opposed test the opponent's result is the initiator's difficulty: the "
+            "initiator's result minus the opponent's is the success level. Both roll; then "
+            "the initiator settles their boosts and re-rolls (a heroic effort is theirs "
+            "alone) and reveals the final result, then the opponent settles theirs."
+        ),
+        _(
             "Three 1s are a critical failure: it counts as 0, and neither a boost nor a "
             "heroic effort saves it, only a re-roll."
         ),

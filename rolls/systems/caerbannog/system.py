@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import suppress
+from dataclasses import replace
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -13,8 +14,8 @@ from campaigns.forms import CaerbannogSettings
 from campaigns.system_settings import system_settings
 from campaigns.systems import BaseSystem, register
 from rolls import npc_rolls, party
+from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
-from rolls.engine import caerbannog_opposed, caerbannog_pool
 from rolls.opposed import OpposedRules, Outcome
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import group as group_rules
@@ -29,7 +30,16 @@ def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
     """RULES.md: the initiator's result minus the opponent's is the success level; above 0 the
     initiator wins with that many successes, else the opponent resists."""
     a_params, b_params = engine.parse_params(a_roll.params), engine.parse_params(b_roll.params)
-    result = caerbannog_opposed.opposed_test(a_params, a_roll.faces, b_params, b_roll.faces)
+    # Heroic effort read its failure against the opponent's result as its difficulty (the
+    # panel's); the opposed test reads that result from the opponent's side itself.
+    a_params = replace(a_params, difficulty=0)
+    try:
+        result = caerbannog_opposed.opposed_test(a_params, a_roll.faces, b_params, b_roll.faces)
+    except EngineError:
+        # Heroic effort the initiator made on their own side's failure, where the opposed level
+        # (against an opponent's result below 0) is a success without it: the level stands.
+        a_params = replace(a_params, heroic=False)
+        result = caerbannog_opposed.opposed_test(a_params, a_roll.faces, b_params, b_roll.faces)
     winner = "a" if result.success else "b"
     margin = result.level if result.success else -result.level
     return Outcome(winner, margin, "", {"level": result.level, "przebicia": result.przebicia})
@@ -66,6 +76,8 @@ class Caerbannog(BaseSystem):
         fixed={"difficulty": 0},
         initiator_first=True,
         initiator_only=("heroic",),
+        settle_in_turn=True,
+        settles_both=("heroic",),
     )
     # RULES.md point 9: an initiator and helpers, each boosting with their own pool.
     group = group_rules.RULES
