@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('rolls', '0008_opposed_test'),
+        ('rolls', '0009_group_test'),
     ]
 
     operations = [
