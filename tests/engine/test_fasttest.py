@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from collections import Counter
 from dataclasses import replace
 
@@ -421,14 +420,6 @@ def test_best_split_breaks_success_ties_by_mean_rank_then_by_more_d10s():
 def test_choosing_from_no_splits_is_an_error():
     with pytest.raises(EngineError):
         ft.choose_split([])
-
-
-def test_best_split_of_twelve_extra_dice_takes_well_under_20_ms():
-    params = make(bonus=12)
-    ft.best_split(params)
-    start = time.perf_counter()
-    ft.best_split(params)
-    assert time.perf_counter() - start < 0.02
 
 
 # --- Opposed -------------------------------------------------------------------------------------
