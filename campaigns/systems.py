@@ -112,6 +112,14 @@ class System(Protocol):
     def build_follow_up(self, kind: str, roll: Any, character: Any, campaign: Any, choices) -> Any:
         """The panel of one follow-up offered by ``follow_ups``."""
 
+    def gm_follow_ups(self, roll: Any, character: Any, campaign: Any) -> list[Any]:
+        """What the rules let the GM do after ``roll`` (AST: read another die when hindered)."""
+
+    def build_gm_follow_up(
+        self, kind: str, roll: Any, character: Any, campaign: Any, choices
+    ) -> Any:
+        """The panel of one follow-up offered by ``gm_follow_ups``."""
+
     def npc_fields(self) -> tuple[Any, ...]:
         """The numbers of the GM's form for an NPC's own test (``rolls.npc_rolls.Field``)."""
 
@@ -236,6 +244,12 @@ class BaseSystem:
 
     def build_follow_up(self, kind, roll, character, campaign, choices):
         raise LookupError(f"{self.key} offers no follow-up {kind!r}.")
+
+    def gm_follow_ups(self, roll, character, campaign):
+        return []
+
+    def build_gm_follow_up(self, kind, roll, character, campaign, choices):
+        raise LookupError(f"{self.key} offers the GM no follow-up {kind!r}.")
 
     def npc_fields(self):
         return ()

@@ -41,6 +41,12 @@ class AST(BaseSystem):
     def build_follow_up(self, kind, roll, character, campaign, choices):
         return panel.build_follow_up(kind, roll, character, campaign, choices)
 
+    def gm_follow_ups(self, roll, character, campaign):
+        return panel.gm_follow_ups(roll, character, campaign)
+
+    def build_gm_follow_up(self, kind, roll, character, campaign, choices):
+        return panel.build_gm_follow_up(kind, roll, character, campaign, choices)
+
     def npc_fields(self):
         return npc_rolls.AST_FIELDS
 
