@@ -36,11 +36,16 @@
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
     const id = writeInto(event.detail);
-    if (id) writing[id] = (writing[id] || 0) + 1;
+    if (!id) return;
+    writing[id] = (writing[id] || 0) + 1;
+    // Read back from the request, not its target: an outerHTML answer has replaced the target
+    // by the time the request ends, and the old one is no longer in the dashboard.
+    event.detail.xhr.writingInto = id;
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    const id = writeInto(event.detail);
+    const id = event.detail.xhr && event.detail.xhr.writingInto;
     if (!id) return;
+    event.detail.xhr.writingInto = null;
     writing[id] -= 1;
     const part = document.getElementById(id);
     if (writing[id] || !waiting[id] || !part) return;
