@@ -62,6 +62,8 @@ class System(Protocol):
     gm_controls: tuple[str, ...]
     #: The rules allow something after a roll (``follow_ups`` and ``build_follow_up``).
     has_follow_ups: bool
+    #: The rules let the GM do something after a called test's roll (``gm_follow_ups``).
+    has_gm_follow_ups: bool
     #: Where the sheet keeps its XP (a path into ``Character.data``), () when it keeps none.
     xp_path: tuple[str, ...]
     #: The awards box's title for that XP ("PD" in Caerbannog).
@@ -214,6 +216,7 @@ class BaseSystem:
     facts: ClassVar[tuple[str, ...]] = ()
     gm_controls: ClassVar[tuple[str, ...]] = ()
     has_follow_ups: ClassVar[bool] = False
+    has_gm_follow_ups: ClassVar[bool] = False
     xp_path: ClassVar[tuple[str, ...]] = ()
     xp_title: Any = ""
     challenge_points: ClassVar[bool] = False

@@ -67,14 +67,14 @@ def _card(campaign, test: PendingTest) -> dict[str, Any]:
     entry."""
     system = get_system(campaign.system)
     if test.status == PendingTest.Status.ROLLED:
-        # What followed the roll (a re-roll, a die read instead) is where the test stands now.
-        latest = pending_actions.latest_entry(test.roll)
-        return {
-            "test": test,
-            "rolled": roll_payload(test.roll),
-            "latest": roll_payload(latest) if latest.pk != test.roll_id else None,
-            "gm_follow_ups": system.gm_follow_ups(latest, test.character, campaign),
-        }
+        card = {"test": test, "rolled": roll_payload(test.roll)}
+        if system.has_gm_follow_ups:
+            # What followed the roll (a re-roll, a die read instead) is where the test stands
+            # now, and what the GM may do next is done to that entry.
+            latest = pending_actions.latest_entry(test.roll)
+            card["latest"] = roll_payload(latest) if latest.pk != test.roll_id else None
+            card["gm_follow_ups"] = system.gm_follow_ups(latest, test.character, campaign)
+        return card
     panel = pending_actions.card_panel(system, campaign, test)
     return {
         "test": test,

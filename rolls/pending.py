@@ -203,6 +203,8 @@ def follow_rolled_test(*, pending_id: int, gm, kind: str, choices, key, nonce=No
         raise ActionRefused(_("This test has not been rolled."))
     campaign = pending.session.campaign
     system = get_system(campaign.system)
+    if not system.has_gm_follow_ups:
+        raise ActionRefused(_("That can no longer be done with this roll."))
     parent, character = latest_entry(pending.roll), pending.character
 
     def build():

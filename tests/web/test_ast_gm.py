@@ -14,6 +14,7 @@ from rolls.models import PendingTest, Roll
 from rolls.templatetags.roll_log import percent
 from tests.web.live import panel_url
 from tests.web.test_panel_ast import FIVE, SHEET, TIRED, TIRED_AND_WOUNDED, ticked
+from tests.web.test_panel_fasttest import SHEET as FASTTEST_SHEET
 from tests.web.words_helpers import in_words
 
 pytestmark = pytest.mark.django_db
@@ -433,3 +434,16 @@ def test_the_pending_test_stays_rolled_with_its_first_entry(table, called, dice)
     gm_reads(gm_client(table), called, "2")
     called.refresh_from_db()
     assert (called.status, called.roll) == (PendingTest.Status.ROLLED, first)
+
+
+def test_a_system_without_the_gms_reading_refuses_it_after_a_called_test(make_table, gm):
+    other = make_table("fasttest", name="Inny stół", characters=[("Brunhilda", FASTTEST_SHEET)])
+    target = {"attribute": "BUDOWA", "skill": ["WALKA"]}
+    test = pending.call_test(session=other.session, character=other.hero, gm=gm, target=target)
+    data = {"pending": test.pk, "revision": test.revision, "key": str(uuid.uuid4())}
+    other.client(other.players[0]).post(panel_url(other.hero, "test_roll"), data)
+    test.refresh_from_db()
+    assert test.status == PendingTest.Status.ROLLED
+    html = gm_reads(other.client(gm), test, "0").content.decode()
+    assert "That can no longer be done with this roll." in html
+    assert Roll.objects.count() == 1

@@ -22,6 +22,8 @@ class AST(BaseSystem):
     facts = ("level", "mode", "extra_and", "funt_gained")
     gm_controls = panel.GM_CONTROLS
     has_follow_ups = True
+    # RULES.md (AST): hindered, the GM reads the white die (from the card of the rolled test).
+    has_gm_follow_ups = True
     # RULES.md (AST): at the start of each scene the GM gets one point per player.
     challenge_points = True
 
