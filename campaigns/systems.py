@@ -62,6 +62,8 @@ class System(Protocol):
     gm_controls: tuple[str, ...]
     #: The rules allow something after a roll (``follow_ups`` and ``build_follow_up``).
     has_follow_ups: bool
+    #: The rules let the GM do something after a called test's roll (``gm_follow_ups``).
+    has_gm_follow_ups: bool
     #: Where the sheet keeps its XP (a path into ``Character.data``), () when it keeps none.
     xp_path: tuple[str, ...]
     #: The awards box's title for that XP ("PD" in Caerbannog).
@@ -120,6 +122,14 @@ class System(Protocol):
 
     def build_follow_up(self, kind: str, roll: Any, character: Any, campaign: Any, choices) -> Any:
         """The panel of one follow-up offered by ``follow_ups``."""
+
+    def gm_follow_ups(self, roll: Any, character: Any, campaign: Any) -> list[Any]:
+        """What the rules let the GM do after ``roll`` (AST: read another die when hindered)."""
+
+    def build_gm_follow_up(
+        self, kind: str, roll: Any, character: Any, campaign: Any, choices
+    ) -> Any:
+        """The panel of one follow-up offered by ``gm_follow_ups``."""
 
     def npc_fields(self) -> tuple[Any, ...]:
         """The numbers of the GM's form for an NPC's own test (``rolls.npc_rolls.Field``)."""
@@ -220,6 +230,7 @@ class BaseSystem:
     facts: ClassVar[tuple[str, ...]] = ()
     gm_controls: ClassVar[tuple[str, ...]] = ()
     has_follow_ups: ClassVar[bool] = False
+    has_gm_follow_ups: ClassVar[bool] = False
     xp_path: ClassVar[tuple[str, ...]] = ()
     xp_title: Any = ""
     xp_hint: Any = ""
@@ -254,6 +265,12 @@ class BaseSystem:
 
     def build_follow_up(self, kind, roll, character, campaign, choices):
         raise LookupError(f"{self.key} offers no follow-up {kind!r}.")
+
+    def gm_follow_ups(self, roll, character, campaign):
+        return []
+
+    def build_gm_follow_up(self, kind, roll, character, campaign, choices):
+        raise LookupError(f"{self.key} offers the GM no follow-up {kind!r}.")
 
     def npc_fields(self):
         return ()

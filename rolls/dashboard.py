@@ -19,7 +19,7 @@ from config.text import text_problem
 from rolls import after_roll, awards, random_tables
 from rolls import pending as pending_actions
 from rolls.actions import ActionRefused
-from rolls.gm_forms import CallTestForm, ChangeTypedForm
+from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.log import log_context
 from rolls.models import PendingTest, RandomTable
 from rolls.opposed import dashboard_view as opposed_view
@@ -65,9 +65,16 @@ def _card(campaign, test: PendingTest) -> dict[str, Any]:
     """One called test as the GM sees it: built from the player's current choices (the draft)
     with the GM's modifiers, so its odds are the ones the player will roll; once rolled, the
     entry."""
-    if test.status == PendingTest.Status.ROLLED:
-        return {"test": test, "rolled": roll_payload(test.roll)}
     system = get_system(campaign.system)
+    if test.status == PendingTest.Status.ROLLED:
+        card = {"test": test, "rolled": roll_payload(test.roll)}
+        if system.has_gm_follow_ups:
+            # What followed the roll (a re-roll, a die read instead) is where the test stands
+            # now, and what the GM may do next is done to that entry.
+            latest = pending_actions.latest_entry(test.roll)
+            card["latest"] = roll_payload(latest) if latest.pk != test.roll_id else None
+            card["gm_follow_ups"] = system.gm_follow_ups(latest, test.character, campaign)
+        return card
     panel = pending_actions.card_panel(system, campaign, test)
     return {
         "test": test,
@@ -253,6 +260,28 @@ def change_test(request: HttpRequest, campaign_id: int, pending_id: int) -> Http
     op = ChangeTypedForm(request.POST).typed()["op"]
     try:
         pending_actions.change_test(test.pk, request.user, op, data=request.POST)
+    except ActionRefused as refusal:
+        return _back(request, campaign, str(refusal), card=test.pk)
+    return _back(request, campaign)
+
+
+@require_POST
+@login_required
+def follow_rolled_test(
+    request: HttpRequest, campaign_id: int, pending_id: int, kind: str
+) -> HttpResponse:
+    """What the rules let the GM do after a called test was rolled, from its card."""
+    campaign = gm_campaign(request, campaign_id)
+    test = get_object_or_404(PendingTest, pk=pending_id, session__campaign=campaign)
+    sent = RollKeyForm(request.POST)
+    key = sent.key_or_none()
+    if key is None:
+        return _back(request, campaign, _("This request is malformed."), card=test.pk)
+    try:
+        pending_actions.follow_rolled_test(
+            pending_id=test.pk, gm=request.user, kind=kind, choices=request.POST, key=key,
+            nonce=sent.sent_nonce(),
+        )  # fmt: skip
     except ActionRefused as refusal:
         return _back(request, campaign, str(refusal), card=test.pk)
     return _back(request, campaign)

@@ -112,6 +112,8 @@ SOURCE_KINDS["cap"] = _("success-point cap")
 
 # AST: the player's own choice of the white die read when the test is eased (a follow-up).
 KIND_LABELS["choose"] = _("white die chosen")
+# AST: the GM's choice of the white die read when the test is hindered (a follow-up).
+KIND_LABELS["gm_choose"] = _("white die chosen by the GM")
 
 # Caerbannog: the follow-ups of a test, as modifiers the log names.
 SOURCE_KINDS |= {
@@ -227,6 +229,30 @@ COUNTED_SOURCE_KINDS = {
 #: Counted kinds that read without a sign: the dice rolled are not added to anything.
 UNSIGNED_SOURCE_KINDS = frozenset({"rolled"})
 SOURCE_KINDS["rolled"] = _("dice rolled")
+
+# AST: temporary advantages (white dice) and hindrances (test level), and the pairs of them
+# that cancel one for one (RULES.md 2.7).
+COUNTED_SOURCE_KINDS |= {
+    "advantage": ngettext_lazy(
+        "%(n)s temporary advantage (white die)", "%(n)s temporary advantages (white dice)", "n"
+    ),
+    "hindrance": ngettext_lazy(
+        "%(n)s temporary hindrance (test level)", "%(n)s temporary hindrances (test level)", "n"
+    ),
+    "cancelled": ngettext_lazy(
+        "%(n)s advantage and hindrance cancelled", "%(n)s advantages and hindrances cancelled", "n"
+    ),
+}
+UNSIGNED_SOURCE_KINDS |= {"cancelled"}
+SOURCE_KINDS |= {
+    "advantage": _("temporary advantages"),
+    "hindrance": _("temporary hindrances"),
+    "cancelled": _("cancelled"),
+}
+WORDS |= {
+    "temporary_advantages": _("temporary advantages"),
+    "cancel_one_for_one": _("a temporary advantage and a temporary hindrance cancel one for one"),
+}
 
 
 def outcome_word(key: str, system: str = "") -> str:

@@ -19,6 +19,7 @@ from config.text import text_problem
 from rolls.actions import (
     ActionRefused,
     broadcast_on_commit,
+    roll_follow_up,
     roll_from_panel,
     user_group,
 )
@@ -181,6 +182,46 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
             # Only now: a test it calls must not call off this one, already rolled.
             panel.after(roll)
         _announce(pending, campaign.gm_id)
+    return roll, created
+
+
+def latest_entry(roll):
+    """The entry a rolled test stands at now: its roll, or the last of what followed it."""
+    while (after := roll.follow_ups.order_by("-seq").first()) is not None:
+        roll = after
+    return roll
+
+
+def follow_rolled_test(*, pending_id: int, gm, kind: str, choices, key, nonce=None):
+    """What the rules let the GM do after a called test was rolled (AST: read another white die
+    of a hindered test), from the GM's card: logged as a follow-up of the test's latest entry,
+    checked again under the session's lock (``rolls.actions.roll_follow_up``)."""
+    pending = PendingTest.objects.select_related(
+        "character", "session__campaign", "roll__session"
+    ).get(pk=pending_id)
+    if pending.status != PendingTest.Status.ROLLED or pending.roll is None:
+        raise ActionRefused(_("This test has not been rolled."))
+    campaign = pending.session.campaign
+    system = get_system(campaign.system)
+    if not system.has_gm_follow_ups:
+        raise ActionRefused(_("That can no longer be done with this roll."))
+    parent, character = latest_entry(pending.roll), pending.character
+
+    def build():
+        offered = {f.kind for f in system.gm_follow_ups(parent, character, campaign)}
+        if kind not in offered:
+            raise ActionRefused(_("That can no longer be done with this roll."))
+        panel = system.build_gm_follow_up(kind, parent, character, campaign, choices)
+        if not panel.ready:
+            raise ActionRefused(" ".join(m for ms in panel.errors.values() for m in ms))
+        return panel
+
+    roll, created = roll_follow_up(
+        parent=parent, actor=gm, character=character, kind=kind, build=build, key=key,
+        nonce=nonce,
+    )  # fmt: skip
+    if created:
+        _announce(pending, gm.pk)
     return roll, created
 
 

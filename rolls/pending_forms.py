@@ -29,7 +29,7 @@ TEXT_MAX = 80
 #: The mark of a combat test in a pending test's modifiers: only after such a test does the GM
 #: apply a combat wound (rolls.after_roll).
 COMBAT = "combat"
-DICE_KINDS = ("bonus", "penalty", "level", "pool", "circumstance", "modifier")
+DICE_KINDS = ("bonus", "penalty", "level", "pool", "circumstance", "modifier", "hindrance")
 #: Kinds whose amount may be negative (a pool or a modifier taken away).
 SIGNED_KINDS = ("pool", "circumstance", "modifier")
 
@@ -430,4 +430,5 @@ KIND_CONTROL = {
     "penalty": "penalty",
     "modifier": "modifier",
     "circumstance": "category_modifier",
+    "hindrance": "hindrance",
 }

@@ -41,6 +41,11 @@ urlpatterns += [
     path("dashboard/characters/<int:pk>/call/", dashboard.call_test, name="call_test"),
     path("pending/<int:pending_id>/change/", dashboard.change_test, name="change_test"),
     path("pending/<int:pending_id>/cancel/", dashboard.cancel_test, name="cancel_test"),
+    path(
+        "pending/<int:pending_id>/after/<slug:kind>/",
+        dashboard.follow_rolled_test,
+        name="follow_rolled_test",
+    ),
     path("dashboard/npcs/", dashboard.quick_npc, name="dashboard_quick_npc"),
 ]
 

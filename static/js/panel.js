@@ -298,6 +298,24 @@
       .forEach(function (cue) { cue.hidden = true; });
   });
 
+  // An entry that follows the result shown, made by someone else (the GM reading another
+  // white die of a hindered AST test), takes its place there, live: the result is where the
+  // test stands now, and what was offered after the old entry can no longer be done.
+  document.addEventListener("table:entry", function (event) {
+    const shown = document.querySelector("#test-panel-rolled .rolled");
+    const message = event.detail;
+    if (!shown || !message || !message.html) return;
+    const current = shown.querySelector(".entries > li[data-seq]");
+    const template = document.createElement("template");
+    template.innerHTML = message.html.trim();
+    const next = template.content.firstElementChild;
+    if (!current || !next || !next.dataset.parentSeq) return;
+    if (next.dataset.parentSeq !== current.dataset.seq) return;
+    if (next.dataset.session !== current.dataset.session) return;
+    current.replaceWith(next);
+    shown.querySelectorAll("form.follow-up").forEach(function (form) { form.remove(); });
+  });
+
   // The character changed (the GM gave an experience die, a roll spent FUNT): the panel's
   // numbers follow, with the choices kept and the last result left where it is.
   let refreshTimer = null;

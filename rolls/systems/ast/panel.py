@@ -3,7 +3,10 @@ as white dice, FUNT spent as more of them, negative states and other hindrances 
 level, the black die's six levels against the white dice, and the exact odds.
 
 A test the GM calls for (a pending test) names nothing fixed: the player still ticks what
-applies; the GM adds challenge points (Punkty Wyzwań) taken from the scene, on the test level.
+applies; the GM adds challenge points (Punkty Wyzwań) taken from the scene, and temporary
+hindrances, on the test level. The player's temporary advantages (one white die each) and the
+temporary hindrances cancel each other one for one (RULES.md 2.7): the sources list both and the
+pairs cancelled.
 
 After the roll: the FUNT re-roll (once per test, N FUNTs re-roll N white dice) and, when the
 test is eased, the player's choice of the white die read ("choose": the same faces read again
@@ -47,6 +50,8 @@ from sheets.systems.named_lists import NAME_MAX
 TEMPLATE = "systems/ast/panel.html"
 #: Other hindrances a player may type for one test (the sheet's own states go up to 10 each).
 MAX_HINDRANCE = 20
+#: Temporary advantages a player may claim for one test (one white die each).
+MAX_ADVANTAGE = 20
 #: Lists whose entries give one white die each; positive states give their value.
 ITEM_LISTS = tuple(spec.key for spec in sheet.LISTS if spec.positive and not spec.valued)
 
@@ -94,6 +99,17 @@ class ASTChoices(PanelForm):
     hindrance_source = SourceText(
         NAME_MAX,
         gettext_lazy("Say where the hindrance comes from in at most %(max)s characters."),
+        max=NAME_MAX,
+    )
+    advantage = WholeNumber(
+        0,
+        MAX_ADVANTAGE,
+        gettext_lazy("Temporary advantages must be a whole number from 0 to %(max)s."),
+        max=MAX_ADVANTAGE,
+    )
+    advantage_source = SourceText(
+        NAME_MAX,
+        gettext_lazy("Say where the advantage comes from in at most %(max)s characters."),
         max=NAME_MAX,
     )
 
@@ -149,6 +165,9 @@ def _context(form: ASTChoices, cleaned: Mapping[str, Any], pending) -> dict[str,
         "funt_available": cleaned["funt"],
         "hindrance": form.value("hindrance"),
         "hindrance_source": " ".join(str(form.value("hindrance_source") or "").split()),
+        "advantage": form.value("advantage"),
+        "advantage_source": " ".join(str(form.value("advantage_source") or "").split()),
+        "max_advantage": MAX_ADVANTAGE,
         "max_hindrance": MAX_HINDRANCE,
         "name_max": NAME_MAX,
         "pending": pending,
@@ -156,13 +175,15 @@ def _context(form: ASTChoices, cleaned: Mapping[str, Any], pending) -> dict[str,
 
 
 def _sources(form: ASTChoices, cleaned: Mapping[str, Any], modifiers) -> list[dict[str, Any]]:
-    """The white dice (items, positive states, FUNT) and the test level's modifiers (negative
-    states, other hindrances, the GM's challenge points), each with where it comes from."""
+    """The white dice (items, positive states, FUNT, temporary advantages) and the test level's
+    modifiers (negative states, temporary hindrances, the GM's challenge points), each with where
+    it comes from; then the advantage-and-hindrance pairs that cancel (RULES.md 2.7)."""
     ticked = form.cleaned["item"]
     chosen = {key: [e for e in cleaned[key] if e["name"] in ticked[key]] for key in ticked}
     items = [entry for key in ITEM_LISTS for entry in chosen[key]]
     states, negatives = chosen["positive_states"], chosen["negative_states"]
     funt, hindrance = form.cleaned["funt"], form.cleaned["hindrance"]
+    advantage = form.cleaned["advantage"]
     sources = []
     if items or states:
         names = [entry["name"] for entry in items] + [_valued(state) for state in states]
@@ -170,23 +191,56 @@ def _sources(form: ASTChoices, cleaned: Mapping[str, Any], modifiers) -> list[di
         sources.append(source("white", white, ", ".join(names)))
     if funt:
         sources.append(source("funt", funt, words("one_white_die_each")))
+    if advantage:
+        said = form.cleaned["advantage_source"]
+        sources.append(source("advantage", advantage, said or words("temporary_advantages")))
     if negatives:
         total = sum(state["value"] for state in negatives)
         sources.append(source("level", total, ", ".join(map(_valued, negatives))))
     if hindrance:
         said = form.cleaned["hindrance_source"]
         sources.append(source("level", hindrance, said or words("other_hindrances")))
+    gm_hindrances = _gm_hindrances(modifiers)
+    sources += [source("hindrance", entry["amount"], entry["source"]) for entry in gm_hindrances]
     challenge = _challenge(modifiers)
     if challenge:
         sources.append(source("challenge", challenge))
+    # Only temporary ones cancel: the sheet's negative states and challenge points stay.
+    cancelled = min(advantage, hindrance + sum(entry["amount"] for entry in gm_hindrances))
+    if cancelled:
+        sources.append(source("cancelled", cancelled, words("cancel_one_for_one")))
     return sources
 
 
 def _params(sources: list[dict[str, Any]]) -> dict[str, int]:
-    """White dice from the white and FUNT sources; the level from the rest."""
-    white = sum(s["amount"] for s in sources if s["kind"] in ("white", "funt"))
-    level_mod = sum(s["amount"] for s in sources if s["kind"] in ("level", "challenge"))
+    """White dice from the white, FUNT and advantage sources; the level from the rest; each
+    cancelled pair takes one from both."""
+    amounts = {kind: 0 for kind in WHITE_KINDS + LEVEL_KINDS + ("cancelled",)}
+    for entry in sources:
+        amounts[entry["kind"]] += entry["amount"]
+    cancelled = amounts["cancelled"]
+    white = sum(amounts[kind] for kind in WHITE_KINDS) - cancelled
+    level_mod = sum(amounts[kind] for kind in LEVEL_KINDS) - cancelled
     return {"white": white, "level_mod": level_mod}
+
+
+#: Source kinds that give white dice, and those that raise the test level.
+WHITE_KINDS = ("white", "funt", "advantage")
+LEVEL_KINDS = ("level", "hindrance", "challenge")
+
+
+def _gm_hindrances(modifiers: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The GM's temporary hindrances on a called test (``add_dice`` of kind ``hindrance``)."""
+    entries = modifiers.get("dice") or []
+    return [
+        entry
+        for entry in entries
+        if isinstance(entry, dict)
+        and entry.get("kind") == "hindrance"
+        and isinstance(entry.get("amount"), int)
+        and not isinstance(entry.get("amount"), bool)
+        and entry["amount"] > 0
+    ]
 
 
 def _show(panel: Panel, params, sources, parsed: engine.Params, odds) -> None:
@@ -286,8 +340,17 @@ def _challenge(modifiers: Mapping[str, Any]) -> int:
 
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
 
-#: What the GM may change on a pending AST test (see rolls.pending.OPERATIONS).
-GM_CONTROLS = ("challenge",)
+#: What the GM may change on a pending AST test (see rolls.pending.OPERATIONS): challenge
+#: points and temporary hindrances, each on the test level.
+GM_CONTROLS = ("challenge", "hindrance")
+
+GM_LIMITS = {
+    "hindrance": Limit(
+        1,
+        MAX_HINDRANCE,
+        gettext_lazy("A temporary hindrance raises the test level by %(low)s to %(high)s."),
+    ),
+}
 
 
 def gm_dynamic_limits(panel: Panel, pending) -> dict[str, Limit]:
@@ -367,13 +430,17 @@ def _die_text(index: int, face: int, read: bool) -> str:
     return _("%(die)s (read)") % {"die": text} if read else text
 
 
-def _other_readings(first: engine.Result) -> list[tuple[str, str]]:
-    """When eased, one white die per other face the player may read instead, best first."""
-    if first.mode != engine.EASED or first.read != "white":
+def _other_readings(first: engine.Result, mode: str = engine.EASED) -> list[tuple[str, str]]:
+    """When the test is ``mode`` and a white die is read, one white die per other face that may
+    be read instead: best first when eased (the player's choice), worst first when hindered
+    (the GM's)."""
+    if first.mode != mode or first.read != "white":
         return []
     readings = []
     seen = {first.face}
-    for index in sorted(range(len(first.white)), key=lambda i: -RANK[_outcome(first.white[i])]):
+    sign = -1 if mode == engine.EASED else 1
+    order = sorted(range(len(first.white)), key=lambda i: sign * RANK[_outcome(first.white[i])])
+    for index in order:
         face = first.white[index]
         if face in seen:
             continue
@@ -436,7 +503,8 @@ def _reroll(panel: Panel, roll, first: engine.Result, character, choices) -> Non
 
 
 class DieToRead(PanelForm):
-    """Which of the white dice offered the player reads instead, when eased."""
+    """Which of the white dice offered is read instead: the player's choice when eased, the
+    GM's when hindered."""
 
     choice = Name()
 
@@ -457,7 +525,13 @@ class DieToRead(PanelForm):
 
 
 def _choose(panel: Panel, roll, first: engine.Result, choices) -> None:
-    form = DieToRead.read(choices, {value for value, _text in _other_readings(first)})
+    _read_instead(panel, roll, first, choices, engine.EASED)
+
+
+def _read_instead(panel: Panel, roll, first: engine.Result, choices, mode: str) -> None:
+    """Another white die of the same faces read: the player's when eased, the GM's when
+    hindered; the FUNT of a multiple follows the new reading."""
+    form = DieToRead.read(choices, {value for value, _text in _other_readings(first, mode)})
     if form.messages:
         panel.errors |= form.messages
         return
@@ -466,6 +540,47 @@ def _choose(panel: Panel, roll, first: engine.Result, choices) -> None:
     panel.params = {**roll.params, "choice": index}
     panel.on_result = _gain_funt(first.funt_gained)
     panel.resolver = lambda module, params, rng: engine.resolve(params, faces)
+
+
+# --- the GM's choice of the white die read, when hindered ----------------------------------------
+
+#: The log's kind of the GM's reading of another white die (rolls.labels.KIND_LABELS).
+GM_CHOOSE = "gm_choose"
+
+
+def gm_follow_ups(roll, character, campaign) -> list[FollowUp]:
+    """Hindered, the GM chooses the white die read (RULES.md 2.3; the worst is read by default):
+    offered on the test or its re-roll until something follows it."""
+    if roll.system != "ast" or roll.kind not in ("test", "reroll") or roll.follow_ups.exists():
+        return []
+    try:
+        first = _rebuild(roll)
+    except EngineError:
+        return []
+    readings = _other_readings(first, engine.HINDERED)
+    if not readings:
+        return []
+    label = _(
+        "Hindered: you choose the white die read (now %(face)s: %(outcome)s, the worst). "
+        "Reading another one settles the test."
+    ) % {"face": first.face, "outcome": OUTCOME_LABELS[first.outcome]}
+    field = {"type": "radio", "name": "choice", "label": label, "choices": readings}
+    return [FollowUp(GM_CHOOSE, _("Read this die instead"), (field,))]
+
+
+def build_gm_follow_up(kind: str, roll, character, campaign, choices) -> Panel:
+    """The GM's reading of another white die of a hindered test: the same faces read again."""
+    panel = Panel(system="ast", template=TEMPLATE, label=roll.label_words)
+    try:
+        first = _rebuild(roll)
+    except EngineError as error:
+        panel.errors[""] = [str(error)]
+        return panel
+    if kind != GM_CHOOSE:
+        panel.errors[""] = [_("That can no longer be done with this roll.")]
+        return panel
+    _read_instead(panel, roll, first, choices, engine.HINDERED)
+    return panel
 
 
 def _gain_funt(replaced: int):

@@ -25,6 +25,11 @@ PAGE = RulesPage(
             "the challenge points (Punkty Wyzwań) the GM puts in."
         ),
         _(
+            "Outcomes leave temporary advantages (one white die each, claimed in the panel) "
+            "and temporary hindrances (one on the level each, the GM's on a called test). An "
+            "advantage and a hindrance cancel each other one for one, and the panel says so."
+        ),
+        _(
             "Roll the black die and the white dice, then compare: more white dice than the "
             "level makes the test eased (ułatwiony), and you read the white die you like, the "
             "best by default; fewer makes it hindered (utrudniony), and the GM reads one, the "

@@ -22,6 +22,8 @@ class AST(BaseSystem):
     facts = ("level", "mode", "extra_and", "funt_gained")
     gm_controls = panel.GM_CONTROLS
     has_follow_ups = True
+    # RULES.md (AST): hindered, the GM reads the white die (from the card of the rolled test).
+    has_gm_follow_ups = True
     # RULES.md (AST): at the start of each scene the GM gets one point per player.
     challenge_points = True
 
@@ -40,6 +42,12 @@ class AST(BaseSystem):
 
     def build_follow_up(self, kind, roll, character, campaign, choices):
         return panel.build_follow_up(kind, roll, character, campaign, choices)
+
+    def gm_follow_ups(self, roll, character, campaign):
+        return panel.gm_follow_ups(roll, character, campaign)
+
+    def build_gm_follow_up(self, kind, roll, character, campaign, choices):
+        return panel.build_gm_follow_up(kind, roll, character, campaign, choices)
 
     def npc_fields(self):
         return npc_rolls.AST_FIELDS
