@@ -177,7 +177,10 @@ class TestThePlayersPanel:
         client.force_login(player)
         panel = panel_for(client, hero, test, main="Jazda", form="combined")
         assert panel.params["dice"] == [8, 8, 8, 8]
-        assert 'value="combined" disabled' in shown(client, hero, test).content.decode()
+        assert (
+            'id="cb-form" name="form" aria-describedby="cb-form-hint" disabled'
+            in shown(client, hero, test).content.decode()
+        )
 
 
 # Each GM control -------------------------------------------------------------------------------
