@@ -86,3 +86,33 @@ def test_julios_player_orders_a_combined_test_with_a_defence_and_the_gm_sees_it(
         assert label in shown
         assert "Opanowanie 1d6 + Ukrycie 1d8 + Percepcja 1d10 (combined test)" in shown
         gm.screenshot(path=str(tmp_path / "gm-log-combined.png"))
+
+
+def test_the_gm_calls_julios_combined_test_in_order_and_the_player_cannot_reorder_it(
+    browser, tmp_path
+):
+    with demo_table(tmp_path) as base:
+        env = app_env(DATABASE_URL=f"sqlite:///{tmp_path / 'table.sqlite3'}")
+        manage(env, "shell", "-c", JULIOS_SKILLS % json.dumps(CAERBANNOG))
+        gm = start_session(browser, base, CAERBANNOG)
+        gm.click(f"nav.crumbs >> text={CAERBANNOG}")
+        gm.click("text=GM dashboard")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
+        ala = open_caerbannog_sheet(browser, base, "ala", "Julio")
+
+        card = gm.locator(".party-card", has_text="Julio")
+        card.locator("summary", has_text="Call for a test").click()
+        card.locator("select[name=tested]").select_option("defence:Opanowanie")
+        card.locator("select[name=tested_2]").select_option("skill:Ukrycie")
+        card.locator("select[name=tested_3]").select_option("skill:Percepcja")
+        card.locator("select[name=difficulty]").select_option("trudny")
+        card.locator("button", has_text="Call").click()
+
+        ala.wait_for_selector("#test-panel .pending-note")
+        wait_for_order(ala, "defence:Opanowanie", "skill:Ukrycie", "skill:Percepcja")
+        assert ala.locator("#test-panel .cb-move").count() == 0
+        assert ala.locator("#test-panel input[name=order]:not([disabled])").count() == 0
+        assert ala.locator("#test-panel #cb-form").is_disabled()
+        roll_panel(ala)
+        shown = entry(gm, 1).inner_text()
+        assert "Opanowanie I + Ukrycie II + Percepcja III (1d6+1d8+1d10) vs 5" in shown
