@@ -117,6 +117,18 @@
     }, { once: true });
   });
 
+  // A button that re-renders the panel (moving a tested skill up or down) keeps the focus on
+  // its fresh copy; where that copy is off (the first moved up) on the row's other button.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const config = event.detail.requestConfig;
+    const key = config && config.elt && config.elt.dataset && config.elt.dataset.keepFocus;
+    if (!key || !event.detail.target || event.detail.target.id !== "test-panel") return;
+    const fresh = document.querySelector('#test-panel [data-keep-focus="' + CSS.escape(key) + '"]');
+    if (!fresh) return;
+    const focusable = fresh.disabled ? fresh.parentElement.querySelector("button:not([disabled])") : fresh;
+    if (focusable) focusable.focus({ preventScroll: true });
+  });
+
   // A roll's result stays on the panel until the player changes a choice after seeing it: a
   // refresh sent before the result arrived, or one because the sheet changed, leaves it. A
   // refresh answering while a roll is on its way (the change sent on leaving a field as Roll

@@ -97,7 +97,7 @@ OTHER_SYSTEMS = [
      ("#ast-hindrance", "7")),
     ("Moorcrest (T10)", "Astrid", {"attribute": "Styrka"},
      ["#t10-circumstance", "#t10-difficulty"], ("#t10-circumstance", "9")),
-    ("Caerbannog 2026", "Julio", {"skill": "Dociekliwość"},
+    ("Caerbannog 2026", "Julio", {"tested": "skill:Dociekliwość"},
      ["#cb-easing", "#cb-hindering", "#cb-modifier", "#cb-difficulty"], ("#cb-modifier", "17")),
     ("Pustkowia (2d6)", "Aoife", {"attribute": "Zręczność", "skill": "Skradanie"},
      ["#twod6-helpers", "#twod6-cap-raise", "#twod6-difficulty"], ("#twod6-cap-raise", "9")),

@@ -239,7 +239,7 @@ def test_three_skills_give_one_die_each_and_a_fourth_adds_one(client, table, pla
     three = panel(client, hero, skill=["Jazda", "Percepcja", "Charyzma"], main="Jazda")
     four = panel(client, hero, skill=["Jazda", "Percepcja", "Charyzma", "Atletyka"], main="Jazda")
     assert three.params["dice"] == [8, 6, 4]
-    assert four.params["dice"] == [8, 10, 6, 4]
+    assert four.params["dice"] == [8, 6, 4, 10]  # in the order named
 
 
 def test_the_main_skill_gives_its_category_bonus_to_the_boost(client, table, player):
@@ -250,10 +250,11 @@ def test_the_main_skill_gives_its_category_bonus_to_the_boost(client, table, pla
     assert (physical.params["bonus"], practical.params["bonus"]) == (2, 3)
 
 
-def test_without_a_main_skill_the_highest_level_leads(client, table, player):
+def test_without_a_main_skill_the_first_named_leads(client, table, player):
     hero = table.hero
     client.force_login(player)
-    assert panel(client, hero, skill=["Percepcja", "Atletyka"]).params["dice"] == [10, 10, 6]
+    # RULES.md 8: "za główną uznaje się pierwszą wymienioną", not the highest level.
+    assert panel(client, hero, skill=["Percepcja", "Atletyka"]).params["dice"] == [6, 6, 10]
 
 
 def test_a_defence_rolls_three_dice_with_no_category_bonus(client, table, player):
@@ -266,19 +267,21 @@ def test_a_defence_rolls_three_dice_with_no_category_bonus(client, table, player
     assert "No boost: a defence has no category bonus." in response.content.decode()
 
 
-def test_a_defence_mixed_with_skills_is_refused_with_a_message(client, table, player):
+def test_a_defence_joins_skills_in_a_combined_test(client, table, player):
     hero = table.hero
     client.force_login(player)
-    response = client.post(panel_url(hero), {"defence": "Unik", "skill": "Jazda"})
-    assert not response.context["panel"].ready
-    assert "A defence is tested on its own" in response.content.decode()
+    order = ["defence:Unik", "skill:Percepcja"]
+    shown = panel(client, hero, skill="Percepcja", defence="Unik", order=order)
+    assert shown.params["dice"] == [8, 8, 6]
+    assert in_words(shown.label) == "Unik II + Percepcja I (2d8+1d6) vs 3"
 
 
-def test_two_defences_at_once_are_refused_with_a_message(client, table, player):
+def test_two_defences_make_a_combined_test_the_first_named_the_main_one(client, table, player):
     hero = table.hero
     client.force_login(player)
-    response = client.post(panel_url(hero), {"defence": ["Unik", "Blok"]})
-    assert "Test one defence at a time" in response.content.decode()
+    shown = panel(client, hero, defence=["Blok", "Unik"])
+    assert shown.params["dice"] == [6, 6, 8]
+    assert shown.params["bonus"] == 0
 
 
 def test_forged_skill_and_defence_names_are_refused_with_a_message(client, table, player):
@@ -373,10 +376,10 @@ def test_a_combined_d6_d8_d10_test_rolling_6_4_8_against_5_is_1_success(
     campaign, hero = table.campaign, table.hero
     actions.start_session(campaign)
     client.force_login(player)
-    # Percepcja I leads (d6), then Atletyka III (d10) and Jazda II (d8) in sheet order.
-    combined = rolled(client, hero, (6, 8, 4), dice, skill=["Percepcja", "Jazda", "Atletyka"],
+    # Percepcja I leads (d6), then Jazda II (d8) and Atletyka III (d10) in the order named.
+    combined = rolled(client, hero, (6, 4, 8), dice, skill=["Percepcja", "Jazda", "Atletyka"],
                       main="Percepcja", difficulty="5")  # fmt: skip
-    assert Roll.objects.get().params["dice"] == [6, 10, 8]
+    assert Roll.objects.get().params["dice"] == [6, 8, 10]
     assert (combined["kept"], combined["result"]) == (6, 1)
 
 

@@ -68,7 +68,8 @@ class TestCalling:
              difficulty="wymagający")  # fmt: skip
         test = PendingTest.objects.get()
         assert test.target == {
-            "skill": ["Jazda", "Dociekliwość"], "defence": [], "form": "added",
+            "skill": ["Jazda", "Dociekliwość"], "defence": [],
+            "order": ["skill:Jazda", "skill:Dociekliwość"], "form": "added",
             "difficulty": "wymagający",
         }  # fmt: skip
         assert test.revision == 1
@@ -93,7 +94,11 @@ class TestCalling:
         [
             ({"skill": "Nekromancja"}, "Not a skill on this sheet: Nekromancja."),
             ({"defence": "Tarcza"}, "Not a defence on this sheet: Tarcza."),
-            ({"skill": "Jazda", "defence": "Unik"}, "A defence is tested on its own"),
+            ({"tested": "skill:Nekromancja"}, "Not a skill on this sheet: Nekromancja."),
+            (
+                {"tested": "skill:Jazda", "tested_2": "defence:Tarcza"},
+                "Not a defence on this sheet: Tarcza.",
+            ),
             ({"skill": "Jazda", "difficulty": "koszmarny"}, "Choose a difficulty"),
             ({"skill": "Jazda", "difficulty": "21"}, "Choose a difficulty"),
             ({"skill": "Jazda", "form": "doubled"}, "Choose the form of the test"),
@@ -107,15 +112,17 @@ class TestCalling:
         assert message in response.content.decode()
         assert not PendingTest.objects.exists()
 
-    def test_the_call_form_offers_skills_a_defence_the_form_and_the_difficulty(
+    def test_the_call_form_offers_skills_and_defences_in_order_the_form_and_the_difficulty(
         self, client, table, gm
     ):
         campaign, hero = table.campaign, table.hero
         client.force_login(gm)
         html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
-        assert f'id="call-{hero.pk}-skill" name="skill" multiple' in html
-        assert '<option value="Dociekliwość">Dociekliwość II (d8)</option>' in html
-        assert '<option value="Unik">Unik II (d8)</option>' in html
+        assert f'id="call-{hero.pk}-tested" name="tested">' in html
+        for place in ("tested_2", "tested_3", "tested_4"):
+            assert f'id="call-{hero.pk}-{place}" name="{place}">' in html
+        assert '<option value="skill:Dociekliwość">Dociekliwość II (d8)</option>' in html
+        assert '<option value="defence:Unik">Unik II (d8, defence)</option>' in html
         assert f'id="call-{hero.pk}-form"' in html
         # przeciętny comes first: the select's default is the panel's default.
         difficulty = html.split(f'id="call-{hero.pk}-difficulty"')[1]
@@ -151,15 +158,15 @@ class TestThePlayersPanel:
         easing = 'id="cb-easing" name="easing" type="number" min="0" max="20" inputmode="numeric"'
         assert f'{easing} value="0" disabled' in html  # the GM's factors, fixed
 
-    def test_the_player_still_picks_the_main_skill_of_a_combined_test(
-        self, client, table, gm, player
-    ):
+    def test_the_gms_order_fixes_the_main_skill_of_a_combined_test(self, client, table, gm, player):
         hero, session = table.hero, table.session
         target = {"skill": ["Jazda", "Percepcja"], "form": "combined", "difficulty": "3"}
         test = pending.call_test(session=session, character=hero, gm=gm, target=target)
         client.force_login(player)
         assert panel_for(client, hero, test).params["dice"] == [8, 8, 6]
-        assert panel_for(client, hero, test, main="Percepcja").params["dice"] == [6, 6, 8]
+        reordered = {"main": "Percepcja", "up": "skill:Percepcja",
+                     "order": ["skill:Percepcja", "skill:Jazda"]}  # fmt: skip
+        assert panel_for(client, hero, test, **reordered).params["dice"] == [8, 8, 6]
 
     def test_the_gm_allows_the_added_form_and_the_player_cannot_undo_it(
         self, client, table, gm, player
@@ -170,7 +177,10 @@ class TestThePlayersPanel:
         client.force_login(player)
         panel = panel_for(client, hero, test, main="Jazda", form="combined")
         assert panel.params["dice"] == [8, 8, 8, 8]
-        assert 'value="combined" disabled' in shown(client, hero, test).content.decode()
+        assert (
+            'id="cb-form" name="form" aria-describedby="cb-form-hint" disabled'
+            in shown(client, hero, test).content.decode()
+        )
 
 
 # Each GM control -------------------------------------------------------------------------------

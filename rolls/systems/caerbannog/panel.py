@@ -5,9 +5,13 @@ re-rolls from abilities, each logged as its own entry linked to the roll it foll
 
 Decisions of this panel (the rules leave them open):
 
-- A defence is tested on its own (three dice of its level's size); it has no category bonus, so
-  a defence test offers no boost. A combined test's boost adds the main skill's category bonus,
-  and a skill whose category bonus is 0 offers no boost (it would cost Rozmach for nothing).
+- A defence may be tested on its own (three dice of its level's size) or join a combined test
+  (RULES.md 8: "z różnych umiejętności lub obron"). What is tested is kept in the order it was
+  named: the first is the main one, whether a skill or a defence. The player orders them on the
+  panel (each moves up or down; a new one joins last); on a called test the GM's order stands.
+- A defence has no category bonus, so a test whose main one is a defence offers no boost. A
+  combined test's boost adds the main skill's category bonus, and a skill whose category bonus
+  is 0 offers no boost (it would cost Rozmach for nothing).
 - A test and its follow-ups form a chain: each follow-up follows the newest entry of the chain
   and carries the test's state (its faces and its boost). Follow-ups are offered only while the
   entry is the character's latest roll, in the session's current scene, and the sheet's Rozmach
@@ -24,14 +28,14 @@ Decisions of this panel (the rules leave them open):
   or on an empty pool.
 - Heroic effort settles the test: nothing follows it, so it comes after any boost or re-roll.
 
-A test the GM calls for (a pending test) fixes what is tested (skills or a defence), the form of a
-combined test (the "added" form is the GM's to allow) and the difficulty; the player still picks
-the main skill. The GM's own controls: the difficulty (0..MAX_DIFFICULTY, as the call form lists
-it), easing and hindering factors, and fixed modifiers each with its source. **Decision**: on a
-called test those are the GM's alone (issue 13: a player must not override the GM): a factor or
-modifier the player's ability or armour gives is told to the GM, who adds it on the card with its
-source. The player's fields show the GM's values, disabled, and the server ignores any value posted
-for them."""
+A test the GM calls for (a pending test) fixes what is tested (skills and defences, in the GM's
+order: the first is the main one), the form of a combined test (the "added" form is the GM's to
+allow) and the difficulty. The GM's own controls: the difficulty (0..MAX_DIFFICULTY, as the call
+form lists it), easing and hindering factors, and fixed modifiers each with its source.
+**Decision**: on a called test those are the GM's alone (issue 13: a player must not override the
+GM): a factor or modifier the player's ability or armour gives is told to the GM, who adds it on
+the card with its source. The player's fields show the GM's values, disabled, and the server
+ignores any value posted for them."""
 
 from __future__ import annotations
 
@@ -80,6 +84,9 @@ COMBINED, ADDED = "combined", "added"
 #: What heroic effort may be paid with: the sheet's resource key and its name.
 HEROIC_RESOURCES = ("wytrzymalosc", "determinacja")
 FOLLOW_UP_KINDS = ("test", "reroll", "boost", "heroic")
+#: The GM's call form names what is tested in ordered places, the first the main one; the
+#: fourth is the one "above the third" that adds a die (RULES.md 8).
+PLACES = ("tested", "tested_2", "tested_3", "tested_4")
 
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
@@ -91,7 +98,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     panel = Panel(system="caerbannog", template=TEMPLATE, errors=form.messages)
     panel.context = _context(form, data, gm, pending)
     spending = _spending(panel, form, data, campaign, gm)
-    if panel.errors or not (form.chosen_skills() or form.chosen_defences()):
+    if panel.errors or not form.in_order():
         return panel
     tested, dice, bonus, what = _tested(form)
     params = {
@@ -182,15 +189,28 @@ def _factors(label: Any) -> WholeNumber:
 
 
 class CaerbannogChoices(PanelForm):
-    """A Caerbannog test as the player chooses it: skills (the main one among them) or a
-    defence, the form of a combined test, the difficulty, factors and a fixed modifier. On a
-    called test what is tested, the form and the difficulty are the GM's target, and the factors
-    and fixed modifiers the GM's (the card's controls): whatever is posted for them, the
-    player's own stay 0 and the GM's values stand."""
+    """A Caerbannog test as the player chooses it: skills and defences in the order named (the
+    first is the main one), the form of a combined test, the difficulty, factors and a fixed
+    modifier. On a called test what is tested, its order, the form and the difficulty are the
+    GM's target, and the factors and fixed modifiers the GM's (the card's controls): whatever is
+    posted for them, the player's own stay 0 and the GM's values stand.
+
+    ``order`` lists what is tested as ``kind:name`` tokens (``skill:Jazda``, ``defence:Unik``: a
+    skill may share a defence's name); one ticked but not in it joins last, as posted. ``main``
+    names the skill that goes first (a link's way of saying it), ``up`` and ``down`` a token
+    that moves one place (the panel's buttons)."""
 
     skill = Names()
     defence = Names()
+    order = Names()
     main = Name()
+    up = Name()
+    down = Name()
+    # The GM's call form's places (PLACES), for a target or a post in its shape.
+    tested = Name()
+    tested_2 = Name()
+    tested_3 = Name()
+    tested_4 = Name()
     form = Name()
     difficulty = _Difficulty()
     easing = _factors(gettext_lazy("Easing factors"))
@@ -212,6 +232,11 @@ class CaerbannogChoices(PanelForm):
         """The choices for this sheet; ``pending``'s target and the GM's numbers fixed."""
         target = (pending or {}).get("target") or {}
         fixed = dict(target)
+        if _calls_tested(target):
+            # What the GM named, in the GM's order, stands: nothing posted adds to it or moves it.
+            fixed |= {name: target.get(name, []) for name in ("skill", "defence", "order")}
+            fixed |= {name: target.get(name, "") for name in PLACES}
+            fixed |= {"main": "", "up": "", "down": ""}
         if pending is not None:
             fixed |= {"easing": 0, "hindering": 0, "modifier": 0, "modifier_source": ""}
             fixed["form"] = target.get("form", COMBINED)
@@ -225,13 +250,44 @@ class CaerbannogChoices(PanelForm):
         return form
 
     def chosen_skills(self) -> list[str]:
-        """The skills ticked that the sheet holds, in sheet order."""
-        posted = set(self.raw("skill") or [])
-        return [name for name in self.skills if name in posted]
+        """The skills ticked that the sheet holds, in the order posted."""
+        return [name for name in _distinct(self.raw("skill")) if name in self.skills]
 
     def chosen_defences(self) -> list[str]:
-        posted = set(self.raw("defence") or [])
-        return [name for name in DEFENCE_NAMES if name in posted]
+        return [name for name in _distinct(self.raw("defence")) if name in self.defences]
+
+    def in_order(self) -> list[dict]:
+        """What is tested, in the order named (the first is the main one), each with its
+        ``kind`` and ``token``; a name the sheet does not hold is left out (refused below)."""
+        held = {"skill": self.skills, "defence": self.defences}
+        rows = {f"skill:{name}": ("skill", self.skills[name]) for name in self.chosen_skills()}
+        rows |= {f"defence:{n}": ("defence", self.defences[n]) for n in self.chosen_defences()}
+        places = self.places()
+        for token in places:
+            kind, _sep, name = token.partition(":")
+            if name in held.get(kind, {}):
+                rows.setdefault(token, (kind, held[kind][name]))
+        tokens = ordered(list(rows), places + _distinct(self.raw("order")))
+        main = f"skill:{self.raw('main') or ''}"
+        if main in rows:
+            tokens = [main] + [token for token in tokens if token != main]
+        tokens = moved(tokens, str(self.raw("up") or ""), -1)
+        tokens = moved(tokens, str(self.raw("down") or ""), 1)
+        return [{**rows[t][1], "kind": rows[t][0], "token": t} for t in tokens]
+
+    def places(self) -> list[str]:
+        """The call form's places filled (``skill:name`` or ``defence:name``), in order."""
+        return _distinct([str(self.raw(name) or "").strip() for name in PLACES])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        held = {"skill": self.skills, "defence": self.defences}
+        for token in self.places():
+            kind, _sep, name = token.partition(":")
+            if name not in held.get(kind, {}):
+                self.add_error(None, not_on_sheet(name or token))
+                break
+        return cleaned
 
     def clean_skill(self) -> list[str]:
         for name in [n for n in self.cleaned_data["skill"] if n and n not in self.skills][:1]:
@@ -239,25 +295,10 @@ class CaerbannogChoices(PanelForm):
         return self.chosen_skills()
 
     def clean_defence(self) -> list[str]:
-        posted, chosen = self.cleaned_data["defence"], self.chosen_defences()
-        wrong = [not_on_sheet(n) for n in posted if n and n not in DEFENCE_NAMES][:1]
-        if len(chosen) > 1:
-            wrong.append(_("Test one defence at a time: untick all but one."))
-        elif chosen and self.chosen_skills():
-            wrong.append(_("A defence is tested on its own: untick the skills, or the defence."))
-        if wrong:
-            raise ValidationError(wrong)
-        return chosen
-
-    def clean_main(self) -> str:
-        """The main skill: the one posted if it is chosen, else the highest level (sheet
-        order)."""
-        posted, chosen = self.cleaned_data["main"], self.chosen_skills()
-        if posted in chosen:
-            return posted
-        if not chosen:
-            return ""
-        return max(chosen, key=lambda name: self.skills[name]["level"])
+        posted = self.cleaned_data["defence"]
+        for name in [n for n in posted if n and n not in DEFENCE_NAMES][:1]:
+            raise ValidationError(not_on_sheet(name))
+        return self.chosen_defences()
 
     def clean_form(self) -> str:
         form = self.cleaned_data["form"] or COMBINED
@@ -274,6 +315,36 @@ class CaerbannogChoices(PanelForm):
         return said
 
 
+def _distinct(values: Any) -> list[str]:
+    """Posted names once each, in the order posted."""
+    values = values if isinstance(values, (list, tuple)) else [values]
+    return list(dict.fromkeys(str(value) for value in values if value))
+
+
+def ordered(tokens: list[str], order: list[str]) -> list[str]:
+    """``tokens`` in ``order`` (where first named); one it does not name comes after, as it
+    was."""
+    rank: dict[str, int] = {}
+    for index, token in enumerate(order):
+        rank.setdefault(token, index)
+    return sorted(tokens, key=lambda token: rank.get(token, len(order)))
+
+
+def _calls_tested(target: dict[str, Any]) -> bool:
+    """Whether a test's target names what is tested (the GM's call), in any of its shapes."""
+    return any(target.get(name) for name in ("skill", "defence", "order", *PLACES))
+
+
+def moved(tokens: list[str], token: str, step: int) -> list[str]:
+    """``tokens`` with ``token`` moved ``step`` places (not past either end)."""
+    if token not in tokens:
+        return tokens
+    index = tokens.index(token)
+    rest = tokens[:index] + tokens[index + 1 :]
+    place = max(0, min(len(rest), index + step))
+    return rest[:place] + [token] + rest[place:]
+
+
 def _ease(form: CaerbannogChoices, gm: dict[str, Any]) -> int:
     easing, hindering = form.cleaned.get("easing", 0), form.cleaned.get("hindering", 0)
     return caerbannog.net_ease(easing + gm["easing"], hindering + gm["hindering"])
@@ -282,7 +353,9 @@ def _ease(form: CaerbannogChoices, gm: dict[str, Any]) -> int:
 def _context(form: CaerbannogChoices, data: dict, gm: dict[str, Any], pending) -> dict:
     """What the panel shows of the choices, as chosen (or as typed, where they are wrong)."""
     target = (pending or {}).get("target") or {}
-    chosen, picked = form.chosen_skills(), form.chosen_defences()
+    tested = form.in_order()
+    chosen = {row["name"] for row in tested if row["kind"] == "skill"}
+    picked = {row["name"] for row in tested if row["kind"] == "defence"}
     difficulty = form.cleaned.get("difficulty", (caerbannog.DIFFICULTIES["przeciętny"], ""))[0]
     return {
         "skill_groups": [
@@ -293,9 +366,8 @@ def _context(form: CaerbannogChoices, data: dict, gm: dict[str, Any], pending) -
             {**group, "defences": [d for d in group["defences"] if d["name"] not in picked]}
             for group in defence_groups(data)
         ],
-        "chosen": [form.skills[name] for name in chosen],
-        "chosen_defences": [form.defences[name] for name in picked],
-        "main": form.cleaned.get("main", ""),
+        "tested": tested,
+        "main_is_defence": bool(tested) and tested[0]["kind"] == "defence",
         "form": form.cleaned.get("form", COMBINED),
         "difficulties": _difficulty_choices(difficulty),
         "difficulty": difficulty,
@@ -311,7 +383,7 @@ def _context(form: CaerbannogChoices, data: dict, gm: dict[str, Any], pending) -
         "gm": gm,
         "gm_modifier": sum(entry["amount"] for entry in gm["entries"]),
         "fixed": {
-            "tested": "skill" in target or "defence" in target,
+            "tested": _calls_tested(target),
             "form": pending is not None,
             "difficulty": "difficulty" in target or gm["difficulty"] is not None,
         },
@@ -319,14 +391,9 @@ def _context(form: CaerbannogChoices, data: dict, gm: dict[str, Any], pending) -
 
 
 def _tested(form: CaerbannogChoices) -> tuple[list[dict], tuple[int, ...], int, Any]:
-    """What is rolled: the skills tested (main first) or the defence, their dice, the boost's
-    category bonus and the words for the label."""
-    chosen, main, how = form.cleaned["skill"], form.cleaned["main"], form.cleaned["form"]
-    skills = form.skills
-    if not chosen:
-        tested = [form.defences[form.cleaned["defence"][0]]]
-        return tested, combined_dice([tested[0]["die"]]), 0, _named(tested[0])
-    tested = [skills[main]] + [skills[name] for name in chosen if name != main]
+    """What is rolled: the skills and defences tested (the main one first), their dice, the
+    boost's category bonus (none when a defence leads) and the words for the label."""
+    tested, how = form.in_order(), form.cleaned["form"]
     sizes = [entry["die"] for entry in tested]
     dice = added_dice(sizes[0], sizes[1:]) if how == ADDED else combined_dice(sizes)
     named = [_named(entry) for entry in tested]
@@ -334,7 +401,12 @@ def _tested(form: CaerbannogChoices) -> tuple[list[dict], tuple[int, ...], int, 
         what = joined(named, " + ")
     else:
         what = words("skill_with_added", main=named[0], others=joined(named[1:]))
-    return tested, dice, skills[main]["bonus"], what
+    return tested, dice, _main_bonus(tested), what
+
+
+def _main_bonus(tested: list[dict]) -> int:
+    """The category bonus a boost adds: the main skill's; a defence has none."""
+    return tested[0]["bonus"] if tested[0]["kind"] == "skill" else 0
 
 
 def _named(entry: dict) -> str:
@@ -364,7 +436,7 @@ def _sources(form: CaerbannogChoices, gm, tested, dice, ease: int) -> list[dict[
 
 def _show(panel: Panel, form: CaerbannogChoices, params, odds) -> None:
     """The ready panel: the odds of each outcome and result, and the Rozmach pool kept."""
-    dice, chosen = params["dice"], form.cleaned["skill"]
+    dice, main = params["dice"], form.in_order()[0]
     outcomes = odds["odds"]
     panel.odds = [(key, outcomes[key]) for key in caerbannog_outcomes()]
     panel.success = outcomes[caerbannog.SUCCESS]
@@ -377,7 +449,7 @@ def _show(panel: Panel, form: CaerbannogChoices, params, odds) -> None:
         "ease": params["ease"],
         "mode": caerbannog.ease_mode(params["ease"]),
         "bonus": params["bonus"],
-        "boost_category": form.skills[form.cleaned["main"]]["category_label"] if chosen else "",
+        "boost_category": main.get("category_label", ""),
         "results": [(value, p, p / tallest) for value, p in results],
         "rozmach_mean": odds["rozmach_mean"],
         "even": len(dice) % 2 == 0,
@@ -559,9 +631,9 @@ def _gm_count(value: Any) -> int:
 
 
 def target_fields(character, campaign) -> list[dict[str, Any]]:
-    """The fields of the GM's "call for a test" form: the skills (several for a combined test)
-    or a defence, the form of a combined test and the difficulty (przeciętny first: the
-    default)."""
+    """The fields of the GM's "call for a test" form: what is tested in order (a skill or a
+    defence in each place, the first the main one, the others for a combined test), the form of
+    a combined test and the difficulty (przeciętny first: the default)."""
     skills = _skills(character.data)
     defences = _defences(character.data)
     names = list(caerbannog.DIFFICULTIES)
@@ -569,26 +641,31 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
     difficulties = [("przeciętny", f"przeciętny ({caerbannog.DIFFICULTIES['przeciętny']})")]
     difficulties += [(name, f"{name} ({caerbannog.DIFFICULTIES[name]})") for name in names]
     difficulties += [(str(n), str(n)) for n in range(MAX_DIFFICULTY + 1)]
-    return [
+    tested = [
+        (f"skill:{name}", f"{name} {roman(row['level'])} (d{row['die']})")
+        for name, row in skills.items()
+    ] + [
+        (f"defence:{name}", _("%(name)s %(level)s (d%(die)s, defence)")
+         % {"name": name, "level": roman(row["level"]), "die": row["die"]})
+        for name, row in defences.items()
+    ]  # fmt: skip
+    places = [
         {
-            "name": "skill",
-            "label": _("Skills (Umiejętności): several for a combined test"),
-            "type": "multiselect",
-            "choices": [
-                (name, f"{name} {roman(row['level'])} (d{row['die']})")
-                for name, row in skills.items()
-            ],
-        },
-        {
-            "name": "defence",
-            "label": _("or a defence (Obrona)"),
+            "name": "tested",
+            "label": _("Tested (the main one; a skill or a defence)"),
             "type": "select",
-            "choices": [("", _("none"))]
-            + [
-                (name, f"{name} {roman(row['level'])} (d{row['die']})")
-                for name, row in defences.items()
-            ],
-        },
+            "choices": tested,
+        }
+    ] + [
+        {
+            "name": name,
+            "label": _("Combined with, place %(place)s") % {"place": index},
+            "type": "select",
+            "choices": [("", _("none"))] + tested,
+        }
+        for index, name in enumerate(PLACES[1:], start=2)
+    ]
+    return places + [
         {
             "name": "form",
             "label": _("Form of a combined test"),
@@ -608,41 +685,49 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
 
 
 class CallForm(PanelForm):
-    """The GM's call as posted: the skills or a defence, the form and the difficulty (what the
-    sheet holds is checked below, and by the panel built on it)."""
+    """The GM's call as posted: what is tested, in its places (``tested``, ``tested_2``...,
+    each ``skill:name`` or ``defence:name``), or as plain lists of skills and a defence (a call
+    made by a link or a script, in the order posted); the form and the difficulty (what the sheet
+    holds is checked below, and by the panel built on it)."""
 
     skill = Names()
-    defence = Name()
+    defence = Names()
     form = Name()
     difficulty = Name()
+
+    def places(self) -> list[str]:
+        """The tokens of the places filled, in order, each once."""
+        return _distinct([str(self.data.get(name) or "").strip() for name in PLACES])
 
 
 def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
     """The target the GM chose, or the messages saying what is wrong with it."""
-    skills = _skills(character.data)
+    skills, defences = _skills(character.data), _defences(character.data)
     called = CallForm(post)
-    posted = list(dict.fromkeys(name for name in called.raw("skill") or [] if name))
-    defence, form, difficulty = (
-        str(called.raw(name) or "").strip() for name in ("defence", "form", "difficulty")
-    )
+    places = called.places()
+    if not places:
+        places = [f"skill:{name}" for name in _distinct(called.raw("skill"))]
+        places += [f"defence:{name}" for name in _distinct(called.raw("defence"))]
+    form, difficulty = (str(called.raw(name) or "").strip() for name in ("form", "difficulty"))
     form, difficulty = form or COMBINED, difficulty or "przeciętny"
+    held = {"skill": skills, "defence": defences}
+    order = [t for t in places if t.partition(":")[2] in held.get(t.partition(":")[0], ())]
     target = {
-        "skill": posted,
-        "defence": [defence] if defence else [],
+        "skill": [t.partition(":")[2] for t in order if t.startswith("skill:")],
+        "defence": [t.partition(":")[2] for t in order if t.startswith("defence:")],
+        "order": order,
         "form": form,
         "difficulty": difficulty,
     }
     wrong = []
-    unknown = [name for name in posted if name not in skills]
-    if unknown:
-        wrong.append(
-            _("Not a skill on this sheet: %(names)s.") % {"names": ", ".join(unknown)[:200]}
-        )
-    if defence and defence not in _defences(character.data):
-        wrong.append(_("Not a defence on this sheet: %(name)s.") % {"name": defence[:60]})
+    unknown = [t.partition(":") for t in places if t not in order]
+    if names := [name or kind for kind, _sep, name in unknown if kind != "defence"]:
+        wrong.append(_("Not a skill on this sheet: %(names)s.") % {"names": ", ".join(names)[:200]})
+    for name in [name for kind, _sep, name in unknown if kind == "defence"][:1]:
+        wrong.append(_("Not a defence on this sheet: %(name)s.") % {"name": name[:60]})
     if form not in (COMBINED, ADDED):
         wrong.append(_("Choose the form of the test: combined, or with others added."))
-    if not posted and not defence:
+    if not places:
         wrong.append(_("Choose a skill (several for a combined test) or a defence to test."))
     if wrong:
         return target, wrong

@@ -52,6 +52,11 @@ PAGE = RulesPage(
             "be added to a full roll of the main skill: three dice of the main skill and one "
             "per added skill."
         ),
+        _(
+            "A defence may join a combined test too; the first named, skill or defence, is "
+            "the main one: Julio's Opanowanie I + Ukrycie II + Percepcja III rolls a d6, a d8 "
+            "and a d10. Order them on the panel; a test the GM calls keeps the GM's order."
+        ),
     ),
     example=(
         _(
