@@ -287,3 +287,11 @@ WORDS.update(
         "opposed_critical_win": _("critical victory"),
     }
 )
+# FastTest spells (rolls.systems.fasttest.spells): the spell's label and its penalty dice.
+WORDS.update(
+    {
+        "spell_test": _("Spell “%(name)s”: %(test)s"),
+        "spell_difficulty": _("spell difficulty (%(name)s)"),
+        "similar_spells": _("similar spells earlier this session (%(seqs)s)"),
+    }
+)

@@ -125,10 +125,10 @@ class FastTest(BaseSystem):
 
 
 def _is_spell(roll) -> bool:
-    """A DUCH or UMYSŁ test (the panel's label starts with the attribute) of a caster."""
+    """A test marked as a spell (any attribute, RULES.md's Decision) of a caster."""
     character = roll.character
     caster = character is not None and sheet.view(character.data).magic_traits > 0
-    return caster and roll.label.split(" ", 1)[0] in after_roll.SPELL_ATTRIBUTES
+    return caster and after_roll.is_spell(roll)
 
 
 SYSTEM = register(FastTest())
