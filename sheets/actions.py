@@ -395,16 +395,39 @@ def create_npcs(campaign: Campaign, parsed: list) -> list[NPC]:
 
 
 def create_npc(
-    campaign: Campaign, *, name: str, traits: list[dict], notes: str, revealed: bool
+    campaign: Campaign,
+    *,
+    name: str,
+    traits: list[dict],
+    notes: str,
+    revealed: bool,
+    stats: dict | None = None,
 ) -> NPC:
     return NPC.objects.create(
-        campaign=campaign, name=name, traits=traits, notes=notes, revealed=revealed
+        campaign=campaign,
+        name=name,
+        traits=traits,
+        stats=stats or {},
+        notes=notes,
+        revealed=revealed,
     )
 
 
-def update_npc(npc: NPC, *, name: str, traits: list[dict], notes: str, revealed: bool) -> NPC:
+def update_npc(
+    npc: NPC,
+    *,
+    name: str,
+    traits: list[dict],
+    notes: str,
+    revealed: bool,
+    stats: dict | None = None,
+) -> NPC:
     npc.name, npc.traits, npc.notes, npc.revealed = name, traits, notes, revealed
-    npc.save(update_fields=["name", "traits", "notes", "revealed"])
+    fields = ["name", "traits", "notes", "revealed"]
+    if stats is not None:
+        npc.stats = stats
+        fields.append("stats")
+    npc.save(update_fields=fields)
     return npc
 
 

@@ -83,6 +83,25 @@ class FastTest(BaseSystem):
     def npc_params(self, values):
         return npc_rolls.fasttest_params(values)
 
+    # The seed allows two kinds of NPC: a trait list (penalty dice against the players) or
+    # stats like a player's, rolled by the GM with the same engine.
+    def npc_stat_names(self, campaign):
+        return sheet.ATTRIBUTES, tuple(system_settings(campaign)["skills"])
+
+    def npc_roll_fields(self, npc):
+        if npc_rolls.fasttest_stats(npc) is None:
+            return self.npc_fields()
+        return npc_rolls.fasttest_stat_fields(npc, self._skills(npc))
+
+    def npc_roll_params(self, values, npc):
+        if npc_rolls.fasttest_stats(npc) is None:
+            return self.npc_params(values)
+        return npc_rolls.fasttest_stat_params(values, npc, self._skills(npc))
+
+    @staticmethod
+    def _skills(npc):
+        return tuple(system_settings(npc.campaign)["skills"])
+
     def experience_dice_on(self, campaign):
         return bool(system_settings(campaign)["experience_dice"])
 
