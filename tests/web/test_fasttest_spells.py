@@ -7,7 +7,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls.models import Roll
+from rolls.models import PendingTest, Roll
 from rolls.words import render, source_line
 from tests.web.live import panel_url
 
@@ -291,3 +291,82 @@ def test_a_spell_on_budowa_is_followed_by_its_magic_die(client, caster, player, 
     caster.hero.refresh_from_db()
     assert magic.parent == spell
     assert caster.hero.data["magic_die"] == 4
+
+
+# --- The GM calls for a spell -----------------------------------------------------------------
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def call(client, table, **form):
+    url = reverse("call_test", args=[table.campaign.pk, table.hero.pk])
+    return client.post(url, {"attribute": "DUCH", "skill": "", **form}, **HX)
+
+
+def called(table):
+    return PendingTest.objects.get(character=table.hero, status="open")
+
+
+def test_the_call_form_offers_a_spell_for_a_caster(client, caster, gm):
+    client.force_login(gm)
+    html = client.get(reverse("dashboard", args=[caster.campaign.pk])).content.decode()
+    assert 'name="spell_difficulty"' in html
+    assert "spell, 0 penalty dice" in html
+
+
+def test_the_call_form_offers_no_spell_for_a_character_without_magic(client, make_table, gm):
+    table = make_table(**zarith(KNIGHT))
+    client.force_login(gm)
+    html = client.get(reverse("dashboard", args=[table.campaign.pk])).content.decode()
+    assert 'name="spell_difficulty"' not in html
+
+
+def test_the_gm_calls_a_spell_easier_than_the_standard(client, caster, gm, player):
+    client.force_login(gm)
+    call(client, caster, spell_difficulty="1")
+    test = called(caster)
+    assert test.target["spell_difficulty"] == 1
+    client.force_login(player)
+    shown = panel(client, caster.hero, pending=test.pk, spell_name="Leczenie")
+    assert shown.params["penalty"] == 1
+    assert shown.context["spell_fixed"] is True
+
+
+def test_the_player_cannot_change_the_difficulty_the_gm_called(client, caster, gm, player):
+    client.force_login(gm)
+    call(client, caster, spell_difficulty="0")
+    test = called(caster)
+    client.force_login(player)
+    forged = {"spell": "", "spell_difficulty": "3", "spell_name": "Leczenie"}
+    shown = panel(client, caster.hero, pending=test.pk, **forged)
+    assert shown.params["penalty"] == 0
+    assert render(shown.label) == "Spell “Leczenie”: DUCH 7"
+
+
+def test_a_called_spell_is_rolled_named_and_followed_by_the_magic_die(
+    client, caster, gm, player, dice
+):
+    client.force_login(gm)
+    call(client, caster, spell_difficulty="3")
+    test = called(caster)
+    client.force_login(player)
+    dice(1, 1, 1, 1, 4)
+    form = {"pending": test.pk, "revision": test.revision, "spell_name": "Burza"}
+    response = client.post(panel_url(caster.hero, "test_roll"), {**form, "key": str(uuid.uuid4())})
+    roll = Roll.objects.get()
+    assert lines(roll) == ["+3 penalty dice: spell difficulty (Burza)"]
+    assert [f.kind for f in response.context["follow_ups"]] == ["magic_die"]
+
+
+@pytest.mark.parametrize("value", ["4", "-1", "x"])
+def test_a_called_spell_difficulty_out_of_range_is_refused(client, caster, gm, value):
+    client.force_login(gm)
+    call(client, caster, spell_difficulty=value)
+    assert not PendingTest.objects.exists()
+
+
+def test_a_spell_cannot_be_called_for_a_character_without_magic(client, make_table, gm):
+    table = make_table(**zarith(KNIGHT))
+    client.force_login(gm)
+    call(client, table, spell_difficulty="2")
+    assert not PendingTest.objects.exists()

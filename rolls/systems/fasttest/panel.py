@@ -166,8 +166,17 @@ class FastTestChoices(PanelForm):
             fixed |= {"bonus_other": 0, "penalty_other": 0}
         if wound_test:
             fixed |= {"trait": [], "experience": 0, "ignore_wounds": "", "spell": ""}
+        called_spell = spells.called_difficulty(target)
+        if called_spell is not None:
+            # The GM called a spell: its difficulty is the GM's, who may make it easier than
+            # the standard (the seed: "nawet do 0 kar"); the caster names the spell.
+            fixed |= {"spell": "on", "spell_difficulty": called_spell}
         form = cls(choices, fixed=fixed)
         form.settings, form.traits, form.sheet = settings, sheet.traits, sheet
+        form.spell_fixed = called_spell is not None
+        if form.spell_fixed:
+            form.fields["spell_difficulty"].low = 0
+            form.fields["spell_difficulty"].high = spells.CALLED_MAX
         form.wound_test = wound_test
         experience = form.fields["experience"]
         if settings["experience_dice"]:
@@ -248,6 +257,7 @@ def _context(form: FastTestChoices, sheet: FastTestSheet, settings, pending) -> 
         "spell_difficulty": form.cleaned.get("spell_difficulty", min(spells.DIFFICULTIES)),
         "spell_difficulties": spells.DIFFICULTIES,
         "can_cast": not form.wound_test and spells.refusal(sheet, settings) is None,
+        "spell_fixed": form.spell_fixed,
         "pending": pending,
         "gm_dice": _gm_totals((pending or {}).get("modifiers", {})) if pending else None,
     }
@@ -393,10 +403,14 @@ def gm_dynamic_limits(panel: Panel, pending) -> dict[str, Limit]:
 
 
 def target_fields(character, campaign) -> list[dict[str, Any]]:
-    """The fields of the GM's "call for a test" form: what is tested."""
+    """The fields of the GM's "call for a test" form: what is tested (a spell, for a caster)."""
     sheet = read_sheet(character.data)
     settings = system_settings(campaign)
     skills = [(name, f"{name} {sheet.skill(name):+d}") for name in settings["skills"]]
+    return _target_fields(sheet, settings, skills) + spells.target_fields(sheet, settings)
+
+
+def _target_fields(sheet, settings, skills) -> list[dict[str, Any]]:
     return [
         {
             "name": "attribute",
@@ -420,8 +434,11 @@ def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[st
         "attribute": str(form.raw("attribute") or ""),
         "skill": [name for name in form.raw("skill") or [] if name],
     }
+    spell, wrong = spells.difficulty_from_post(post)
+    if spell is not None:
+        target["spell_difficulty"] = spell
     panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})
-    wrong = [m for name in ("attribute", "skill") for m in panel.errors.get(name, [])]
+    wrong += [m for name in ("attribute", "skill", "spell") for m in panel.errors.get(name, [])]
     return target, wrong
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaigns.models import GameSession
 from rolls.after_roll import SPELL_LABEL
@@ -26,6 +27,8 @@ from rolls.words import words
 #: The standard difficulty of a spell a player casts on their own (the seed: "2-3 karne kości");
 #: anything easier is the GM's call (the GM's penalty dice on a called test).
 DIFFICULTIES = (2, 3)
+#: The hardest spell the GM's call sets (harder still: the GM's penalty dice on the card).
+CALLED_MAX = 3
 NAME_MAX = 60
 
 
@@ -92,3 +95,43 @@ def refusal(sheet, settings) -> str | None:
     if sheet.magic_die is None:
         return _("No magic die is left: no spell until a night's rest brings it back.")
     return None
+
+
+# --- The GM calls for a spell -------------------------------------------------------------------
+
+
+def called_difficulty(target: Any) -> int | None:
+    """The difficulty of the spell a called test casts, None when the GM did not call a spell."""
+    value = target.get("spell_difficulty") if isinstance(target, dict) else None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= CALLED_MAX:
+        return None
+    return value
+
+
+def target_fields(sheet, settings) -> list[dict[str, Any]]:
+    """The call form's spell field, for a character who can cast."""
+    if refusal(sheet, settings) is not None:
+        return []
+    choices = [("", gettext_lazy("not a spell"))] + [
+        (str(n), _("spell, %(n)s penalty dice") % {"n": n}) for n in range(CALLED_MAX + 1)
+    ]
+    return [
+        {
+            "name": "spell_difficulty",
+            "label": _("Spell (Czar): difficulty"),
+            "type": "select",
+            "choices": choices,
+        }
+    ]
+
+
+def difficulty_from_post(post) -> tuple[int | None, list[str]]:
+    """The spell difficulty the GM chose on the call form: None for a plain test."""
+    raw = post.get("spell_difficulty", "") if hasattr(post, "get") else ""
+    if raw in ("", None):
+        return None, []
+    if isinstance(raw, str) and raw.isdigit() and 0 <= int(raw) <= CALLED_MAX:
+        return int(raw), []
+    return None, [
+        _("A called spell's difficulty is from 0 to %(max)s penalty dice.") % {"max": CALLED_MAX}
+    ]
