@@ -33,6 +33,7 @@ from rolls.systems.caerbannog import panel as caerbannog_panel
 from rolls.systems.twod6 import panel as twod6_panel
 from rolls.words import joined, words
 from sheets.models import NPC
+from sheets.systems.fasttest import ATTRIBUTES as FASTTEST_ATTRIBUTES
 
 WHAT_MAX = 80
 MAX_DICE_TYPED = 20
@@ -273,7 +274,10 @@ def fasttest_stats(npc: NPC | None) -> tuple[tuple[str, int], ...] | None:
     attributes = stats.get("attributes")
     if not isinstance(attributes, dict) or not attributes:
         return None
-    return tuple((name, value) for name, value in attributes.items() if whole(value))
+    # In the sheet's order, never the stored one (PostgreSQL's jsonb keeps no key order).
+    return tuple(
+        (name, attributes[name]) for name in FASTTEST_ATTRIBUTES if whole(attributes.get(name))
+    )
 
 
 def fasttest_skills(npc: NPC, skill_names) -> tuple[tuple[str, int], ...]:

@@ -380,6 +380,14 @@ def _rename_fasttest_skills(campaign: Campaign, old: list[str], new: list[str]) 
             character.data = {**character.data, "skills": skills}
             changed.append(character)
     Character.objects.bulk_update(changed, ["data"])
+    # NPCs with full stats carry the same six skills.
+    npcs = []
+    for npc in NPC.objects.select_for_update().filter(campaign=campaign):
+        skills = npc.stats.get("skills") if isinstance(npc.stats, dict) else None
+        if isinstance(skills, dict) and (moved := renamed_skills(skills, old, new)) != skills:
+            npc.stats = {**npc.stats, "skills": moved}
+            npcs.append(npc)
+    NPC.objects.bulk_update(npcs, ["stats"])
 
 
 # --- NPCs ------------------------------------------------------------------------------------
