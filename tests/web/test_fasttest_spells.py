@@ -7,8 +7,10 @@ import uuid
 import pytest
 from django.urls import reverse
 
+from rolls import actions
 from rolls.models import PendingTest, Roll
-from rolls.words import render, source_line
+from rolls.words import render, source_line, words
+from tests.web.dice import Scripted
 from tests.web.live import panel_url
 
 pytestmark = pytest.mark.django_db
@@ -370,3 +372,22 @@ def test_a_spell_cannot_be_called_for_a_character_without_magic(client, make_tab
     client.force_login(gm)
     call(client, table, spell_difficulty="2")
     assert not PendingTest.objects.exists()
+
+
+def test_a_spell_the_gm_rolled_hidden_is_neither_counted_nor_shown(client, caster, gm, player):
+    actions.record_roll(
+        session=caster.session, actor=gm, system="fasttest", params={"attribute": 7},
+        key=uuid.uuid4(), label=words("spell_test", name="Ognisty pocisk", test="DUCH 7"),
+        character=caster.hero, visibility="hidden", rng=Scripted(2, 4),
+    )  # fmt: skip
+    client.force_login(player)
+    response = client.post(panel_url(caster.hero), {"attribute": "DUCH", **FIREBALL})
+    assert response.context["panel"].params["penalty"] == 2
+    assert "Earlier spells of this session" not in response.content.decode()
+
+
+def test_the_players_own_secret_spell_counts(client, caster, player, dice):
+    client.force_login(player)
+    cast(client, caster.hero, dice, visibility="secret")
+    assert Roll.objects.get().visibility == "secret"
+    assert panel(client, caster.hero, attribute="DUCH", **FIREBALL).params["penalty"] == 3

@@ -5,9 +5,9 @@ penalty die for each earlier similar spell of the caster in this session (the un
 (rolls.after_roll.magic_follow_ups reads the spell's label).
 
 Similar spells are spells of the same name (letter case and spaces aside): the seed has no list
-of spells, so the caster names the spell and the name is what the log can compare. Every spell of
-the caster in the session counts, whoever rolled it and whoever may see it, as the rule is about
-the magic, not about the log's readers.
+of spells, so the caster names the spell and the name is what the log can compare. The spells
+that count are those the caster's player may see in the log (public ones, and their own secret
+ones): the panel lists them by number and name, and a spell the GM rolled hidden stays hidden.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.models import GameSession
 from rolls.after_roll import SPELL_LABEL
-from rolls.models import Roll
+from rolls.models import Roll, Visibility
 from rolls.panels import source
 from rolls.words import words
 
@@ -57,8 +58,11 @@ def earlier_spells(character, campaign, name: str) -> list[EarlierSpell]:
     session = GameSession.objects.open().filter(campaign=campaign).first()
     if session is None:
         return []
+    seen = Q(visibility=Visibility.PUBLIC) | Q(
+        visibility=Visibility.SECRET, actor=character.owner_id
+    )
     rolls = Roll.objects.filter(
-        session=session, character=character, kind="test", label_data__w=SPELL_LABEL
+        seen, session=session, character=character, kind="test", label_data__w=SPELL_LABEL
     ).order_by("seq")
     found = []
     for roll in rolls.only("seq", "label_data"):
