@@ -137,6 +137,16 @@ class System(Protocol):
     def npc_params(self, values: Mapping[str, int]) -> tuple[dict[str, Any], list[dict]]:
         """The engine's params and the log's sources for an NPC's test typed by the GM."""
 
+    def npc_stat_names(self, campaign: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The attributes and skills an NPC may carry as full stats, like a player's sheet
+        (FastTest's second kind of NPC); ((), ()) when NPCs are only trait lists."""
+
+    def npc_roll_fields(self, npc: Any) -> tuple[Any, ...]:
+        """The GM's form for this NPC's test: ``npc_fields``, or one that reads its stats."""
+
+    def npc_roll_params(self, values: Mapping[str, int], npc: Any):
+        """``npc_params`` for this NPC: its stats read where its form offers them."""
+
     def experience_dice_on(self, campaign: Any) -> bool:
         """The campaign plays with experience dice (FastTest's optional rule)."""
 
@@ -277,6 +287,15 @@ class BaseSystem:
 
     def npc_params(self, values):
         return dict(values), []
+
+    def npc_stat_names(self, campaign):
+        return (), ()
+
+    def npc_roll_fields(self, npc):
+        return self.npc_fields()
+
+    def npc_roll_params(self, values, npc):
+        return self.npc_params(values)
 
     def experience_dice_on(self, campaign):
         return False

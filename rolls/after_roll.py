@@ -66,8 +66,9 @@ WEAPON_LABELS = {
 #: it for the panel: its dice are the rules' own (the new wound, the armor), not the player's.
 WOUND_TEST_TARGET = {"attribute": "BUDOWA", "skill": [], "wound_test": True}
 
-#: A spell is a test on DUCH or UMYSŁ (+ a skill); only such a roll is followed by the magic die.
-SPELL_ATTRIBUTES = ("DUCH", "UMYSŁ")
+#: A spell is a test the caster marked as one (any attribute, RULES.md's Decision): its label is
+#: this message (rolls.systems.fasttest.spells), and only such a roll is followed by the magic die.
+SPELL_LABEL = "spell_test"
 MAGIC_DIE = "magic_die"
 
 
@@ -311,8 +312,8 @@ class MagicDieResult:
 
 
 def magic_follow_ups(roll: Roll, character: Character, campaign: Campaign) -> list[FollowUp]:
-    """The magic die, offered once after a spell: a DUCH or UMYSŁ test of a character with a
-    magic trait and a magic die, in a campaign that plays with magic."""
+    """The magic die, offered once after a spell: a test marked as a spell, of a character with
+    a magic trait and a magic die, in a campaign that plays with magic."""
     sheet = get_system(roll.system).view(character.data)
     die = sheet.magic_die
     spell = (
@@ -322,12 +323,17 @@ def magic_follow_ups(roll: Roll, character: Character, campaign: Campaign) -> li
         and roll.character_id == character.pk
         and die in MAGIC_DICE
         and sheet.magic_traits > 0
-        # The FastTest panel labels a test "ATTRIBUTE value + SKILL value".
-        and roll.label.split(" ", 1)[0] in SPELL_ATTRIBUTES
+        and is_spell(roll)
     )
     if not spell or any(f.kind == MAGIC_DIE for f in roll.follow_ups.all()):
         return []
     return [FollowUp(MAGIC_DIE, _("Roll the magic die (Kość magii) d%(die)s") % {"die": die})]
+
+
+def is_spell(roll: Roll) -> bool:
+    """Whether the roll cast a spell (the FastTest panel labels a spell with SPELL_LABEL)."""
+    data = roll.label_data
+    return isinstance(data, dict) and data.get("w") == SPELL_LABEL
 
 
 def magic_die_panel(character: Character, campaign: Campaign) -> Panel:

@@ -59,11 +59,15 @@ def seed_demo() -> list[Campaign]:
             Character.objects.get_or_create(
                 campaign=campaign, owner=player, name=character_name, defaults={"data": data}
             )
+        stats = getattr(demo, "NPC_STATS", {})
         for npc_name, traits in demo.NPCS.items():
             NPC.objects.get_or_create(
                 campaign=campaign,
                 name=npc_name,
-                defaults={"traits": [{"name": n, "dice": d} for n, d in traits]},
+                defaults={
+                    "traits": [{"name": n, "dice": d} for n, d in traits],
+                    "stats": stats.get(npc_name, {}),
+                },
             )
         _tables(campaign, getattr(demo, "TABLES", ()))
         campaigns.append(campaign)

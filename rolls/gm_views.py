@@ -302,10 +302,14 @@ def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
 @require_GET
 @login_required
 def npc_roll_box(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
-    """An NPC's test form alone: the dashboard refreshes it when a session starts or ends."""
+    """An NPC's test form alone: the dashboard refreshes it when a session starts or ends, and
+    with the GM's choices as typed (a change in the form) it answers their exact odds."""
     campaign = gm_campaign(request, campaign_id)
     npc = get_object_or_404(NPC, pk=pk, campaign=campaign)
     context = {"campaign": campaign, "session": _session(campaign), "npc": npc}
+    if request.GET:
+        form = npc_rolls.read_form(campaign.system, request.GET, npc)
+        context["npc_roll"] = {"npc_id": npc.pk, "form": form}
     return render(request, "rolls/_npc_roll.html", context)
 
 
@@ -314,7 +318,7 @@ def npc_roll_box(request: HttpRequest, campaign_id: int, pk: int) -> HttpRespons
 def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     npc = get_object_or_404(NPC, pk=pk, campaign=campaign)
-    form = npc_rolls.read_form(campaign.system, request.POST)
+    form = npc_rolls.read_form(campaign.system, request.POST, npc)
     state: dict[str, Any] = {"npc_id": npc.pk, "form": form}
     key = _key(request)
     status = 200

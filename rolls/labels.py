@@ -342,3 +342,11 @@ SOURCE_KINDS |= {
     "rozmach_surprise": _("Rozmach (surprise)"),
     "determinacja_lost": _("Determinacja lost"),
 }
+# FastTest spells (rolls.systems.fasttest.spells): the spell's label and its penalty dice.
+WORDS.update(
+    {
+        "spell_test": _("Spell “%(name)s”: %(test)s"),
+        "spell_difficulty": _("spell difficulty (%(name)s)"),
+        "similar_spells": _("similar spells earlier this session (%(seqs)s)"),
+    }
+)

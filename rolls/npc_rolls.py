@@ -25,6 +25,7 @@ from campaigns.systems import get_system
 from config.text import text_problem
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError, caerbannog, fasttest, t10
+from rolls.engine.core import OUTCOMES
 from rolls.models import Roll, Visibility
 from rolls.panels import source
 from rolls.pending_forms import Text, WholeNumber, whole
@@ -32,11 +33,13 @@ from rolls.systems.caerbannog import panel as caerbannog_panel
 from rolls.systems.twod6 import panel as twod6_panel
 from rolls.words import joined, words
 from sheets.models import NPC
+from sheets.systems.fasttest import ATTRIBUTES as FASTTEST_ATTRIBUTES
 
 WHAT_MAX = 80
 MAX_DICE_TYPED = 20
 ROMAN = ("0", "I", "II", "III", "IV")
 DEFAULT_CAERBANNOG_DIFFICULTY = caerbannog.DIFFICULTIES["przeciętny"]
+RANKS = {key: rank for rank, key in enumerate(OUTCOMES)}
 
 
 @dataclass(frozen=True)
@@ -127,11 +130,14 @@ class NPCRollForm:
 
     system: str
     values: dict[str, Any]
+    npc: NPC | None = None
     what: str = ""
     visibility: str = Visibility.HIDDEN
     errors: dict[str, list[str]] = field(default_factory=dict)
     params: dict[str, Any] | None = None
     sources: list[dict[str, Any]] = field(default_factory=list)
+    # The exact odds of the test as typed (the engine's own ``odds``), best outcome first.
+    odds: list[tuple[str, float]] = field(default_factory=list)
 
     @property
     def rows(self) -> list[dict[str, Any]]:
@@ -141,7 +147,7 @@ class NPCRollForm:
                 "value": self.values.get(spec.name, spec.default),
                 "errors": self.errors.get(spec.name, []),
             }
-            for spec in get_system(self.system).npc_fields()
+            for spec in get_system(self.system).npc_roll_fields(self.npc)
         ]
 
     @property
@@ -149,9 +155,12 @@ class NPCRollForm:
         return self.params is not None and not self.errors
 
 
-def blank_form(system: str) -> NPCRollForm:
-    fields = get_system(system).npc_fields()
-    return NPCRollForm(system=system, values={f.name: f.default for f in fields})
+def blank_form(system: str, npc: NPC | None = None) -> NPCRollForm:
+    """The form before the GM types anything, with the odds of its defaults."""
+    fields = get_system(system).npc_roll_fields(npc)
+    form = NPCRollForm(system=system, values={f.name: f.default for f in fields}, npc=npc)
+    _ready(form)
+    return form
 
 
 class Bounded(WholeNumber):
@@ -210,46 +219,136 @@ class NPCTestPost(forms.Form):
         return visibility
 
 
-def read_form(system: str, post) -> NPCRollForm:
+def read_form(system: str, post, npc: NPC | None = None) -> NPCRollForm:
     """Read the posted form: every number within its bounds, then the engine's params."""
     rules = get_system(system)
-    specs = tuple(rules.npc_fields())
+    specs = tuple(rules.npc_roll_fields(npc))
     posted = NPCTestPost(post, specs)
     valid = posted.is_valid()
     form = NPCRollForm(
         system=system,
         values={spec.name: posted.typed(spec.name) for spec in specs},
+        npc=npc,
         what=" ".join((posted.typed("what") or "").split()),
         visibility=posted.cleaned_data.get("visibility", posted.typed("visibility")),
         errors={name: list(messages) for name, messages in posted.errors.items()},
     )
     if not valid:
         return form
-    params, sources = rules.npc_params(form.values)
+    _ready(form)
+    return form
+
+
+def _ready(form: NPCRollForm) -> None:
+    """The engine's params, sources and exact odds of the form's values, or its refusal."""
+    rules = get_system(form.system)
+    params, sources = rules.npc_roll_params(form.values, form.npc)
     try:
-        rules.engine.parse_params(params)
+        parsed = rules.engine.parse_params(params)
+        answer = rules.engine.odds(parsed)
     except EngineError as error:
         form.errors.setdefault("", []).append(str(error))
-        return form
+        return
     form.params, form.sources = params, sources
-    return form
+    odds = answer.get("odds") if isinstance(answer, dict) else None
+    if isinstance(odds, dict):
+        form.odds = sorted(odds.items(), key=lambda item: -RANKS.get(item[0], -1))
 
 
 def fasttest_params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     params: dict[str, Any] = {
         "attribute": v["chance"], "skills": [], "bonus": v["bonus"], "penalty": v["penalty"],
     }  # fmt: skip
-    parsed = fasttest.parse_params(params)
-    if parsed.net > 0:
-        # Bonus dice: the split with the best odds, as the panel recommends to players. Penalty
-        # dice stay all d10 (RULES.md's Decision for the GM's choice).
-        params["extra_d10"] = fasttest.choose_split(fasttest.split_odds(parsed)).extra_d10
+    _best_split(params)
     sources = [source("attribute", v["chance"], words("chance_typed_by_gm"))]
     if v["bonus"]:
         sources.append(source("bonus", v["bonus"], words("typed_by_gm")))
     if v["penalty"]:
         sources.append(source("penalty", v["penalty"], words("typed_by_gm")))
     return params, sources
+
+
+def fasttest_stats(npc: NPC | None) -> tuple[tuple[str, int], ...] | None:
+    """A full-stat NPC's attributes in sheet order, None for a trait-only NPC."""
+    stats = npc.stats if npc is not None and isinstance(npc.stats, dict) else {}
+    attributes = stats.get("attributes")
+    if not isinstance(attributes, dict) or not attributes:
+        return None
+    # In the sheet's order, never the stored one (PostgreSQL's jsonb keeps no key order).
+    return tuple(
+        (name, attributes[name]) for name in FASTTEST_ATTRIBUTES if whole(attributes.get(name))
+    )
+
+
+def fasttest_skills(npc: NPC, skill_names) -> tuple[tuple[str, int], ...]:
+    """The campaign's skills with the NPC's values (a skill it does not list is 0)."""
+    skills = npc.stats.get("skills") if isinstance(npc.stats.get("skills"), dict) else {}
+    return tuple((name, skills[name] if whole(skills.get(name)) else 0) for name in skill_names)
+
+
+def fasttest_stat_fields(npc: NPC, skill_names) -> tuple[Field, ...]:
+    """The form of a full-stat NPC's test, like a player's: an attribute, a skill (or none), and
+    the GM's bonus and penalty dice (its traits that apply, circumstances)."""
+    attributes = fasttest_stats(npc) or ()
+    skills = fasttest_skills(npc, skill_names)
+    return (
+        Field(
+            "attribute",
+            gettext_lazy("Attribute"),
+            0,
+            len(attributes) - 1,
+            0,
+            tuple((i, f"{name} {value}") for i, (name, value) in enumerate(attributes)),
+        ),
+        Field(
+            "skill",
+            gettext_lazy("Skill"),
+            0,
+            len(skills),
+            0,
+            ((0, gettext_lazy("none")),)
+            + tuple((i + 1, f"{name} {value:+d}") for i, (name, value) in enumerate(skills)),
+        ),
+    ) + FASTTEST_FIELDS[1:]
+
+
+def fasttest_stat_params(
+    v: dict[str, int], npc: NPC, skill_names
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The engine's params of a full-stat NPC's test: its attribute and skill read from its
+    stats, the split of bonus dice the best one (as the panel recommends to players)."""
+    name, attribute = (fasttest_stats(npc) or ())[v["attribute"]]
+    skills = fasttest_skills(npc, skill_names)
+    skill = skills[v["skill"] - 1] if v["skill"] else None
+    params: dict[str, Any] = {
+        "attribute": attribute,
+        "skills": [skill[1]] if skill else [],
+        "bonus": v["bonus"],
+        "penalty": v["penalty"],
+    }
+    parsed = _best_split(params)
+    sources = [source("attribute", attribute, name)]
+    if skill:
+        sources.append(source("skill", skill[1], skill[0]))
+    if v["bonus"]:
+        sources.append(source("bonus", v["bonus"], words("typed_by_gm")))
+    if v["penalty"]:
+        sources.append(source("penalty", v["penalty"], words("typed_by_gm")))
+    # As on a player's panel: points above 9 or below 1 are bonus or penalty dice.
+    if parsed.overflow_bonus:
+        sources.append(source("bonus", parsed.overflow_bonus, words("chance_above_9")))
+    if parsed.overflow_penalty:
+        sources.append(source("penalty", parsed.overflow_penalty, words("chance_below_1")))
+    return params, sources
+
+
+def _best_split(params: dict[str, Any]) -> fasttest.Params:
+    parsed = fasttest.parse_params(params)
+    if parsed.net > 0:
+        # Bonus dice: the split with the best odds, as the panel recommends to players. Penalty
+        # dice stay all d10 (RULES.md's Decision for the GM's choice).
+        params["extra_d10"] = fasttest.choose_split(fasttest.split_odds(parsed)).extra_d10
+    return parsed
 
 
 def caerbannog_params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -81,7 +81,7 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
         )
         wrong += b_wrong
     else:
-        npc_form = npc_rolls.read_form(campaign.system, _side_post(post, "npc-", npc.pk))
+        npc_form = npc_rolls.read_form(campaign.system, _side_post(post, "npc-", npc.pk), npc)
         wrong += [m for ms in npc_form.errors.values() for m in ms]
         npc_params, npc_sources = npc_form.params, npc_form.sources
     if wrong:

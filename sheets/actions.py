@@ -380,6 +380,14 @@ def _rename_fasttest_skills(campaign: Campaign, old: list[str], new: list[str]) 
             character.data = {**character.data, "skills": skills}
             changed.append(character)
     Character.objects.bulk_update(changed, ["data"])
+    # NPCs with full stats carry the same six skills.
+    npcs = []
+    for npc in NPC.objects.select_for_update().filter(campaign=campaign):
+        skills = npc.stats.get("skills") if isinstance(npc.stats, dict) else None
+        if isinstance(skills, dict) and (moved := renamed_skills(skills, old, new)) != skills:
+            npc.stats = {**npc.stats, "skills": moved}
+            npcs.append(npc)
+    NPC.objects.bulk_update(npcs, ["stats"])
 
 
 # --- NPCs ------------------------------------------------------------------------------------
@@ -395,16 +403,39 @@ def create_npcs(campaign: Campaign, parsed: list) -> list[NPC]:
 
 
 def create_npc(
-    campaign: Campaign, *, name: str, traits: list[dict], notes: str, revealed: bool
+    campaign: Campaign,
+    *,
+    name: str,
+    traits: list[dict],
+    notes: str,
+    revealed: bool,
+    stats: dict | None = None,
 ) -> NPC:
     return NPC.objects.create(
-        campaign=campaign, name=name, traits=traits, notes=notes, revealed=revealed
+        campaign=campaign,
+        name=name,
+        traits=traits,
+        stats=stats or {},
+        notes=notes,
+        revealed=revealed,
     )
 
 
-def update_npc(npc: NPC, *, name: str, traits: list[dict], notes: str, revealed: bool) -> NPC:
+def update_npc(
+    npc: NPC,
+    *,
+    name: str,
+    traits: list[dict],
+    notes: str,
+    revealed: bool,
+    stats: dict | None = None,
+) -> NPC:
     npc.name, npc.traits, npc.notes, npc.revealed = name, traits, notes, revealed
-    npc.save(update_fields=["name", "traits", "notes", "revealed"])
+    fields = ["name", "traits", "notes", "revealed"]
+    if stats is not None:
+        npc.stats = stats
+        fields.append("stats")
+    npc.save(update_fields=fields)
     return npc
 
 

@@ -33,11 +33,15 @@ class Character(models.Model):
 
 
 class NPC(models.Model):
-    """An NPC written as a trait list: each trait a name and its dice (a bare name is 1)."""
+    """An NPC written as a trait list: each trait a name and its dice (a bare name is 1); in a
+    system that allows it, with full stats too, rolled by the GM like a player's test."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="npcs")
     name = models.CharField(_("name"), max_length=120)
     traits = models.JSONField(_("traits"), default=list)
+    # Full stats like a player's (FastTest allows both kinds of NPC): {"attributes": {name: n},
+    # "skills": {name: n}}, empty for an NPC that is only its trait list.
+    stats = models.JSONField(_("stats"), default=dict, blank=True)
     notes = models.TextField(_("notes"), blank=True)
     revealed = models.BooleanField(_("shown to players"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -135,3 +135,75 @@ def trait_formset(data=None, traits: list[dict[str, Any]] | None = None) -> Base
         if isinstance(t, dict)
     ]
     return TraitFormSet(data, prefix="traits", initial=initial)
+
+
+#: An NPC's full stats are typed like a player's, but a GM's creature need not keep to the
+#: creation rules (a troll's BUDOWA 9): whatever the engine reads, chance overflow included.
+STAT_ATTRIBUTE_MIN, STAT_ATTRIBUTE_MAX = 1, 12
+STAT_SKILL_MIN, STAT_SKILL_MAX = -5, 5
+
+
+class NPCStatsForm(forms.Form):
+    """Full stats like a player's, where the system allows such NPCs: every attribute (or none,
+    for an NPC that is only its traits) and the campaign's skills (blank is 0)."""
+
+    def __init__(self, data=None, *, names=((), ()), stats=None, **kwargs):
+        attributes, skills = names
+        stats = stats if isinstance(stats, dict) else {}
+        initial = {}
+        super().__init__(data, prefix="stats", **kwargs)
+        self.attribute_names, self.skill_names = tuple(attributes), tuple(skills)
+        for index, name in enumerate(self.attribute_names):
+            self.fields[f"a{index}"] = self._number(name, STAT_ATTRIBUTE_MIN, STAT_ATTRIBUTE_MAX)
+            initial[f"a{index}"] = (stats.get("attributes") or {}).get(name)
+        for index, name in enumerate(self.skill_names):
+            self.fields[f"s{index}"] = self._number(name, STAT_SKILL_MIN, STAT_SKILL_MAX)
+            initial[f"s{index}"] = (stats.get("skills") or {}).get(name)
+        self.initial = initial
+
+    @staticmethod
+    def _number(label: str, low: int, high: int) -> forms.IntegerField:
+        message = _("%(label)s: a whole number from %(low)s to %(high)s.") % {
+            "label": label,
+            "low": low,
+            "high": high,
+        }
+        return forms.IntegerField(
+            label=label,
+            required=False,
+            min_value=low,
+            max_value=high,
+            error_messages={"invalid": message, "min_value": message, "max_value": message},
+        )
+
+    @property
+    def offered(self) -> bool:
+        return bool(self.attribute_names)
+
+    def attribute_fields(self):
+        return [self[f"a{i}"] for i in range(len(self.attribute_names))]
+
+    def skill_fields(self):
+        return [self[f"s{i}"] for i in range(len(self.skill_names))]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        typed = [cleaned.get(f"a{i}") for i in range(len(self.attribute_names))]
+        skills = [cleaned.get(f"s{i}") for i in range(len(self.skill_names))]
+        if any(v is not None for v in skills) and all(v is None for v in typed):
+            raise forms.ValidationError(_("Skills need the attributes they modify: fill them in."))
+        if any(v is None for v in typed) and any(v is not None for v in typed):
+            raise forms.ValidationError(
+                _("Give every attribute a value, or leave them all blank for a trait-only NPC.")
+            )
+        return cleaned
+
+    def stats(self) -> dict[str, Any]:
+        """The stats to save: {} for a trait-only NPC."""
+        data = self.cleaned_data
+        if not self.offered or data.get("a0") is None:
+            return {}
+        return {
+            "attributes": {n: data[f"a{i}"] for i, n in enumerate(self.attribute_names)},
+            "skills": {n: data.get(f"s{i}") or 0 for i, n in enumerate(self.skill_names)},
+        }

@@ -16,9 +16,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import Campaign
+from campaigns.systems import get_system
 from sheets import actions
 from sheets.models import NPC
-from sheets.npc_forms import BLANK_TRAIT_ROWS, NPCForm, QuickNPCForm, trait_formset
+from sheets.npc_forms import BLANK_TRAIT_ROWS, NPCForm, NPCStatsForm, QuickNPCForm, trait_formset
 from sheets.npc_parse import TRAITS_MAX, format_npc_line
 
 
@@ -103,17 +104,26 @@ def _typed_again(request: HttpRequest):
     return form, formset
 
 
+def _stats_form(request: HttpRequest, campaign: Campaign, npc: NPC | None) -> NPCStatsForm:
+    """The NPC's full stats, where the campaign's system allows NPCs like players."""
+    names = get_system(campaign.system).npc_stat_names(campaign)
+    if request.method == "POST":
+        return NPCStatsForm(request.POST, names=names)
+    return NPCStatsForm(names=names, stats=npc.stats if npc else None)
+
+
 def _npc_form_page(
     request: HttpRequest, campaign: Campaign, npc: NPC | None
-) -> HttpResponse | tuple[NPCForm, object]:
+) -> HttpResponse | tuple[NPCForm, object, NPCStatsForm]:
     """The full NPC form for create and edit; returns the page, or the valid forms."""
+    stats = _stats_form(request, campaign, npc)
     if request.method == "POST" and "add_rows" in request.POST:
         form, formset = _typed_again(request)
     elif request.method == "POST":
         form = NPCForm(request.POST)
         formset = trait_formset(request.POST)
-        if form.is_valid() & formset.is_valid():
-            return form, formset
+        if form.is_valid() & formset.is_valid() & stats.is_valid():
+            return form, formset, stats
     elif npc is not None:
         form = NPCForm(initial={"name": npc.name, "notes": npc.notes, "revealed": npc.revealed})
         formset = trait_formset(traits=npc.traits)
@@ -124,6 +134,7 @@ def _npc_form_page(
         "npc": npc,
         "form": form,
         "formset": formset,
+        "stats_form": stats,
         "line": format_npc_line(npc.name, npc.traits) if npc else "",
     }
     return render(request, "sheets/npcs/form.html", context)
@@ -136,8 +147,10 @@ def npc_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     result = _npc_form_page(request, campaign, None)
     if isinstance(result, HttpResponse):
         return result
-    form, formset = result
-    npc = actions.create_npc(campaign, traits=formset.traits(), **form.cleaned_data)
+    form, formset, stats = result
+    npc = actions.create_npc(
+        campaign, traits=formset.traits(), stats=stats.stats(), **form.cleaned_data
+    )
     messages.success(request, _("Added %(name)s.") % {"name": npc.name})
     return redirect(_list_url(campaign, npc))
 
@@ -149,8 +162,8 @@ def npc_edit(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     result = _npc_form_page(request, campaign, npc)
     if isinstance(result, HttpResponse):
         return result
-    form, formset = result
-    actions.update_npc(npc, traits=formset.traits(), **form.cleaned_data)
+    form, formset, stats = result
+    actions.update_npc(npc, traits=formset.traits(), stats=stats.stats(), **form.cleaned_data)
     messages.success(request, _("Saved %(name)s.") % {"name": npc.name})
     return redirect(_list_url(campaign, npc))
 

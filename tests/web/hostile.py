@@ -243,6 +243,8 @@ class Crawl:
                 self.page(player, url)
             self._sheet(gm, campaign, other)
             self._sheet(player, campaign, hero)
+            if campaign.system == "fasttest":  # a spell, so the strip offers its magic die
+                self._spell(gm, campaign)
             dashboard = self.page(gm, reverse("dashboard", args=[c]))
             call = reverse("call_test", args=[c, hero.pk])
             form = next(f for f in dashboard.forms if urlsplit(f.url).path == call)
@@ -274,6 +276,17 @@ class Crawl:
             post(gm, "group_roll")
         self.page(player, page)
         self.page(gm, page)
+
+    def _spell(self, user: str, campaign: Campaign) -> None:
+        """A caster of the table casts a spell (a test marked as one) through the roll view."""
+        import uuid
+
+        for caster in Character.objects.filter(campaign=campaign).order_by("pk"):
+            if any(t.get("magic") for t in caster.data.get("traits", [])):
+                url = reverse("test_roll", args=[campaign.pk, caster.pk])
+                data = {"attribute": "DUCH", "spell": "on", "spell_name": "pocisk"}
+                self.page(user, url, method="post", data=data | {"key": str(uuid.uuid4())})
+                return
 
     def _sheet(self, user: str, campaign: Campaign, character: Character) -> None:
         """The sheet, each of its boxes opened, a test panel from each roll target, one roll."""

@@ -14,6 +14,7 @@ from rolls.engine import fasttest
 from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import WEAPON_CLASSES, combat_wound, wound_test_params
 from rolls.models import AppliedWound, PendingTest, Roll
+from rolls.words import words
 from sheets.models import Character
 from tests.web.dice import Scripted, deal
 from tests.web.words_helpers import in_words
@@ -47,6 +48,14 @@ FACES = {
 }  # fmt: skip
 
 SETTINGS = {"magic": True, "experience_dice": True, "emanation": False}
+
+
+def spell_label(test: str = "DUCH 7") -> dict:
+    """The label the FastTest panel gives a test marked as a spell."""
+    return words("spell_test", name="ognisty pocisk", test=test)
+
+
+SPELL = spell_label()
 
 
 def zarith(settings=None, hero=HERO) -> dict:
@@ -401,7 +410,10 @@ def test_the_panel_offers_the_magic_die_after_a_spell(client, caster, player):
     campaign, jaga = caster.campaign, caster.hero
     client.force_login(player)
     url = reverse("test_roll", args=[campaign.pk, jaga.pk])
-    response = client.post(url, {"attribute": "DUCH", "key": str(uuid.uuid4())})
+    response = client.post(
+        url,
+        {"attribute": "DUCH", "spell": "on", "spell_name": "pocisk", "key": str(uuid.uuid4())},
+    )
     assert [f.kind for f in response.context["follow_ups"]] == ["magic_die"]
     assert "Roll the magic die (Kość magii) d10" in response.content.decode()
 
@@ -409,12 +421,13 @@ def test_the_panel_offers_the_magic_die_after_a_spell(client, caster, player):
 @pytest.mark.parametrize(
     ("label", "rules", "data", "offered"),
     [
-        ("DUCH 7", SETTINGS, {}, True),
-        ("UMYSŁ 6 + TECHNIKA +2", SETTINGS, {}, True),
-        ("BUDOWA 3", SETTINGS, {}, False),  # not a spell
-        ("DUCH 7", SETTINGS | {"magic": False}, {}, False),  # no magic in this campaign
-        ("DUCH 7", SETTINGS, {"magic_die": None}, False),  # no die left
-        ("DUCH 7", SETTINGS, {"traits": [{"name": "kupiec", "level": 3, "magic": False}]}, False),
+        (SPELL, SETTINGS, {}, True),
+        (spell_label("UMYSŁ 6 + TECHNIKA +2"), SETTINGS, {}, True),
+        (spell_label("BUDOWA 3"), SETTINGS, {}, True),  # any attribute marked as a spell
+        ("DUCH 7", SETTINGS, {}, False),  # a DUCH test not marked as a spell
+        (SPELL, SETTINGS | {"magic": False}, {}, False),  # no magic in this campaign
+        (SPELL, SETTINGS, {"magic_die": None}, False),  # no die left
+        (SPELL, SETTINGS, {"traits": [{"name": "kupiec", "level": 3, "magic": False}]}, False),
     ],
 )
 def test_the_magic_die_follows_only_a_spell_of_a_caster_with_a_die(
@@ -430,7 +443,7 @@ def test_one_or_two_drops_the_die_a_step_and_logs_a_magic_die_entry(
     client, monkeypatch, caster, player
 ):
     campaign, jaga, session = caster.campaign, caster.hero, caster.session
-    spell = rolled(session, jaga, "yes", label="DUCH 7")
+    spell = rolled(session, jaga, "yes", label=SPELL)
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell, 2, monkeypatch=monkeypatch)
     entry = Roll.objects.get(kind="magic_die")
@@ -444,7 +457,7 @@ def test_one_or_two_drops_the_die_a_step_and_logs_a_magic_die_entry(
 
 def test_three_or_more_keeps_the_die(client, monkeypatch, caster, player):
     campaign, jaga, session = caster.campaign, caster.hero, caster.session
-    spell = rolled(session, jaga, "yes", label="DUCH 7")
+    spell = rolled(session, jaga, "yes", label=SPELL)
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell, 3, monkeypatch=monkeypatch)
     jaga.refresh_from_db()
@@ -457,7 +470,7 @@ def test_a_d4_dropping_leaves_no_die_and_an_unconscious_caster(
 ):
     table = make_table(**zarith(hero=CASTER | {"magic_die": 4}))
     campaign, jaga, session = table.campaign, table.hero, table.session
-    spell = rolled(session, jaga, "yes", label="DUCH 7")
+    spell = rolled(session, jaga, "yes", label=SPELL)
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell, 1, monkeypatch=monkeypatch)
     jaga.refresh_from_db()
@@ -475,7 +488,7 @@ def test_a_face_above_duch_erupts_only_with_the_emanation_rule(
     rules = SETTINGS | {"emanation": rule}
     table = make_table(**zarith(rules, CASTER))
     campaign, jaga, session = table.campaign, table.hero, table.session
-    spell = rolled(session, jaga, "yes", label="DUCH 7")
+    spell = rolled(session, jaga, "yes", label=SPELL)
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell, 8, monkeypatch=monkeypatch)
     assert Roll.objects.get(kind="magic_die").result["answer"]["outcome"] == outcome
@@ -483,7 +496,7 @@ def test_a_face_above_duch_erupts_only_with_the_emanation_rule(
 
 def test_the_magic_die_is_rolled_once_per_spell(client, monkeypatch, caster, player):
     campaign, jaga, session = caster.campaign, caster.hero, caster.session
-    spell = rolled(session, jaga, "yes", label="DUCH 7")
+    spell = rolled(session, jaga, "yes", label=SPELL)
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell, 5, monkeypatch=monkeypatch)
     again = magic_via_panel(client, campaign, jaga, spell, 5, monkeypatch=monkeypatch)
@@ -493,7 +506,7 @@ def test_the_magic_die_is_rolled_once_per_spell(client, monkeypatch, caster, pla
 
 def test_the_magic_die_entry_renders_in_the_log(client, monkeypatch, caster, player):
     campaign, jaga, session = caster.campaign, caster.hero, caster.session
-    spell = rolled(session, jaga, "yes", label="DUCH 7")
+    spell = rolled(session, jaga, "yes", label=SPELL)
     client.force_login(player)
     magic_via_panel(client, campaign, jaga, spell, 2, monkeypatch=monkeypatch)
     html = client.get(reverse("session_log", args=[campaign.pk])).content.decode()
@@ -504,7 +517,7 @@ def test_the_magic_die_entry_renders_in_the_log(client, monkeypatch, caster, pla
 
 def test_the_gm_rolls_the_magic_die_from_the_strip(client, monkeypatch, caster, gm):
     campaign, jaga, session = caster.campaign, caster.hero, caster.session
-    spell = rolled(session, jaga, "yes", label="DUCH 7")
+    spell = rolled(session, jaga, "yes", label=SPELL)
     client.force_login(gm)
     strip = client.get(reverse("after_roll_strip", args=[campaign.pk])).content.decode()
     assert "Roll the magic die (Kość magii) d10" in strip
@@ -518,7 +531,7 @@ def test_the_gm_rolls_the_magic_die_from_the_strip(client, monkeypatch, caster, 
 
 def test_a_forged_follow_up_kind_is_refused(client, caster, player):
     campaign, jaga, session = caster.campaign, caster.hero, caster.session
-    spell = rolled(session, jaga, "yes", label="DUCH 7")
+    spell = rolled(session, jaga, "yes", label=SPELL)
     client.force_login(player)
     url = reverse("test_follow_up", args=[campaign.pk, jaga.pk, spell.pk, "fireball"])
     assert client.post(url, {"key": str(uuid.uuid4())}).status_code == 409

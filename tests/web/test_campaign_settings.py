@@ -6,7 +6,7 @@ from django.urls import reverse
 from campaigns.actions import create_campaign, join_campaign
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
 from sheets.actions import renamed_skills
-from sheets.models import Character
+from sheets.models import NPC, Character
 
 pytestmark = pytest.mark.django_db
 
@@ -318,3 +318,15 @@ def test_systems_without_settings_say_so(client, gm, system):
     assert client.post(url(campaign), {"name": "Z nazwą"}).status_code == 302
     campaign.refresh_from_db()
     assert campaign.name == "Z nazwą"
+
+
+def test_renaming_a_skill_keeps_a_full_stat_npcs_value(client, fasttest, gm):
+    values = dict(zip(SKILLS, [2, 1, -1, -2, 0, 0], strict=True))
+    stats = {"attributes": {"BUDOWA": 6, "ZRĘCZNOŚĆ": 5, "UMYSŁ": 5, "DUCH": 4}, "skills": values}
+    captain = NPC.objects.create(campaign=fasttest, name="Kapitan", traits=[], stats=stats)
+    client.force_login(gm)
+    client.post(url(fasttest), fasttest_post([*SKILLS[:3], "MAGIA", *SKILLS[4:]]))
+    captain.refresh_from_db()
+    assert captain.stats["skills"]["MAGIA"] == -2
+    assert "TECHNIKA" not in captain.stats["skills"]
+    assert captain.stats["attributes"]["BUDOWA"] == 6

@@ -25,8 +25,17 @@ def test_every_demo_campaign_has_a_gm_and_three_players_with_characters():
 def test_the_fasttest_demo_ships_the_four_sample_npcs_of_the_seed():
     seed_demo()
     campaign = Campaign.objects.get(system=System.FASTTEST)
-    names = set(NPC.objects.filter(campaign=campaign).values_list("name", flat=True))
+    npcs = NPC.objects.filter(campaign=campaign)
+    names = {npc.name for npc in npcs if not npc.stats}
     assert names == {"Wojownik (Warrior)", "Troll", "Goblin", "Smok (Dragon)"}
+
+
+def test_the_fasttest_demo_has_one_npc_with_full_stats_like_a_players():
+    seed_demo()
+    campaign = Campaign.objects.get(system=System.FASTTEST)
+    full = [npc for npc in NPC.objects.filter(campaign=campaign) if npc.stats]
+    assert [npc.name for npc in full] == ["Kapitan straży (Guard captain)"]
+    assert full[0].stats["attributes"]["BUDOWA"] == 6
 
 
 def test_seeding_twice_changes_nothing():

@@ -12,6 +12,7 @@ from rolls.models import PendingTest, Roll
 from rolls.words import source_line
 from tests.web.dice import Scripted
 from tests.web.live import panel_url
+from tests.web.test_after_roll import SPELL, spell_label
 
 pytestmark = pytest.mark.django_db
 
@@ -233,6 +234,12 @@ def test_armor_and_yes_and_on_the_consciousness_test_remove_the_added_wound(
 # --- The magic die button on the sheet ----------------------------------------------------------
 
 
+def cast(client, hero, dice):
+    """Cast a spell on DUCH (difficulty 2: three d10s, one d6) that succeeds."""
+    dice(2, 2, 2, 4)
+    return roll(client, hero, attribute="DUCH", spell="on", spell_name="ognisty pocisk")
+
+
 def magic_panel(client, hero):
     return client.get(panel_url(hero), {"magic_die": "6"})
 
@@ -240,8 +247,7 @@ def magic_panel(client, hero):
 def test_the_magic_die_button_opens_the_magic_die_after_the_spell(client, caster, player, dice):
     jaga = caster.hero
     client.force_login(player)
-    dice(2, 4)
-    roll(client, jaga, attribute="DUCH")
+    cast(client, jaga, dice)
     spell = Roll.objects.get()
     response = magic_panel(client, jaga)
     shown = response.context["panel"]
@@ -256,8 +262,7 @@ def test_the_magic_die_button_opens_the_magic_die_after_the_spell(client, caster
 def test_rolling_from_the_button_rolls_the_magic_die_for_the_caster(client, caster, player, dice):
     jaga = caster.hero
     client.force_login(player)
-    dice(2, 4)
-    roll(client, jaga, attribute="DUCH")
+    cast(client, jaga, dice)
     spell = Roll.objects.get()
     dice(1)
     response = roll(client, jaga, magic_die="6")
@@ -272,8 +277,7 @@ def test_rolling_from_the_button_rolls_the_magic_die_for_the_caster(client, cast
 def test_the_magic_die_follows_a_spell_only_once(client, caster, player, dice):
     jaga = caster.hero
     client.force_login(player)
-    dice(2, 4)
-    roll(client, jaga, attribute="DUCH")
+    cast(client, jaga, dice)
     dice(5)
     roll(client, jaga, magic_die="6")
     response = roll(client, jaga, magic_die="6")
@@ -296,7 +300,8 @@ def test_a_gms_hidden_spell_is_not_shown_to_the_player(client, caster, gm, playe
     jaga, session = caster.hero, caster.session
     actions.record_roll(
         session=session, actor=gm, system="fasttest", params={"attribute": 7}, key=uuid.uuid4(),
-        label="DUCH 7 (the GM's)", character=jaga, visibility="hidden", rng=Scripted(2, 4),
+        label=spell_label("DUCH 7 (the GM's)"), character=jaga, visibility="hidden",
+        rng=Scripted(2, 4),
     )  # fmt: skip
     client.force_login(player)
     response = magic_panel(client, jaga)
@@ -309,7 +314,7 @@ def test_another_player_cannot_roll_the_casters_magic_die(client, caster, other_
     dice(2, 4)
     actions.record_roll(
         session=session, actor=jaga.owner, system="fasttest", params={"attribute": 7},
-        key=uuid.uuid4(), label="DUCH 7", character=jaga, rng=Scripted(2, 4),
+        key=uuid.uuid4(), label=SPELL, character=jaga, rng=Scripted(2, 4),
     )  # fmt: skip
     client.force_login(other_player)
     response = roll(client, jaga, magic_die="6")

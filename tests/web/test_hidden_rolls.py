@@ -27,7 +27,7 @@ from rolls.models import PendingTest, Roll, Visibility
 from sheets.models import NPC, Character
 from tests.web.dice import deal
 from tests.web.live import panel_url
-from tests.web.test_after_roll import CASTER, zarith
+from tests.web.test_after_roll import CASTER, SPELL, zarith
 from tests.web.test_panel_caerbannog import SHEET
 
 pytestmark = pytest.mark.django_db
@@ -185,7 +185,7 @@ def test_the_magic_die_after_the_gms_hidden_spell_is_a_404_to_the_casters_owner(
     campaign, caster, session = table.campaign, table.hero, table.session
     spell, _ = actions.record_roll(
         session=session, actor=gm, system="fasttest", params={"attribute": 7}, key=uuid.uuid4(),
-        label="DUCH 7", character=caster, visibility=Visibility.HIDDEN,
+        label=SPELL, character=caster, visibility=Visibility.HIDDEN,
     )  # fmt: skip
     client.force_login(player)
     url = reverse("test_follow_up", args=[campaign.pk, caster.pk, spell.pk, "magic_die"])

@@ -93,7 +93,7 @@ def test_the_four_demo_npcs_show_every_trait_with_its_dice(client):
     for name in ("Wojownik (Warrior)", "Troll", "Goblin", "Smok (Dragon)"):
         assert name in html
     assert '<span class="trait-name">śmierdzący</span> <span class="dice"' in html
-    assert html.count('class="trait"') == 6 + 7 + 6 + 9
+    assert html.count('class="trait"') == 6 + 7 + 6 + 9 + 2  # and the guard captain's two
 
 
 @pytest.mark.parametrize("size", [1, 8])

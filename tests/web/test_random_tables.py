@@ -18,7 +18,7 @@ from rolls.engine.tables import parse_dice, parse_table, roll_table
 from rolls.models import RandomTable, Roll
 from tests.web.dice import Scripted, deal
 from tests.web.live import seat
-from tests.web.test_after_roll import CASTER, SETTINGS, magic_via_panel, zarith
+from tests.web.test_after_roll import CASTER, SETTINGS, SPELL, magic_via_panel, zarith
 
 pytestmark = pytest.mark.django_db
 
@@ -289,7 +289,7 @@ def test_another_campaigns_table_is_404(client, table, gm, player, other_player)
 def spell(session, character):
     entry, _ = actions.record_roll(
         session=session, actor=character.owner, system="fasttest", params={"attribute": 5},
-        key=uuid.uuid4(), label="DUCH 7", character=character, rng=Scripted(3, 4),
+        key=uuid.uuid4(), label=SPELL, character=character, rng=Scripted(3, 4),
     )  # fmt: skip
     return entry
 
@@ -338,7 +338,7 @@ def test_the_side_effect_table_follows_a_spells_no_and(client, table, gm):
     side = weather(campaign, purpose="side_effect")
     failed, _ = actions.record_roll(
         session=session, actor=jaga.owner, system="fasttest", params={"attribute": 5},
-        key=uuid.uuid4(), label="DUCH 7", character=jaga, rng=Scripted(8, 6),
+        key=uuid.uuid4(), label=SPELL, character=jaga, rng=Scripted(8, 6),
     )  # fmt: skip
     client.force_login(gm)
     offers = client.get(reverse("dashboard", args=[campaign.pk])).context["table_offers"]
@@ -449,7 +449,7 @@ def test_a_duch_no_and_of_a_character_without_magic_offers_no_side_effect(
     weather(campaign, purpose="side_effect")
     actions.record_roll(
         session=session, actor=player, system="fasttest", params={"attribute": 5},
-        key=uuid.uuid4(), label="DUCH 7", character=hero, rng=Scripted(8, 6),
+        key=uuid.uuid4(), label=SPELL, character=hero, rng=Scripted(8, 6),
     )  # fmt: skip
     client.force_login(gm)
     assert client.get(reverse("dashboard", args=[campaign.pk])).context["table_offers"] == []

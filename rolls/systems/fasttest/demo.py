@@ -44,7 +44,16 @@ NPCS = {
         ("zarozumiały", 1),
         ("latający", 2),
     ],
+    "Kapitan straży (Guard captain)": [("strażnik", 2), ("nieufny", 1)],
 }
+# The seed's other kind of NPC: stats like a player's, whose tests the GM rolls.
+NPC_STATS = {
+    "Kapitan straży (Guard captain)": {
+        "attributes": {"BUDOWA": 6, "ZRĘCZNOŚĆ": 5, "UMYSŁ": 5, "DUCH": 4},
+        "skills": {"WALKA": 2, "SPRAWNOŚĆ": 0, "KULTURA": 1, "TECHNIKA": -1, "PRZYRODA": -2,
+                   "EKWIPUNEK": 0},
+    },
+}  # fmt: skip
 
 _FASTTEST_SKILLS = ["WALKA", "SPRAWNOŚĆ", "KULTURA", "TECHNIKA", "PRZYRODA", "EKWIPUNEK"]
 

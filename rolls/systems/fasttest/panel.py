@@ -18,6 +18,7 @@ from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import ignored_wounds_added, wounds_for_test
 from rolls.engine.fasttest_sheet import MAGIC_DICE as MAGIC_DIE_SIZES
+from rolls.engine.fasttest_sheet import spell_penalty
 from rolls.models import Roll, Visibility
 from rolls.panels import (
     FollowUp,
@@ -26,11 +27,13 @@ from rolls.panels import (
     Names,
     Panel,
     PanelForm,
+    SourceText,
     WholeNumber,
     WholeNumberOrNone,
     not_on_sheet,
     source,
 )
+from rolls.systems.fasttest import spells
 from rolls.words import words
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES, FastTestSheet
 from sheets.systems.fasttest import view as read_sheet
@@ -69,13 +72,16 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         return panel
     wound_dice = 0 if ignore_wounds else counted
     sources = _player_sources(form, wound_dice)
+    spell = _spell(form, character, campaign, panel)
+    if spell is not None:
+        sources += spell["sources"]
     if ignore_wounds:
         # RULES.md: no wound dice now; one more wound at once and a consciousness test.
         added = SEVERITY_LABELS_DATA[ignored_wounds_added(wounds)]
         sources.append(source("wounds_ignored", counted, words("ignored_wounds", severity=added)))
         panel.after = ignore_wounds_after(character.pk)
     gm = _gm_modifiers((pending or {}).get("modifiers", {}), sources)
-    params = _params(form, sheet, sources, gm, wound_dice)
+    params = _params(form, sheet, sources, gm, wound_dice, spell)
     try:
         parsed = fasttest.parse_params(params)
     except EngineError as error:
@@ -83,7 +89,25 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         return panel
     _overflow_sources(parsed, sources)
     _show(panel, form, sheet, params, sources, parsed, pending)
+    if spell is not None:
+        panel.label = spells.spell_label(spell["name"], panel.label)
     return panel
+
+
+def _spell(form: FastTestChoices, character, campaign, panel: Panel) -> dict[str, Any] | None:
+    """The spell the test casts (RULES.md, "Magic"), None for a plain test: its name, its
+    penalty dice with their sources, and the caster's earlier spells of the session (shown)."""
+    if not form.cleaned["spell"]:
+        return None
+    name, difficulty = form.cleaned["spell_name"], form.cleaned["spell_difficulty"]
+    earlier = spells.earlier_spells(character, campaign, name)
+    similar = sum(1 for spell in earlier if spell.similar)
+    panel.context |= {"earlier_spells": earlier, "similar_spells": similar}
+    return {
+        "name": name,
+        "penalty": spell_penalty(difficulty, similar),
+        "sources": spells.spell_sources(name, difficulty, earlier),
+    }
 
 
 class FastTestChoices(PanelForm):
@@ -117,6 +141,20 @@ class FastTestChoices(PanelForm):
     )
     ignore_wounds = Name()
     extra_d10 = WholeNumberOrNone()
+    spell = Name()
+    spell_name = SourceText(
+        spells.NAME_MAX,
+        gettext_lazy("A spell's name is at most %(n)s characters."),
+        n=spells.NAME_MAX,
+    )
+    spell_difficulty = WholeNumber(
+        min(spells.DIFFICULTIES),
+        max(spells.DIFFICULTIES),
+        gettext_lazy("A spell's difficulty is the standard %(easy)s or %(hard)s penalty dice."),
+        empty=min(spells.DIFFICULTIES),
+        easy=min(spells.DIFFICULTIES),
+        hard=max(spells.DIFFICULTIES),
+    )
 
     @classmethod
     def read(cls, choices, sheet: FastTestSheet, settings, pending=None) -> FastTestChoices:
@@ -127,9 +165,18 @@ class FastTestChoices(PanelForm):
         if pending is not None:
             fixed |= {"bonus_other": 0, "penalty_other": 0}
         if wound_test:
-            fixed |= {"trait": [], "experience": 0, "ignore_wounds": ""}
+            fixed |= {"trait": [], "experience": 0, "ignore_wounds": "", "spell": ""}
+        called_spell = spells.called_difficulty(target)
+        if called_spell is not None:
+            # The GM called a spell: its difficulty is the GM's, who may make it easier than
+            # the standard (the seed: "nawet do 0 kar"); the caster names the spell.
+            fixed |= {"spell": "on", "spell_difficulty": called_spell}
         form = cls(choices, fixed=fixed)
-        form.settings, form.traits = settings, sheet.traits
+        form.settings, form.traits, form.sheet = settings, sheet.traits, sheet
+        form.spell_fixed = called_spell is not None
+        if form.spell_fixed:
+            form.fields["spell_difficulty"].low = 0
+            form.fields["spell_difficulty"].high = spells.CALLED_MAX
         form.wound_test = wound_test
         experience = form.fields["experience"]
         if settings["experience_dice"]:
@@ -172,6 +219,19 @@ class FastTestChoices(PanelForm):
     def clean_ignore_wounds(self) -> bool:
         return self.cleaned_data["ignore_wounds"] == "on"
 
+    def clean_spell(self) -> bool:
+        if self.cleaned_data["spell"] != "on":
+            return False
+        if refusal := spells.refusal(self.sheet, self.settings):
+            raise ValidationError(refusal)
+        return True
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("spell") and not cleaned.get("spell_name"):
+            self.add_error("spell_name", _("Name the spell, so similar spells can be counted."))
+        return cleaned
+
 
 def _context(form: FastTestChoices, sheet: FastTestSheet, settings, pending) -> dict[str, Any]:
     """What the panel shows of the choices, as chosen (or as posted, where they are wrong)."""
@@ -192,6 +252,12 @@ def _context(form: FastTestChoices, sheet: FastTestSheet, settings, pending) -> 
         "multi_skill": settings["multi_skill"],
         "ignore_wounds": form.cleaned.get("ignore_wounds", False),
         "wound_test": form.wound_test,
+        "spell": form.cleaned.get("spell", form.raw("spell") == "on"),
+        "spell_name": form.value("spell_name") or "",
+        "spell_difficulty": form.cleaned.get("spell_difficulty", min(spells.DIFFICULTIES)),
+        "spell_difficulties": spells.DIFFICULTIES,
+        "can_cast": not form.wound_test and spells.refusal(sheet, settings) is None,
+        "spell_fixed": form.spell_fixed,
         "pending": pending,
         "gm_dice": _gm_totals((pending or {}).get("modifiers", {})) if pending else None,
     }
@@ -219,7 +285,12 @@ def _player_sources(form: FastTestChoices, wound_dice: int) -> list[dict[str, An
 
 
 def _params(
-    form: FastTestChoices, sheet: FastTestSheet, sources, gm: Mapping[str, Any], wound_dice: int
+    form: FastTestChoices,
+    sheet: FastTestSheet,
+    sources,
+    gm: Mapping[str, Any],
+    wound_dice: int,
+    spell: Mapping[str, Any] | None = None,
 ):
     """The engine's inputs: the stats tested and the bonus and penalty dice (the GM's too)."""
     traits = form.traits
@@ -229,7 +300,7 @@ def _params(
         "attribute": sheet.attribute(form.cleaned["attribute"]),
         "skills": [sheet.skill(name) for name in form.cleaned["skill"]],
         "bonus": player_bonus + gm["bonus"],
-        "penalty": form.cleaned["penalty_other"] + gm["penalty"],
+        "penalty": form.cleaned["penalty_other"] + gm["penalty"] + (spell or {}).get("penalty", 0),
         "npc_traits": gm["npc_traits"],
         "wounds": wound_dice,
     }
@@ -332,10 +403,14 @@ def gm_dynamic_limits(panel: Panel, pending) -> dict[str, Limit]:
 
 
 def target_fields(character, campaign) -> list[dict[str, Any]]:
-    """The fields of the GM's "call for a test" form: what is tested."""
+    """The fields of the GM's "call for a test" form: what is tested (a spell, for a caster)."""
     sheet = read_sheet(character.data)
     settings = system_settings(campaign)
     skills = [(name, f"{name} {sheet.skill(name):+d}") for name in settings["skills"]]
+    return _target_fields(sheet, settings, skills) + spells.target_fields(sheet, settings)
+
+
+def _target_fields(sheet, settings, skills) -> list[dict[str, Any]]:
     return [
         {
             "name": "attribute",
@@ -359,8 +434,11 @@ def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[st
         "attribute": str(form.raw("attribute") or ""),
         "skill": [name for name in form.raw("skill") or [] if name],
     }
+    spell, wrong = spells.difficulty_from_post(post)
+    if spell is not None:
+        target["spell_difficulty"] = spell
     panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})
-    wrong = [m for name in ("attribute", "skill") for m in panel.errors.get(name, [])]
+    wrong += [m for name in ("attribute", "skill", "spell") for m in panel.errors.get(name, [])]
     return target, wrong
 
 
@@ -403,7 +481,7 @@ def _magic_die(character, campaign) -> Panel:
         panel.errors[""] = [
             _(
                 "No spell of %(name)s waits for its magic die in this session: cast the spell "
-                "first (a DUCH or UMYSŁ test of a caster), then roll the die."
+                "first (a test marked as a spell), then roll the die."
             )
             % {"name": character.name}
         ]

@@ -38,6 +38,11 @@ PAGE = RulesPage(
             "A kept d10 at or under the chance is a success (Tak), above it a failure (Nie). "
             "The kept d6 tells how: 6 adds “and…”, 4 or 5 is plain, 1 to 3 adds “but…”."
         ),
+        _(
+            "A spell is a test the caster marks as one, on whichever attribute fits, and needs "
+            "a magic trait: 2 or 3 penalty dice (the GM may call it easier), one more for each "
+            "similar spell cast earlier in the session, then the magic die is rolled."
+        ),
     ),
     example=(
         _(

@@ -85,6 +85,25 @@ class FastTest(BaseSystem):
     def npc_params(self, values):
         return npc_rolls.fasttest_params(values)
 
+    # The seed allows two kinds of NPC: a trait list (penalty dice against the players) or
+    # stats like a player's, rolled by the GM with the same engine.
+    def npc_stat_names(self, campaign):
+        return sheet.ATTRIBUTES, tuple(system_settings(campaign)["skills"])
+
+    def npc_roll_fields(self, npc):
+        if npc_rolls.fasttest_stats(npc) is None:
+            return self.npc_fields()
+        return npc_rolls.fasttest_stat_fields(npc, self._skills(npc))
+
+    def npc_roll_params(self, values, npc):
+        if npc_rolls.fasttest_stats(npc) is None:
+            return self.npc_params(values)
+        return npc_rolls.fasttest_stat_params(values, npc, self._skills(npc))
+
+    @staticmethod
+    def _skills(npc):
+        return tuple(system_settings(npc.campaign)["skills"])
+
     def experience_dice_on(self, campaign):
         return bool(system_settings(campaign)["experience_dice"])
 
@@ -127,10 +146,10 @@ class FastTest(BaseSystem):
 
 
 def _is_spell(roll) -> bool:
-    """A DUCH or UMYSŁ test (the panel's label starts with the attribute) of a caster."""
+    """A test marked as a spell (any attribute, RULES.md's Decision) of a caster."""
     character = roll.character
     caster = character is not None and sheet.view(character.data).magic_traits > 0
-    return caster and roll.label.split(" ", 1)[0] in after_roll.SPELL_ATTRIBUTES
+    return caster and after_roll.is_spell(roll)
 
 
 SYSTEM = register(FastTest())

@@ -1,0 +1,65 @@
+"""Casting a FastTest spell in a real browser: the caster marks the test as a spell and names
+it, the panel adds its penalty dice and, on the second similar spell, one more with the earlier
+spell's number; the log says so on the GM's page too, and the magic die the roll offers is rolled
+as the spell's follow-up (RULES.md section 1, "Magic")."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser import CHROMIUM_ARGS, demo_table
+from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
+from tests.web.test_browser_wrong_today import roll_panel, start_session
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def mark_spell(page, name: str) -> None:
+    """On the open panel: tick "cast a spell", type its name and leave the field."""
+    page.check("#test-panel input[name='spell']")
+    page.wait_for_selector("#test-panel #spell_name")
+    page.fill("#test-panel #spell_name", name)
+    page.press("#test-panel #spell_name", "Tab")
+
+
+def test_a_spell_is_cast_counted_and_followed_by_its_magic_die(browser, tmp_path):
+    with demo_table(tmp_path) as base:
+        gm = start_session(browser, base, CAMPAIGN)
+        celina = open_sheet(browser, base, "celina", "Wiedźma Jaga")
+        celina.click("button.roll-target:has-text('DUCH')")
+        celina.wait_for_selector("#test-panel input[name='attribute'][value='DUCH']:checked")
+        mark_spell(celina, "Ognisty pocisk")
+        celina.wait_for_function(
+            "document.querySelector('#test-panel').innerText.includes('2 penalty dice')"
+        )
+        roll_panel(celina)
+        first = entry(celina, 1).inner_text()
+        assert "Spell “Ognisty pocisk”: DUCH 7" in first
+        assert "spell difficulty (Ognisty pocisk)" in first
+        assert "Spell “Ognisty pocisk”" in entry(gm, 1).inner_text()
+
+        celina.click("#test-panel form.follow-up button[type='submit']")
+        magic = entry(celina, 2).inner_text()
+        assert "magic die → #1" in magic
+        assert "magic die → #1" in entry(gm, 2).inner_text()
+
+        celina.click("button.roll-target:has-text('DUCH')")
+        celina.wait_for_selector("#test-panel input[name='attribute'][value='DUCH']:checked")
+        mark_spell(celina, "ognisty pocisk")
+        celina.wait_for_selector("#test-panel .earlier-spell.similar")
+        assert "#1 Ognisty pocisk" in celina.inner_text("#test-panel .earlier-spells")
+        celina.screenshot(path=str(tmp_path / "second-spell.png"))
+        roll_panel(celina)
+        second = entry(celina, 3).inner_text()
+        assert "similar spells earlier this session (#1)" in second
+        assert "similar spells earlier this session (#1)" in entry(gm, 3).inner_text()
