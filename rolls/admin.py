@@ -70,3 +70,15 @@ class OpposedTestAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     list_select_related = ["session"]
     readonly_fields = ["initiator", "opponent", "npc", "npc_roll", "result", "started_by"]
+
+
+# Group tests (rolls.group): gathered and rolled through the actions, read here.
+from rolls.models import GroupTest  # noqa: E402
+
+
+@admin.register(GroupTest)
+class GroupTestAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "session", "status", "revision", "created_at"]
+    list_filter = ["status"]
+    list_select_related = ["session"]
+    readonly_fields = ["members", "result", "started_by"]

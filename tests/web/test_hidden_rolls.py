@@ -227,6 +227,8 @@ def _fill(pattern, table: Table) -> list[dict]:
         "fmt": ["md", "csv", "json"],
         # An opposed test's NPC side (rolls.opposed): none here, the endpoint must still not leak.
         "opposed_id": [1],
+        # A group test (rolls.group): none here either; its endpoints must refuse, not leak.
+        "group_id": [1],
         "pk": [table.npc.pk if pattern.name in ("npc_roll", "npc_roll_box") else table.hero.pk],
     }
     # The parameters of the full URL, the prefix rolls.urls is mounted under included.

@@ -64,6 +64,15 @@ UNREACHED = {
     "apply_wound": "needs a rolled combat test",
     # Its form shows only on a started opposed test against an NPC.
     "opposed_npc_roll": "needs a started opposed test against an NPC",
+    # The GM's reading of another die shows only on the card of a rolled, hindered AST test the
+    # GM called (its refusals: tests/web/test_ast_gm.py).
+    "follow_rolled_test": "needs a rolled, hindered AST test the GM called",
+    # The settling box shows only once both sides of a Caerbannog opposed test have rolled
+    # (its refusals: tests/web/test_opposed_settle.py).
+    "opposed_settle": "needs a Caerbannog opposed test both sides have rolled",
+    # "Turn starts" shows only where the campaign's PD table grants the character Rozmach
+    # (its refusals: tests/web/test_caerbannog_rozmach.py).
+    "turn_start": "needs a Caerbannog PD table that grants Rozmach",
 }
 DEEP_LIST = "[" * 5000 + "]" * 5000
 DEEP_OBJECT = '{"a":' * 5000 + "1" + "}" * 5000
