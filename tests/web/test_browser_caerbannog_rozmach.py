@@ -86,7 +86,7 @@ def test_the_scene_grants_pd_rozmach_and_the_gms_surprise_doubles_it_live(browse
         ala = open_caerbannog_sheet(browser, base, "ala", "Julio")
         card = gm.locator(".party-card", has_text="Julio")
         card.locator("summary", has_text="Call for a test").click()
-        card.locator("select[name=defence]").select_option("Unik")
+        card.locator("select[name=tested]").select_option("defence:Unik")
         card.locator("button", has_text="Call").click()
         gm.wait_for_selector(".pending-card")
         ala.wait_for_selector("#test-panel .pending-note")
