@@ -28,12 +28,12 @@ def start_duel(gm) -> None:
         ".opposed-side", has_text="Julio"
     )
     first.locator("input[type=radio]").check()
-    first.locator("select[name$='-skill']").select_option("Dociekliwość")
+    first.locator("select[name$='-tested']").select_option("skill:Dociekliwość")
     second = form.locator("fieldset", has_text="The opponent").locator(
         ".opposed-side", has_text="Morgana"
     )
     second.locator("input[type=radio]").check()
-    second.locator("select[name$='-skill']").select_option("Ukrycie")
+    second.locator("select[name$='-tested']").select_option("skill:Ukrycie")
     form.locator("button", has_text="Start the opposed test").click()
     gm.wait_for_selector(".opposed-tests .opposed-box")
 
