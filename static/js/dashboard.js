@@ -57,6 +57,38 @@
     waiting[part.id] = true;
   });
 
+  // An event that arrives while a part's refresh is on its way is not lost: htmx queues the
+  // second refresh on the part's element, which the first one's answer replaces (outerHTML),
+  // and a queued request of a removed element is dropped. So the part is fetched once more
+  // after that answer.
+  const fetching = {};
+  const missed = {};
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const detail = event.detail;
+    if (!isGet(detail) || !partOf(detail.target)) return;
+    detail.xhr.dashboardRefresh = detail.target.id;
+    fetching[detail.target.id] = (fetching[detail.target.id] || 0) + 1;
+  });
+  ["table:pending", "table:sheet", "table:session", "table:entry", "table:scene", "table:group"]
+    .forEach(function (name) {
+      document.body.addEventListener(name, function () {
+        Object.keys(fetching).forEach(function (id) { if (fetching[id]) missed[id] = true; });
+      });
+    });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const id = event.detail.xhr && event.detail.xhr.dashboardRefresh;
+    if (!id) return;
+    event.detail.xhr.dashboardRefresh = null;
+    fetching[id] -= 1;
+    const part = document.getElementById(id);
+    if (fetching[id] || !missed[id] || !part) return;
+    missed[id] = false;
+    setTimeout(function () {
+      const fresh = document.getElementById(id);
+      if (fresh) htmx.ajax("GET", fresh.getAttribute("hx-get"), { target: "#" + id, swap: "outerHTML" });
+    }, 150);
+  });
+
   // What the GM has typed or picked and not sent yet stays through a refresh: the fresh copy
   // shows the server's values, so every field changed by hand gets its value back, and the
   // field being typed in keeps the focus and the caret.
