@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.access import member_campaign
 from campaigns.models import GameSession
-from config.text import text_problem
+from config.text import TextField, text_problem
 from rolls import group as actions
 from rolls.actions import ActionRefused
 from rolls.gm_forms import RollKeyForm
@@ -34,7 +34,7 @@ class GroupForm(forms.Form):
     # Bounded like the database's keys: a number past them is refused here, never queried.
     revision = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
     character = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
-    skill = forms.CharField(required=False, max_length=120)
+    skill = TextField(required=False, max_length=120)
     difficulty = forms.IntegerField(required=False, min_value=0, max_value=30)
     ease = forms.TypedChoiceField(
         required=False, coerce=int, empty_value=0, choices=[("-1", "-1"), ("0", "0"), ("1", "1")]
@@ -43,11 +43,11 @@ class GroupForm(forms.Form):
     dice = forms.TypedMultipleChoiceField(
         required=False, coerce=int, choices=[(str(i), str(i)) for i in range(12)]
     )
-    ability = forms.CharField(required=False, max_length=60)
+    ability = TextField(required=False, max_length=60)
     cost = forms.IntegerField(required=False, min_value=0, max_value=10)
-    heroic = forms.CharField(required=False, max_length=40)
+    heroic = TextField(required=False, max_length=40)
     #: The screen's one choice of a character and their skill: "<character>|<skill>".
-    pick = forms.CharField(required=False, max_length=140)
+    pick = TextField(required=False, max_length=140)
 
     def clean(self):
         data = super().clean()
