@@ -114,8 +114,8 @@ class OperationForm(forms.Form):
         """The first thing wrong, as the GM's card shows it."""
         return next(m for messages in self.errors.values() for m in messages)
 
-    def apply(self) -> None:
-        raise NotImplementedError
+    # Each operation's form defines ``apply()``: the change it makes to ``self.modifiers``
+    # (tests/web/test_gm_forms.py holds every form of OPERATIONS to it).
 
     def _add_entry(self, kind: str, amount: int, source) -> None:
         entries = self.modifiers.setdefault("dice", [])

@@ -232,3 +232,9 @@ def test_the_dashboard_reads_a_change_through_its_operations_form(client, table,
     client.post(url, {"op": "add_dice", "kind": "penalty", "amount": "2", "source": "mgła"})
     test.refresh_from_db()
     assert test.modifiers["dice"] == [{"kind": "penalty", "amount": 2, "source": "mgła"}]
+
+
+def test_every_operation_form_says_what_it_changes():
+    assert [
+        name for name, form in pending_forms.OPERATIONS.items() if not hasattr(form, "apply")
+    ] == []
