@@ -332,7 +332,7 @@ def roll_on_table(
 
 def _fitting_dice(table: RandomTable, rows: list[Row]) -> TableDice:
     """The table's dice, if its rows still cover every total of them once. The form checks both
-    together, but the dice can be changed on their own (the admin): the GM is told to edit it."""
+    together, but a table changed outside it (an old admin, the shell) is told to be edited."""
     try:
         dice = parse_dice(table.dice)
     except EngineError:

@@ -264,7 +264,7 @@ def test_a_table_whose_dice_no_longer_fit_its_rows_is_refused_with_what_to_fix(
 ):
     campaign = table.campaign
     saved = weather(campaign)
-    RandomTable.objects.filter(pk=saved.pk).update(dice=dice)  # changed by hand (the admin)
+    RandomTable.objects.filter(pk=saved.pk).update(dice=dice)  # changed outside the form
     client.force_login(gm)
     client.cookies["django_language"] = "pl"
     url = reverse("random_table_roll", args=[campaign.pk, saved.pk])
