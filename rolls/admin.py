@@ -53,11 +53,13 @@ class AwardAdmin(admin.ModelAdmin):
 
 @admin.register(RandomTable)
 class RandomTableAdmin(admin.ModelAdmin):
-    # Rows are written through rolls.random_tables (checked by the engine), not edited here.
+    # Dice and rows are written together through rolls.random_tables (checked by the engine
+    # against each other), not edited here: new dice under the old rows would leave totals
+    # no row covers.
     list_display = ["name", "dice", "purpose", "campaign", "updated_at"]
     list_select_related = ["campaign"]
     search_fields = ["name"]
-    readonly_fields = ["rows"]
+    readonly_fields = ["dice", "rows"]
 
 
 # Opposed tests (rolls.opposed): their sides and result are written by the actions, read here.

@@ -310,13 +310,10 @@ def roll_on_table(
         raise ActionRefused(_("A table is rolled public or hidden."))
     if parent is not None and parent.session_id != session.pk:
         raise ActionRefused(_("That roll is not of this session."))
-    try:
-        dice = parse_dice(table.dice)
-    except EngineError as error:
-        raise ActionRefused(str(error)) from error
     rows = tuple(rows_of(table))
     if not rows:
         raise ActionRefused(_("This table has no rows yet."))
+    dice = _fitting_dice(table, list(rows))
     return record_roll(
         session=session,
         actor=gm,
@@ -331,6 +328,21 @@ def roll_on_table(
         nonce=nonce,
         engine=engine_tables,
     )
+
+
+def _fitting_dice(table: RandomTable, rows: list[Row]) -> TableDice:
+    """The table's dice, if its rows still cover every total of them once. The form checks both
+    together, but a table changed outside it (an old admin, the shell) is told to be edited."""
+    try:
+        dice = parse_dice(table.dice)
+    except EngineError:
+        dice = None
+    if dice is None or engine_tables.check_rows(dice, list(enumerate(rows, start=1))):
+        raise ActionRefused(
+            _("The rows of the table “%(name)s” do not fit its dice (%(dice)s); edit the table.")
+            % {"name": table.name, "dice": table.dice}
+        )
+    return dice
 
 
 def offers(campaign: Campaign, session: GameSession | None) -> list[dict[str, Any]]:

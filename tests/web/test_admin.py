@@ -25,3 +25,14 @@ def test_each_admin_list_page_opens(admin_client, model):
     meta = model._meta
     url = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
     assert admin_client.get(url).status_code == 200
+
+
+def test_a_random_tables_dice_and_rows_are_read_only_in_the_admin(admin_client):
+    # They are checked against each other when the GM writes the table; changed apart, they
+    # would leave totals no row covers.
+    table = seed_demo()[0].random_tables.first()
+    url = reverse("admin:rolls_randomtable_change", args=[table.pk])
+    page = admin_client.get(url).content.decode()
+    assert 'name="name"' in page
+    assert 'name="dice"' not in page
+    assert 'name="rows"' not in page

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 from django.http import QueryDict
 from django.urls import reverse
+from django.utils import translation
 
 from rolls import gm_forms, npc_rolls, pending_forms
 from rolls.models import Roll
@@ -180,6 +181,12 @@ def test_an_opposed_tests_forged_ids_name_nobody():
 def test_an_opposed_tests_difficulty_in_words_is_refused():
     form = gm_forms.OpposedStartForm(post(difficulty="hard"), shared_difficulty=True)
     assert form.errors["difficulty"] == ["The difficulty must be a whole number."]
+
+
+def test_an_opposed_tests_difficulty_in_words_is_refused_in_polish_for_a_polish_gm():
+    with translation.override("pl"):
+        form = gm_forms.OpposedStartForm(post(difficulty="trudny"), shared_difficulty=True)
+        assert form.errors["difficulty"] == ["Trudność musi być liczbą całkowitą."]
 
 
 def test_a_difficulty_the_rules_do_not_share_is_not_read():

@@ -258,6 +258,22 @@ def test_a_table_roll_needs_a_running_session(client, table, gm):
     assert "Start a session to roll on a table." in response.content.decode()
 
 
+@pytest.mark.parametrize("dice", ["2d6", "a d6"])
+def test_a_table_whose_dice_no_longer_fit_its_rows_is_refused_with_what_to_fix(
+    client, table, gm, dice
+):
+    campaign = table.campaign
+    saved = weather(campaign)
+    RandomTable.objects.filter(pk=saved.pk).update(dice=dice)  # changed outside the form
+    client.force_login(gm)
+    client.cookies["django_language"] = "pl"
+    url = reverse("random_table_roll", args=[campaign.pk, saved.pk])
+    response = client.post(url, {"key": str(uuid.uuid4()), "visibility": "public"}, **HX)
+    assert response.status_code == 409
+    assert not Roll.objects.exists()
+    assert "Wiersze tabeli „Weather” nie pasują do jej kości" in response.content.decode()
+
+
 @pytest.mark.parametrize("who", ["player", "outsider"])
 def test_only_the_gm_writes_reads_or_rolls_a_table(client, table, request, who):
     campaign = table.campaign
