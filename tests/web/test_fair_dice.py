@@ -532,3 +532,21 @@ def test_a_group_tests_result_showing_a_die_nobody_rolled_is_a_mismatch(
     assert result.returncode == 1
     assert "#1: matches\n#2: matches\n" in result.stdout
     assert f"#{settled['seq']}: MISMATCH: the entry shows dice that were neither" in result.stdout
+
+
+def test_an_opposed_tests_result_which_draws_no_dice_does_not_say_the_server_made_its_nonce(
+    make_table, client, gm, player, other_player
+):
+    from rolls.models import OpposedTest
+    from tests.web.test_opposed import FASTTEST_SHEET, fasttest_duel
+
+    duel = make_table("fasttest", characters=[("Ala", FASTTEST_SHEET), ("Bartek", FASTTEST_SHEET)])
+    opposed = fasttest_duel(client, gm, duel)
+    for user, side in ((player, opposed.initiator), (other_player, opposed.opponent)):
+        client.force_login(user)
+        form = {"pending": side.pk, "revision": side.revision, "key": str(uuid.uuid4())}
+        client.post(panel_url(side.character, "test_roll"), form | {"nonce": "a-page"})
+    assert OpposedTest.objects.get().result.drawn == []
+    log = client.get(reverse("session_log", args=[duel.campaign.pk])).content.decode()
+    assert "Opposed test (#1 against #2)" in log
+    assert "nonce made by the server" not in log
