@@ -59,8 +59,8 @@ def record_roll(
 
     The dice come from the session's fair stream of (seed, seq, ``nonce``) (ENGINE.md, "Fair
     dice"); ``nonce`` is what the roller's page sent, and a request without one gets a nonce
-    made here, which the entry records (``server_nonce``). ``rng`` replaces the stream (tests
-    that script their dice); such an entry records no drawn dice.
+    made here, which the entry records (``server_nonce``) when it draws dice with it. ``rng``
+    replaces the stream (tests that script their dice); such an entry records no drawn dice.
 
     Returns ``(roll, created)``: a repeated ``key`` (a retried or double-clicked request) gets
     the roll it already made, and nothing is rolled twice.
@@ -132,6 +132,7 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     except EngineError as error:
         raise ActionRefused(str(error)) from error
     document = result_document(result)
+    drawn = [list(die) for die in getattr(source, "drawn", ())]
     locked.last_seq = seq
     locked.save(update_fields=["last_seq"])
     roll = Roll.objects.create(
@@ -157,8 +158,10 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
         result=document,
         idempotency_key=key,
         nonce=nonce,
-        server_nonce=server_nonce,
-        drawn=[list(die) for die in getattr(source, "drawn", ())],
+        # Said only of dice drawn with it: an entry that settles others (an opposed or group
+        # test's result) draws none, and no page was asked for its nonce.
+        server_nonce=server_nonce and bool(drawn),
+        drawn=drawn,
     )
     if on_result is not None:
         on_result(result, roll)

@@ -270,7 +270,7 @@ def roll_member(
         key=key,
         label=words("group_die", name=member["name"], initiator=group.members[0]["name"]),
         character=character,
-        kind="group_die",
+        kind=quick_dice.GROUP_DIE_KIND,
         engine=quick_dice,
         nonce=nonce,
     )
@@ -342,7 +342,7 @@ def reroll_member(
         key=key,
         label=words("group_reroll", name=member["name"], ability=ability.strip()[:60]),
         character=character,
-        kind="group_reroll",
+        kind=quick_dice.GROUP_REROLL_KIND,
         engine=quick_dice,
         nonce=nonce,
     )
@@ -361,11 +361,13 @@ def reroll_member(
 
 
 class _Settled:
-    """The engine's group result as ``record_roll`` stores it, with the participants' seqs."""
+    """The engine's group result as ``record_roll`` stores it, with the seqs of the entries
+    whose dice it reads: each participant's roll (``seqs``) and their re-rolls
+    (``reroll_seqs``), so the fair-dice checker can tell every die it shows was drawn."""
 
-    def __init__(self, result: Any, seqs: list[int]) -> None:
+    def __init__(self, result: Any, seqs: list[int], reroll_seqs: list[int]) -> None:
         self.dice = result.dice
-        self._answer = result.contract() | {"seqs": seqs}
+        self._answer = result.contract() | {"seqs": seqs, "reroll_seqs": reroll_seqs}
 
     def contract(self) -> dict[str, Any]:
         return self._answer
@@ -396,6 +398,7 @@ def settle(*, group_id: int, user, revision: int | None, heroic: str = "") -> Gr
         raise ActionRefused(_("Choose what the initiator pays heroic effort with."))
     result = rules.resolve(group.members, pools, group.difficulty, group.ease, bool(heroic))
     seqs = [member["seq"] for member in group.members]
+    reroll_seqs = sorted(seq for member in group.members for seq in member.get("rerolls", []))
     initiator = characters[group.members[0]["character"]]
     parent = group.session.rolls.get(seq=seqs[0])
 
@@ -421,7 +424,7 @@ def settle(*, group_id: int, user, revision: int | None, heroic: str = "") -> Gr
         character=initiator,
         kind="group",
         parent=parent,
-        resolver=lambda module, params, rng: _Settled(result, seqs),
+        resolver=lambda module, params, rng: _Settled(result, seqs, reroll_seqs),
         on_result=keep_pools,
     )
     group.result = roll

@@ -2,10 +2,12 @@
 dice were to spread at least that unevenly (Pearson's chi-square goodness of fit).
 
 Counted from the log entries one viewer may see (``rolls.log.entries_for``), so a statistic
-never tells more than the log does. A follow-up (a re-roll, a boost...) is left out: it carries
-dice of the entry it follows, which would be counted twice, and which of its dice are new the
-entry does not say. Every die of a counted entry is counted, kept or dropped: each was drawn
-fair, and dropping depends on the faces, so counting only the kept ones would skew them.
+never tells more than the log does. Each entry counts the dice it drew from the fair stream
+(``drawn``): a re-roll or a magic die counts its new dice, not those it kept from the entry it
+follows, and an entry that draws none (a boost, an opposed or group result) counts nothing. An
+entry without drawn dice (rolled before fair dice) counts its dice unless it is a follow-up,
+which carries dice of the entry it follows. Every die drawn is counted, kept or dropped: each
+was drawn fair, and dropping depends on the faces, so counting only the kept ones would skew them.
 """
 
 from __future__ import annotations
@@ -162,17 +164,26 @@ def die_stats(sides: int, counts: Counter) -> DieStats:
 def _scope(name: str, entries: list[dict[str, Any]], actor_id: int | None = None) -> Scope:
     faces: dict[int, Counter] = defaultdict(Counter)
     for entry in entries:
-        for die in entry["dice"]:
-            sides, face = die.get("sides"), die.get("face")
+        for sides, face in _dice_of(entry):
             if isinstance(sides, int) and isinstance(face, int) and 1 <= face <= sides:
                 faces[sides][face] += 1
     dice = tuple(die_stats(sides, faces[sides]) for sides in sorted(faces))
     return Scope(name=name, entries=len(entries), dice=dice, actor_id=actor_id)
 
 
+def _dice_of(entry: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """(sides, face) of each die the entry counts: those it drew, else (older rows) its dice."""
+    if entry.get("drawn"):
+        return [tuple(die) for die in entry["drawn"]]
+    return [(die.get("sides"), die.get("face")) for die in entry["dice"]]
+
+
 def counted(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The entries whose dice count: visible to the viewer, and not a follow-up."""
-    return [e for e in entries if not e["redacted"] and e.get("parent_seq") is None]
+    """The entries whose dice count: visible to the viewer, and either not a follow-up or one
+    that drew dice of its own."""
+    return [
+        e for e in entries if not e["redacted"] and (e.get("parent_seq") is None or e.get("drawn"))
+    ]
 
 
 def session_stats(entries: Iterable[dict[str, Any]]) -> tuple[Scope, list[Scope]]:

@@ -5,7 +5,10 @@ checker recomputes the dice the entry drew from the stream of (seed, seq, nonce)
 every face with the log; an entry that is not a follow-up is rolled again from its params with
 the ``draw`` op, so its faces and its whole result must come out exactly as logged. A follow-up
 (a re-roll, a boost) keeps some of its parent's dice: each of its dice must be one it drew or one
-of its parent's. Nothing here trusts the server: it is ENGINE.md's derivation, from the export.
+of its parent's; an entry that settles others (a group test's result) also reads the dice of the
+entries its result names. Quick dice and a group test's dice are rolled as expressions, whatever
+the campaign's system (``dice.EXPRESSION_KINDS``). Nothing here trusts the server: it is
+ENGINE.md's derivation, from the export.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 
 from . import tables
 from .core import EngineError
-from .dice import QUICK_KIND
+from .dice import EXPRESSION_KINDS
 from .fair import FairDice, commitment, seed_bytes
 from .protocol import draw
 from .registry import system_module
@@ -89,7 +92,7 @@ def check_document(document: Any) -> Report:
             report.skipped.append((seq, "logged before fair dice, without a nonce"))
             continue
         try:
-            why = _check_entry(seed, entry, by_seq.get(entry.get("parent_seq")))
+            why = _check_entry(seed, entry, _built_on(entry, by_seq))
         except (EngineError, KeyError, TypeError, ValueError) as error:
             why = f"the entry cannot be read ({error})"
         if why:
@@ -99,7 +102,28 @@ def check_document(document: Any) -> Report:
     return report
 
 
-def _check_entry(seed: str, entry: Mapping[str, Any], parent: Mapping[str, Any] | None) -> str:
+#: Where a result names the entries whose dice it reads besides its parent (rolls.group).
+_READS = ("seqs", "reroll_seqs")
+
+
+def _built_on(
+    entry: Mapping[str, Any], by_seq: Mapping[Any, Any]
+) -> list[Mapping[str, Any]] | None:
+    """The entries whose dice a follow-up may show without drawing them: its parent and those
+    its result names; None when one of them is hidden from the export's reader."""
+    if entry.get("parent_seq") is None:
+        return []
+    result = entry.get("result")
+    result = result if isinstance(result, Mapping) else {}
+    named = [seq for key in _READS for seq in result.get(key, [])]
+    seqs = [entry["parent_seq"], *(seq for seq in named if seq != entry["parent_seq"])]
+    found = [by_seq.get(seq) for seq in seqs]
+    return None if None in found else found
+
+
+def _check_entry(
+    seed: str, entry: Mapping[str, Any], built_on: list[Mapping[str, Any]] | None
+) -> str:
     """'' when the entry checks out, else a sentence saying what differs."""
     drawn = [(int(sides), int(face)) for sides, face in entry.get("drawn", [])]
     stream = FairDice(seed, entry["seq"], entry["nonce"])
@@ -127,16 +151,21 @@ def _check_entry(seed: str, entry: Mapping[str, Any], parent: Mapping[str, Any] 
             return "the entry shows dice that were not drawn"
         return ""
     others = logged - Counter(drawn)
-    if parent is not None:
-        kept = Counter((int(die["sides"]), int(die["face"])) for die in parent.get("dice", []))
+    if built_on is not None:
+        kept = Counter(
+            (int(die["sides"]), int(die["face"])) for read in built_on for die in read["dice"]
+        )
         if others - kept:
-            return "the entry shows dice that were neither drawn nor kept from its parent"
+            return (
+                "the entry shows dice that were neither drawn nor kept from the entries it follows"
+            )
     return ""
 
 
 def _engine(entry: Mapping[str, Any]) -> Any:
-    """A quick roll is an expression whatever the campaign's system; a test is its system's."""
-    return system_module("dice" if entry.get("kind") == QUICK_KIND else entry["system"])
+    """Quick dice and a group test's dice are expressions whatever the campaign's system; a
+    test is its system's."""
+    return system_module("dice" if entry.get("kind") in EXPRESSION_KINDS else entry["system"])
 
 
 def check_file(path: str) -> Report:

@@ -46,6 +46,12 @@ MAX_NUMBER = 100_000
 MAX_EXPLOSIONS = 10
 #: The kind a quick roll has in the log (the fair-dice checker re-runs such an entry here).
 QUICK_KIND = "quick"
+#: The kinds of a participant's dice in a Caerbannog group test and of their re-roll: rolled
+#: as expressions here too ("2d10"), whatever the campaign's system.
+GROUP_DIE_KIND = "group_die"
+GROUP_REROLL_KIND = "group_reroll"
+#: Every kind of log entry whose dice and result are this engine's, not the system's.
+EXPRESSION_KINDS = frozenset({QUICK_KIND, GROUP_DIE_KIND, GROUP_REROLL_KIND})
 
 _KEEP = ("kh", "kl", "dh", "dl")
 _DIGITS = frozenset("0123456789")

@@ -46,10 +46,10 @@ class Stream:
 def expected_faces(system: str, params: dict, stream: Stream):
     """The faces of a fresh roll in ENGINE.md's order and format, for each system."""
     if system == "fasttest":
-        extra = params.get("bonus", 0) - params.get("penalty", 0)
-        extra_d10 = params.get("extra_d10", 0)
+        extra = abs(fasttest_net(params))
+        extra_d10 = params.get("extra_d10", extra)  # RULES.md step 6: all d10 unless chosen
         d10 = [stream.die(10) for _ in range(1 + extra_d10)]
-        d6 = [stream.die(6) for _ in range(1 + abs(extra) - extra_d10)]
+        d6 = [stream.die(6) for _ in range(1 + extra - extra_d10)]
         return {"d10": d10, "d6": d6}
     if system == "ast":
         black = stream.die(6)
@@ -67,22 +67,37 @@ def expected_faces(system: str, params: dict, stream: Stream):
     return [stream.die(6), stream.die(6)]
 
 
+def fasttest_net(params: dict) -> int:
+    """RULES.md's FastTest steps 1-5: the chance's overflow, bonus, NPC traits, wounds, netted."""
+    chance_raw = params["attribute"] + sum(params.get("skills", []))
+    traits = params.get("npc_traits", [])
+    npc = max(traits) + len(traits) - 1 if traits else 0
+    bonus = params.get("bonus", 0) + max(chance_raw - 9, 0)
+    penalty = params.get("penalty", 0) + max(1 - chance_raw, 0) + npc + params.get("wounds", 0)
+    return bonus - penalty
+
+
 def random_params(system: str, rnd: random.Random) -> dict:
     if system == "fasttest":
-        net = rnd.randint(-6, 6)
-        bonus, penalty = (net, 0) if net >= 0 else (0, -net)
-        skills = [rnd.randint(0, 3)]
-        extra_d10 = rnd.randint(0, abs(net))
-        # A chance of 2..9 has no overflow dice: the dice are 1 + extra_d10 d10s, the rest d6s.
-        return {"attribute": rnd.randint(2, 6), "skills": skills, "bonus": bonus,
-                "penalty": penalty, "extra_d10": extra_d10}  # fmt: skip
+        # A chance from -2 to 12 (overflow dice both ways), NPC traits and wounds now and then.
+        params = {"attribute": rnd.randint(-1, 8), "skills": [rnd.randint(-1, 4)],
+                  "bonus": rnd.randint(0, 5), "penalty": rnd.randint(0, 5)}  # fmt: skip
+        if rnd.random() < 0.3:
+            params["npc_traits"] = [rnd.randint(1, 4) for _ in range(rnd.randint(1, 3))]
+        if rnd.random() < 0.3:
+            params["wounds"] = rnd.randint(1, 3)
+        if rnd.random() < 0.7:  # else every extra die is a d10 (ENGINE.md's default)
+            params["extra_d10"] = rnd.randint(0, abs(fasttest_net(params)))
+        return params
     if system == "ast":
         return {"white": rnd.randint(0, 8), "level_mod": rnd.randint(0, 3)}
     if system == "t10":
         return {"pool": rnd.randint(1, 25), "difficulty": rnd.randint(4, 10)}
     if system == "caerbannog":
         dice = [rnd.choice((4, 6, 8, 10, 12)) for _ in range(rnd.randint(1, 6))]
-        return {"dice": dice, "difficulty": rnd.randint(0, 12), "ease": rnd.randint(-1, 1)}
+        return {"dice": dice, "difficulty": rnd.randint(0, 12), "ease": rnd.randint(-1, 1),
+                "modifier": rnd.randint(-2, 2), "bonus": rnd.randint(0, 3),
+                "rozmach": rnd.randint(0, 10)}  # fmt: skip
     return {"attribute": rnd.randint(1, 8), "skill": rnd.randint(0, 8),
             "difficulty": rnd.randint(10, 18)}  # fmt: skip
 

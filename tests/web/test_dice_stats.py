@@ -24,8 +24,11 @@ def table(make_table):
     return make_table("2d6", title="Noc pierwsza")
 
 
-def logged(session, actor, faces, visibility="public", system="2d6", params=TWOD6, parent=None):
-    """An entry of the log with exactly these faces, as rolls.actions would have stored it."""
+def logged(
+    session, actor, faces, visibility="public", system="2d6", params=TWOD6, parent=None, drawn=()
+):
+    """An entry of the log with exactly these faces, as rolls.actions would have stored it
+    (``drawn``: the dice it drew from the fair stream; none, as an entry rolled before them)."""
     module = system_module(system)
     parsed = module.parse_params(params)
     document = result_document(module.resolve(parsed, module.parse_faces(parsed, faces)))
@@ -35,7 +38,7 @@ def logged(session, actor, faces, visibility="public", system="2d6", params=TWOD
         session=session, seq=session.last_seq, actor=actor, system=system,
         kind="reroll" if parent else "test", parent=parent, visibility=visibility,
         label="test", params=params, faces=engine_faces(system, document["dice"]),
-        result=document, idempotency_key=uuid.uuid4(),
+        result=document, idempotency_key=uuid.uuid4(), drawn=[list(die) for die in drawn],
     )  # fmt: skip
 
 
@@ -199,6 +202,16 @@ def test_a_follow_up_is_not_counted_again(client, table, player):
 
 
 @pytest.mark.django_db
+def test_a_re_roll_counts_the_die_it_drew_and_not_the_one_it_kept(client, table, player):
+    campaign, session = table.campaign, table.session
+    first = logged(session, player, [1, 6], drawn=[(6, 1), (6, 6)])
+    logged(session, player, [2, 6], parent=first, drawn=[(6, 2)])  # the 1 re-rolled: a 2
+    whole = stats_page(client, player, campaign, session).context["whole"]
+    assert d6_of(whole).counts == (1, 1, 0, 0, 0, 1)
+    assert whole.entries == 2
+
+
+@pytest.mark.django_db
 def test_an_outsider_gets_404(client, table, outsider):
     campaign, session = table.campaign, table.session
     assert stats_page(client, outsider, campaign, session).status_code == 404
@@ -247,6 +260,7 @@ def test_the_page_speaks_polish_and_keeps_the_charts_numbers_svg_readable(client
     html = response.content.decode()
     assert "Statystyki kości" in html
     assert "6 kości" in html
+    assert "przerzut tylko swoje nowe kości" in html
     coordinates = re.findall(r'<rect class="bar" x="([^"]+)" y="([^"]+)"', html)
     assert coordinates
     assert all("," not in x + y for x, y in coordinates)

@@ -468,3 +468,85 @@ def test_the_logged_entries_of_every_system_check_out_from_the_export(gm, system
     report = check_document(document)
     assert report.ok, report.lines()
     assert len(report.matched) == 25
+
+
+# --- A Caerbannog group test checks out too ------------------------------------------------------
+
+
+def test_a_group_test_with_a_re_roll_checks_out_from_the_export(
+    make_table, gm, player, other_player, tmp_path
+):
+    """Each participant's dice are a dice expression (the quick dice engine), whatever the
+    campaign's system; the group's result shows everyone's dice, a re-rolled die's new face."""
+    from tests.web.test_group_test import add, group, post, sheet, start
+    from tests.web.test_group_test import roll as roll_member
+
+    party = make_table(
+        "caerbannog",
+        characters=[("Ala", sheet(rozmach=1)), ("Bartek", sheet(rozmach=1))],
+        players=[player, other_player],
+        session="first",
+    )
+    ala, bartek = party.characters
+    client = party.client(gm)
+    start(client, party, ala, "skill:Atletyka")
+    add(client, party, bartek, "skill:Dociekliwość")
+    for character in (ala, bartek):
+        roll_member(client, party, character)
+    post(
+        client, "group_reroll", party.campaign, group().pk, character=bartek.pk,
+        revision=group().revision, dice=["0"], ability="Inspirująca osobowość", cost="1",
+        key=str(uuid.uuid4()), nonce="group-re-roll",
+    )  # fmt: skip
+    post(client, "group_settle", party.campaign, group().pk, revision=group().revision)
+    assert [r.kind for r in Roll.objects.order_by("seq")] == [
+        "group_die", "group_die", "group_reroll", "group"
+    ]  # fmt: skip
+    end(party.session)
+    result = run_checker(tmp_path, export(client, party.session))
+    assert result.returncode == 0, result.stdout
+    assert "4 of 4 entries match" in result.stdout
+
+
+def test_a_group_tests_result_showing_a_die_nobody_rolled_is_a_mismatch(
+    make_table, gm, player, other_player, tmp_path
+):
+    from tests.web.test_group_test import add, group, post, sheet, start
+    from tests.web.test_group_test import roll as roll_member
+
+    party = make_table("caerbannog", characters=[("Ala", sheet()), ("Bartek", sheet())],
+                       players=[player, other_player], session="first")  # fmt: skip
+    ala, bartek = party.characters
+    client = party.client(gm)
+    start(client, party, ala, "skill:Atletyka")
+    add(client, party, bartek, "skill:Dociekliwość")
+    for character in (ala, bartek):
+        roll_member(client, party, character)
+    post(client, "group_settle", party.campaign, group().pk, revision=group().revision)
+    end(party.session)
+    document = json.loads(export(client, party.session))
+    settled = document["entries"][-1]
+    die = settled["dice"][-1]
+    die["face"] = die["face"] % die["sides"] + 1
+    result = run_checker(tmp_path, json.dumps(document))
+    assert result.returncode == 1
+    assert "#1: matches\n#2: matches\n" in result.stdout
+    assert f"#{settled['seq']}: MISMATCH: the entry shows dice that were neither" in result.stdout
+
+
+def test_an_opposed_tests_result_which_draws_no_dice_does_not_say_the_server_made_its_nonce(
+    make_table, client, gm, player, other_player
+):
+    from rolls.models import OpposedTest
+    from tests.web.test_opposed import FASTTEST_SHEET, fasttest_duel
+
+    duel = make_table("fasttest", characters=[("Ala", FASTTEST_SHEET), ("Bartek", FASTTEST_SHEET)])
+    opposed = fasttest_duel(client, gm, duel)
+    for user, side in ((player, opposed.initiator), (other_player, opposed.opponent)):
+        client.force_login(user)
+        form = {"pending": side.pk, "revision": side.revision, "key": str(uuid.uuid4())}
+        client.post(panel_url(side.character, "test_roll"), form | {"nonce": "a-page"})
+    assert OpposedTest.objects.get().result.drawn == []
+    log = client.get(reverse("session_log", args=[duel.campaign.pk])).content.decode()
+    assert "Opposed test (#1 against #2)" in log
+    assert "nonce made by the server" not in log
