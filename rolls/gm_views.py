@@ -170,7 +170,9 @@ def gm_readings_box(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def follow_free_roll(request: HttpRequest, campaign_id: int, roll_id: int, kind: str) -> HttpResponse:
+def follow_free_roll(
+    request: HttpRequest, campaign_id: int, roll_id: int, kind: str
+) -> HttpResponse:
     """What the rules let the GM do after a player's free roll, from the dashboard's box."""
     campaign = gm_campaign(request, campaign_id)
     key = _key(request)

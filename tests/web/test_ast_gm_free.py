@@ -5,8 +5,11 @@ roll with the same visibility, naming the GM's pick and the new outcome."""
 import uuid
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from rolls import pending
 from rolls.models import Roll
 from tests.web.live import panel_url
 from tests.web.test_panel_ast import FIVE, SHEET, TIRED_AND_WOUNDED
@@ -161,11 +164,7 @@ def test_a_reading_without_a_key_is_refused_as_malformed(table, dice):
 
 
 def test_a_called_test_is_not_in_the_box(table, dice):
-    from rolls import pending
-
-    called = pending.call_test(
-        session=table.session, character=table.hero, gm=table.gm, target={}
-    )
+    called = pending.call_test(session=table.session, character=table.hero, gm=table.gm, target={})
     dice.faces = list(HINDERED)
     data = {**TIRED_AND_WOUNDED, "pending": called.pk, "revision": called.revision,
             "key": str(uuid.uuid4())}  # fmt: skip
@@ -181,9 +180,6 @@ def test_a_system_whose_gm_never_chooses_shows_no_box(make_table):
 
 
 def _queries(client, url) -> int:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     with CaptureQueriesContext(connection) as captured:
         client.get(url, **HTMX)
     return len(captured)

@@ -27,7 +27,8 @@ def test_the_gm_names_a_helper_on_the_call_and_the_player_rolls_with_it_fixed(
         helpers.wait_for()
         assert "Helpers the GM named" in helpers.inner_text()
         rurik = helpers.locator("input[name=helper][value=Rurik]")
-        assert rurik.is_checked() and rurik.is_disabled()
+        assert rurik.is_checked()
+        assert rurik.is_disabled()
         assert "1 helper +1: Rurik" in ala.inner_text("#test-panel .sources")
 
         ala.wait_for_selector("#test-panel .roll-button:not([disabled])")

@@ -8,7 +8,8 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls.models import Roll
+from rolls.models import PendingTest, Roll
+from sheets.models import Character
 from tests.web.test_panel_twod6 import NOMAD
 from tests.web.words_helpers import in_words
 
@@ -67,11 +68,9 @@ def test_the_log_entry_names_the_helper(wasteland, dice):
 
 
 @pytest.fixture
-def crowded(make_table, gm, player, other_player, django_user_model):
+def crowded(make_table, other_player):
     """Nomad, Ruda and Kruk at the table."""
     table = make_table("2d6", characters=[("Nomad", NOMAD), ("Ruda", NOMAD)])
-    from sheets.models import Character
-
     Character.objects.create(campaign=table.campaign, owner=other_player, name="Kruk", data=NOMAD)
     return table
 
@@ -83,8 +82,6 @@ def call(table, **form):
 
 
 def called_test(table):
-    from rolls.models import PendingTest
-
     return PendingTest.objects.get(character=table.hero)
 
 

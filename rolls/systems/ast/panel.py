@@ -540,9 +540,7 @@ def _read_instead(panel: Panel, roll, first: engine.Result, choices, mode: str) 
     panel.params = {**roll.params, "choice": index}
     if mode == engine.HINDERED:
         # The log names the GM's pick: which white die, and the face it shows.
-        panel.sources = [
-            source("gm_read", first.white[index], words("white_die_n", n=index + 1))
-        ]
+        panel.sources = [source("gm_read", first.white[index], words("white_die_n", n=index + 1))]
     panel.on_result = _gain_funt(first.funt_gained)
     panel.resolver = lambda module, params, rng: engine.resolve(params, faces)
 
