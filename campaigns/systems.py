@@ -39,6 +39,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from django.utils.translation import gettext_lazy
+
 
 @runtime_checkable
 class System(Protocol):
@@ -62,8 +64,11 @@ class System(Protocol):
     gm_controls: tuple[str, ...]
     #: The rules allow something after a roll (``follow_ups`` and ``build_follow_up``).
     has_follow_ups: bool
-    #: The rules let the GM do something after a called test's roll (``gm_follow_ups``).
+    #: The rules let the GM do something after a test's roll (``gm_follow_ups``), called or
+    #: free (the dashboard's box of the latest free rolls, ``rolls.gm_readings``).
     has_gm_follow_ups: bool
+    #: Why the GM may do nothing after a roll the rules offer the GM nothing on.
+    gm_follow_up_refusal: Any
     #: Where the sheet keeps its XP (a path into ``Character.data``), () when it keeps none.
     xp_path: tuple[str, ...]
     #: The awards box's title for that XP ("PD" in Caerbannog).
@@ -241,6 +246,7 @@ class BaseSystem:
     gm_controls: ClassVar[tuple[str, ...]] = ()
     has_follow_ups: ClassVar[bool] = False
     has_gm_follow_ups: ClassVar[bool] = False
+    gm_follow_up_refusal: Any = gettext_lazy("That can no longer be done with this roll.")
     xp_path: ClassVar[tuple[str, ...]] = ()
     xp_title: Any = ""
     xp_hint: Any = ""

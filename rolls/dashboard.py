@@ -16,7 +16,7 @@ from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
-from rolls import after_roll, awards, random_tables
+from rolls import after_roll, awards, gm_readings, random_tables
 from rolls import pending as pending_actions
 from rolls.actions import ActionRefused
 from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
@@ -128,6 +128,16 @@ def after_roll_context(campaign, session) -> dict[str, Any]:
     return {"campaign": campaign, "session": session, "after_roll_items": items}
 
 
+def gm_readings_context(campaign, session) -> dict[str, Any]:
+    """The GM's box of the latest free rolls the rules let the GM act on (AST: hindered)."""
+    rules = get_system(campaign.system)
+    items = gm_readings.box(campaign, session) if rules.has_gm_follow_ups else []
+    return {
+        "campaign": campaign, "session": session, "gm_follow_ups_on": rules.has_gm_follow_ups,
+        "gm_reading_items": items,
+    }  # fmt: skip
+
+
 def awards_context(campaign, **forms) -> dict[str, Any]:
     """The awards box: its two forms (the posted ones when they came back with errors)."""
     characters = list(Character.objects.filter(campaign=campaign).only("pk", "name"))
@@ -161,6 +171,7 @@ def _dashboard_context(request, campaign, **forms) -> dict[str, Any]:
         **party_context(campaign, session),
         **pending_context(campaign, session),
         **after_roll_context(campaign, session),
+        **gm_readings_context(campaign, session),
         **awards_context(campaign, **forms),
         **tables_context(campaign, session),
         **log_context(campaign, request.user, session),

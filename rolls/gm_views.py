@@ -23,9 +23,14 @@ from django_htmx.http import trigger_client_event
 
 from campaigns.access import gm_campaign
 from campaigns.models import Campaign, GameSession
-from rolls import after_roll, awards, npc_rolls
+from rolls import after_roll, awards, gm_readings, npc_rolls
 from rolls.actions import ActionRefused
-from rolls.dashboard import _dashboard_context, after_roll_context, awards_context
+from rolls.dashboard import (
+    _dashboard_context,
+    after_roll_context,
+    awards_context,
+    gm_readings_context,
+)
 from rolls.gm_forms import CardPartForm, RollKeyForm, WoundForm
 from rolls.log import entry_for
 from rolls.models import Roll
@@ -139,6 +144,48 @@ def roll_experience_die(request: HttpRequest, campaign_id: int, roll_id: int) ->
     except ActionRefused as refusal:
         return _strip(request, campaign, status=409, refusal=str(refusal))
     return _strip(request, campaign, changed=True)
+
+
+# --- The GM's choices after a free roll (AST: the white die of a hindered test) ---------------
+
+
+def _readings(request, campaign, *, status=200, refusal="") -> HttpResponse:
+    """The box of the latest free rolls for htmx; the dashboard (with a message) otherwise."""
+    if not request.htmx:
+        if refusal:
+            messages.error(request, refusal)
+        return _dashboard(campaign, "#gm-readings")
+    context = gm_readings_context(campaign, _session(campaign)) | {"gm_reading_refusal": refusal}
+    return render(request, "rolls/_gm_readings.html", context, status=status)
+
+
+@require_GET
+@login_required
+def gm_readings_box(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    return render(
+        request, "rolls/_gm_readings.html", gm_readings_context(campaign, _session(campaign))
+    )
+
+
+@require_POST
+@login_required
+def follow_free_roll(
+    request: HttpRequest, campaign_id: int, roll_id: int, kind: str
+) -> HttpResponse:
+    """What the rules let the GM do after a player's free roll, from the dashboard's box."""
+    campaign = gm_campaign(request, campaign_id)
+    key = _key(request)
+    if key is None:
+        return _readings(request, campaign, status=400, refusal=_("This request is malformed."))
+    try:
+        gm_readings.follow_free_roll(
+            campaign=campaign, roll_id=roll_id, gm=request.user, kind=kind, choices=request.POST,
+            key=key, nonce=RollKeyForm(request.POST).sent_nonce(),
+        )  # fmt: skip
+    except ActionRefused as refusal:
+        return _readings(request, campaign, status=409, refusal=str(refusal))
+    return _readings(request, campaign)
 
 
 # --- Awards -------------------------------------------------------------------------------------

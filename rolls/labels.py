@@ -350,3 +350,13 @@ WORDS.update(
         "similar_spells": _("similar spells earlier this session (%(seqs)s)"),
     }
 )
+
+
+# AST: the GM's pick of the white die read when the test is hindered ("the white 6, read by
+# the GM's choice: white die 3").
+COUNTED_SOURCE_KINDS["gm_read"] = ngettext_lazy(
+    "the white %(n)s read by the GM's choice", "the white %(n)s read by the GM's choice", "n"
+)
+UNSIGNED_SOURCE_KINDS |= {"gm_read"}
+SOURCE_KINDS["gm_read"] = _("white die read by the GM's choice")
+WORDS["white_die_n"] = _("white die %(n)s")

@@ -54,6 +54,12 @@ from rolls import gm_views  # noqa: E402
 
 urlpatterns += [
     path("dashboard/after-roll/", gm_views.after_roll_strip, name="after_roll_strip"),
+    path("dashboard/gm-readings/", gm_views.gm_readings_box, name="gm_readings_box"),
+    path(
+        "dashboard/rolls/<int:roll_id>/gm/<slug:kind>/",
+        gm_views.follow_free_roll,
+        name="gm_follow_free_roll",
+    ),
     path("dashboard/rolls/<int:roll_id>/wound/", gm_views.apply_wound, name="apply_wound"),
     path("dashboard/rolls/<int:roll_id>/magic-die/", gm_views.magic_die, name="gm_magic_die"),
     path(

@@ -1,7 +1,7 @@
 // The GM's dashboard stays current through its parts' own endpoints (hx-get and hx-trigger on
 // each part: a pending test changed or rolled, a roll landed, a sheet changed, the session).
 // What is left here: NPC lists folded on a phone, what the GM opened kept open, and what the GM
-// is typing or was refused kept through a refresh.
+// is typing or was refused kept through a refresh (the first two through keep-typed.js).
 (function () {
   "use strict";
   const root = document.querySelector("[data-dashboard]");
@@ -89,49 +89,8 @@
     }, 150);
   });
 
-  // What the GM has typed or picked and not sent yet stays through a refresh: the fresh copy
-  // shows the server's values, so every field changed by hand gets its value back, and the
-  // field being typed in keeps the focus and the caret.
-  function changedByHand(field) {
-    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
-    if (field.tagName === "SELECT") {
-      return Array.from(field.options).some(function (o) { return o.selected !== o.defaultSelected; });
-    }
-    return field.value !== field.defaultValue;
-  }
-  let typed = null;
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    typed = null;
-    const detail = event.detail;
-    const part = partOf(detail.target);
-    if (!part || !isGet(detail) || !detail.shouldSwap) return;
-    const active = document.activeElement;
-    typed = { target: part.id, fields: [], active: null };
-    part.querySelectorAll("input[id], select[id], textarea[id]").forEach(function (field) {
-      if (field.type === "hidden" || !changedByHand(field)) return;
-      typed.fields.push({ id: field.id, value: field.value, checked: field.checked });
-    });
-    if (active && active.id && part.contains(active)) {
-      let start = null, end = null;
-      try { start = active.selectionStart; end = active.selectionEnd; } catch (e) { /* number */ }
-      typed.active = { id: active.id, start: start, end: end };
-    }
-  });
-  document.addEventListener("htmx:afterSwap", function (event) {
-    const kept = typed;
-    typed = null;
-    if (!kept || !event.detail.target || event.detail.target.id !== kept.target) return;
-    kept.fields.forEach(function (old) {
-      const field = document.getElementById(old.id);
-      if (!field) return;
-      if (field.type === "checkbox" || field.type === "radio") field.checked = old.checked;
-      else field.value = old.value;
-    });
-    const focus = kept.active && document.getElementById(kept.active.id);
-    if (!focus) return;
-    focus.focus({ preventScroll: true });
-    try { if (kept.active.start !== null) focus.setSelectionRange(kept.active.start, kept.active.end); } catch (e) { /* number */ }
-  });
+  // What the GM has typed or picked and not sent yet stays through a refresh (keep-typed.js).
+  window.keepTyped(partOf);
 
   // A refusal on a card (an impossible difficulty, with the value the GM typed) stays through
   // a refresh of the tests: the refresh shows the server's state, which never held the refused
@@ -162,20 +121,5 @@
   });
 
   // A refresh must not fold up what the GM has opened (an NPC's traits, a call form).
-  // Two parts may be refreshed at once (the party and the tests being shaped): what each had
-  // open is remembered until its own fresh copy is in.
-  let opened = [];
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    const target = event.detail.target;
-    if (!target || !root.contains(target)) return;
-    target.querySelectorAll("details[id][open]").forEach(function (d) { opened.push(d); });
-  });
-  document.addEventListener("htmx:afterSettle", function () {
-    opened = opened.filter(function (old) {
-      const fresh = document.getElementById(old.id);
-      if (fresh === old) return true; // its part is not swapped yet
-      if (fresh) fresh.open = true;
-      return false;
-    });
-  });
+  window.keepOpened(function (target) { return root.contains(target); });
 })();

@@ -95,3 +95,39 @@ def test_the_gm_hinders_a_called_test_and_reads_another_die_as_the_player_watche
         ala.wait_for_selector("#test-panel-rolled li[data-seq='2']")
         assert ala.locator("#test-panel-rolled form.follow-up").count() == 0
         ala.screenshot(path=str(tmp_path / "ast-player-sees-reading.png"), full_page=True)
+
+
+def test_the_gm_reads_another_die_of_a_players_free_hindered_test_as_the_player_watches(
+    browser,  # noqa: F811
+    tmp_path,
+):
+    with demo_table(tmp_path) as base:
+        gm = open_table(browser, base, "gm", "GM dashboard")
+        ala = open_table(browser, base, "ala", HERO)
+        assert "No player's roll waits for your choice." in gm.inner_text("#gm-readings")
+
+        # Ala rolls on her own, every item ticked against a level of 21 and more: hindered.
+        ala.click("button.roll-target:has-text('Ciało: silny')")
+        ala.wait_for_selector("#test-panel form")
+        for count, name in enumerate(ITEMS[1:], start=2):
+            ala.check(f"#test-panel input[name=item][data-name='{name}']")
+            ala.wait_for_selector(f"#test-panel .sources li:has-text('+{count} white d')")
+        with ala.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/test/")):
+            ala.fill("#ast-hindrance", "20")
+            ala.press("#ast-hindrance", "Tab")
+        ala.wait_for_selector("#test-panel .roll-button:not([disabled])")
+        ala.click("#test-panel .roll-button")
+        assert "hindered" in entry(ala, 1).inner_text()
+
+        # The GM's box shows the roll live, read with the worst die, the other faces offered.
+        box = gm.locator("#gm-readings article.gm-reading")
+        box.wait_for()
+        assert "Hindered: you choose the white die read" in box.inner_text()
+        box.locator("input[name=choice]").last.check()  # the best face offered
+        box.locator("button", has_text="Read this die instead").click()
+
+        reading = entry(ala, 2).inner_text()
+        assert "white die chosen by the GM → #1" in reading
+        assert "read by the GM's choice: white die" in reading
+        gm.wait_for_selector("#gm-readings:has-text('No player\\'s roll waits for your choice.')")
+        assert "white die chosen by the GM → #1" in entry(gm, 2).inner_text()

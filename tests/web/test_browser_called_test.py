@@ -126,7 +126,8 @@ def test_in_every_system_the_gms_fields_are_fixed_and_a_forged_value_does_not_co
         player.click(f"text={hero}")
         player.wait_for_selector(".connection[data-connection-state='live']")
 
-        card = gm.locator(".party-card", has_text=hero)
+        # By its heading: a 2d6 call form lists the other characters as helpers.
+        card = gm.locator(".party-card", has=gm.locator("h3 a", has_text=hero))
         card.locator("summary", has_text="Call for a test").click()
         for name, value in call.items():
             card.locator(f"select[name={name}]").select_option(value)

@@ -37,7 +37,8 @@ def open_sheet(browser, base: str, username: str, campaign: str, character: str)
 
 
 def call_for(gm, character: str, combat: bool = False, **fields: str) -> None:
-    card = gm.locator(".party-card", has_text=character)
+    # By its heading: a 2d6 call form lists the other characters as helpers.
+    card = gm.locator(".party-card", has=gm.locator("h3 a", has_text=character))
     card.locator("details.call").evaluate("details => { details.open = true; }")
     for name, value in fields.items():
         card.locator(f"select[name={name}]").select_option(value)
@@ -162,7 +163,7 @@ def test_a_2d6_difficulty_above_30_set_at_the_card_reaches_the_player(
     with demo_table(tmp_path) as base:
         gm = start_and_open_dashboard(browser, base, TWOD6)
         ala = open_sheet(browser, base, "ala", TWOD6, "Aoife")
-        card = gm.locator(".party-card", has_text="Aoife")
+        card = gm.locator(".party-card", has=gm.locator("h3 a", has_text="Aoife"))
         listed = card.locator("select[name=difficulty] option").evaluate_all(
             "options => options.map(o => parseInt(o.value, 10))"
         )

@@ -63,3 +63,34 @@ def test_a_group_test_is_gathered_and_rolled_live_on_all_three_pages(browser, tm
         for page in (gm, ala, bartek):
             page.wait_for_selector("[data-group-result]")
             assert "Group test of Julio with Morgana" in page.inner_text("[data-group-result]")
+
+
+def test_a_half_filled_re_roll_survives_another_participants_roll(browser, tmp_path):  # noqa: F811
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={CAMPAIGN}")
+        gm.click("text=Start a session")
+        ala = group_screen(browser, base, "ala")
+        bartek = group_screen(browser, base, "bartek")
+        ala.select_option("#group-initiator", label="Julio: Dociekliwość (d8)")
+        ala.click("[data-start-group]")
+        bartek.wait_for_selector('#group-test h2:has-text("Julio\'s group test")')
+        ala.select_option("#group-helper", label="Morgana: Charyzma (d4)")
+        ala.click("[data-add-helper]")
+        bartek.wait_for_selector("[data-roll-member]")
+        bartek.click("[data-roll-member]")
+        ala.wait_for_selector("tr[data-member]:has-text('Morgana')[data-rolled='yes']")
+
+        # Bartek starts a re-roll of Morgana's die and is still typing its ability...
+        morgana = bartek.get_attribute("tr[data-member]:has-text('Morgana')", "data-member")
+        bartek.click(f"#group-reroll-{morgana} summary")
+        bartek.check(f"#group-reroll-{morgana}-die-0")
+        bartek.fill(f"#group-reroll-{morgana}-ability", "Szczęś")
+        # ...when Ala rolls Julio's dice: Bartek's section refreshes with Julio's faces.
+        ala.click("[data-roll-member]")
+        bartek.wait_for_selector("tr[data-member]:has-text('Julio')[data-rolled='yes']")
+        bartek.wait_for_load_state("networkidle")
+        assert bartek.locator(f"#group-reroll-{morgana}").get_attribute("open") is not None
+        assert bartek.is_checked(f"#group-reroll-{morgana}-die-0")
+        assert bartek.input_value(f"#group-reroll-{morgana}-ability") == "Szczęś"
+        assert bartek.evaluate("document.activeElement.id") == f"group-reroll-{morgana}-ability"

@@ -21,6 +21,7 @@ PARTIALS = {
     "dashboard_pending": 6,
     "after_roll_strip": 7,
     "awards_panel": 4,
+    "gm_readings_box": 4,
 }
 
 
@@ -71,6 +72,7 @@ PARTS = [
     ("after_roll_context", "rolls/_after_roll.html"),
     ("awards_context", "rolls/_awards.html"),
     ("tables_context", "rolls/_tables_box.html"),
+    ("gm_readings_context", "rolls/_gm_readings.html"),
 ]
 
 

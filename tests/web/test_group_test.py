@@ -389,3 +389,31 @@ def test_heroic_effort_after_a_success_is_refused_with_the_engines_reason(party,
         "Heroic effort is only possible after a failure; this test has 4 successes."
     )
     assert not Roll.objects.filter(kind="group").exists()
+
+
+# A half-filled re-roll survives another participant's action ------------------------------------
+
+
+def test_the_re_roll_form_keeps_its_fields_through_a_refresh_of_the_section(party, dice):
+    """The section is fetched again whenever someone acts; what a participant has ticked and
+    typed in their re-roll form is kept by id (keep-typed.js), so every field of it has one."""
+    client = gathered(party, dice)
+    ala = party.characters[0]
+    roll(client, party, ala)
+    section = client.get(
+        reverse("group_section", args=[party.campaign.pk]), HTTP_HX_REQUEST="true"
+    ).content.decode()
+    for field in (
+        f'id="group-reroll-{ala.pk}"',
+        f'id="group-reroll-{ala.pk}-die-0"',
+        f'id="group-reroll-{ala.pk}-ability"',
+        f'id="group-reroll-{ala.pk}-cost"',
+    ):
+        assert field in section
+
+
+def test_the_group_page_loads_what_keeps_the_typed_fields(party):
+    page = party.client(party.players[0]).get(reverse("group_test", args=[party.campaign.pk]))
+    html = page.content.decode()
+    assert "js/keep-typed.js" in html
+    assert "js/group.js" in html

@@ -57,6 +57,7 @@ READ_ONLY = {
     "group_test",
     "group_section",
     "group_cue",
+    "gm_readings_box",
 }
 #: URLs that take a POST the crawl does not reach, each with why (probe them when it can).
 UNREACHED = {
@@ -67,6 +68,9 @@ UNREACHED = {
     # The GM's reading of another die shows only on the card of a rolled, hindered AST test the
     # GM called (its refusals: tests/web/test_ast_gm.py).
     "follow_rolled_test": "needs a rolled, hindered AST test the GM called",
+    # The same reading after a player's free roll shows only in the dashboard's box once a
+    # free AST test came out hindered (its refusals: tests/web/test_ast_gm_free.py).
+    "gm_follow_free_roll": "needs a player's free, hindered AST test",
     # The settling box shows only once both sides of a Caerbannog opposed test have rolled
     # (its refusals: tests/web/test_opposed_settle.py).
     "opposed_settle": "needs a Caerbannog opposed test both sides have rolled",

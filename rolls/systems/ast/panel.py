@@ -538,6 +538,9 @@ def _read_instead(panel: Panel, roll, first: engine.Result, choices, mode: str) 
     index = form.cleaned["choice"]
     faces = engine.Faces(first.black, first.white)
     panel.params = {**roll.params, "choice": index}
+    if mode == engine.HINDERED:
+        # The log names the GM's pick: which white die, and the face it shows.
+        panel.sources = [source("gm_read", first.white[index], words("white_die_n", n=index + 1))]
     panel.on_result = _gain_funt(first.funt_gained)
     panel.resolver = lambda module, params, rng: engine.resolve(params, faces)
 
@@ -546,6 +549,11 @@ def _read_instead(panel: Panel, roll, first: engine.Result, choices, mode: str) 
 
 #: The log's kind of the GM's reading of another white die (rolls.labels.KIND_LABELS).
 GM_CHOOSE = "gm_choose"
+#: Why the GM has nothing to choose after a roll: only a hindered test's white die is the GM's.
+GM_NOTHING_TO_CHOOSE = gettext_lazy(
+    "This roll is not hindered, or its white dice all show one face: there is no die for you "
+    "to choose."
+)
 
 
 def gm_follow_ups(roll, character, campaign) -> list[FollowUp]:

@@ -24,6 +24,7 @@ class AST(BaseSystem):
     has_follow_ups = True
     # RULES.md (AST): hindered, the GM reads the white die (from the card of the rolled test).
     has_gm_follow_ups = True
+    gm_follow_up_refusal = panel.GM_NOTHING_TO_CHOOSE
     # RULES.md (AST): at the start of each scene the GM gets one point per player.
     challenge_points = True
 

@@ -183,7 +183,10 @@ class _TwoD6Test(PanelForm):
         fixed = dict(target)
         if pending is not None:
             fixed |= {name: "" for name in cls.base_fields if name.startswith("mod-")}
-            fixed |= {"helpers": 0, "helper": [], "cap_raise": 0, "cap_source": ""}
+            # The helpers the GM named on the call, fixed as the rest (none when none named).
+            helper = target.get("helper")
+            named = [str(n) for n in helper] if isinstance(helper, list) else []
+            fixed |= {"helpers": 0, "helper": named, "cap_raise": 0, "cap_source": ""}
             difficulty = target.get("difficulty", str(DEFAULT_DIFFICULTY))
             fixed["difficulty"] = difficulty if gm_difficulty is None else gm_difficulty
         form = cls(choices, fixed=fixed)
@@ -271,6 +274,7 @@ def _context(form, sheet: Mapping[str, Any], gm: Mapping[str, Any], pending) -> 
         "table_helpers": [
             (name, name in (form.cleaned.get("helper") or [])) for name in form.table
         ],
+        "named_helpers": form.cleaned.get("helper") or [],
         "difficulty": _typed(form, "difficulty") if gm["difficulty"] is None else gm["difficulty"],
         "difficulty_min": DIFFICULTY_MIN,
         "difficulty_max": DIFFICULTY_MAX,
@@ -414,7 +418,8 @@ def _gm_modifiers(modifiers: dict[str, Any]) -> dict[str, Any]:
 
 def target_fields(character, campaign) -> list[dict[str, Any]]:
     """The fields of the GM's "call for a test" form: attribute, skill and difficulty (the
-    seed's 15 first, the default; then every number the panel takes)."""
+    seed's 15 first, the default; then every number the panel takes), and the characters of
+    the table helping in a joint test (named in the log), when there are others."""
     sheet, _sheet_errors = validate(character.data, campaign, creating=False)
     seeds = dict(SEED_DIFFICULTIES)
     difficulties = [
@@ -447,6 +452,20 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
             "type": "select",
             "choices": difficulties,
         },
+    ] + _helper_field(character, campaign)
+
+
+def _helper_field(character, campaign) -> list[dict[str, Any]]:
+    others = _table_helpers(character, campaign)
+    if not others:
+        return []
+    return [
+        {
+            "name": "helper",
+            "label": _("Helpers from the table (each counts as one, named in the log)"),
+            "type": "multiselect",
+            "choices": [(name, name) for name in others],
+        }
     ]
 
 
@@ -458,8 +477,11 @@ def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[st
         "skill": str(form.raw("skill") or ""),
         "difficulty": str(form.raw("difficulty") or "").strip() or str(DEFAULT_DIFFICULTY),
     }
+    if helpers := list(dict.fromkeys(form.raw("helper") or [])):
+        target["helper"] = helpers
     panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})
-    wrong = [m for name in ("attribute", "skill", "difficulty") for m in panel.errors.get(name, [])]
+    checked = ("attribute", "skill", "difficulty", "helper", "helpers")
+    wrong = [m for name in checked for m in panel.errors.get(name, [])]
     return target, wrong
 
 
