@@ -117,6 +117,24 @@
     }, { once: true });
   });
 
+  // A choice made while the panel's refresh is on its way (a second box ticked before the first
+  // answer came back) is not lost: htmx queues its refresh on the form the first answer would
+  // replace, and drops it once that form is gone. So an answer sent before the latest choice is
+  // not swapped in; the queued refresh, which sends every choice made, brings the panel.
+  let lastChoiceAt = 0;
+  document.addEventListener("change", function (event) {
+    if (event.target.closest && event.target.closest("#test-panel form.panel-choices")) {
+      lastChoiceAt = event.timeStamp;
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const detail = event.detail;
+    const elt = detail.requestConfig && detail.requestConfig.elt;
+    if (!detail.target || detail.target.id !== "test-panel" || !elt || !elt.matches) return;
+    if (!elt.matches("form.panel-choices") || !detail.xhr.panelSentAt) return;
+    if (lastChoiceAt > detail.xhr.panelSentAt) detail.shouldSwap = false;
+  });
+
   // A button that re-renders the panel (moving a tested skill up or down) keeps the focus on
   // its fresh copy; where that copy is off (the first moved up) on the row's other button.
   document.addEventListener("htmx:afterSwap", function (event) {

@@ -176,6 +176,30 @@ def test_text_typed_while_the_panel_refreshes_reaches_the_log_whole(browser, bas
     assert "ritual of blood" in entry(ala, 1).inner_text()
 
 
+def test_a_box_ticked_while_the_panel_refreshes_stays_ticked_and_counts(browser, base):
+    run_session(browser, base, FASTTEST)
+    ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
+    click_stat(ala, "BUDOWA", "input[name=attribute][value='BUDOWA']")
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    ala.route(lambda url: url.endswith("/test/"), hold_the_first)
+    ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
+    ala.wait_for_timeout(300)  # the refresh for the first box is on its way
+    ala.check("#test-panel input[name=trait][data-name='szermierka']")
+    assert len(held) == 1  # the second waits for the first's answer, as htmx queues it
+    held[0].continue_()
+    ala.wait_for_selector("#test-panel .odds .sources li:has-text('szermierka')")
+    assert ala.is_checked("#test-panel input[name=trait][data-name='Rycerz królestwa']")
+    assert ala.is_checked("#test-panel input[name=trait][data-name='szermierka']")
+    assert "Rycerz królestwa" in ala.inner_text("#test-panel .odds .sources")
+
+
 # --- 8: every number follows the change live ------------------------------------------------------
 
 
