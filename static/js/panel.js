@@ -204,6 +204,45 @@
     keptResult = null;
   });
 
+  // A fresh panel takes the old one's place on screen, and a result that had the focus keeps
+  // it. A roll that changes the sheet (AST's FUNT, Caerbannog's Rozmach) refreshes the panel
+  // once more: while old and new panel were both in the page, the browser's scroll anchoring
+  // held on to what lies below them and jumped a panel's height down, off the result, and the
+  // focus fell back to the page body.
+  let steady = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    steady = null;
+    const detail = event.detail;
+    if (!detail.shouldSwap || !detail.target || detail.target.id !== "test-panel") return;
+    const active = document.activeElement;
+    steady = {
+      top: detail.target.getBoundingClientRect().top,
+      result: !!(active && active.closest && active.closest("#test-panel-rolled .rolled")),
+    };
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const kept = steady;
+    steady = null;
+    const panel = panelElement();
+    const target = event.detail.target;
+    if (!kept || !panel || !target || target.id !== "test-panel") return;
+    window.scrollBy(0, panel.getBoundingClientRect().top - kept.top);
+    const shown = panel.querySelector("#test-panel-rolled .rolled");
+    if (kept.result && shown && document.activeElement === document.body) {
+      shown.focus({ preventScroll: true });
+    }
+  });
+
+  // On a phone what may follow a fresh result (a re-roll, heroic effort) is folded under its
+  // summary, so the result, the odds and Roll are on one screen; a result kept through a
+  // refresh keeps whatever the player opened.
+  document.addEventListener("htmx:afterSwap", function () {
+    document.querySelectorAll("#test-panel details.follow-ups:not([data-seen])").forEach(function (box) {
+      box.dataset.seen = "true";
+      if (phone.matches) box.open = false;
+    });
+  });
+
   // --- Rolling: one click is one roll, a lost request says so, the result gets the focus ---
   // A second click within this time of the first is the same double click, not a new roll.
   const DOUBLE_CLICK_MS = 500;
@@ -343,7 +382,7 @@
     if (next.dataset.parentSeq !== current.dataset.seq) return;
     if (next.dataset.session !== current.dataset.session) return;
     current.replaceWith(next);
-    shown.querySelectorAll("form.follow-up").forEach(function (form) { form.remove(); });
+    shown.querySelectorAll(".follow-ups, form.follow-up").forEach(function (form) { form.remove(); });
   });
 
   // The character changed (the GM gave an experience die, a roll spent FUNT): the panel's
