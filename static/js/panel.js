@@ -117,6 +117,24 @@
     }, { once: true });
   });
 
+  // A choice made while the panel's refresh is on its way (a second box ticked before the first
+  // answer came back) is not lost: htmx queues its refresh on the form the first answer would
+  // replace, and drops it once that form is gone. So an answer sent before the latest choice is
+  // not swapped in; the queued refresh, which sends every choice made, brings the panel.
+  let lastChoiceAt = 0;
+  document.addEventListener("change", function (event) {
+    if (event.target.closest && event.target.closest("#test-panel form.panel-choices")) {
+      lastChoiceAt = event.timeStamp;
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const detail = event.detail;
+    const elt = detail.requestConfig && detail.requestConfig.elt;
+    if (!detail.target || detail.target.id !== "test-panel" || !elt || !elt.matches) return;
+    if (!elt.matches("form.panel-choices") || !detail.xhr.panelSentAt) return;
+    if (lastChoiceAt > detail.xhr.panelSentAt) detail.shouldSwap = false;
+  });
+
   // A button that re-renders the panel (moving a tested skill up or down) keeps the focus on
   // its fresh copy; where that copy is off (the first moved up) on the row's other button.
   document.addEventListener("htmx:afterSwap", function (event) {
@@ -184,6 +202,45 @@
     const fresh = document.querySelector("#test-panel-rolled");
     if (fresh && fresh !== keptResult) fresh.replaceWith(keptResult);
     keptResult = null;
+  });
+
+  // A fresh panel takes the old one's place on screen, and a result that had the focus keeps
+  // it. A roll that changes the sheet (AST's FUNT, Caerbannog's Rozmach) refreshes the panel
+  // once more: while old and new panel were both in the page, the browser's scroll anchoring
+  // held on to what lies below them and jumped a panel's height down, off the result, and the
+  // focus fell back to the page body.
+  let steady = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    steady = null;
+    const detail = event.detail;
+    if (!detail.shouldSwap || !detail.target || detail.target.id !== "test-panel") return;
+    const active = document.activeElement;
+    steady = {
+      top: detail.target.getBoundingClientRect().top,
+      result: !!(active && active.closest && active.closest("#test-panel-rolled .rolled")),
+    };
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const kept = steady;
+    steady = null;
+    const panel = panelElement();
+    const target = event.detail.target;
+    if (!kept || !panel || !target || target.id !== "test-panel") return;
+    window.scrollBy(0, panel.getBoundingClientRect().top - kept.top);
+    const shown = panel.querySelector("#test-panel-rolled .rolled");
+    if (kept.result && shown && document.activeElement === document.body) {
+      shown.focus({ preventScroll: true });
+    }
+  });
+
+  // On a phone what may follow a fresh result (a re-roll, heroic effort) is folded under its
+  // summary, so the result, the odds and Roll are on one screen; a result kept through a
+  // refresh keeps whatever the player opened.
+  document.addEventListener("htmx:afterSwap", function () {
+    document.querySelectorAll("#test-panel details.follow-ups:not([data-seen])").forEach(function (box) {
+      box.dataset.seen = "true";
+      if (phone.matches) box.open = false;
+    });
   });
 
   // --- Rolling: one click is one roll, a lost request says so, the result gets the focus ---
@@ -325,7 +382,7 @@
     if (next.dataset.parentSeq !== current.dataset.seq) return;
     if (next.dataset.session !== current.dataset.session) return;
     current.replaceWith(next);
-    shown.querySelectorAll("form.follow-up").forEach(function (form) { form.remove(); });
+    shown.querySelectorAll(".follow-ups, form.follow-up").forEach(function (form) { form.remove(); });
   });
 
   // The character changed (the GM gave an experience die, a roll spent FUNT): the panel's

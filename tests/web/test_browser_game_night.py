@@ -15,6 +15,7 @@ FASTTEST = "Królestwo Zarith (FastTest)"
 AST = "Sagi Północy (AST)"
 T10 = "Moorcrest (T10)"
 TWOD6 = "Pustkowia (2d6)"
+CAERBANNOG = "Caerbannog 2026"
 LIVE = ".connection[data-connection-state='live']"
 PHONE = {"width": 360, "height": 740}
 
@@ -176,6 +177,30 @@ def test_text_typed_while_the_panel_refreshes_reaches_the_log_whole(browser, bas
     assert "ritual of blood" in entry(ala, 1).inner_text()
 
 
+def test_a_box_ticked_while_the_panel_refreshes_stays_ticked_and_counts(browser, base):
+    run_session(browser, base, FASTTEST)
+    ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
+    click_stat(ala, "BUDOWA", "input[name=attribute][value='BUDOWA']")
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    ala.route(lambda url: url.endswith("/test/"), hold_the_first)
+    ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
+    ala.wait_for_timeout(300)  # the refresh for the first box is on its way
+    ala.check("#test-panel input[name=trait][data-name='szermierka']")
+    assert len(held) == 1  # the second waits for the first's answer, as htmx queues it
+    held[0].continue_()
+    ala.wait_for_selector("#test-panel .odds .sources li:has-text('szermierka')")
+    assert ala.is_checked("#test-panel input[name=trait][data-name='Rycerz królestwa']")
+    assert ala.is_checked("#test-panel input[name=trait][data-name='szermierka']")
+    assert "Rycerz królestwa" in ala.inner_text("#test-panel .odds .sources")
+
+
 # --- 8: every number follows the change live ------------------------------------------------------
 
 
@@ -231,6 +256,35 @@ def test_on_a_phone_the_odds_roll_and_result_are_on_screen_together(browser, bas
     assert in_view(ala, "#test-panel .rolled .entry")
     assert in_view(ala, "#test-panel .odds")
     assert in_view(ala, "#test-panel .roll-button")
+
+
+@pytest.mark.parametrize(
+    ("campaign", "hero", "stat", "checked"),
+    [
+        (AST, "Olaf", "Ciało: silny", "input[name=item][data-name='Ciało: silny']"),
+        (CAERBANNOG, "Julio", "Jazda", "input[name=skill][value='Jazda']"),
+    ],
+)
+def test_on_a_phone_a_roll_that_changes_the_sheet_keeps_the_result_on_screen_and_focused(
+    browser, base, campaign, hero, stat, checked
+):
+    """AST gains FUNT, Caerbannog counts Rozmach: the sheet and the panel refresh after the roll,
+    and neither moves the result off screen nor takes its focus; the re-rolls offered after it
+    are folded, so Roll is on screen too."""
+    run_session(browser, base, campaign)
+    ala = open_sheet(browser, base, "ala", campaign, hero, **PHONE)
+    click_stat(ala, stat, checked)
+    with ala.expect_response(lambda response: response.url.endswith("/paper/")):
+        roll(ala)  # the sheet's own refresh follows the roll
+    ala.wait_for_load_state("networkidle")
+    ala.wait_for_timeout(300)
+    assert in_view(ala, "#test-panel .rolled .entry")
+    assert in_view(ala, "#test-panel .roll-button")
+    assert ala.evaluate("document.activeElement.closest('#test-panel .rolled') !== null")
+    # What may follow the roll (a re-roll) is folded under its summary, a tap away.
+    assert not ala.locator("#test-panel .follow-ups form").first.is_visible()
+    ala.click("#test-panel .follow-ups summary")
+    assert ala.locator("#test-panel .follow-ups form").first.is_visible()
 
 
 def test_on_a_phone_the_dashboard_fits_with_the_npc_lists_folded(browser, base, tmp_path):
