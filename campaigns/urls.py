@@ -6,6 +6,7 @@ urlpatterns = [
     path("c/new/", views.campaign_create, name="campaign_create"),
     path("c/<int:campaign_id>/", views.campaign_detail, name="campaign_detail"),
     path("c/<int:campaign_id>/settings/", views.campaign_settings, name="campaign_settings"),
+    path("c/<int:campaign_id>/sessions/", views.campaign_sessions, name="campaign_sessions"),
     path(
         "c/<int:campaign_id>/invite/regenerate/",
         views.invite_regenerate,

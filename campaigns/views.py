@@ -102,11 +102,28 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "members": members,
         "left_behind": left_behind if is_gm else [],
         "npc_count": npcs.count(),
-        # Newest first; the running one (if any) leads the list.
-        "sessions": list(campaign.sessions.order_by("-started_at", "-pk")[:10]),
+        "sessions": _sessions(campaign),
         **(_invite_context(request, campaign) if is_gm else {}),
     }
     return render(request, "campaigns/detail.html", context)
+
+
+def _sessions(campaign: Campaign) -> list:
+    """Newest first; the running one (if any) leads the list."""
+    return list(campaign.sessions.order_by("-started_at", "-pk")[:10])
+
+
+@require_GET
+@login_required
+def campaign_sessions(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The campaign page's sessions card alone, for its refresh when a session starts or ends."""
+    campaign = member_campaign(request, campaign_id)
+    context = {
+        "campaign": campaign,
+        "is_gm": campaign.is_gm(request.user),
+        "sessions": _sessions(campaign),
+    }
+    return render(request, "campaigns/_sessions.html", context)
 
 
 def _invite_response(request: HttpRequest, campaign: Campaign, message: str) -> HttpResponse:

@@ -239,6 +239,13 @@ def test_ending_the_session_asks_once_without_javascript_and_every_open_page_fol
         bartek.goto(session_url)
         bartek.wait_for_selector(".connection[data-connection-state='live']")
         assert "Running since" in bartek.inner_text(".session-side")
+        campaign_page = ala.context.new_page()  # the player's campaign page in another tab
+        campaign_page.goto(f"{base}/")
+        campaign_page.click(f"text={FASTTEST}")
+        campaign_page.wait_for_selector("#campaign-sessions a:has-text('Go to the table')")
+        campaign_page.wait_for_selector(
+            "#call-cues[data-connection-state='live']", state="attached"
+        )
 
         gm.click("text=End the session")
         assert "End the session" in gm.inner_text("h1")
@@ -251,6 +258,8 @@ def test_ending_the_session_asks_once_without_javascript_and_every_open_page_fol
         assert "No game session is running" in ala.inner_text("#test-panel")
         bartek.wait_for_selector(".session-side:has-text('Played on')")
         assert "Running since" not in bartek.inner_text(".session-side")
+        campaign_page.wait_for_selector("#campaign-sessions:has-text('No session is running')")
+        assert "Go to the table" not in campaign_page.inner_text("#campaign-sessions")
         context.close()
 
 

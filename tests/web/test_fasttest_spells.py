@@ -316,6 +316,17 @@ def test_the_call_form_offers_a_spell_for_a_caster(client, caster, gm):
     assert "spell, 0 penalty dice" in html
 
 
+def test_the_call_forms_spell_of_one_penalty_die_reads_in_the_singular(client, caster, gm):
+    client.force_login(gm)
+    url = reverse("dashboard", args=[caster.campaign.pk])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "spell, 1 penalty die<" in html
+    assert "spell, 1 penalty dice" not in html
+    polish = client.get(url, HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "zaklęcie, 1 kość karna<" in polish
+    assert "zaklęcie, 3 kości karne<" in polish
+
+
 def test_the_call_form_offers_no_spell_for_a_character_without_magic(client, make_table, gm):
     table = make_table(**zarith(KNIGHT))
     client.force_login(gm)

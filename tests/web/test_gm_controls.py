@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from rolls import pending
 from rolls.actions import ActionRefused
@@ -116,6 +117,16 @@ def test_the_fasttest_split_takes_at_most_the_penalty_dice_left(call_in, gm):
     with pytest.raises(ActionRefused, match="from 0 to"):
         pending.change_test(test.pk, gm, "set_extra_d10", value=9)
     assert PendingTest.objects.get(pk=test.pk).modifiers.get("extra_d10") is None
+
+
+def test_the_split_of_one_penalty_die_is_refused_in_the_singular(call_in, gm):
+    test = call_in("fasttest")  # BUDOWA + WALKA on this sheet leaves one penalty die to split
+    with pytest.raises(ActionRefused) as refused:
+        pending.change_test(test.pk, gm, "set_extra_d10", value=2)
+    assert str(refused.value) == "Of the 1 penalty die, from 0 to 1 can be a d10."
+    with translation.override("pl"), pytest.raises(ActionRefused) as refused:
+        pending.change_test(test.pk, gm, "set_extra_d10", value=2)
+    assert str(refused.value) == "Spośród 1 kości karnej od 0 do 1 może być k10."
 
 
 def test_a_change_that_would_leave_an_unrollable_test_is_refused_with_the_engines_words(

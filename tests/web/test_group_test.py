@@ -114,6 +114,13 @@ def test_the_initiator_gathers_two_helpers_and_everyone_sees_one_die_each(party)
     assert "Odds of success" in response.content.decode()
 
 
+def test_the_group_test_links_to_the_rules_page_that_says_how_it_shares_its_dice(party):
+    client = gathered(party, None)
+    html = client.get(reverse("group_section", args=[party.campaign.pk])).content.decode()
+    assert f'href="{reverse("rules", args=["caerbannog"])}"' in html
+    assert "How does this test work?" in html
+
+
 def test_one_helper_gives_the_initiator_two_dice_and_the_helper_one(party):
     ala, bartek, _celina = party.characters
     gm = party.client(party.gm)

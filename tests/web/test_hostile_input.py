@@ -30,6 +30,7 @@ pytestmark = pytest.mark.django_db
 READ_ONLY = {
     "home",
     "campaign_detail",
+    "campaign_sessions",
     "campaign_join",
     "session_log",
     "session_detail",

@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -71,17 +72,35 @@ def stop(process: subprocess.Popen) -> str:
         return process.communicate()[0]
 
 
-def test_make_run_serves_a_login_page_that_a_demo_login_opens(served):
-    base, _ = served
+def logged_in(base: str, username: str) -> tuple[urllib.request.OpenerDirector, str]:
+    """A cookie-keeping opener logged in as a demo login, and the home page it lands on."""
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     login_page = opener.open(f"{base}/accounts/login/").read().decode()
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login_page).group(1)
     form = urllib.parse.urlencode(
-        {"username": "gm", "password": "demo-table", "csrfmiddlewaretoken": token}
+        {"username": username, "password": "demo-table", "csrfmiddlewaretoken": token}
     ).encode()
     home = opener.open(urllib.request.Request(f"{base}/accounts/login/", data=form)).read()
-    assert "Caerbannog 2026" in home.decode()
+    return opener, home.decode()
+
+
+def test_make_run_serves_a_login_page_that_a_demo_login_opens(served):
+    base, _ = served
+    _, home = logged_in(base, "gm")
+    assert "Caerbannog 2026" in home
+
+
+def test_a_player_opening_a_gm_page_under_make_run_gets_the_apps_404_not_the_url_list(served):
+    base, _ = served
+    opener, home = logged_in(base, "ala")
+    campaign = re.search(r'href="(/c/\d+/)"', home).group(1)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        opener.open(f"{base}{campaign}dashboard/")
+    body = refused.value.read().decode()
+    assert refused.value.code == 404
+    assert "Page not found" in body
+    assert "URLconf" not in body
 
 
 def test_make_run_prints_the_url_and_the_demo_logins(served):

@@ -170,3 +170,27 @@ def test_a_system_brings_its_page_through_the_registry(client, pageless_and_page
     assert "A page of its own." in response.content.decode()
     html = client.get(reverse("rules_index"), **EN).content.decode()
     assert f'href="{reverse("rules", args=["paged"])}"' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("headers", "phrases"),
+    [
+        (EN, ("with one helper the initiator rolls 2 dice and the helper 1",
+              "a surprised side&#x27;s pool is halved (rounded down)")),
+        (PL, ("z jednym pomocnikiem inicjator rzuca 2 kośćmi, a pomocnik 1",
+              "pula strony zaskoczonej spada o połowę")),
+    ],
+)  # fmt: skip
+def test_the_caerbannog_page_says_how_a_group_test_shares_its_dice_and_what_surprise_does(
+    client, headers, phrases
+):
+    """The README sends a newcomer to this page for group tests and surprise."""
+    html = client.get(reverse("rules", args=["caerbannog"]), **headers).content.decode()
+    for phrase in phrases:
+        assert phrase in html
+
+
+def test_the_readme_names_no_rules_file_a_clone_lacks():
+    readme = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8")
+    assert "RULES.md" not in readme

@@ -142,3 +142,33 @@ def test_the_parts_of_a_page_that_show_the_session_are_refreshed_when_it_changes
     html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
     for part in ("dash-meta", "pending-tests", "party", "after-roll", "random-tables"):
         _refreshed_on_session(client, html, part)
+
+
+def test_the_campaign_pages_sessions_card_is_refreshed_when_a_session_starts_or_ends(
+    client, table, player
+):
+    client.force_login(player)
+    html = client.get(reverse("campaign_detail", args=[table.campaign.pk])).content.decode()
+    _refreshed_on_session(client, html, "campaign-sessions")
+
+
+def test_after_the_end_the_players_sessions_card_no_longer_leads_to_the_table(
+    client, table, gm, player
+):
+    campaign, session = table.campaign, table.session
+    client.force_login(player)
+    url = reverse("campaign_sessions", args=[campaign.pk])
+    assert "Go to the table" in client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    client.force_login(gm)
+    client.post(end_url(campaign, session), {"confirm": "yes"})
+    client.force_login(player)
+    card = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "Go to the table" not in card
+    assert "· running" not in card
+    assert "No session is running." in card
+
+
+def test_an_outsider_gets_404_from_the_sessions_card(client, table, outsider):
+    client.force_login(outsider)
+    response = client.get(reverse("campaign_sessions", args=[table.campaign.pk]))
+    assert response.status_code == 404

@@ -57,6 +57,18 @@ PAGE = RulesPage(
             "the main one: Julio's Opanowanie I + Ukrycie II + Percepcja III rolls a d6, a d8 "
             "and a d10. Order them on the panel; a test the GM calls keeps the GM's order."
         ),
+        _(
+            "In a group test helpers join the initiator: with one helper the initiator rolls "
+            "2 dice and the helper 1; with two or more helpers everyone rolls one die. Each "
+            "may boost with their own Rozmach and category bonus, and the Rozmach of a die "
+            "goes to whoever rolled it."
+        ),
+        _(
+            "The Rozmach pool empties at the end of every scene. Rozmach you must spend but "
+            "lack costs that much Determinacja instead. In the first round of a fight a "
+            "surprised side's pool is halved (rounded down) and a surprising side's doubled "
+            "(at most 10): the GM sets it on that test."
+        ),
     ),
     example=(
         _(

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from campaigns.models import GameSession
 from campaigns.system_settings import system_settings
@@ -394,8 +394,10 @@ def gm_dynamic_limits(panel: Panel, pending) -> dict[str, Limit]:
     them may be d10s; with none left there is nothing to split."""
     penalty = -panel.context.get("net", 0) if panel.ready else 0
     if penalty > 0:
-        message = gettext_lazy(
-            "Of the %(high)s penalty dice, from %(low)s to %(high)s can be d10s."
+        message = ngettext_lazy(
+            "Of the %(high)s penalty die, from %(low)s to %(high)s can be a d10.",
+            "Of the %(high)s penalty dice, from %(low)s to %(high)s can be d10s.",
+            penalty,
         )
         return {"extra_d10": Limit(0, penalty, message)}
     message = gettext_lazy("No penalty dice are left to split; bonus dice are the player's.")

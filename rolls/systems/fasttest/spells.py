@@ -17,7 +17,7 @@ from typing import Any
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import GameSession
 from rolls.after_roll import SPELL_LABEL
@@ -117,7 +117,8 @@ def target_fields(sheet, settings) -> list[dict[str, Any]]:
     if refusal(sheet, settings) is not None:
         return []
     choices = [("", gettext_lazy("not a spell"))] + [
-        (str(n), _("spell, %(n)s penalty dice") % {"n": n}) for n in range(CALLED_MAX + 1)
+        (str(n), ngettext("spell, %(n)s penalty die", "spell, %(n)s penalty dice", n) % {"n": n})
+        for n in range(CALLED_MAX + 1)
     ]
     return [
         {
