@@ -157,7 +157,24 @@
   const rolling = new Set(); // the XHRs of rolls on their way
   let refreshAfterRoll = false;
   function isRoll(elt) { return !!(elt && elt.closest && elt.closest(".roll-button, .follow-up")); }
+  // A refresh asked for while a request of the panel's choices is on its way (a change, an
+  // earlier refresh) would be queued by htmx on the choices form, which that request's answer
+  // replaces: htmx drops the queued request, and the panel keeps an answer read before what it
+  // was told (an opposed test's turn before the settle). It is sent once that answer is in.
+  const choosing = new Set(); // the XHRs sent from the panel's choices form
+  let refreshAfterChoices = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const elt = event.detail.elt;
+    if (!elt || !elt.matches || !elt.matches("#test-panel form.panel-choices")) return;
+    const xhr = event.detail.xhr;
+    choosing.add(xhr);
+    xhr.addEventListener("loadend", function () {
+      choosing.delete(xhr);
+      if (refreshAfterChoices && !choosing.size) { refreshAfterChoices = false; refreshPanel(); }
+    });
+  });
   function refreshPanel() {
+    if (choosing.size) { refreshAfterChoices = true; return; }
     const panel = panelElement();
     const form = choicesForm(panel);
     if (!form) return;
