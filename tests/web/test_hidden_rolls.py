@@ -50,6 +50,7 @@ class Table:
     hidden: Roll  # the GM's hidden roll from the panel on the hero's sheet
     called: Roll  # the GM's hidden roll of a test the GM called on the hero
     pending: PendingTest
+    opposed_id: int = 1  # none: the opposed endpoints must still not leak
 
 
 def scripted(monkeypatch, faces):
@@ -202,22 +203,37 @@ def test_the_magic_die_after_the_gms_hidden_spell_is_a_404_to_the_casters_owner(
 
 
 @pytest.fixture
-def hidden_side(client, make_table, gm, other_player, dice):
+def hidden_side(client, make_table, gm, other_player, monkeypatch):
     """A Caerbannog opposed test, settled in turn: the GM rolled Ala's side (Julio's Atletyka,
     3d10) hidden, Bartek rolled his in public; Julio's side is to settle first."""
     duel = make_table(
-        "caerbannog", characters=[("Ala", copy.deepcopy(SHEET)), ("Bartek", copy.deepcopy(SHEET))]
+        "caerbannog",
+        characters=[("Ala", copy.deepcopy(SHEET)), ("Bartek", copy.deepcopy(SHEET))],
+        npcs=[("Troll", [])],
     )
     opposed = caerbannog_duel(client, gm, duel)
     side = opposed.initiator
-    dice(*HIDDEN_FACES["Atletyka"])
-    client.force_login(gm)
-    form = {"pending": side.pk, "revision": side.revision, "visibility": Visibility.HIDDEN}
-    response = client.post(panel_url(side.character, "test_roll"), form | {"key": uuid.uuid4()})
-    assert response.status_code == 200
-    dice(3, 2, 1)
-    roll_side(client, other_player, opposed.opponent)
+    with monkeypatch.context() as patch:
+        scripted(patch, HIDDEN_FACES["Atletyka"])
+        client.force_login(gm)
+        form = {"pending": side.pk, "revision": side.revision, "visibility": Visibility.HIDDEN}
+        response = client.post(panel_url(side.character, "test_roll"), form | {"key": uuid.uuid4()})
+        assert response.status_code == 200
+        scripted(patch, (3, 2, 1))
+        roll_side(client, other_player, opposed.opponent)
     return opposed
+
+
+@pytest.fixture
+def opposed_table(hidden_side) -> Table:
+    """The walk's table with the opposed test of ``hidden_side``: its hidden side is the roll."""
+    hidden = Roll.objects.get(visibility=Visibility.HIDDEN)
+    pending, session = hidden_side.initiator, hidden_side.session
+    npc = NPC.objects.get(campaign=session.campaign)
+    return Table(
+        session.campaign, pending.character, npc, session.pk, hidden, hidden, pending,
+        opposed_id=hidden_side.pk,
+    )  # fmt: skip
 
 
 def test_the_owner_of_a_side_the_gm_rolled_hidden_is_offered_no_follow_up_of_it(
@@ -286,7 +302,7 @@ def _fill(pattern, table: Table) -> list[dict]:
         "kind": [*KIND_LABELS, "no-such-kind"],
         "fmt": ["md", "csv", "json"],
         # An opposed test's NPC side (rolls.opposed): none here, the endpoint must still not leak.
-        "opposed_id": [1],
+        "opposed_id": [table.opposed_id],
         # A group test (rolls.group): none here either; its endpoints must refuse, not leak.
         "group_id": [1],
         "pk": [table.npc.pk if pattern.name in ("npc_roll", "npc_roll_box") else table.hero.pk],
@@ -321,6 +337,7 @@ def _requests(table: Table) -> list[tuple[str, dict, dict]]:
         "player_weapon": "hand",
         "enemy_weapon": "hand",
         "text": "Goblin 2",
+        "side": "a",
     }
     posts = [
         {},
@@ -339,12 +356,17 @@ def _requests(table: Table) -> list[tuple[str, dict, dict]]:
 
 
 VIEWERS = ["owner", "other player", "outsider", "anonymous"]
+#: The tables walked: a GM's hidden roll and hidden called test on one sheet; an opposed test
+#: whose side the GM rolled hidden, waiting for that side to settle.
+WALKED = {"hidden rolls": "table", "opposed side": "opposed_table"}
 
 
+@pytest.mark.parametrize("walked", WALKED)
 @pytest.mark.parametrize("pattern", roll_urls.urlpatterns, ids=lambda pattern: pattern.name)
 def test_no_answer_of_any_roll_endpoint_shows_a_hidden_roll_to_anyone_but_the_gm(
-    table, pattern, player, other_player, outsider
+    request, walked, pattern, player, other_player, outsider
 ):
+    table = request.getfixturevalue(WALKED[walked])
     users = {"owner": player, "other player": other_player, "outsider": outsider}
     for viewer in VIEWERS:
         client = Client()
