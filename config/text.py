@@ -10,6 +10,7 @@ always the same message at the field, never a server error.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -75,3 +76,38 @@ class TextField(forms.CharField):
         if text_problem(value):
             raise ValidationError(MESSAGE, code="unsafe_text")
         return super().to_python(value)
+
+
+#: The deepest nesting a JSON file a person sends is read to (an exported sheet is four deep).
+MAX_JSON_DEPTH = 20
+
+
+class TooDeep(Exception):
+    """A JSON document nested deeper than ``MAX_JSON_DEPTH``."""
+
+
+def load_json(text: str, **options: Any) -> Any:
+    """``json.loads`` for a file a person sends: nesting past ``MAX_JSON_DEPTH`` is ``TooDeep``.
+
+    Nested thousands deep, the parser itself gives up with a RecursionError (a server error, not
+    a ValueError) before anything could look; shallower, the depth is counted without recursion.
+    """
+    try:
+        document = json.loads(text, **options)
+    except RecursionError:
+        raise TooDeep from None
+    if json_depth(document) > MAX_JSON_DEPTH:
+        raise TooDeep
+    return document
+
+
+def json_depth(document: Any) -> int:
+    """How deeply a parsed JSON document nests, counted without recursion."""
+    deepest, stack = 0, [(document, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (dict, list)):
+            deepest = max(deepest, depth)
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
+    return deepest

@@ -25,6 +25,7 @@ from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError
+from rolls.log import may_see
 from rolls.models import OpposedTest, PendingTest, Roll, Visibility
 from rolls.pending import _announce as announce
 from rolls.pending import call_test, pending_view
@@ -290,6 +291,8 @@ def settle_side(*, opposed_id: int, user, side: str) -> OpposedTest:
         raise ActionRefused(_("Only that side's player (or the GM) settles it."))
     if _side_roll(opposed, "a") is None or _side_roll(opposed, "b") is None:
         raise ActionRefused(_("Both sides roll first; then each settles their modifiers."))
+    if not may_see(_final(_side_roll(opposed, side)), user, gm):
+        raise ActionRefused(_("The GM rolled this side hidden; the GM settles it."))
     if side == "b" and not _a_settled(opposed):
         raise ActionRefused(_wait_for_initiator())
     field_name = "initiator_settled" if side == "a" else "opponent_settled"
@@ -585,8 +588,13 @@ def settle_view(character, user) -> dict[str, Any] | None:
     if not shown["settling"]:
         return None
     campaign = found.session.campaign
-    mine = shown["turn"] == side and user.pk in (character.owner_id, campaign.gm_id)
     final = shown["a_final" if side == "a" else "b_final"]
+    # A side the GM rolled hidden is the GM's to settle: its follow-ups would show its faces.
+    mine = (
+        shown["turn"] == side
+        and user.pk in (character.owner_id, campaign.gm_id)
+        and may_see(final, user, campaign.gm_id == user.pk)
+    )
     offered = []
     if mine:
         offered = [

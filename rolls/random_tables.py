@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
-from config.text import TextField
+from config.text import MAX_JSON_DEPTH, TextField, TooDeep, load_json
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError
 from rolls.engine import tables as engine_tables
@@ -258,9 +258,14 @@ def _row_line(low: Any, high: Any, words_: Any) -> str:
 
 def _read_json(text: str) -> dict[str, str]:
     try:
-        document = json.loads(text)
+        document = load_json(text)
     except ValueError:
         raise ImportRefused(_("The file is not valid JSON.")) from None
+    except TooDeep:
+        raise ImportRefused(
+            _("This file is nested more than %(n)s levels deep; an exported table is not.")
+            % {"n": MAX_JSON_DEPTH}
+        ) from None
     rows = document.get("rows") if isinstance(document, dict) else None
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise ImportRefused(

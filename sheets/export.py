@@ -14,16 +14,14 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, System
+from config.text import MAX_JSON_DEPTH, TooDeep, has_unsafe_text, load_json
 from config.text import MESSAGE as UNSAFE_TEXT
-from config.text import has_unsafe_text
 from sheets.actions import clean_name, validate_sheet
 from sheets.models import Character
 
 SCHEMA = 1
 #: The largest file or pasted text an import reads (a full sheet is a few kilobytes).
 MAX_BYTES = 64 * 1024
-#: The deepest nesting read (an exported sheet is four levels deep).
-MAX_DEPTH = 20
 
 
 def export_document(character: Character) -> dict[str, Any]:
@@ -53,24 +51,9 @@ def _no_constant(name: str) -> None:
     raise ValueError(name)
 
 
-def _depth(document: Any) -> int:
-    """How deeply the parsed document nests, counted without recursion."""
-    deepest, stack = 0, [(document, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, (dict, list)):
-            deepest = max(deepest, depth)
-            stack.extend((child, depth + 1) for child in _children(node))
-    return deepest
-
-
-def _children(node: dict | list) -> list:
-    return list(node.values()) if isinstance(node, dict) else node
-
-
 def _too_deep() -> str:
     return _("This file is nested more than %(n)s levels deep; an exported character is not.") % {
-        "n": MAX_DEPTH
+        "n": MAX_JSON_DEPTH
     }
 
 
@@ -85,12 +68,10 @@ def read_import(raw: bytes | str, campaign: Campaign) -> Imported:
         )
     try:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
-        document = json.loads(text, parse_constant=_no_constant)
+        document = load_json(text, parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError):
         return Imported(problems=[_("This is not a JSON file exported from a character sheet.")])
-    except RecursionError:  # nested thousands deep: the parser gives up before we could look
-        return Imported(problems=[_too_deep()])
-    if _depth(document) > MAX_DEPTH:
+    except TooDeep:
         return Imported(problems=[_too_deep()])
     if has_unsafe_text(document):
         return Imported(problems=[str(UNSAFE_TEXT)])

@@ -9,6 +9,7 @@ endpoint added later is checked too (or fails, asking how to fill its new URL pa
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import uuid
@@ -28,6 +29,7 @@ from sheets.models import NPC, Character
 from tests.web.dice import deal
 from tests.web.live import panel_url
 from tests.web.test_after_roll import CASTER, SPELL, zarith
+from tests.web.test_opposed import caerbannog_duel, roll_side
 from tests.web.test_panel_caerbannog import SHEET
 
 pytestmark = pytest.mark.django_db
@@ -48,6 +50,7 @@ class Table:
     hidden: Roll  # the GM's hidden roll from the panel on the hero's sheet
     called: Roll  # the GM's hidden roll of a test the GM called on the hero
     pending: PendingTest
+    opposed_id: int = 1  # none: the opposed endpoints must still not leak
 
 
 def scripted(monkeypatch, faces):
@@ -196,6 +199,79 @@ def test_the_magic_die_after_the_gms_hidden_spell_is_a_404_to_the_casters_owner(
     assert (Roll.objects.count(), caster.data["magic_die"]) == (1, 10)
 
 
+# --- An opposed test's side the GM rolled hidden -------------------------------------------------
+
+
+@pytest.fixture
+def hidden_side(client, make_table, gm, other_player, monkeypatch):
+    """A Caerbannog opposed test, settled in turn: the GM rolled Ala's side (Julio's Atletyka,
+    3d10) hidden, Bartek rolled his in public; Julio's side is to settle first."""
+    duel = make_table(
+        "caerbannog",
+        characters=[("Ala", copy.deepcopy(SHEET)), ("Bartek", copy.deepcopy(SHEET))],
+        npcs=[("Troll", [])],
+    )
+    opposed = caerbannog_duel(client, gm, duel)
+    side = opposed.initiator
+    with monkeypatch.context() as patch:
+        scripted(patch, HIDDEN_FACES["Atletyka"])
+        client.force_login(gm)
+        form = {"pending": side.pk, "revision": side.revision, "visibility": Visibility.HIDDEN}
+        response = client.post(panel_url(side.character, "test_roll"), form | {"key": uuid.uuid4()})
+        assert response.status_code == 200
+        scripted(patch, (3, 2, 1))
+        roll_side(client, other_player, opposed.opponent)
+    return opposed
+
+
+@pytest.fixture
+def opposed_table(hidden_side) -> Table:
+    """The walk's table with the opposed test of ``hidden_side``: its hidden side is the roll."""
+    hidden = Roll.objects.get(visibility=Visibility.HIDDEN)
+    pending, session = hidden_side.initiator, hidden_side.session
+    npc = NPC.objects.get(campaign=session.campaign)
+    return Table(
+        session.campaign, pending.character, npc, session.pk, hidden, hidden, pending,
+        opposed_id=hidden_side.pk,
+    )  # fmt: skip
+
+
+def test_the_owner_of_a_side_the_gm_rolled_hidden_is_offered_no_follow_up_of_it(
+    client, player, hidden_side
+):
+    """The settling box offered the owner a re-roll of the hidden roll, its dice listed."""
+    hidden = Roll.objects.get(visibility=Visibility.HIDDEN)
+    client.force_login(player)
+    body = client.get(panel_url(hidden_side.initiator.character)).content.decode()
+    assert "Both sides have rolled." in body
+    assert f"/rolls/{hidden.pk}/" not in body
+    assert "d10: 10" not in body
+    assert "My result stands" not in body
+
+
+def test_the_owner_cannot_settle_a_side_the_gm_rolled_hidden(client, player, hidden_side):
+    campaign_id = hidden_side.session.campaign_id
+    client.force_login(player)
+    url = reverse("opposed_settle", args=[campaign_id, hidden_side.pk])
+    response = client.post(url, {"side": "a"}, **HX)
+    assert "The GM rolled this side hidden; the GM settles it." in response.content.decode()
+    hidden_side.refresh_from_db()
+    assert not hidden_side.initiator_settled
+
+
+def test_the_gm_settles_the_side_they_rolled_hidden_and_is_offered_its_follow_ups(
+    client, gm, hidden_side
+):
+    hidden = Roll.objects.get(visibility=Visibility.HIDDEN)
+    client.force_login(gm)
+    body = client.get(panel_url(hidden_side.initiator.character)).content.decode()
+    assert f"/rolls/{hidden.pk}/reroll/" in body
+    url = reverse("opposed_settle", args=[hidden_side.session.campaign_id, hidden_side.pk])
+    assert client.post(url, {"side": "a"}, **HX).status_code == 200
+    hidden_side.refresh_from_db()
+    assert hidden_side.initiator_settled
+
+
 # --- A roll answer that would be a hidden roll -------------------------------------------------
 
 
@@ -226,7 +302,7 @@ def _fill(pattern, table: Table) -> list[dict]:
         "kind": [*KIND_LABELS, "no-such-kind"],
         "fmt": ["md", "csv", "json"],
         # An opposed test's NPC side (rolls.opposed): none here, the endpoint must still not leak.
-        "opposed_id": [1],
+        "opposed_id": [table.opposed_id],
         # A group test (rolls.group): none here either; its endpoints must refuse, not leak.
         "group_id": [1],
         "pk": [table.npc.pk if pattern.name in ("npc_roll", "npc_roll_box") else table.hero.pk],
@@ -261,6 +337,7 @@ def _requests(table: Table) -> list[tuple[str, dict, dict]]:
         "player_weapon": "hand",
         "enemy_weapon": "hand",
         "text": "Goblin 2",
+        "side": "a",
     }
     posts = [
         {},
@@ -279,12 +356,17 @@ def _requests(table: Table) -> list[tuple[str, dict, dict]]:
 
 
 VIEWERS = ["owner", "other player", "outsider", "anonymous"]
+#: The tables walked: a GM's hidden roll and hidden called test on one sheet; an opposed test
+#: whose side the GM rolled hidden, waiting for that side to settle.
+WALKED = {"hidden rolls": "table", "opposed side": "opposed_table"}
 
 
+@pytest.mark.parametrize("walked", WALKED)
 @pytest.mark.parametrize("pattern", roll_urls.urlpatterns, ids=lambda pattern: pattern.name)
 def test_no_answer_of_any_roll_endpoint_shows_a_hidden_roll_to_anyone_but_the_gm(
-    table, pattern, player, other_player, outsider
+    request, walked, pattern, player, other_player, outsider
 ):
+    table = request.getfixturevalue(WALKED[walked])
     users = {"owner": player, "other player": other_player, "outsider": outsider}
     for viewer in VIEWERS:
         client = Client()

@@ -191,9 +191,10 @@ def _post(client: Client, form: Form, fields: list[tuple[str, str]]):
         return client.post(form.url, body, content_type="application/x-www-form-urlencoded")
     data: dict = {}
     for name, value in fields:
-        data.setdefault(name, []).append(value.encode("utf-8", "surrogatepass"))
+        if name not in form.files:
+            data.setdefault(name, []).append(value.encode("utf-8", "surrogatepass"))
     for name in form.files:
-        data.setdefault(name, []).append(_upload(fields))
+        data.setdefault(name, []).append(_upload(name, fields))
     return client.post(form.url, data)
 
 
@@ -206,11 +207,14 @@ def _where(error: Exception) -> str:
     return f"{type(error).__name__} at {place}: {str(error)[:120]!r}"
 
 
-def _upload(fields):
+def _upload(file_name: str, fields):
+    """The .json file a probe sends: the text drawn for the file field itself, else the pasted
+    JSON of the form (the character import takes either)."""
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    text = next((value for name, value in fields if name == "json"), "")
-    return SimpleUploadedFile("hero.json", text.encode("utf-8", "surrogatepass"))
+    drawn = [value for name, value in fields if name == file_name]
+    text = drawn[0] if drawn else next((value for name, value in fields if name == "json"), "")
+    return SimpleUploadedFile("upload.json", text.encode("utf-8", "surrogatepass"))
 
 
 def _with(form: Form, replaced: dict[str, str]) -> list[tuple[str, str]]:
@@ -255,6 +259,19 @@ def _sweep(crawl: Crawl, values: tuple[str, ...]) -> list[tuple]:
                 if _probe(crawl, form, _with(form, {name: value})) >= 500:
                     failures.append((form.user, form.url, name, value[:8], _crashes[-1]))
     return failures
+
+
+def test_every_file_and_pasted_json_takes_json_nested_thousands_deep_without_a_500(crawl):
+    """The parser gives up on such nesting with a RecursionError, not a ValueError."""
+    imports = [form for form in crawl.forms if form.files or "json" in form.names]
+    assert {form.url_name for form in imports} >= {"character_import", "random_table_import"}
+    failures = []
+    for form in imports:
+        for name in [*form.files, *(["json"] if "json" in form.names else [])]:
+            for text in (DEEP_LIST, DEEP_OBJECT):
+                if _probe(crawl, form, _with(form, {name: text})) >= 500:
+                    failures.append((form.user, form.url, name, text[:8], _crashes[-1]))
+    assert not failures, "\n".join(map(str, failures))
 
 
 def test_random_hostile_text_in_any_fields_of_any_form_finds_no_500(crawl):

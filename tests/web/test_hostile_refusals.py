@@ -12,13 +12,14 @@ import uuid
 
 import pytest
 from django import forms
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from campaigns.models import Campaign, GameSession, Scene
 from config.text import MESSAGE, TextField, text_problem
 from rolls import actions, pending
 from rolls.demo import seed_demo
-from rolls.models import Award, PendingTest, Roll
+from rolls.models import Award, PendingTest, RandomTable, Roll
 from sheets.models import NPC, Character
 
 pytestmark = pytest.mark.django_db
@@ -203,6 +204,28 @@ def test_an_import_with_nan_is_not_an_exported_file(ala, demo):
     document = json.dumps(exported(ala, hero_of(campaign))).replace('"armor": 1', '"armor": NaN')
     response = import_json(ala, campaign, document)
     assert "This is not a JSON file exported from a character sheet." in response.content.decode()
+
+
+DEEP_ROW = {"from": 1, "to": 6, "text": json.loads("[" * 30 + "]" * 30)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 5000 + "]" * 5000,
+        '{"rows":' * 5000 + "1" + "}" * 5000,
+        json.dumps({"name": "Pogoda", "dice": "1d6", "rows": [DEEP_ROW]}),
+    ],
+    ids=["list 5000 deep", "object 5000 deep", "a row 30 deep"],
+)
+def test_a_random_table_file_nested_too_deep_is_refused_with_a_message(gm_client, demo, text):
+    campaign = demo["fasttest"]
+    before = RandomTable.objects.count()
+    upload = SimpleUploadedFile("weather.json", text.encode())
+    response = gm_client.post(reverse("random_table_import", args=[campaign.pk]), {"file": upload})
+    assert response.status_code == 422
+    assert "nested more than 20 levels deep; an exported table is not." in response.content.decode()
+    assert RandomTable.objects.count() == before
 
 
 # --- Item 5: text a database cannot hold --------------------------------------------------------
