@@ -25,7 +25,7 @@ FILLED = 2 * PAGE_SIZE + 5
 FILL = f"""
 from campaigns.models import GameSession
 from tests.web.long_log import long_log
-session = GameSession.objects.open().get(campaign__name={CAMPAIGN.split(" (")[0]!r})
+session = GameSession.objects.open().get(campaign__name={CAMPAIGN!r})
 player = session.campaign.memberships.exclude(user=session.campaign.gm).first().user
 long_log(session, player, session.campaign.gm, {FILLED})
 """
@@ -78,7 +78,7 @@ def test_the_last_earlier_page_removes_the_link(evening):
     load_earlier(bartek)
     bartek.wait_for_selector(f"#log-earlier a:has-text('before #{FILLED - 2 * PAGE_SIZE + 1}')")
     load_earlier(bartek)
-    bartek.wait_for_selector("#log-earlier:not(:has(a))")
+    bartek.wait_for_selector("#log-earlier:not(:has(a))", state="attached")
     assert bartek.evaluate(SEQS) == list(range(FILLED, 0, -1))
 
 

@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from campaigns import sessions
 from rolls.log import PAGE_SIZE
 from tests.web.long_log import HIDDEN_EVERY, SECRET_EVERY, long_log
 from tests.web.test_after_roll import zarith
@@ -175,6 +176,21 @@ def test_without_javascript_earlier_entries_are_a_page_with_a_plain_link(client,
     assert seqs(html) == list(range(1000, 1000 - PAGE_SIZE, -1))
     assert f"?before={1001 - PAGE_SIZE}" in html
     assert "hx-get" not in html.split('id="log-earlier"')[1]
+
+
+def test_the_page_without_javascript_offers_no_dice_check_it_cannot_run(client, long_evening):
+    sessions.end_session(long_evening.session)
+    client.force_login(long_evening.players[0])
+    html = get(client, earlier_url(long_evening, 1001), htmx=False).content.decode()
+    assert len(seqs(html)) == PAGE_SIZE
+    assert "data-fair-check" not in html
+
+
+def test_the_earlier_answer_of_an_ended_session_offers_the_dice_check(client, long_evening):
+    sessions.end_session(long_evening.session)
+    client.force_login(long_evening.players[0])
+    html = get(client, earlier_url(long_evening, 1001)).content.decode()
+    assert "data-fair-check" in html
 
 
 def test_the_earlier_link_speaks_polish(client, long_evening):
