@@ -32,6 +32,7 @@ READ_ONLY = {
     "campaign_detail",
     "campaign_join",
     "session_log",
+    "session_log_earlier",
     "session_detail",
     "session_side",
     "session_export",
