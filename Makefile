@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # URL to whoever mistypes one). `make run DEBUG=1` for the debug pages while developing.
 DEBUG ?= 0
 
-.PHONY: run test install lint bench bench-live bench-compare messages clean
+.PHONY: run test install lint bench bench-live bench-compare bench-pages messages clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -52,6 +52,9 @@ bench-live: $(VENV)/.installed
 
 bench-compare: $(VENV)/.installed
 	$(BIN)/python bench/compare.py $(or $(BASE),main) $(ARGS)
+
+bench-pages: $(VENV)/.installed
+	$(BIN)/python bench/pages.py $(ARGS)
 
 # Needs GNU gettext; the compiled catalogues are committed so `make run` does not.
 messages: $(VENV)/.installed-dev

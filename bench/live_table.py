@@ -21,6 +21,12 @@ Modes (``--modes``, run in this order, each on fresh data):
 core and pubsub are skipped, with the reason printed, when PostgreSQL or Redis does not answer.
 Servers run with ``DEBUG=0``, uvloop and httptools, without the access log (a production start).
 
+A quiet table (``--sequential``): one table of 5 players and the GM, each mode's servers freshly
+started and not settled; one player rolls ``--sequential-rolls`` times (200), each roll sent once
+the one before has reached the 5 other sockets. It prints p50/p99 over the rolls after the first
+(as a ratio to the floor's in the same run), and the first roll after the start apart (its
+slowest delivery) as a ratio to that warm p50.
+
 Set-up. ``migrate``, then users, campaigns (FastTest), memberships, characters and Django
 sessions are written straight through the ORM in a subprocess with the mode's DATABASE_URL
 (``bulk_create``; unusable passwords, so no password hashing), and each table's session is opened
@@ -608,6 +614,7 @@ class Step:
     machine_cpu: float = 0.0
     background_cpu: float = 0.0
     connect_s: float = 0.0
+    first_ms: float = math.nan  # --sequential: the first roll after the start, slowest delivery
     errors: list[str] = dataclasses.field(default_factory=list)
     server_errors: list[str] = dataclasses.field(default_factory=list)
 
@@ -802,6 +809,39 @@ class Load:
             task.cancel()
         return self._score(step, rolls, expected, window_start, seconds)
 
+    async def run_sequential(self, step: Step, count: int, drain: float, pids: list[int]) -> Step:
+        """``count`` rolls of one player of the first table, each sent once the one before has
+        reached every other socket (or ``drain`` seconds passed); the first is not in the
+        percentiles but kept apart as ``first_ms``: the first roll after the servers started."""
+        self.arrivals.clear()
+        self.duplicates = self.dropped = self.entry_bytes = self.entries = 0
+        roller = self.sock_id(0, 1)
+        rolls = []
+        cpu = (cpu_seconds(pids), time.process_time(), machine_ticks(), time.perf_counter())
+        for index in range(count):
+            roll = Roll(0, roller, time.perf_counter(), measured=index > 0)
+            rolls.append(roll)
+            await self._roll(roll, index)
+            expected = self._expected([roll])
+            deadline = time.perf_counter() + drain
+            while time.perf_counter() < deadline and not self._all_arrived(expected):
+                await asyncio.sleep(0.0005)
+        end = (cpu_seconds(pids), time.process_time(), machine_ticks(), time.perf_counter())
+        wall = end[3] - cpu[3]
+        step.server_cpu = 100 * (end[0] - cpu[0]) / wall
+        step.client_cpu = 100 * (end[1] - cpu[1]) / wall
+        busy, every = end[2][0] - cpu[2][0], end[2][1] - cpu[2][1]
+        step.machine_cpu = 100 * busy / every if every else math.nan
+        first = rolls[0]
+        seen = self.arrivals.get((first.session, first.seq), {}) if first.seq else {}
+        others = self._expected([first])[0][1]
+        if first.seq is not None and all(sock in seen for sock in others):
+            step.first_ms = (max(seen[sock] for sock in others) - first.sent) * 1000
+        else:
+            step.first_ms = math.inf
+        step.rate = (count - 1) / wall if count > 1 else 0.0
+        return self._score(step, rolls, self._expected(rolls), rolls[0].sent, wall)
+
     def _expected(self, rolls: list[Roll]) -> list[tuple[Roll, list[int]]]:
         out = []
         for roll in rolls:
@@ -967,6 +1007,24 @@ async def measure(load: Load, deployment: Deployment, tables: int, rate: float, 
     return step
 
 
+async def measure_sequential(load: Load, deployment: Deployment, args) -> Step:
+    """A quiet table: its sockets connected to freshly started servers, no settling, then
+    ``--sequential-rolls`` rolls one after the other."""
+    step = Step(deployment.mode, 1, load.per_table, 0.0)
+    step.rss_baseline = rss_bytes(deployment.pids)
+    began = time.perf_counter()
+    await load.connect_tables(1)
+    step.connect_s = time.perf_counter() - began
+    step.rss_connected = rss_bytes(deployment.pids)
+    log(f"  [{step.mode}] {step.sockets} sockets connected; "
+        f"{args.sequential_rolls} rolls one after the other")  # fmt: skip
+    await load.run_sequential(step, args.sequential_rolls, args.drain, deployment.pids)
+    step.rss_end = rss_bytes(deployment.pids)
+    step.server_errors = deployment.new_errors()
+    deployment.check_alive()
+    return step
+
+
 def held(step: Step, limit_ms: float) -> bool:
     return step.lost == 0 and step.pct(99) <= limit_ms
 
@@ -982,6 +1040,8 @@ async def run_mode(mode: str, args, stack: contextlib.ExitStack) -> list[Step]:
     load = Load(mode, deployment.ports, args.players, args.seed)
     load.tables = tables
     try:
+        if args.sequential:
+            return [await measure_sequential(load, deployment, args)]
         if not args.ramp or mode == "floor":
             return [await measure(load, deployment, args.tables, args.rate, args)]
         return await ramp(load, deployment, args)
@@ -1116,6 +1176,33 @@ def report(steps: list[Step], floor: Step | None) -> str:
     return "\n".join(lines)
 
 
+def sequential_report(steps: list[Step]) -> str:
+    """A lone roll at a quiet table: each latency also as a ratio to the floor's, and the first
+    roll after the start against a warm one (the p50 of the others)."""
+    floor = next((step for step in steps if step.mode == "floor"), None)
+    lines = [
+        "| mode | rolls | deliveries expected / received / lost | p50 ms | p99 ms "
+        "| first roll ms (x warm p50) | server CPU per roll | CPU % of a core: servers / load gen "
+        "| machine busy % |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for step in steps:
+        reference = floor if floor is not None and step is not floor else None
+        latency = [
+            with_ratio(step.pct(q), reference.pct(q) if reference else None) for q in (50, 99)
+        ]
+        warm = step.pct(50)
+        first = ms(step.first_ms)
+        if math.isfinite(step.first_ms) and math.isfinite(warm) and warm > 0:
+            first = f"{step.first_ms:.1f} ({step.first_ms / warm:.1f}x)"
+        per_roll = step.server_cpu * step.seconds * 10 / max(1, step.rolls)
+        lines.append(
+            f"| {step.mode} | {step.rolls} | {step.expected} / {step.received} / {step.lost} "
+            f"| {' | '.join(latency)} | {first} | {per_roll:.1f} ms | {cpu_cell(step)} |"
+        )
+    return "\n".join(lines)
+
+
 def ramp_report(steps: list[Step], limit_ms: float) -> str:
     lines = [
         "| mode | tables | sockets | rolls/s target / held | lost | p50 ms | p99 ms | max ms "
@@ -1182,6 +1269,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--ramp-seconds", type=float, default=20, help="measured s per step (20)")
     parser.add_argument("--ramp-max-sockets", type=int, default=15000, help="cap (15000)")
     parser.add_argument(
+        "--sequential", action="store_true",
+        help="a quiet table: 1 roller + 5 listeners, rolls one after the other",
+    )  # fmt: skip
+    parser.add_argument(
+        "--sequential-rolls", type=int, default=200, help="rolls of --sequential (200)"
+    )
+    parser.add_argument(
         "--tree", type=Path, default=ROOT, help="the project the servers run (this benchmark's)"
     )
     parser.add_argument("--setup-db", help=argparse.SUPPRESS)
@@ -1200,6 +1294,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("more sockets than --ramp-max-sockets allows")
     if args.ramp:
         args.seconds = args.ramp_seconds
+    if args.sequential:
+        if args.ramp:
+            parser.error("--sequential and --ramp are two different runs")
+        if args.sequential_rolls < 2:
+            parser.error("--sequential-rolls must be 2 or more (the first is kept apart)")
+        args.tables, args.players = 1, 5  # the roller, 4 other players and the GM
     return args
 
 
@@ -1270,6 +1370,11 @@ def main(argv: list[str] | None = None) -> int:
         "table; latency from the roll sent to the entry on every other socket of the table.\n"
         f"Servers run {tree_name(TREE)}.\n"
     )
+    if args.sequential:
+        print(sequential_report(steps))
+        lost = sum(step.lost for step in steps)
+        print(f"\nLost deliveries: {lost}.")
+        return 1 if lost else 0
     if args.ramp:
         fixed = [s for s in steps if s.mode == "floor"]
         if fixed:

@@ -6,6 +6,11 @@ urlpatterns = [
     path("log/", views.session_log, name="session_log"),
     path("sessions/start/", views.session_start, name="session_start"),
     path("sessions/<int:session_id>/", views.session_detail, name="session_detail"),
+    path(
+        "sessions/<int:session_id>/log/earlier/",
+        views.session_log_earlier,
+        name="session_log_earlier",
+    ),
     path("sessions/<int:session_id>/side/", views.session_side, name="session_side"),
     path("sessions/<int:session_id>/stats/", views.session_stats, name="session_stats"),
     path("sessions/<int:session_id>/end/", views.session_end, name="session_end"),

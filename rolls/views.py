@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -19,7 +20,8 @@ from campaigns.models import GameSession
 from config.text import text_problem
 from rolls import actions, export, sheet_page, stats
 from rolls.awards import experience_dice_on
-from rolls.log import entries_for, log_context
+from rolls.consumers import MAX_SEQ
+from rolls.log import entries_for, log_context, page_before
 from rolls.models import PendingTest
 from sheets.models import Character
 from sheets.views import sheet_and_panel_context
@@ -40,6 +42,45 @@ def session_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The log partial of the campaign's current session (htmx refreshes it on a new session)."""
     campaign = member_campaign(request, campaign_id)
     return render(request, "rolls/_log.html", log_context(campaign, request.user))
+
+
+class EarlierForm(forms.Form):
+    """``?before=N`` of the earlier entries: a seq of the log (the page's oldest shown)."""
+
+    before = forms.IntegerField(min_value=1, max_value=MAX_SEQ)
+
+    def refusal(self) -> str:
+        return _("Earlier entries are asked for with the number of an entry (before=1 or more).")
+
+
+@require_GET
+@login_required
+def session_log_earlier(request: HttpRequest, campaign_id: int, session_id: int) -> HttpResponse:
+    """The page of the log before entry ``before``, newest first, as this viewer may see it:
+    htmx appends it to the shown log (and replaces the link with the next one); without
+    JavaScript it is a page of its own."""
+    campaign = member_campaign(request, campaign_id)
+    session = _session_of(campaign, session_id)
+    form = EarlierForm(request.GET)
+    if not form.is_valid():
+        # Shown where the link was (the page's configuration swaps a 400 in), not in the log.
+        response = render(
+            request, "rolls/_log_earlier_refused.html", {"refusal": form.refusal()}, status=400
+        )
+        response["HX-Retarget"] = "#log-earlier"
+        response["HX-Reswap"] = "innerHTML"
+        return response
+    entries, earlier = page_before(
+        session, request.user, campaign.is_gm(request.user), form.cleaned_data["before"]
+    )
+    context = {
+        "log_campaign": campaign,
+        "log_session": session,
+        "log_entries": entries,
+        "log_earlier": earlier,
+    }
+    template = "rolls/_log_earlier.html" if request.htmx else "rolls/log_earlier.html"
+    return render(request, template, context)
 
 
 @require_GET

@@ -84,6 +84,7 @@
         fresh.querySelector("[data-connection-state]").replaceWith(
           current.querySelector("[data-connection-state]"));
         current.replaceWith(fresh);
+        if (window.htmx) window.htmx.process(fresh); // its "earlier entries" link
         sendSince();
       })
       .catch(function () { /* the next reconnect syncs again */ });
@@ -140,6 +141,21 @@
     drop: function () { if (socket) socket.close(); },
     state: function () { return (logRoot().querySelector("[data-connection-state]") || root).dataset.connectionState; },
   };
+  // Earlier entries (rolls/_log_earlier_link.html) are appended below the shown ones; they are
+  // older, so lastSeq() and the replay are untouched. The focus was on the link the answer
+  // replaced: it goes to the first entry loaded, where reading goes on.
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    const config = event.detail.requestConfig;
+    if (eventsOnly || !config || !config.elt.hasAttribute("data-log-earlier")) return;
+    if (event.target !== entriesList()) return;
+    const before = parseInt(config.elt.dataset.logEarlier, 10);
+    const first = Array.from(entriesList().children).find(function (li) {
+      return parseInt(li.dataset.seq, 10) < before;
+    });
+    if (!first) return;
+    first.setAttribute("tabindex", "-1");
+    first.focus();
+  });
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden && (!socket || socket.readyState === WebSocket.CLOSED)) connect();
   });

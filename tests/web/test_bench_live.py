@@ -121,3 +121,38 @@ def test_the_comparison_alternates_the_trees_and_with_abba_swaps_every_other_rou
         ("embedded", "after"),
         ("pubsub", "before"), ("pubsub", "after"), ("pubsub", "after"), ("pubsub", "before"),
     ]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def sequential() -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "bench/live_table.py", "--sequential", "--sequential-rolls", "3",
+         "--drain", "5", "--modes", "floor,embedded"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def test_the_sequential_run_completes_and_loses_nothing(sequential):
+    assert sequential.returncode == 0, sequential.stderr[-2000:]
+    assert "Lost deliveries: 0." in sequential.stdout
+
+
+def test_the_sequential_run_prints_a_row_per_mode_with_the_first_roll_apart(sequential):
+    assert "| mode | rolls | deliveries expected / received / lost | p50 ms | p99 ms " in (
+        sequential.stdout
+    )
+    # 3 rolls by one player, each expected on the 5 other sockets (4 players and the GM).
+    assert [row(sequential.stdout, mode)[1:3] for mode in ("floor", "embedded")] == [
+        ["3", "15 / 15 / 0"],
+        ["3", "15 / 15 / 0"],
+    ]
+    assert re.fullmatch(r"\d+\.\d \(\d+\.\dx\)", row(sequential.stdout, "embedded")[5])
+
+
+def test_sequential_and_ramp_are_refused_together():
+    done = subprocess.run(
+        [sys.executable, "bench/live_table.py", "--sequential", "--ramp"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "--sequential and --ramp are two different runs" in done.stderr

@@ -33,6 +33,7 @@ READ_ONLY = {
     "campaign_sessions",
     "campaign_join",
     "session_log",
+    "session_log_earlier",
     "session_detail",
     "session_side",
     "session_export",
