@@ -33,3 +33,10 @@ class RollsConfig(AppConfig):
         from rolls.random_tables import campaign_created
 
         post_save.connect(campaign_created, sender=Campaign, dispatch_uid="default-tables")
+
+        # What ends a condition by itself: its scene's end, its session's end (rolls.conditions).
+        from campaigns.sessions import scene_opened, session_ending
+        from rolls import conditions
+
+        scene_opened.connect(conditions.scene_started, dispatch_uid="conditions-scene-end")
+        session_ending.connect(conditions.session_ending, dispatch_uid="conditions-session-end")

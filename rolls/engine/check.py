@@ -20,6 +20,7 @@ from . import tables
 from .core import EngineError
 from .dice import QUICK_KIND
 from .fair import FairDice, commitment, seed_bytes
+from .note import NOTE_KINDS
 from .protocol import draw
 from .registry import system_module
 
@@ -136,6 +137,8 @@ def _check_entry(seed: str, entry: Mapping[str, Any], parent: Mapping[str, Any] 
 
 def _engine(entry: Mapping[str, Any]) -> Any:
     """A quick roll is an expression whatever the campaign's system; a test is its system's."""
+    if entry.get("kind") in NOTE_KINDS:  # a condition added or cleared: no dice, no rules
+        return system_module("note")
     return system_module("dice" if entry.get("kind") == QUICK_KIND else entry["system"])
 
 

@@ -4,7 +4,13 @@ A pool of 0 or less rolls nothing and fails automatically. Nothing follows a T10
 
 A test the GM calls for (a pending test) fixes the attribute and the skill; the GM may set the
 difficulty (the usual 7 until then) and add dice to the pool or take them away, each with its
-source. Circumstances are the GM's on a called test: the player still ticks items."""
+source. Circumstances are the GM's on a called test: the player still ticks items.
+
+The character's conditions (rolls.conditions) shape the test by themselves: a "pool" condition
+adds or takes dice, a "difficulty" one moves the difficulty (kept to 4..10), each listed among
+the sources; the GM may switch one off on a called test. A condition concerning a target
+applies when the player ticks it, and one lasting until a named test succeeds ("stand up")
+ends when the player marks this test as that one and it succeeds."""
 
 from __future__ import annotations
 
@@ -15,8 +21,10 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rolls import conditions
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
+from rolls.models import Condition
 from rolls.panels import (
     Limit,
     Name,
@@ -42,16 +50,23 @@ SUCCESS_KEYS = ("success_but", "success", "impressive")
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
-    form = T10Choices.read(choices, cleaned, pending)
+    form = T10Choices.read(choices, cleaned, pending, in_force=conditions.active(character))
     panel = Panel(system="t10", template=TEMPLATE, errors=form.messages)
-    panel.context = _context(form, cleaned, pending)
+    modifiers = (pending or {}).get("modifiers") or {}
+    shaping = _shaping(form, modifiers)
+    panel.context = _context(form, cleaned, pending) | {
+        "conditions": conditions.panel_rows(
+            shaping, form.raw("use") or [], form.raw("attempt") or []
+        )
+    }
     if panel.errors:
         return panel
-    modifiers = (pending or {}).get("modifiers") or {}
     base = _base(form)
     sources = _sources(form, _chosen_items(form), modifiers)
-    pool = base + sum(entry["amount"] for entry in sources)
-    params = {"pool": pool, "difficulty": form.cleaned["difficulty"]}
+    sources += [conditions.as_source(condition) for condition in shaping.applied]
+    pool = base + sum(entry["amount"] for entry in sources if entry["kind"] == "pool")
+    params = {"pool": pool, "difficulty": _difficulty(form, sources)}
+    panel.after = _after(shaping, form)
     try:
         odds = engine.odds(engine.parse_params(params))
     except EngineError as error:
@@ -89,9 +104,15 @@ class T10Choices(PanelForm):
         hi=engine.MAX_DIFFICULTY,
     )
 
+    #: The conditions concerning a target the player says this test is against (their ids),
+    #: and those whose ending test this test is (until "stand up" succeeds).
+    use = Names()
+    attempt = Names()
+
     @classmethod
-    def read(cls, choices, cleaned: Mapping[str, Any], pending=None) -> T10Choices:
-        """The choices for this sheet; ``pending``'s target and the GM's numbers fixed."""
+    def read(cls, choices, cleaned: Mapping[str, Any], pending=None, in_force=()) -> T10Choices:
+        """The choices for this sheet; ``pending``'s target and the GM's numbers fixed;
+        ``in_force`` the character's conditions (rolls.conditions.active)."""
         fixed = dict((pending or {}).get("target") or {})
         gm_difficulty = ((pending or {}).get("modifiers") or {}).get("difficulty")
         if pending is not None:
@@ -105,6 +126,7 @@ class T10Choices(PanelForm):
         form.skills = {row["name"]: row for row in cleaned["skills"]}
         form.items = [row for row in cleaned["equipment"] if row["dice"]]
         form.gm_difficulty = gm_difficulty
+        form.in_force = list(in_force)
         if gm_difficulty is not None:
             form.fields["difficulty"].message = gettext_lazy(
                 "The GM set difficulty %(set)s; T10 difficulties go from %(lo)s to %(hi)s."
@@ -127,6 +149,23 @@ class T10Choices(PanelForm):
         if name and name not in self.skills:
             raise ValidationError(not_on_sheet(name))  # forged, or renamed since
         return name
+
+    def clean_use(self) -> list[int]:
+        return self._conditions("use", lambda c: c.scope == Condition.Scope.TARGET)
+
+    def clean_attempt(self) -> list[int]:
+        return self._conditions("attempt", lambda c: c.lasts == Condition.Lasts.SUCCESS)
+
+    def _conditions(self, name: str, offered) -> list[int]:
+        """Ids of conditions in force that this choice offers; another (cleared since, or
+        forged) is refused with the sentence that says so."""
+        ids = {str(c.pk): c.pk for c in self.in_force if offered(c)}
+        posted = self.cleaned_data[name]
+        if any(value not in ids for value in posted):
+            raise ValidationError(
+                _("That condition is no longer on the sheet; reload the page to see its own.")
+            )
+        return sorted({ids[value] for value in posted})
 
     def clean_item(self) -> list[str]:
         ticked = set(self.cleaned_data["item"])
@@ -154,6 +193,44 @@ def _context(form: T10Choices, cleaned: Mapping[str, Any], pending) -> dict[str,
         "gm_difficulty": form.gm_difficulty,
         "pending": pending,
     }
+
+
+def _shaping(form: T10Choices, modifiers: Mapping[str, Any]) -> conditions.ForTest:
+    """The conditions that shape this test: those concerning its attribute or skill, those
+    concerning a target the player ticked, less those the GM switched off for it."""
+    off = [value for value in modifiers.get("conditions_off", []) if isinstance(value, int)]
+    return conditions.for_test(
+        form.in_force,
+        attribute=str(form.cleaned.get("attribute") or ""),
+        skill=str(form.cleaned.get("skill") or ""),
+        used=form.cleaned.get("use", []),
+        off=off,
+    )
+
+
+def _difficulty(form: T10Choices, sources) -> int:
+    """The difficulty chosen (or the GM's) moved by the conditions that change it, kept to
+    T10's 4..10 (RULES.md 3.2: a condition cannot make a test the rules do not have)."""
+    moved = form.cleaned["difficulty"] + sum(
+        entry["amount"] for entry in sources if entry["kind"] == "difficulty"
+    )
+    return max(engine.MIN_DIFFICULTY, min(engine.MAX_DIFFICULTY, moved))
+
+
+def _after(shaping: conditions.ForTest, form: T10Choices):
+    """What the roll does to the conditions once saved: a next-test one is used up, and one
+    until a named test succeeds ends when this was that test and it succeeded."""
+    attempted = [c for c in shaping.attempts if c.pk in form.cleaned.get("attempt", [])]
+    if not attempted and not any(c.lasts == Condition.Lasts.NEXT_TEST for c in shaping.applied):
+        return None
+
+    def after(roll) -> None:
+        outcome = (roll.result.get("answer") or {}).get("outcome")
+        conditions.after_test(
+            roll, applied=shaping.applied, attempted=attempted, succeeded=outcome in SUCCESS_KEYS
+        )
+
+    return after
 
 
 def _base(form: T10Choices) -> int:
@@ -194,6 +271,8 @@ def _show(panel: Panel, form: T10Choices, base: int, params, sources, odds) -> N
         "base": base,
         "pool": pool,
         "automatic": pool <= 0,
+        # What the dice are read against, conditions included (the select shows the choice).
+        "effective_difficulty": difficulty,
         "results": _results(odds["result_odds"]),
         "average": sum(int(result) * p for result, p in odds["result_odds"].items()),
     }
