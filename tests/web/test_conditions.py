@@ -532,3 +532,20 @@ def test_a_roll_whose_options_were_chosen_leaves_the_box(client, table, dice):
     client.post(options_url(table, roll), {"own": "the rope snaps"})
     html = client.get(reverse("roll_options_box", args=[table.campaign.pk])).content.decode()
     assert f'id="options-{roll.pk}"' not in html
+
+
+def test_the_fair_dice_checker_reads_condition_entries_as_entries_without_dice(
+    gm_client, table, dice
+):
+    import json
+
+    from rolls.engine.check import check_document
+
+    gm_client.post(add_url(table), typed(lasts="session"))
+    knock_down(table)
+    end_session(table.session)
+    table.session.refresh_from_db()
+    entries = entries_for(table.session, table.gm, True, newest_first=False)
+    report = check_document(json.loads(export.as_json(table.session, entries)))
+    assert report.ok, report.lines()
+    assert len(report.matched) == 3  # two added, one cleared at the session's end
