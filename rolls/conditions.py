@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django import forms
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -26,7 +28,7 @@ from rolls.actions import ActionRefused, record_roll
 from rolls.engine import note
 from rolls.labels import WORDS
 from rolls.models import Condition, Roll, Visibility
-from rolls.panels import source
+from rolls.panels import Names, source
 from rolls.words import render, source_line, words
 from sheets.models import Character
 
@@ -157,11 +159,17 @@ def _concerns(condition: Condition, attribute: str, skill: str) -> bool:
     return condition.scope == Condition.Scope.ALL
 
 
+def source_words(condition: Condition) -> dict[str, Any]:
+    """Where a modifier comes from, as a panel lists it: "knocked down (condition, #14)"."""
+    return words("condition_source", name=name_words(condition), seq=seq_of(condition))
+
+
 def as_source(condition: Condition) -> dict[str, Any]:
     """The condition as one modifier of the test: "−2 dice in the pool: knocked down
     (condition, #14)"; its kind is the system's effect (T10's "pool")."""
-    text = words("condition_source", name=name_words(condition), seq=seq_of(condition))
-    return source(condition.effect, condition.amount, text) | {"condition": condition.pk}
+    return source(condition.effect, condition.amount, source_words(condition)) | {
+        "condition": condition.pk
+    }
 
 
 # --- Writing ----------------------------------------------------------------------------------
@@ -341,7 +349,60 @@ def session_ending(sender, session: GameSession, **kwargs) -> None:
     _clear_lasting(session, Condition.Lasts.SESSION, words("cleared_session_end"))
 
 
-# --- What a panel shows -------------------------------------------------------------------------
+# --- What a panel reads, shows and does after its roll ------------------------------------------
+
+
+class ConditionChoices(forms.Form):
+    """The panel form's part of the conditions (a base of a system's ``PanelForm``: put it
+    first, so its fields join the form's): the ids
+    of the conditions concerning a target the player says this test is against (``use``) and
+    of those whose ending test this test is (``attempt``). The form sets ``in_force``
+    (``active(character)``) before it is cleaned."""
+
+    use = Names()
+    attempt = Names()
+    in_force: tuple[Condition, ...] = ()
+
+    def clean_use(self) -> list[int]:
+        return self._conditions("use", lambda c: c.scope == Condition.Scope.TARGET)
+
+    def clean_attempt(self) -> list[int]:
+        return self._conditions("attempt", lambda c: c.lasts == Condition.Lasts.SUCCESS)
+
+    def _conditions(self, name: str, offered) -> list[int]:
+        """Ids of conditions in force that this choice offers; another (cleared since, or
+        forged) is refused with the sentence that says so."""
+        ids = {str(c.pk): c.pk for c in self.in_force if offered(c)}
+        posted = self.cleaned_data[name]
+        if any(value not in ids for value in posted):
+            raise ValidationError(
+                _("That condition is no longer on the sheet; reload the page to see its own.")
+            )
+        return sorted({ids[value] for value in posted})
+
+
+def shaping(form, modifiers, *, attribute: str = "", skill: str = "") -> ForTest:
+    """The conditions that shape a panel's test: those concerning its attribute or skill,
+    those concerning a target the player ticked, less those the GM switched off for it."""
+    off = [value for value in (modifiers or {}).get("conditions_off", []) if isinstance(value, int)]
+    return for_test(
+        form.in_force, attribute=attribute, skill=skill, used=form.cleaned.get("use", []), off=off
+    )
+
+
+def after_roll(found: ForTest, form, succeeded):
+    """The panel's ``after``: a next-test condition is used up by the roll, and one until a
+    named test succeeds ends when this was that test and ``succeeded(outcome)``; None when the
+    roll ends none."""
+    attempted = [c for c in found.attempts if c.pk in form.cleaned.get("attempt", [])]
+    if not attempted and not any(c.lasts == Condition.Lasts.NEXT_TEST for c in found.applied):
+        return None
+
+    def after(roll) -> None:
+        outcome = (roll.result.get("answer") or {}).get("outcome")
+        after_test(roll, applied=found.applied, attempted=attempted, succeeded=succeeded(outcome))
+
+    return after
 
 
 def panel_rows(shaping: ForTest, used: Iterable[Any] = (), attempted: Iterable[Any] = ()) -> list:

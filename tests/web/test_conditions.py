@@ -549,3 +549,52 @@ def test_the_fair_dice_checker_reads_condition_entries_as_entries_without_dice(
     report = check_document(json.loads(export.as_json(table.session, entries)))
     assert report.ok, report.lines()
     assert len(report.matched) == 3  # two added, one cleared at the session's end
+
+
+# --- 2d6: a circumstance modifier lasting beyond one test (RULES.md 5) --------------------------
+
+NOMAD = {
+    "attributes": [{"name": "Percepcja", "value": 8}, {"name": "Zręczność", "value": 7}],
+    "skills": [{"name": "Przetrwanie", "value": 5}],
+    "specialisations": [],
+    "advantages": [],
+}
+
+
+@pytest.fixture
+def wastes(make_table):
+    return make_table("2d6", name="Pustkowia", characters=[("Nomad", NOMAD)], players=1)
+
+
+def test_a_lasting_2d6_modifier_joins_its_category_on_every_panel(client, wastes):
+    client.force_login(wastes.gm)
+    client.post(add_url(wastes), typed(name="dust storm", effect="circumstance", amount="-2"))
+    client.force_login(wastes.players[0])
+    shown = panel(client, wastes.hero, {"attribute": "Percepcja", "skill": "Przetrwanie"})
+    assert shown.params["modifiers"]["circumstance"] == [-2]
+    line = in_words(shown.sources[0])
+    assert line["kind"] == "circumstance"
+    assert "dust storm (condition, #" in line["source"]
+
+
+def test_a_lasting_2d6_modifier_is_clamped_with_the_rest_of_its_category(client, wastes):
+    client.force_login(wastes.gm)
+    client.post(add_url(wastes), typed(name="dust storm", effect="circumstance", amount="-4"))
+    client.force_login(wastes.players[0])
+    shown = panel(
+        client,
+        wastes.hero,
+        {
+            "attribute": "Percepcja",
+            "mod-circumstance-0-value": "-3",
+            "mod-circumstance-0-source": "night",
+        },
+    )
+    assert shown.sources[0]["amount"] == -5
+
+
+def test_a_2d6_condition_can_only_change_one_of_its_four_categories(client, wastes):
+    client.force_login(wastes.gm)
+    response = client.post(add_url(wastes), typed(effect="pool"), headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert "Choose what the condition changes from the list." in response.content.decode()

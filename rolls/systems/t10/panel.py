@@ -24,7 +24,6 @@ from django.utils.translation import gettext_lazy
 from rolls import conditions
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
-from rolls.models import Condition
 from rolls.panels import (
     Limit,
     Name,
@@ -53,7 +52,12 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     form = T10Choices.read(choices, cleaned, pending, in_force=conditions.active(character))
     panel = Panel(system="t10", template=TEMPLATE, errors=form.messages)
     modifiers = (pending or {}).get("modifiers") or {}
-    shaping = _shaping(form, modifiers)
+    shaping = conditions.shaping(
+        form,
+        modifiers,
+        attribute=str(form.cleaned.get("attribute") or ""),
+        skill=str(form.cleaned.get("skill") or ""),
+    )
     panel.context = _context(form, cleaned, pending) | {
         "conditions": conditions.panel_rows(
             shaping, form.raw("use") or [], form.raw("attempt") or []
@@ -66,7 +70,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     sources += [conditions.as_source(condition) for condition in shaping.applied]
     pool = base + sum(entry["amount"] for entry in sources if entry["kind"] == "pool")
     params = {"pool": pool, "difficulty": _difficulty(form, sources)}
-    panel.after = _after(shaping, form)
+    panel.after = conditions.after_roll(shaping, form, lambda outcome: outcome in SUCCESS_KEYS)
     try:
         odds = engine.odds(engine.parse_params(params))
     except EngineError as error:
@@ -76,7 +80,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     return panel
 
 
-class T10Choices(PanelForm):
+class T10Choices(conditions.ConditionChoices, PanelForm):
     """A T10 test as the player chooses it. On a called test the attribute and the skill are the
     GM's target, and the circumstance dice and the difficulty the GM's (added on the GM's card):
     whatever is posted for them, the player's own circumstance dice stay 0."""
@@ -103,11 +107,6 @@ class T10Choices(PanelForm):
         lo=engine.MIN_DIFFICULTY,
         hi=engine.MAX_DIFFICULTY,
     )
-
-    #: The conditions concerning a target the player says this test is against (their ids),
-    #: and those whose ending test this test is (until "stand up" succeeds).
-    use = Names()
-    attempt = Names()
 
     @classmethod
     def read(cls, choices, cleaned: Mapping[str, Any], pending=None, in_force=()) -> T10Choices:
@@ -150,23 +149,6 @@ class T10Choices(PanelForm):
             raise ValidationError(not_on_sheet(name))  # forged, or renamed since
         return name
 
-    def clean_use(self) -> list[int]:
-        return self._conditions("use", lambda c: c.scope == Condition.Scope.TARGET)
-
-    def clean_attempt(self) -> list[int]:
-        return self._conditions("attempt", lambda c: c.lasts == Condition.Lasts.SUCCESS)
-
-    def _conditions(self, name: str, offered) -> list[int]:
-        """Ids of conditions in force that this choice offers; another (cleared since, or
-        forged) is refused with the sentence that says so."""
-        ids = {str(c.pk): c.pk for c in self.in_force if offered(c)}
-        posted = self.cleaned_data[name]
-        if any(value not in ids for value in posted):
-            raise ValidationError(
-                _("That condition is no longer on the sheet; reload the page to see its own.")
-            )
-        return sorted({ids[value] for value in posted})
-
     def clean_item(self) -> list[str]:
         ticked = set(self.cleaned_data["item"])
         for name in sorted(ticked - {row["name"] for row in self.items})[:1]:
@@ -195,19 +177,6 @@ def _context(form: T10Choices, cleaned: Mapping[str, Any], pending) -> dict[str,
     }
 
 
-def _shaping(form: T10Choices, modifiers: Mapping[str, Any]) -> conditions.ForTest:
-    """The conditions that shape this test: those concerning its attribute or skill, those
-    concerning a target the player ticked, less those the GM switched off for it."""
-    off = [value for value in modifiers.get("conditions_off", []) if isinstance(value, int)]
-    return conditions.for_test(
-        form.in_force,
-        attribute=str(form.cleaned.get("attribute") or ""),
-        skill=str(form.cleaned.get("skill") or ""),
-        used=form.cleaned.get("use", []),
-        off=off,
-    )
-
-
 def _difficulty(form: T10Choices, sources) -> int:
     """The difficulty chosen (or the GM's) moved by the conditions that change it, kept to
     T10's 4..10 (RULES.md 3.2: a condition cannot make a test the rules do not have)."""
@@ -215,22 +184,6 @@ def _difficulty(form: T10Choices, sources) -> int:
         entry["amount"] for entry in sources if entry["kind"] == "difficulty"
     )
     return max(engine.MIN_DIFFICULTY, min(engine.MAX_DIFFICULTY, moved))
-
-
-def _after(shaping: conditions.ForTest, form: T10Choices):
-    """What the roll does to the conditions once saved: a next-test one is used up, and one
-    until a named test succeeds ends when this was that test and it succeeded."""
-    attempted = [c for c in shaping.attempts if c.pk in form.cleaned.get("attempt", [])]
-    if not attempted and not any(c.lasts == Condition.Lasts.NEXT_TEST for c in shaping.applied):
-        return None
-
-    def after(roll) -> None:
-        outcome = (roll.result.get("answer") or {}).get("outcome")
-        conditions.after_test(
-            roll, applied=shaping.applied, attempted=attempted, succeeded=outcome in SUCCESS_KEYS
-        )
-
-    return after
 
 
 def _base(form: T10Choices) -> int:
