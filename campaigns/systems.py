@@ -108,6 +108,8 @@ class System(Protocol):
     #: ``original`` (the seed's words), ``effect``, ``amount``, ``scope``, ``scope_name``,
     #: ``lasts``, ``ends_with`` (rolls.models.Condition's fields).
     condition_presets: tuple[Mapping[str, Any], ...]
+    #: The lowest and highest amount of one condition (AST's states: 1 to 10, never below 1).
+    condition_amounts: tuple[int, int]
 
     def options_after(self, roll: Any) -> Mapping[str, Any] | None:
         """The rules' menu after ``roll`` (T10's options, RULES.md 3.6): ``purpose``, ``why``,
@@ -272,6 +274,7 @@ class BaseSystem:
     group: Any = None
     condition_effects: ClassVar[Mapping[str, Any]] = {}
     condition_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ()
+    condition_amounts: ClassVar[tuple[int, int]] = (-20, 20)
 
     def __repr__(self) -> str:
         return f"<System {self.key}>"

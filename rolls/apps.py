@@ -19,6 +19,10 @@ class RollsConfig(AppConfig):
 
         # Each package in rolls/systems registers its system in campaigns.systems' registry.
         register_all()
+        # The names of the rules' own conditions, in each reader's language, in the log.
+        from rolls import conditions
+
+        conditions.register_preset_words()
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")
         # The sheet page shows the table's log and the test the GM has called for.
         page_parts.register("rolls", beside_sheet)

@@ -82,6 +82,7 @@ class ConditionForm(forms.Form):
 
     def __init__(self, *args, system, **kwargs):
         super().__init__(*args, **kwargs)
+        self.system = system
         self.fields["effect"].choices = list(system.condition_effects.items())
 
     def clean_name(self) -> str:
@@ -91,9 +92,16 @@ class ConditionForm(forms.Form):
         return name
 
     def clean_amount(self) -> int:
-        if self.cleaned_data["amount"] == 0:
+        amount = self.cleaned_data["amount"]
+        if amount == 0:
             raise forms.ValidationError(_("A condition of 0 changes nothing; write −2, +1…"))
-        return self.cleaned_data["amount"]
+        low, high = self.system.condition_amounts
+        if not low <= amount <= high:
+            raise forms.ValidationError(
+                _("A condition of these rules is from %(low)s to %(high)s.")
+                % {"low": low, "high": high}
+            )
+        return amount
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

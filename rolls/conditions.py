@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import GameSession
-from campaigns.systems import get_system
+from campaigns.systems import all_systems, get_system
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import note
 from rolls.labels import WORDS
@@ -106,6 +106,13 @@ def name_words(condition: Condition) -> Any:
 def preset_word(key: str) -> str:
     """The message key (rolls.labels.WORDS) of a system's own condition's name."""
     return f"condition:{key}"
+
+
+def register_preset_words() -> None:
+    """Every system's own conditions' names as messages of the log (rolls.apps, once the
+    systems are registered), so an entry names them in each reader's language."""
+    for system in all_systems():
+        WORDS.update({preset_word(p["key"]): p["name"] for p in system.condition_presets})
 
 
 def seq_of(condition: Condition) -> int:
@@ -207,8 +214,12 @@ def check_spec(system, spec: Spec) -> None:
         raise ActionRefused(_("These rules have no conditions that change that."))
     if not spec.name.strip() or len(spec.name) > NAME_MAX:
         raise ActionRefused(_("Give the condition a name of at most 80 characters."))
-    if not -AMOUNT_MAX <= spec.amount <= AMOUNT_MAX or spec.amount == 0:
-        raise ActionRefused(_("A condition changes a test by −20 to +20, never by 0."))
+    low, high = system.condition_amounts
+    if not low <= spec.amount <= high or spec.amount == 0:
+        raise ActionRefused(
+            _("A condition of these rules changes a test by %(low)s to %(high)s, never by 0.")
+            % {"low": low, "high": high}
+        )
     if spec.scope not in Condition.Scope.values or spec.lasts not in Condition.Lasts.values:
         raise ActionRefused(_("Choose what the condition concerns and until when it lasts."))
     if spec.scope != Condition.Scope.ALL and not spec.scope_name.strip():

@@ -598,3 +598,61 @@ def test_a_2d6_condition_can_only_change_one_of_its_four_categories(client, wast
     response = client.post(add_url(wastes), typed(effect="pool"), headers={"HX-Request": "true"})
     assert response.status_code == 422
     assert "Choose what the condition changes from the list." in response.content.decode()
+
+
+# --- AST: a temporary state, used and cleared by the next test (RULES.md 2.7) -------------------
+
+OLAF = {
+    "attributes": [{"name": "Ciało: silny"}],
+    "advantages": [],
+    "equipment": [{"name": "ostry topór"}],
+    "positive_states": [],
+    "negative_states": [],
+    "funt": 0,
+}
+AXE = {"item": ["attributes:Ciało: silny", "equipment:ostry topór"]}
+
+
+@pytest.fixture
+def saga(make_table):
+    return make_table("ast", name="Sagi", characters=[("Olaf", OLAF)], players=1)
+
+
+def test_an_ast_temporary_advantage_is_one_more_white_die(client, saga):
+    client.force_login(saga.gm)
+    client.post(add_url(saga), {"preset": "ast_advantage"})
+    client.force_login(saga.players[0])
+    shown = panel(client, saga.hero, AXE)
+    assert shown.params == {"white": 3, "level_mod": 0}
+    assert "temporary advantage (tymczasowy atut) (condition, #" in in_words(
+        shown.sources[-1]["source"]
+    )
+
+
+def test_an_ast_temporary_hindrance_raises_the_level_and_cancels_an_advantage(client, saga):
+    client.force_login(saga.gm)
+    client.post(add_url(saga), {"preset": "ast_hindrance"})
+    client.force_login(saga.players[0])
+    assert panel(client, saga.hero, AXE).params == {"white": 2, "level_mod": 1}
+    both = panel(client, saga.hero, {**AXE, "advantage": "1"})
+    assert both.params == {"white": 2, "level_mod": 0}
+
+
+def test_an_ast_temporary_state_is_used_up_by_the_next_test(client, saga, dice):
+    client.force_login(saga.gm)
+    client.post(add_url(saga), {"preset": "ast_hindrance"})
+    client.force_login(saga.players[0])
+    dice(4, 4, 4)
+    roll_test(client, saga.hero, AXE)
+    condition = Condition.objects.get()
+    assert not condition.active
+    assert condition.cleared_entry.parent.kind == "test"
+
+
+def test_an_ast_state_below_one_is_refused(client, saga):
+    client.force_login(saga.gm)
+    response = client.post(
+        add_url(saga), typed(effect="hindrance", amount="-1"), headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 422
+    assert "A condition of these rules is from 1 to 10." in response.content.decode()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 
 from campaigns.systems import BaseSystem, register
-from rolls import conditions, labels, npc_rolls
+from rolls import labels, npc_rolls
 from rolls.engine import t10 as engine
 from rolls.systems.t10 import demo as demo_t10
 from rolls.systems.t10 import panel
@@ -114,8 +114,7 @@ DEFAULT_TABLES = tuple(
     for purpose, name in _TABLES
 )
 
-# The names of T10's own conditions, in each reader's language, wherever the log names them.
-labels.WORDS |= {conditions.preset_word(c["key"]): c["name"] for c in CONDITIONS}
+# The options, in each reader's language, wherever the log names them.
 labels.WORDS |= {f"t10_option:{purpose}:{at}": row[0] for purpose, rows in OPTIONS.items()
                  for at, row in enumerate(rows, start=1)}  # fmt: skip
 
