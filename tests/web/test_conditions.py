@@ -656,3 +656,24 @@ def test_an_ast_state_below_one_is_refused(client, saga):
     )
     assert response.status_code == 422
     assert "A condition of these rules is from 1 to 10." in response.content.decode()
+
+
+def test_a_player_cannot_switch_a_condition_off(client, gm_client, table):
+    condition = knock_down(table)
+    gm_client.post(
+        reverse("call_test", args=[table.campaign.pk, table.hero.pk]), {"attribute": "Styrka"}
+    )
+    test = table.hero.pending_tests.get()
+    client.force_login(table.players[0])
+    url = reverse("change_test", args=[table.campaign.pk, test.pk])
+    response = client.post(
+        url, {"op": "set_condition_off", "condition": condition.pk, "value": "yes"}
+    )
+    assert response.status_code == 404
+    test.refresh_from_db()
+    assert "conditions_off" not in test.modifiers
+
+
+def test_the_gms_options_box_is_not_a_players_page(client, table):
+    client.force_login(table.players[0])
+    assert client.get(reverse("roll_options_box", args=[table.campaign.pk])).status_code == 404
