@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.test_browser_game_night import base, browser, open_sheet, run_session
 
@@ -45,8 +46,18 @@ def roll(page) -> str:
 
 
 def choose(page, attribute: str, skill: str = "") -> None:
-    page.click(f"button.roll-target:has-text('{attribute}')")
-    page.wait_for_selector(f"#test-panel input[name=attribute][value='{attribute}']:checked")
+    """Open the panel on ``attribute`` (and tick ``skill``). A click that lands while the sheet
+    or the panel is being swapped for its refreshed copy (the condition just changed) is
+    lost with the old copy, so it is made again."""
+    checked = f"#test-panel input[name=attribute][value='{attribute}']:checked"
+    for _attempt in range(3):
+        page.click(f"button.roll-target:has-text('{attribute}')")
+        try:
+            page.wait_for_selector(checked, timeout=4000)
+            break
+        except PlaywrightTimeout:
+            continue
+    page.wait_for_selector(checked)
     if skill:
         page.check(f"#test-panel input[name=skill][value='{skill}']")
         page.wait_for_selector(f"#test-panel input[name=skill][value='{skill}']:checked")
@@ -55,6 +66,19 @@ def choose(page, attribute: str, skill: str = "") -> None:
 
 def summary(page) -> str:
     return page.inner_text("#test-panel .test-summary")
+
+
+def wait_summary(page, text: str) -> str:
+    """Wait for the panel's refresh to land (a radio is checked before it does): its summary
+    says ``text``; the whole summary then."""
+    page.wait_for_function(
+        """text => {
+            const line = document.querySelector('#test-panel .test-summary');
+            return line && line.innerText.includes(text);
+        }""",
+        arg=text,
+    )
+    return summary(page)
 
 
 def success(page) -> str:
@@ -66,8 +90,8 @@ def test_knocked_down_from_a_roll_shapes_the_next_panel_until_the_player_stands_
     gm = run_session(browser, base, T10, dashboard=True)
     ala = open_sheet(browser, base, "ala", T10, "Astrid")
     choose(ala, "Styrka", "Svärd")
-    normal_summary, normal_success = summary(ala), success(ala)
-    assert "7" in normal_summary
+    normal_summary = wait_summary(ala, "7 = 7 dice")
+    normal_success = success(ala)
 
     # A test of two dice until it ends in "Misslyckande, men…" (one success).
     choose(ala, "Intellekt")
@@ -89,7 +113,7 @@ def test_knocked_down_from_a_roll_shapes_the_next_panel_until_the_player_stands_
     ala.locator("#sheet-conditions .condition", has_text=KNOCKED).wait_for()
     choose(ala, "Styrka", "Svärd")
     ala.locator("#test-panel .sources li", has_text=f"−2 dice in the pool: {KNOCKED}").wait_for()
-    assert "5" in summary(ala)
+    wait_summary(ala, "7 −2 = 5 dice")
     assert success(ala) != normal_success
     ala.screenshot(path=str(SHOTS / "sheet_knocked_down.png"), full_page=True)
     card.screenshot(path=str(SHOTS / "party_card_knocked_down.png"))
@@ -108,13 +132,11 @@ def test_knocked_down_from_a_roll_shapes_the_next_panel_until_the_player_stands_
 
     # The next panel is back to normal.
     choose(ala, "Smidighet")
+    wait_summary(ala, "3 = 3 dice")
     choose(ala, "Styrka", "Svärd")
-    ala.wait_for_function(
-        "() => !document.querySelector('#test-panel .sources')"
-        " || !document.querySelector('#test-panel .sources').innerText.includes('knocked down')"
-    )
-    assert summary(ala) == normal_summary
+    assert wait_summary(ala, "7 = 7 dice") == normal_summary
     assert success(ala) == normal_success
+    assert KNOCKED not in ala.inner_text("#test-panel")
 
     # Every step is in every log: the options, the condition added, and cleared.
     cleared = f"{KNOCKED}: “stand up (resa dig)” succeeded"
