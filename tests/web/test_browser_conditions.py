@@ -19,8 +19,9 @@ __all__ = ["base", "browser"]  # the fixtures, imported for this module's tests
 T10 = "Moorcrest (T10)"
 KNOCKED = "knocked down (faller)"
 FALL_OPTION = "Half an effect, and you fall"
-#: Where the screenshots go (looked at by hand: the sheet and the party card).
-SHOTS = Path(os.environ.get("CONDITION_SHOTS", "/tmp/c15_shots"))
+#: Where the screenshots go to be looked at by hand (the sheet and the party card): this
+#: directory when set, else the test's own temporary one.
+SHOTS_DIR = "CONDITION_SHOTS"
 #: Enough tries that a result of one chance in three comes (a miss is (2/3)**40 ≈ 1e-7).
 TRIES = 40
 
@@ -85,8 +86,11 @@ def success(page) -> str:
     return page.inner_text("#test-panel .success-chance")
 
 
-def test_knocked_down_from_a_roll_shapes_the_next_panel_until_the_player_stands_up(browser, base):
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def test_knocked_down_from_a_roll_shapes_the_next_panel_until_the_player_stands_up(
+    browser, base, tmp_path
+):
+    shots = Path(os.environ.get(SHOTS_DIR) or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
     gm = run_session(browser, base, T10, dashboard=True)
     ala = open_sheet(browser, base, "ala", T10, "Astrid")
     choose(ala, "Styrka", "Svärd")
@@ -115,8 +119,8 @@ def test_knocked_down_from_a_roll_shapes_the_next_panel_until_the_player_stands_
     ala.locator("#test-panel .sources li", has_text=f"−2 dice in the pool: {KNOCKED}").wait_for()
     wait_summary(ala, "7 −2 = 5 dice")
     assert success(ala) != normal_success
-    ala.screenshot(path=str(SHOTS / "sheet_knocked_down.png"), full_page=True)
-    card.screenshot(path=str(SHOTS / "party_card_knocked_down.png"))
+    ala.screenshot(path=str(shots / "sheet_knocked_down.png"), full_page=True)
+    card.screenshot(path=str(shots / "party_card_knocked_down.png"))
 
     # The player tries to stand up until a success ends it.
     for _attempt in range(TRIES):
@@ -145,4 +149,4 @@ def test_knocked_down_from_a_roll_shapes_the_next_panel_until_the_player_stands_
         log.locator(".entry.options", has_text=FALL_OPTION).wait_for()
         log.locator(".entry.condition", has_text=KNOCKED).wait_for()
         log.locator(".entry.condition_cleared", has_text=cleared).wait_for()
-    ala.screenshot(path=str(SHOTS / "sheet_after.png"), full_page=True)
+    ala.screenshot(path=str(shots / "sheet_after.png"), full_page=True)
