@@ -677,3 +677,10 @@ def test_a_player_cannot_switch_a_condition_off(client, gm_client, table):
 def test_the_gms_options_box_is_not_a_players_page(client, table):
     client.force_login(table.players[0])
     assert client.get(reverse("roll_options_box", args=[table.campaign.pk])).status_code == 404
+
+
+def test_a_sheet_of_rules_without_conditions_shows_no_conditions_box(client, make_table):
+    table = make_table("fasttest", characters=[("Brunhilda", {})], players=1)
+    client.force_login(table.players[0])
+    url = reverse("character_detail", args=[table.campaign.pk, table.hero.pk])
+    assert 'id="sheet-conditions"' not in client.get(url).content.decode()
