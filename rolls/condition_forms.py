@@ -23,10 +23,12 @@ class PresetForm(forms.Form):
 
     preset = forms.ChoiceField(error_messages={"invalid_choice": "", "required": ""})
 
-    def __init__(self, *args, system, **kwargs):
+    def __init__(self, *args, system=None, **kwargs):
+        # ``system`` may be left out only to look the form's fields over (the text rule's test).
         super().__init__(*args, **kwargs)
         self.system = system
-        self.fields["preset"].choices = [(p["key"], p["name"]) for p in system.condition_presets]
+        presets = system.condition_presets if system is not None else ()
+        self.fields["preset"].choices = [(p["key"], p["name"]) for p in presets]
         message = _("These rules have no such condition; reload the page to see theirs.")
         self.fields["preset"].error_messages = {"invalid_choice": message, "required": message}
 
@@ -80,10 +82,12 @@ class ConditionForm(forms.Form):
         label=gettext_lazy("The test that ends it"), max_length=NAME_MAX, required=False
     )
 
-    def __init__(self, *args, system, **kwargs):
+    def __init__(self, *args, system=None, **kwargs):
+        # ``system`` may be left out only to look the form's fields over (the text rule's test).
         super().__init__(*args, **kwargs)
         self.system = system
-        self.fields["effect"].choices = list(system.condition_effects.items())
+        effects = system.condition_effects if system is not None else {}
+        self.fields["effect"].choices = list(effects.items())
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
@@ -95,7 +99,7 @@ class ConditionForm(forms.Form):
         amount = self.cleaned_data["amount"]
         if amount == 0:
             raise forms.ValidationError(_("A condition of 0 changes nothing; write −2, +1…"))
-        low, high = self.system.condition_amounts
+        low, high = self.system.condition_amounts if self.system else (-AMOUNT_MAX, AMOUNT_MAX)
         if not low <= amount <= high:
             raise forms.ValidationError(
                 _("A condition of these rules is from %(low)s to %(high)s.")
@@ -135,9 +139,10 @@ class OptionsForm(forms.Form):
         label=gettext_lazy("Or in your own words"), max_length=OPTION_MAX, required=False
     )
 
-    def __init__(self, *args, menu, **kwargs):
+    def __init__(self, *args, menu=None, **kwargs):
+        # ``menu`` may be left out only to look the form's fields over (the text rule's test).
         super().__init__(*args, **kwargs)
-        self.menu = menu
+        self.menu = menu or {"options": [], "picks": 0}
         self.fields["chosen"].choices = [(o["key"], o["text"]) for o in menu["options"]]
         self.fields["chosen"].error_messages["invalid_choice"] = _(
             "That option is not on this result’s list; reload the page to see it."
