@@ -143,7 +143,7 @@ class OptionsForm(forms.Form):
         # ``menu`` may be left out only to look the form's fields over (the text rule's test).
         super().__init__(*args, **kwargs)
         self.menu = menu or {"options": [], "picks": 0}
-        self.fields["chosen"].choices = [(o["key"], o["text"]) for o in menu["options"]]
+        self.fields["chosen"].choices = [(o["key"], o["text"]) for o in self.menu["options"]]
         self.fields["chosen"].error_messages["invalid_choice"] = _(
             "That option is not on this result’s list; reload the page to see it."
         )
