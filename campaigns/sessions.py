@@ -21,6 +21,12 @@ from campaigns.systems import get_system
 #: Sent inside ``end_session``'s transaction with ``session``: what every system's table does
 #: when a session ends (the system's own rules are ``System.session_ended``).
 session_ended = Signal()
+#: Sent inside ``end_session``'s transaction with ``session`` while it is still open, so what
+#: ends with it (a condition lasting until the session's end) is logged in it (rolls.apps).
+session_ending = Signal()
+#: Sent inside ``new_scene``'s transaction with ``session`` and the new ``scene``: what ended
+#: with the scene before it (rolls.apps: conditions lasting until the scene's end).
+scene_opened = Signal()
 
 
 @transaction.atomic
@@ -45,6 +51,7 @@ def end_session(session: GameSession) -> GameSession:
     locked = GameSession.objects.select_for_update().get(pk=session.pk)
     if not locked.is_open:
         raise ActionRefused(_("This session has already ended."))
+    session_ending.send(sender=GameSession, session=locked)
     locked.ended_at = timezone.now()
     locked.save(update_fields=["ended_at"])
     get_system(locked.campaign.system).session_ended(locked)
@@ -64,6 +71,7 @@ def new_scene(session: GameSession, title: str = "") -> Scene:
     if not locked.is_open:
         raise ActionRefused(_("This session has ended; start a new one."))
     scene = _open_scene(locked, locked.campaign, title)
+    scene_opened.send(sender=GameSession, session=locked, scene=scene)
     broadcast_on_commit(
         campaign_group(locked.campaign_id),
         {"type": "table.scene", "session": locked.pk, "scene": scene.number},

@@ -106,6 +106,21 @@ class System(Protocol):
     def tables_after(self, roll: Any) -> list[str]:
         """The ``table_purposes`` keys whose table the rules call for after ``roll``."""
 
+    #: What a condition may change in this system's tests ({effect key: words}); {} when the
+    #: system's panel applies no conditions yet (rolls.conditions).
+    condition_effects: Mapping[str, Any]
+    #: The rules' own conditions, the GM's one-click list: dicts of ``key``, ``name``,
+    #: ``original`` (the seed's words), ``effect``, ``amount``, ``scope``, ``scope_name``,
+    #: ``lasts``, ``ends_with`` (rolls.models.Condition's fields).
+    condition_presets: tuple[Mapping[str, Any], ...]
+    #: The lowest and highest amount of one condition (AST's states: 1 to 10, never below 1).
+    condition_amounts: tuple[int, int]
+
+    def options_after(self, roll: Any) -> Mapping[str, Any] | None:
+        """The rules' menu after ``roll`` (T10's options, RULES.md 3.6): ``purpose``, ``why``,
+        ``picks`` (how many to choose) and ``options`` (``key``, ``text``, ``original``,
+        ``condition``: a key of ``condition_presets`` or ""); None when the rules have none."""
+
     #: Opposed tests between two sides (``rolls.opposed.OpposedRules``), None when the rules
     #: have none (AST, T10).
     opposed: Any
@@ -263,6 +278,9 @@ class BaseSystem:
     outcome_words: ClassVar[Mapping[str, Any]] = {}
     opposed: Any = None
     group: Any = None
+    condition_effects: ClassVar[Mapping[str, Any]] = {}
+    condition_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ()
+    condition_amounts: ClassVar[tuple[int, int]] = (-20, 20)
 
     def __repr__(self) -> str:
         return f"<System {self.key}>"
@@ -332,6 +350,9 @@ class BaseSystem:
 
     def tables_after(self, roll):
         return []
+
+    def options_after(self, roll):
+        return None
 
 
 _REGISTRY: dict[str, System] = {}

@@ -19,6 +19,10 @@ class RollsConfig(AppConfig):
 
         # Each package in rolls/systems registers its system in campaigns.systems' registry.
         register_all()
+        # The names of the rules' own conditions, in each reader's language, in the log.
+        from rolls import conditions
+
+        conditions.register_preset_words()
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")
         # The sheet page shows the table's log and the test the GM has called for.
         page_parts.register("rolls", beside_sheet)
@@ -33,3 +37,10 @@ class RollsConfig(AppConfig):
         from rolls.random_tables import campaign_created
 
         post_save.connect(campaign_created, sender=Campaign, dispatch_uid="default-tables")
+
+        # What ends a condition by itself: its scene's end, its session's end (rolls.conditions).
+        from campaigns.sessions import scene_opened, session_ending
+        from rolls import conditions
+
+        scene_opened.connect(conditions.scene_started, dispatch_uid="conditions-scene-end")
+        session_ending.connect(conditions.session_ending, dispatch_uid="conditions-session-end")

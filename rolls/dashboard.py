@@ -16,9 +16,10 @@ from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
-from rolls import after_roll, awards, gm_readings, random_tables
+from rolls import after_roll, awards, condition_views, conditions, gm_readings, random_tables
 from rolls import pending as pending_actions
 from rolls.actions import ActionRefused
+from rolls.condition_forms import ConditionForm
 from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.log import log_context
 from rolls.models import PendingTest, RandomTable
@@ -100,13 +101,21 @@ def party_context(campaign, session) -> dict[str, Any]:
     """The party grid: each character's vitals, the call form's fields and the card's tools."""
     system = get_system(campaign.system)
     party = _party(campaign)
+    in_force = conditions.active_in(campaign)
     for member in party:
         member["target_fields"] = system.panel.target_fields(member["character"], campaign)
+        member["conditions"] = in_force.get(member["character"].pk, [])
+        member["condition_form"] = ConditionForm(
+            system=system, auto_id=f"cond-{member['character'].pk}-%s"
+        )
     return {
         "campaign": campaign,
         "session": session,
         "party": party,
         "marks_combat": "combat" in system.gm_controls,
+        # The party card's conditions part (rolls/_card_conditions.html).
+        "presets": system.condition_presets,
+        "has_conditions": bool(system.condition_effects),
     }
 
 
@@ -172,6 +181,7 @@ def _dashboard_context(request, campaign, **forms) -> dict[str, Any]:
         **pending_context(campaign, session),
         **after_roll_context(campaign, session),
         **gm_readings_context(campaign, session),
+        **condition_views.options_context(campaign, session),
         **awards_context(campaign, **forms),
         **tables_context(campaign, session),
         **log_context(campaign, request.user, session),

@@ -28,6 +28,8 @@ def _sources_text(entry: dict[str, Any]) -> str:
 
 
 def _outcome(entry: dict[str, Any]) -> str:
+    if entry.get("note"):  # a condition added or cleared, options chosen: its label says it
+        return ""
     if entry["kind"] == QUICK_KIND:  # an expression has a total, not an outcome
         return f"= {entry['result'].get('total')}"
     if entry["kind"] == "table":  # a GM's table: the total, the row and its text
@@ -153,7 +155,8 @@ def as_markdown(session, entries: list[dict[str, Any]]) -> str:
         line = f"{head} {_roller(entry)}{_marker(entry)}"
         if entry["label"]:
             line += f" — {render(entry['label'])}"
-        line += f": **{outcome}** ({_dice_text(entry)})"
+        if not entry.get("note"):
+            line += f": **{outcome}** ({_dice_text(entry)})"
         if entry["sources"]:
             line += f" — {_sources_text(entry)}"
         lines.append(line)

@@ -360,3 +360,30 @@ COUNTED_SOURCE_KINDS["gm_read"] = ngettext_lazy(
 UNSIGNED_SOURCE_KINDS |= {"gm_read"}
 SOURCE_KINDS["gm_read"] = _("white die read by the GM's choice")
 WORDS["white_die_n"] = _("white die %(n)s")
+
+# Conditions (rolls.conditions): their entries in the log, and each one among a test's sources.
+KIND_LABELS |= {
+    "condition": _("condition added"),
+    "condition_cleared": _("condition cleared"),
+    "options": _("options chosen"),
+}
+WORDS |= {
+    "condition_added": _("%(name)s (%(concerns)s, %(until)s)"),
+    "condition_cleared": _("%(name)s: %(why)s"),
+    "condition_source": _("%(name)s (condition, #%(seq)s)"),
+    "concerns_all": _("all tests"),
+    "concerns_attribute": _("tests of %(name)s"),
+    "concerns_skill": _("tests of %(name)s"),
+    "concerns_target": _("tests against %(name)s"),
+    "until_hand": _("until the GM clears it"),
+    "until_scene": _("until the scene ends"),
+    "until_session": _("until the session ends"),
+    "until_next_test": _("for the next test it applies to"),
+    "until_success": _("until “%(test)s” succeeds"),
+    "cleared_by_hand": _("cleared by the GM"),
+    "cleared_after_test": _("used up by the test #%(seq)s"),
+    "cleared_by_success": _("“%(test)s” succeeded (#%(seq)s)"),
+    "cleared_scene_end": _("the scene ended"),
+    "cleared_session_end": _("the session ended"),
+}
+WORDS["options_chosen"] = _("Chosen: %(options)s")

@@ -378,3 +378,76 @@ class GroupTest(models.Model):
 
     def __str__(self) -> str:
         return f"group #{self.pk} ({self.status})"
+
+
+class Condition(models.Model):
+    """What a roll (or the GM) left on a character that shapes later tests by itself: knocked
+    down, −2 dice on all actions until standing up again (RULES.md 3.6).
+
+    Lives here, not in ``sheets``, because it names the log entries it came from (the apps
+    import one way, campaigns <- sheets <- rolls). It is never deleted: adding and clearing are
+    each an entry of the session's log (``added_entry``, ``cleared_entry``), so the evening's
+    story reads back; a condition is active while it has no ``cleared_entry``. What ``effect``
+    and ``amount`` mean is the system's (``System.condition_effects``: T10's "pool" is dice
+    added to or taken off the pool); written only through ``rolls.conditions``.
+    """
+
+    class Scope(models.TextChoices):
+        ALL = "all", _("all tests")
+        ATTRIBUTE = "attribute", _("tests of an attribute")
+        SKILL = "skill", _("tests of a skill")
+        TARGET = "target", _("tests against a target")
+
+    class Lasts(models.TextChoices):
+        HAND = "hand", _("until cleared by hand")
+        SCENE = "scene", _("until the scene ends")
+        SESSION = "session", _("until the session ends")
+        NEXT_TEST = "next_test", _("for the next test it applies to")
+        SUCCESS = "success", _("until a named test succeeds")
+
+    character = models.ForeignKey(
+        "sheets.Character", on_delete=models.CASCADE, related_name="conditions"
+    )
+    # The system's own condition ("knocked_down", System.condition_presets), "" for the GM's.
+    preset = models.CharField(max_length=40, blank=True)
+    name = models.CharField(max_length=80)
+    effect = models.CharField(max_length=20)
+    amount = models.SmallIntegerField()
+    scope = models.CharField(max_length=10, choices=Scope.choices, default=Scope.ALL)
+    # The attribute, skill or target it concerns ("" for all tests).
+    scope_name = models.CharField(max_length=80, blank=True)
+    lasts = models.CharField(max_length=10, choices=Lasts.choices, default=Lasts.HAND)
+    # The test whose success ends it ("stand up"), for ``Lasts.SUCCESS``.
+    ends_with = models.CharField(max_length=80, blank=True)
+    # The roll it came from (a T10 option), None when the GM added it by hand.
+    source = models.ForeignKey(
+        Roll, on_delete=models.PROTECT, null=True, blank=True, related_name="conditions_left"
+    )
+    session = models.ForeignKey(
+        "campaigns.GameSession", on_delete=models.PROTECT, related_name="conditions"
+    )
+    scene = models.ForeignKey(
+        "campaigns.Scene", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    added_entry = models.OneToOneField(
+        Roll, on_delete=models.PROTECT, related_name="condition_added"
+    )
+    cleared_entry = models.OneToOneField(
+        Roll, on_delete=models.PROTECT, null=True, blank=True, related_name="condition_cleared"
+    )
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="conditions_added"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("condition")
+        verbose_name_plural = _("conditions")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def active(self) -> bool:
+        return self.cleared_entry_id is None

@@ -12,6 +12,7 @@ from typing import Any
 
 from campaigns.systems import get_system
 from rolls.engine.dice import QUICK_KIND
+from rolls.engine.note import NOTE_KINDS
 from rolls.models import Roll, Visibility
 
 # Facts that say nothing when 0: Caerbannog's heroic effort costs 0 only when it was not made, and
@@ -38,13 +39,15 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
         for key in get_system(roll.system).facts
         if key in answer and not (key in SILENT_WHEN_ZERO and answer[key] == 0)
     ]
-    if roll.kind == QUICK_KIND:  # its total is its outcome line; the system's facts are not its
+    note = roll.kind in NOTE_KINDS  # a condition added or cleared, options chosen: no dice
+    if roll.kind == QUICK_KIND or note:  # no outcome of the system's: its facts are not its
         facts = []
     return {
         "id": roll.pk,
         "session_id": roll.session_id,
         "seq": roll.seq,
         "kind": roll.kind,
+        "note": note,
         "parent_seq": roll.parent.seq if roll.parent_id else None,
         "visibility": roll.visibility,
         "actor_id": roll.actor_id,

@@ -20,6 +20,7 @@ from campaigns.models import Scene
 from config.text import text_problem
 from rolls.actions import ActionRefused
 from rolls.engine import twod6
+from rolls.models import Condition
 from rolls.panels import Limit
 from sheets.models import NPC
 
@@ -380,6 +381,42 @@ class SurpriseForm(OperationForm):
             self.modifiers.pop("surprise", None)
 
 
+class ConditionOffForm(OperationForm):
+    """Switch one of the character's conditions off for this test, or on again (issue 15: the
+    GM decides a condition does not concern this test)."""
+
+    condition = forms.IntegerField(required=False)
+    value = YesNo(required=False)
+
+    def clean_condition(self) -> int:
+        pk = self.cleaned_data["condition"]
+        if (
+            pk is None
+            or not Condition.objects.filter(
+                pk=pk, character_id=self.pending.character_id, cleared_entry=None
+            ).exists()
+        ):
+            raise ValidationError(
+                _("That condition is no longer on the character; the card shows those it has.")
+            )
+        return pk
+
+    def clean_value(self) -> bool:
+        value = self.cleaned_data["value"]
+        if value is None:
+            raise ValidationError(_("Say whether the condition is off for this test: yes or no."))
+        return value
+
+    def apply(self) -> None:
+        off = {pk for pk in self.modifiers.get("conditions_off", []) if whole(pk)}
+        pk = self.cleaned_data["condition"]
+        off = off | {pk} if self.cleaned_data["value"] else off - {pk}
+        if off:
+            self.modifiers["conditions_off"] = sorted(off)
+        else:
+            self.modifiers.pop("conditions_off", None)
+
+
 class TargetField(forms.Field):
     """What is tested, as the system's ``target_from_post`` read it (never posted as such)."""
 
@@ -412,6 +449,7 @@ OPERATIONS: dict[str, type[OperationForm]] = {
     "set_forced": ForcedForm,
     "set_target": TargetForm,
     "add_category_modifier": CategoryModifierForm,
+    "set_condition_off": ConditionOffForm,
 }
 
 #: The entry of a system's ``gm_controls`` each operation needs; ``add_dice`` by its kind.

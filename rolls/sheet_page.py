@@ -1,6 +1,6 @@
-"""What the rolls app shows on a character's sheet page: the table's roll log beside the sheet
-and, to the sheet's player, the test the GM has called for (registered with
-``sheets.page_parts`` in rolls.apps)."""
+"""What the rolls app shows on a character's sheet page: the table's roll log beside the sheet,
+the character's conditions and, to the sheet's player, the test the GM has called for
+(registered with ``sheets.page_parts`` in rolls.apps)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from campaigns.models import Campaign
+from rolls import conditions
 from rolls.log import log_context
 from rolls.models import PendingTest
 
@@ -24,4 +25,8 @@ def called_test_context(context: dict) -> dict[str, Any]:
 
 
 def beside_sheet(request: HttpRequest, campaign: Campaign, context: dict) -> dict[str, Any]:
-    return log_context(campaign, request.user) | called_test_context(context)
+    return (
+        log_context(campaign, request.user)
+        | called_test_context(context)
+        | {"sheet_conditions": conditions.active(context["character"])}
+    )

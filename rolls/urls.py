@@ -55,7 +55,7 @@ urlpatterns += [
 ]
 
 # The GM's tools on the dashboard: after the roll, awards, a night's rest, an NPC's own test.
-from rolls import gm_views  # noqa: E402
+from rolls import condition_views, gm_views  # noqa: E402
 
 urlpatterns += [
     path("dashboard/after-roll/", gm_views.after_roll_strip, name="after_roll_strip"),
@@ -80,6 +80,27 @@ urlpatterns += [
         name="award_experience_die",
     ),
     path("dashboard/characters/<int:pk>/rest/", gm_views.night_rest, name="night_rest"),
+    path(
+        "dashboard/characters/<int:pk>/conditions/add/",
+        condition_views.add_condition,
+        name="add_condition",
+    ),
+    path(
+        "dashboard/conditions/<int:condition_id>/clear/",
+        condition_views.clear_condition,
+        name="clear_condition",
+    ),
+    path(
+        "characters/<int:pk>/conditions/",
+        condition_views.character_conditions,
+        name="character_conditions",
+    ),
+    path("dashboard/options/", condition_views.options_box, name="roll_options_box"),
+    path(
+        "dashboard/rolls/<int:roll_id>/options/",
+        condition_views.choose_options,
+        name="choose_options",
+    ),
     path("dashboard/characters/<int:pk>/turn/", gm_views.turn_start, name="turn_start"),
     path("dashboard/npcs/<int:pk>/roll/", gm_views.npc_roll, name="npc_roll"),
     path("dashboard/npcs/<int:pk>/roll/form/", gm_views.npc_roll_box, name="npc_roll_box"),

@@ -23,6 +23,7 @@ from . import tables
 from .core import EngineError
 from .dice import EXPRESSION_KINDS
 from .fair import FairDice, commitment, seed_bytes
+from .note import NOTE_KINDS
 from .protocol import draw
 from .registry import system_module
 
@@ -164,7 +165,9 @@ def _check_entry(
 
 def _engine(entry: Mapping[str, Any]) -> Any:
     """Quick dice and a group test's dice are expressions whatever the campaign's system; a
-    test is its system's."""
+    condition's entry draws no dice; a test is its system's."""
+    if entry.get("kind") in NOTE_KINDS:  # a condition added or cleared: no dice, no rules
+        return system_module("note")
     return system_module("dice" if entry.get("kind") in EXPRESSION_KINDS else entry["system"])
 
 

@@ -20,6 +20,8 @@ SYSTEMS: dict[str, str] = {
 #: Engines that are not rule systems, reachable by the same contract: quick dice expressions.
 TOOLS: dict[str, str] = {
     "dice": "dice",
+    # Entries that roll nothing (a condition added or cleared): rolls.engine.note.
+    "note": "note",
 }
 
 

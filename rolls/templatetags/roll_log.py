@@ -6,6 +6,7 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from rolls import conditions
 from rolls.labels import (
     CONTROL_LABELS,
     DIE_REASONS,
@@ -147,3 +148,14 @@ def die_words(die: dict) -> str:
 def json_attr(value) -> str:
     """A value as compact JSON for a data attribute (autoescaping quotes it safely)."""
     return json.dumps(value, separators=(",", ":"))
+
+
+@register.filter
+def condition_line(condition) -> str:
+    """A condition as the sheet and the party card show it (rolls.conditions.line)."""
+    return conditions.line(condition)
+
+
+@register.filter
+def condition_name(condition) -> str:
+    return render(conditions.name_words(condition))

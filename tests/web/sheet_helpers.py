@@ -91,8 +91,9 @@ def url(name: str, character=None, campaign=None, **kwargs) -> str:
 
 
 # The sheet page: session, user, campaign, character; then the log beside the sheet (its
-# game session and entries, who is at the table) and the test the GM may have called for.
-SHEET_PAGE_QUERIES = 7
+# game session and entries, who is at the table), the test the GM may have called for, and the
+# character's conditions (one query, with the entries they name).
+SHEET_PAGE_QUERIES = 8
 
 
 HX = {"HTTP_HX_REQUEST": "true"}

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 #: and the tests being shaped 13.
 PARTIALS = {
     "dashboard_meta": 4,
-    "dashboard_party": 4,
+    "dashboard_party": 5,  # the party's conditions: one query for every card
     "dashboard_pending": 6,
     "after_roll_strip": 7,
     "awards_panel": 4,

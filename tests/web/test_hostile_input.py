@@ -60,6 +60,8 @@ READ_ONLY = {
     "group_section",
     "group_cue",
     "gm_readings_box",
+    "character_conditions",
+    "roll_options_box",
 }
 #: URLs that take a POST the crawl does not reach, each with why (probe them when it can).
 UNREACHED = {
@@ -79,6 +81,9 @@ UNREACHED = {
     # "Turn starts" shows only where the campaign's PD table grants the character Rozmach
     # (its refusals: tests/web/test_caerbannog_rozmach.py).
     "turn_start": "needs a Caerbannog PD table that grants Rozmach",
+    # "Clear" shows only beside a condition on a character, and the demo table has none (its
+    # refusals: tests/web/test_conditions.py).
+    "clear_condition": "needs a condition on a character",
 }
 DEEP_LIST = "[" * 5000 + "]" * 5000
 DEEP_OBJECT = '{"a":' * 5000 + "1" + "}" * 5000

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Scene
+from rolls import conditions
 from rolls.engine import EngineError
 from rolls.engine import ast as engine
 from rolls.engine.core import OUTCOMES, RANK, SUCCESSES
@@ -59,11 +60,16 @@ ITEM_LISTS = tuple(spec.key for spec in sheet.LISTS if spec.positive and not spe
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
     form = ASTChoices.read(choices, cleaned, pending)
+    form.in_force = conditions.active(character)
     panel = Panel(system="ast", template=TEMPLATE, errors=form.messages)
-    panel.context = _context(form, cleaned, pending)
+    modifiers = (pending or {}).get("modifiers") or {}
+    found = conditions.shaping(form, modifiers)
+    panel.context = _context(form, cleaned, pending) | {
+        "conditions": conditions.panel_rows(found, form.raw("use") or [], form.raw("attempt") or [])
+    }
     if panel.errors:
         return panel
-    sources = _sources(form, cleaned, (pending or {}).get("modifiers") or {})
+    sources = _sources(form, cleaned, modifiers, found.applied)
     params = _params(sources)
     try:
         parsed = engine.parse_params(params)
@@ -74,10 +80,11 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     _show(panel, params, sources, parsed, odds)
     panel.spend = {"funt": form.cleaned["funt"]} if form.cleaned["funt"] else {}
     panel.on_result = _gain_funt(0)
+    panel.after = conditions.after_roll(found, form, lambda outcome: outcome in SUCCESSES)
     return panel
 
 
-class ASTChoices(PanelForm):
+class ASTChoices(conditions.ConditionChoices, PanelForm):
     """An AST test as the player chooses it: what applies, ticked in the sheet's lists, FUNT spent
     and other hindrances. On a called test the temporary hindrances are the GM's, who adds
     challenge points to the test level instead: the player's own field stays 0 (the sheet's
@@ -174,10 +181,14 @@ def _context(form: ASTChoices, cleaned: Mapping[str, Any], pending) -> dict[str,
     }
 
 
-def _sources(form: ASTChoices, cleaned: Mapping[str, Any], modifiers) -> list[dict[str, Any]]:
+def _sources(
+    form: ASTChoices, cleaned: Mapping[str, Any], modifiers, lasting=()
+) -> list[dict[str, Any]]:
     """The white dice (items, positive states, FUNT, temporary advantages) and the test level's
     modifiers (negative states, temporary hindrances, the GM's challenge points), each with where
-    it comes from; then the advantage-and-hindrance pairs that cancel (RULES.md 2.7)."""
+    it comes from; then the advantage-and-hindrance pairs that cancel (RULES.md 2.7). ``lasting``
+    are the character's conditions on this test: temporary advantages and hindrances left by an
+    earlier outcome (issue 15), which cancel like the others."""
     ticked = form.cleaned["item"]
     chosen = {key: [e for e in cleaned[key] if e["name"] in ticked[key]] for key in ticked}
     items = [entry for key in ITEM_LISTS for entry in chosen[key]]
@@ -205,6 +216,10 @@ def _sources(form: ASTChoices, cleaned: Mapping[str, Any], modifiers) -> list[di
     challenge = _challenge(modifiers)
     if challenge:
         sources.append(source("challenge", challenge))
+    left = [conditions.as_source(condition) for condition in lasting]
+    sources += left
+    advantage += sum(entry["amount"] for entry in left if entry["kind"] == "advantage")
+    hindrance += sum(entry["amount"] for entry in left if entry["kind"] == "hindrance")
     # Only temporary ones cancel: the sheet's negative states and challenge points stay.
     cancelled = min(advantage, hindrance + sum(entry["amount"] for entry in gm_hindrances))
     if cancelled:

@@ -4,7 +4,13 @@ A pool of 0 or less rolls nothing and fails automatically. Nothing follows a T10
 
 A test the GM calls for (a pending test) fixes the attribute and the skill; the GM may set the
 difficulty (the usual 7 until then) and add dice to the pool or take them away, each with its
-source. Circumstances are the GM's on a called test: the player still ticks items."""
+source. Circumstances are the GM's on a called test: the player still ticks items.
+
+The character's conditions (rolls.conditions) shape the test by themselves: a "pool" condition
+adds or takes dice, a "difficulty" one moves the difficulty (kept to 4..10), each listed among
+the sources; the GM may switch one off on a called test. A condition concerning a target
+applies when the player ticks it, and one lasting until a named test succeeds ("stand up")
+ends when the player marks this test as that one and it succeeds."""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rolls import conditions
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
 from rolls.panels import (
@@ -42,16 +49,28 @@ SUCCESS_KEYS = ("success_but", "success", "impressive")
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
-    form = T10Choices.read(choices, cleaned, pending)
+    form = T10Choices.read(choices, cleaned, pending, in_force=conditions.active(character))
     panel = Panel(system="t10", template=TEMPLATE, errors=form.messages)
-    panel.context = _context(form, cleaned, pending)
+    modifiers = (pending or {}).get("modifiers") or {}
+    shaping = conditions.shaping(
+        form,
+        modifiers,
+        attribute=str(form.cleaned.get("attribute") or ""),
+        skill=str(form.cleaned.get("skill") or ""),
+    )
+    panel.context = _context(form, cleaned, pending) | {
+        "conditions": conditions.panel_rows(
+            shaping, form.raw("use") or [], form.raw("attempt") or []
+        )
+    }
     if panel.errors:
         return panel
-    modifiers = (pending or {}).get("modifiers") or {}
     base = _base(form)
     sources = _sources(form, _chosen_items(form), modifiers)
-    pool = base + sum(entry["amount"] for entry in sources)
-    params = {"pool": pool, "difficulty": form.cleaned["difficulty"]}
+    sources += [conditions.as_source(condition) for condition in shaping.applied]
+    pool = base + sum(entry["amount"] for entry in sources if entry["kind"] == "pool")
+    params = {"pool": pool, "difficulty": _difficulty(form, sources)}
+    panel.after = conditions.after_roll(shaping, form, lambda outcome: outcome in SUCCESS_KEYS)
     try:
         odds = engine.odds(engine.parse_params(params))
     except EngineError as error:
@@ -61,7 +80,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     return panel
 
 
-class T10Choices(PanelForm):
+class T10Choices(conditions.ConditionChoices, PanelForm):
     """A T10 test as the player chooses it. On a called test the attribute and the skill are the
     GM's target, and the circumstance dice and the difficulty the GM's (added on the GM's card):
     whatever is posted for them, the player's own circumstance dice stay 0."""
@@ -90,8 +109,9 @@ class T10Choices(PanelForm):
     )
 
     @classmethod
-    def read(cls, choices, cleaned: Mapping[str, Any], pending=None) -> T10Choices:
-        """The choices for this sheet; ``pending``'s target and the GM's numbers fixed."""
+    def read(cls, choices, cleaned: Mapping[str, Any], pending=None, in_force=()) -> T10Choices:
+        """The choices for this sheet; ``pending``'s target and the GM's numbers fixed;
+        ``in_force`` the character's conditions (rolls.conditions.active)."""
         fixed = dict((pending or {}).get("target") or {})
         gm_difficulty = ((pending or {}).get("modifiers") or {}).get("difficulty")
         if pending is not None:
@@ -105,6 +125,7 @@ class T10Choices(PanelForm):
         form.skills = {row["name"]: row for row in cleaned["skills"]}
         form.items = [row for row in cleaned["equipment"] if row["dice"]]
         form.gm_difficulty = gm_difficulty
+        form.in_force = list(in_force)
         if gm_difficulty is not None:
             form.fields["difficulty"].message = gettext_lazy(
                 "The GM set difficulty %(set)s; T10 difficulties go from %(lo)s to %(hi)s."
@@ -156,6 +177,15 @@ def _context(form: T10Choices, cleaned: Mapping[str, Any], pending) -> dict[str,
     }
 
 
+def _difficulty(form: T10Choices, sources) -> int:
+    """The difficulty chosen (or the GM's) moved by the conditions that change it, kept to
+    T10's 4..10 (RULES.md 3.2: a condition cannot make a test the rules do not have)."""
+    moved = form.cleaned["difficulty"] + sum(
+        entry["amount"] for entry in sources if entry["kind"] == "difficulty"
+    )
+    return max(engine.MIN_DIFFICULTY, min(engine.MAX_DIFFICULTY, moved))
+
+
 def _base(form: T10Choices) -> int:
     """Attribute plus skill: the pool before items, circumstances and the GM's dice."""
     skill = form.cleaned["skill"]
@@ -194,6 +224,8 @@ def _show(panel: Panel, form: T10Choices, base: int, params, sources, odds) -> N
         "base": base,
         "pool": pool,
         "automatic": pool <= 0,
+        # What the dice are read against, conditions included (the select shows the choice).
+        "effective_difficulty": difficulty,
         "results": _results(odds["result_odds"]),
         "average": sum(int(result) * p for result, p in odds["result_odds"].items()),
     }

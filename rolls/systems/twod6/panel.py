@@ -43,6 +43,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.text import text_problem
+from rolls import conditions
 from rolls.engine import EngineError, twod6
 from rolls.panels import Limit, Name, Names, Panel, PanelForm, source
 from rolls.words import joined, words
@@ -77,11 +78,24 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     gm = _gm_modifiers((pending or {}).get("modifiers") or {})
     form = TwoD6Choices.read(choices, sheet, pending, gm["difficulty"])
     form.table = _table_helpers(character, campaign)
+    form.in_force = conditions.active(character)
     panel = Panel(system="2d6", template=TEMPLATE, errors=form.messages)
-    panel.context = _context(form, sheet, gm, pending)
+    found = conditions.shaping(
+        form,
+        (pending or {}).get("modifiers"),
+        attribute=str(form.cleaned.get("attribute") or ""),
+        skill=str(form.cleaned.get("skill") or ""),
+    )
+    panel.context = _context(form, sheet, gm, pending) | {
+        "conditions": conditions.panel_rows(found, form.raw("use") or [], form.raw("attempt") or [])
+    }
     if panel.errors:
         return panel
     entries = _entries(form, panel.context["categories"], gm)
+    # A lasting modifier (a condition) joins the others of its category, before the clamp.
+    for condition in found.applied:
+        entries[condition.effect].append((conditions.source_words(condition), condition.amount))
+    panel.after = conditions.after_roll(found, form, lambda outcome: outcome == "success")
     params = _params(form, entries)
     try:
         parsed = twod6.parse_params(params)
@@ -166,7 +180,7 @@ def _free_fields() -> dict[str, forms.Field]:
     }
 
 
-class _TwoD6Test(PanelForm):
+class _TwoD6Test(conditions.ConditionChoices, PanelForm):
     attribute = Name()
     skill = Name()
     specialisation = Name()

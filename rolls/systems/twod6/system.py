@@ -24,6 +24,11 @@ def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
 
 
 class TwoD6(BaseSystem):
+    #: RULES.md 5 (issue 15): a circumstance modifier lasting beyond one test is a condition of
+    #: its category, joining the others before the category's clamp. The rules name none of
+    #: their own, so the GM types them.
+    condition_effects = sheet.CATEGORY_LABELS
+
     key = "2d6"
     position = 5
     engine = engine

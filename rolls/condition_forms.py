@@ -1,0 +1,170 @@
+"""The GM's forms for conditions: one of the rules' own in one click, the GM's own typed, and
+the options chosen after a roll (RULES.md 3.6). What they accept is ``rolls.conditions.Spec``;
+``rolls.conditions`` checks it once more under its lock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from config.text import TextField
+from rolls.conditions import AMOUNT_MAX, NAME_MAX, Spec, preset_spec
+from rolls.models import Condition
+
+#: The longest option the GM types after a roll.
+OPTION_MAX = 200
+
+
+class PresetForm(forms.Form):
+    """One of the rules' own conditions (``System.condition_presets``), by its key."""
+
+    preset = forms.ChoiceField(error_messages={"invalid_choice": "", "required": ""})
+
+    def __init__(self, *args, system=None, **kwargs):
+        # ``system`` may be left out only to look the form's fields over (the text rule's test).
+        super().__init__(*args, **kwargs)
+        self.system = system
+        presets = system.condition_presets if system is not None else ()
+        self.fields["preset"].choices = [(p["key"], p["name"]) for p in presets]
+        message = _("These rules have no such condition; reload the page to see theirs.")
+        self.fields["preset"].error_messages = {"invalid_choice": message, "required": message}
+
+    def spec(self) -> Spec:
+        return preset_spec(self.system, self.cleaned_data["preset"])
+
+
+class ConditionForm(forms.Form):
+    """The GM's own condition: a name, what it changes and by how much, what it concerns and
+    until when it lasts."""
+
+    name = TextField(
+        label=gettext_lazy("Name"),
+        max_length=NAME_MAX,
+        error_messages={"required": gettext_lazy("Give the condition a name.")},
+    )
+    effect = forms.ChoiceField(
+        label=gettext_lazy("Changes"),
+        error_messages={
+            "invalid_choice": gettext_lazy("Choose what the condition changes from the list."),
+            "required": gettext_lazy("Choose what the condition changes from the list."),
+        },
+    )
+    amount = forms.IntegerField(
+        label=gettext_lazy("By"),
+        min_value=-AMOUNT_MAX,
+        max_value=AMOUNT_MAX,
+        error_messages={
+            "invalid": gettext_lazy("Write a whole number from −20 to +20."),
+            "min_value": gettext_lazy("Write a whole number from −20 to +20."),
+            "max_value": gettext_lazy("Write a whole number from −20 to +20."),
+            "required": gettext_lazy("Write a whole number from −20 to +20."),
+        },
+    )
+    scope = forms.ChoiceField(
+        label=gettext_lazy("Concerns"),
+        choices=Condition.Scope.choices,
+        initial="all",
+        error_messages={"invalid_choice": gettext_lazy("Choose what the condition concerns.")},
+    )
+    scope_name = TextField(
+        label=gettext_lazy("Which attribute, skill or target"), max_length=NAME_MAX, required=False
+    )
+    lasts = forms.ChoiceField(
+        label=gettext_lazy("Lasts"),
+        choices=Condition.Lasts.choices,
+        initial="hand",
+        error_messages={"invalid_choice": gettext_lazy("Choose until when the condition lasts.")},
+    )
+    ends_with = TextField(
+        label=gettext_lazy("The test that ends it"), max_length=NAME_MAX, required=False
+    )
+
+    def __init__(self, *args, system=None, **kwargs):
+        # ``system`` may be left out only to look the form's fields over (the text rule's test).
+        super().__init__(*args, **kwargs)
+        self.system = system
+        effects = system.condition_effects if system is not None else {}
+        self.fields["effect"].choices = list(effects.items())
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(_("Give the condition a name."))
+        return name
+
+    def clean_amount(self) -> int:
+        amount = self.cleaned_data["amount"]
+        if amount == 0:
+            raise forms.ValidationError(_("A condition of 0 changes nothing; write −2, +1…"))
+        low, high = self.system.condition_amounts if self.system else (-AMOUNT_MAX, AMOUNT_MAX)
+        if not low <= amount <= high:
+            raise forms.ValidationError(
+                _("A condition of these rules is from %(low)s to %(high)s.")
+                % {"low": low, "high": high}
+            )
+        return amount
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        data["scope_name"] = " ".join(data.get("scope_name", "").split())
+        data["ends_with"] = " ".join(data.get("ends_with", "").split())
+        if data.get("scope") not in (None, Condition.Scope.ALL) and not data["scope_name"]:
+            self.add_error("scope_name", _("Name the attribute, skill or target it concerns."))
+        if data.get("lasts") == Condition.Lasts.SUCCESS and not data["ends_with"]:
+            self.add_error("ends_with", _("Name the test whose success ends it."))
+        return data
+
+    def spec(self) -> Spec:
+        data = self.cleaned_data
+        return Spec(
+            name=data["name"],
+            effect=data["effect"],
+            amount=data["amount"],
+            scope=data["scope"],
+            scope_name=data["scope_name"] if data["scope"] != Condition.Scope.ALL else "",
+            lasts=data["lasts"],
+            ends_with=data["ends_with"] if data["lasts"] == Condition.Lasts.SUCCESS else "",
+        )
+
+
+class OptionsForm(forms.Form):
+    """The options chosen after a roll: some of the rules' menu (``System.options_after``) and
+    the GM's own words, together no more than the result allows."""
+
+    chosen = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
+    own = TextField(
+        label=gettext_lazy("Or in your own words"), max_length=OPTION_MAX, required=False
+    )
+
+    def __init__(self, *args, menu=None, **kwargs):
+        # ``menu`` may be left out only to look the form's fields over (the text rule's test).
+        super().__init__(*args, **kwargs)
+        self.menu = menu or {"options": [], "picks": 0}
+        self.fields["chosen"].choices = [(o["key"], o["text"]) for o in self.menu["options"]]
+        self.fields["chosen"].error_messages["invalid_choice"] = _(
+            "That option is not on this result’s list; reload the page to see it."
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        data["own"] = " ".join(data.get("own", "").split())
+        picked = len(data.get("chosen", [])) + (1 if data["own"] else 0)
+        if "chosen" in data and picked == 0:
+            raise forms.ValidationError(_("Tick an option or write your own."))
+        if picked > self.menu["picks"]:
+            raise forms.ValidationError(
+                ngettext(
+                    "This result gives %(n)s option; you chose %(picked)s.",
+                    "This result gives %(n)s options; you chose %(picked)s.",
+                    self.menu["picks"],
+                )
+                % {"n": self.menu["picks"], "picked": picked}
+            )
+        return data
+
+    def options(self) -> list[dict[str, Any]]:
+        chosen = set(self.cleaned_data["chosen"])
+        return [option for option in self.menu["options"] if option["key"] in chosen]

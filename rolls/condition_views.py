@@ -1,0 +1,172 @@
+"""Conditions at the table: the GM adds one to a character from the party card (the rules'
+own in one click, or typed) and clears it; after a roll, the GM chooses the options its result
+gives (RULES.md 3.6); every member sees a character's conditions beside the sheet.
+
+GM operations are 404 for anyone else (``gm_campaign``); a character of another table is 404.
+Each form works without JavaScript (a redirect to the dashboard with a message); with htmx each
+answers with the part it changed. Writes go through ``rolls.conditions``.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns.access import gm_campaign
+from campaigns.models import Campaign, GameSession
+from rolls import conditions
+from rolls.actions import ActionRefused
+from rolls.condition_forms import ConditionForm, OptionsForm, PresetForm
+from rolls.models import Condition, Roll
+from sheets.access import member_character
+from sheets.models import Character
+
+#: How many of the open session's latest rolls the options box looks at.
+OPTIONS_WINDOW = 10
+
+
+def card_context(campaign: Campaign, character: Character, **extra) -> dict:
+    """What a party card's conditions part shows (rolls/_card_conditions.html)."""
+    return {
+        "campaign": campaign,
+        "character": character,
+        "session": GameSession.objects.open().filter(campaign=campaign).first(),
+        "conditions": conditions.active(character),
+        "presets": campaign.rules.condition_presets,
+        "has_conditions": bool(campaign.rules.condition_effects),
+        "condition_form": extra.pop("condition_form", None)
+        or ConditionForm(system=campaign.rules, auto_id=f"cond-{character.pk}-%s"),
+        **extra,
+    }
+
+
+def _card(request, campaign, character, *, status=200, refusal="", form=None) -> HttpResponse:
+    if not request.htmx:
+        if refusal:
+            messages.error(request, refusal)
+        return redirect(reverse("dashboard", args=[campaign.pk]) + f"#party-{character.pk}")
+    context = card_context(
+        campaign, character, condition_refusal=refusal, **({"condition_form": form} if form else {})
+    )
+    return render(request, "rolls/_card_conditions.html", context, status=status)
+
+
+@require_POST
+@login_required
+def add_condition(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    """One of the rules' own (``preset``) or the GM's typed condition, on one character."""
+    campaign = gm_campaign(request, campaign_id)
+    character = get_object_or_404(Character, pk=pk, campaign=campaign)
+    system = campaign.rules
+    if not system.condition_effects:
+        return _card(request, campaign, character, status=409,
+                     refusal=_("These rules apply no conditions to their tests yet."))  # fmt: skip
+    form_class = PresetForm if "preset" in request.POST else ConditionForm
+    form = form_class(request.POST, system=system, auto_id=f"cond-{pk}-%s")
+    if not form.is_valid():
+        refusal = " ".join(m for ms in form.errors.values() for m in ms)
+        typed = form if form_class is ConditionForm else None
+        return _card(request, campaign, character, status=422, refusal=refusal, form=typed)
+    try:
+        conditions.add_condition(character=character, actor=request.user, spec=form.spec())
+    except ActionRefused as refusal:
+        return _card(request, campaign, character, status=409, refusal=str(refusal))
+    return _card(request, campaign, character)
+
+
+@require_POST
+@login_required
+def clear_condition(request: HttpRequest, campaign_id: int, condition_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    condition = get_object_or_404(
+        Condition.objects.select_related("character"),
+        pk=condition_id,
+        character__campaign=campaign,
+    )
+    try:
+        conditions.clear_condition(condition_id=condition.pk, actor=request.user)
+    except ActionRefused as refusal:
+        return _card(request, campaign, condition.character, status=409, refusal=str(refusal))
+    return _card(request, campaign, condition.character)
+
+
+@require_GET
+@login_required
+def character_conditions(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+    """A character's conditions beside the sheet: the page refreshes it when they change."""
+    character = member_character(request, campaign_id, pk)
+    return render(
+        request,
+        "rolls/_sheet_conditions.html",
+        {"campaign": character.campaign, "character": character,
+         "conditions": conditions.active(character)},
+    )  # fmt: skip
+
+
+# --- The options after a roll --------------------------------------------------------------------
+
+
+def options_context(campaign: Campaign, session: GameSession | None, **extra) -> dict:
+    """The latest rolls of the open session whose result gives options not yet chosen."""
+    offers = []
+    if session is not None and session.is_open:
+        rolls = (
+            Roll.objects.filter(session=session, kind="test", character__isnull=False)
+            .exclude(follow_ups__kind=conditions.OPTIONS)
+            .order_by("-seq")[:OPTIONS_WINDOW]
+        )
+        for roll in rolls:
+            menu = conditions.options_menu(roll)
+            if menu is not None:
+                offers.append({"roll": roll, "menu": menu})
+    return {"campaign": campaign, "session": session, "option_offers": offers, **extra}
+
+
+def _options_box(request, campaign, *, status=200, refusal="") -> HttpResponse:
+    if not request.htmx:
+        if refusal:
+            messages.error(request, refusal)
+        return redirect(reverse("dashboard", args=[campaign.pk]) + "#roll-options")
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    context = options_context(campaign, session, options_refusal=refusal)
+    return render(request, "rolls/_roll_options.html", context, status=status)
+
+
+@require_GET
+@login_required
+def options_box(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    return render(request, "rolls/_roll_options.html", options_context(campaign, session))
+
+
+@require_POST
+@login_required
+def choose_options(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
+    campaign = gm_campaign(request, campaign_id)
+    roll = get_object_or_404(
+        Roll.objects.select_related("character", "session"),
+        pk=roll_id,
+        session__campaign=campaign,
+        character__isnull=False,
+    )
+    menu = conditions.options_menu(roll)
+    if menu is None:
+        return _options_box(request, campaign, status=409,
+                            refusal=_("The rules offer no options after this roll."))  # fmt: skip
+    form = OptionsForm(request.POST, menu=menu)
+    if not form.is_valid():
+        refusal = " ".join(m for ms in form.errors.values() for m in ms)
+        return _options_box(request, campaign, status=422, refusal=refusal)
+    try:
+        conditions.choose_options(
+            roll=roll, actor=request.user, options=form.options(), own=form.cleaned_data["own"]
+        )
+    except ActionRefused as refusal:
+        return _options_box(request, campaign, status=409, refusal=str(refusal))
+    return _options_box(request, campaign)

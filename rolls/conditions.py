@@ -1,0 +1,515 @@
+"""Conditions: what a roll (or the GM) leaves on a character and what then shapes every test it
+concerns by itself, until it is cleared (RULES.md 3.6; issue 15).
+
+The one place that writes them (``add_condition``, ``clear_condition``) and reads which of them
+concern a test (``for_test``). Adding and clearing are each an entry of the session's log,
+through ``record_roll`` like every roll (seq, visibility, broadcast once committed, replay on
+reconnect), with the note engine (``rolls.engine.note``: no dice). How a condition shapes a test
+is its system's: a panel asks ``for_test`` and turns each one into a modifier of its own kind
+(T10: dice off the pool), listed among the sources with the entry it came from.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from campaigns.live import broadcast_on_commit, campaign_group
+from campaigns.models import GameSession
+from campaigns.systems import all_systems, get_system
+from rolls.actions import ActionRefused, record_roll
+from rolls.engine import note
+from rolls.labels import WORDS
+from rolls.models import Condition, Roll, Visibility
+from rolls.panels import Names, source
+from rolls.words import render, source_line, words
+from sheets.models import Character
+
+ADDED, CLEARED = "condition", "condition_cleared"
+#: The most conditions one character carries at once (a forged loop of adds stops here).
+MAX_ACTIVE = 12
+NAME_MAX = 80
+AMOUNT_MAX = 20
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a condition is, before it is on a sheet: the system's own (``preset``) or the GM's."""
+
+    name: str
+    effect: str
+    amount: int
+    scope: str = Condition.Scope.ALL
+    scope_name: str = ""
+    lasts: str = Condition.Lasts.HAND
+    ends_with: str = ""
+    preset: str = ""
+
+
+def preset_spec(system, key: str) -> Spec:
+    """The system's own condition ``key`` (``System.condition_presets``) as a Spec."""
+    for preset in system.condition_presets:
+        if preset["key"] == key:
+            return Spec(
+                name=str(preset["name"])[:NAME_MAX],
+                effect=preset["effect"],
+                amount=preset["amount"],
+                scope=preset.get("scope", Condition.Scope.ALL),
+                scope_name=str(preset.get("scope_name", ""))[:NAME_MAX],
+                lasts=preset.get("lasts", Condition.Lasts.HAND),
+                ends_with=str(preset.get("ends_with", ""))[:NAME_MAX],
+                preset=key,
+            )
+    raise ActionRefused(_("These rules have no such condition; reload the page to see theirs."))
+
+
+# --- Reading ----------------------------------------------------------------------------------
+
+
+def active(character: Character) -> list[Condition]:
+    """The character's conditions in force, oldest first (one query, with their entries)."""
+    if character.pk is None:
+        return []
+    return list(
+        Condition.objects.filter(character=character, cleared_entry=None).select_related(
+            "added_entry", "source"
+        )
+    )
+
+
+def active_in(campaign) -> dict[int, list[Condition]]:
+    """Every character's conditions in force at the campaign's table, by character (one
+    query for the whole party card grid)."""
+    found: dict[int, list[Condition]] = {}
+    in_force = Condition.objects.filter(
+        character__campaign=campaign, cleared_entry=None
+    ).select_related("added_entry", "source")
+    for condition in in_force:
+        found.setdefault(condition.character_id, []).append(condition)
+    return found
+
+
+def name_words(condition: Condition) -> Any:
+    """The condition's name as the log renders it: the system's own words for its own
+    conditions (each reader's language), the GM's text as typed."""
+    key = preset_word(condition.preset)
+    return words(key) if condition.preset and key in WORDS else condition.name
+
+
+def preset_word(key: str) -> str:
+    """The message key (rolls.labels.WORDS) of a system's own condition's name."""
+    return f"condition:{key}"
+
+
+def register_preset_words() -> None:
+    """Every system's own conditions' names as messages of the log (rolls.apps, once the
+    systems are registered), so an entry names them in each reader's language."""
+    for system in all_systems():
+        WORDS.update({preset_word(p["key"]): p["name"] for p in system.condition_presets})
+
+
+def seq_of(condition: Condition) -> int:
+    """The entry the condition came from, as "#14" names it: its roll, else its adding."""
+    return (condition.source or condition.added_entry).seq
+
+
+@dataclass(frozen=True)
+class ForTest:
+    """The conditions that shape one test: ``applied`` (in force and not switched off),
+    ``off`` (switched off by the GM for this test), ``offered`` (concerning a target: they
+    apply when ticked), and the ones this test may end (``attempts``: until it succeeds)."""
+
+    applied: tuple[Condition, ...]
+    off: tuple[Condition, ...]
+    offered: tuple[Condition, ...]
+    attempts: tuple[Condition, ...]
+
+
+def for_test(
+    conditions: Iterable[Condition],
+    *,
+    attribute: str = "",
+    skill: str = "",
+    used: Iterable[int] = (),
+    off: Iterable[int] = (),
+) -> ForTest:
+    """Which ``conditions`` concern a test of ``attribute`` and ``skill``: those of all tests,
+    of that attribute or that skill; one concerning a target only when ticked (``used``: the
+    panel cannot know what a test is against); ``off`` are the GM's switched off."""
+    used, off = set(used), set(off)
+    applied, switched, offered, attempts = [], [], [], []
+    for condition in conditions:
+        if condition.lasts == Condition.Lasts.SUCCESS:
+            attempts.append(condition)
+        if condition.scope == Condition.Scope.TARGET:
+            offered.append(condition)
+            if condition.pk not in used:
+                continue
+        elif not _concerns(condition, attribute, skill):
+            continue
+        (switched if condition.pk in off else applied).append(condition)
+    return ForTest(tuple(applied), tuple(switched), tuple(offered), tuple(attempts))
+
+
+def _concerns(condition: Condition, attribute: str, skill: str) -> bool:
+    if condition.scope == Condition.Scope.ATTRIBUTE:
+        return bool(attribute) and condition.scope_name == attribute
+    if condition.scope == Condition.Scope.SKILL:
+        return bool(skill) and condition.scope_name == skill
+    return condition.scope == Condition.Scope.ALL
+
+
+def source_words(condition: Condition) -> dict[str, Any]:
+    """Where a modifier comes from, as a panel lists it: "knocked down (condition, #14)"."""
+    return words("condition_source", name=name_words(condition), seq=seq_of(condition))
+
+
+def as_source(condition: Condition) -> dict[str, Any]:
+    """The condition as one modifier of the test: "−2 dice in the pool: knocked down
+    (condition, #14)"; its kind is the system's effect (T10's "pool")."""
+    return source(condition.effect, condition.amount, source_words(condition)) | {
+        "condition": condition.pk
+    }
+
+
+# --- Writing ----------------------------------------------------------------------------------
+
+
+def _open_session(character: Character) -> GameSession:
+    session = GameSession.objects.open().filter(campaign_id=character.campaign_id).first()
+    if session is None:
+        raise ActionRefused(_("Conditions are added and cleared during a session; start one."))
+    return session
+
+
+def until_words(condition: Condition | Spec) -> Any:
+    if condition.lasts == Condition.Lasts.SUCCESS:
+        return words("until_success", test=condition.ends_with)
+    return words(f"until_{condition.lasts}")
+
+
+def concerns_words(condition: Condition | Spec) -> Any:
+    if condition.scope == Condition.Scope.ALL:
+        return words("concerns_all")
+    return words(f"concerns_{condition.scope}", name=condition.scope_name)
+
+
+def _changed(character: Character) -> None:
+    """The character's pages follow: the sheet, its open panel, the GM's party card."""
+    broadcast_on_commit(
+        campaign_group(character.campaign_id), {"type": "table.sheet", "character": character.pk}
+    )
+
+
+def check_spec(system, spec: Spec) -> None:
+    """Refuse what the rules cannot apply (the forms say it first; this is the last word)."""
+    if spec.effect not in system.condition_effects:
+        raise ActionRefused(_("These rules have no conditions that change that."))
+    if not spec.name.strip() or len(spec.name) > NAME_MAX:
+        raise ActionRefused(_("Give the condition a name of at most 80 characters."))
+    low, high = system.condition_amounts
+    if not low <= spec.amount <= high or spec.amount == 0:
+        raise ActionRefused(
+            _("A condition of these rules changes a test by %(low)s to %(high)s, never by 0.")
+            % {"low": low, "high": high}
+        )
+    if spec.scope not in Condition.Scope.values or spec.lasts not in Condition.Lasts.values:
+        raise ActionRefused(_("Choose what the condition concerns and until when it lasts."))
+    if spec.scope != Condition.Scope.ALL and not spec.scope_name.strip():
+        raise ActionRefused(_("Name the attribute, skill or target the condition concerns."))
+    if spec.lasts == Condition.Lasts.SUCCESS and not spec.ends_with.strip():
+        raise ActionRefused(_("Name the test whose success ends the condition."))
+
+
+@transaction.atomic
+def add_condition(
+    *, character: Character, actor, spec: Spec, source_roll: Roll | None = None
+) -> Condition:
+    """Put ``spec`` on the character and log it (linked to the roll it came from, if any)."""
+    character = Character.objects.select_for_update().get(pk=character.pk)
+    system = get_system(character.campaign.system)
+    check_spec(system, spec)
+    session = _open_session(character)
+    if source_roll is not None and (
+        source_roll.session_id != session.pk or source_roll.character_id != character.pk
+    ):
+        raise ActionRefused(_("That roll is not this character's in this session."))
+    if Condition.objects.filter(character=character, cleared_entry=None).count() >= MAX_ACTIVE:
+        raise ActionRefused(
+            _("%(name)s already carries %(n)s conditions; clear one first.")
+            % {"name": character.name, "n": MAX_ACTIVE}
+        )
+    condition = Condition(
+        character=character, session=session, added_by=actor, source=source_roll,
+        **{name: getattr(spec, name) for name in (
+            "preset", "name", "effect", "amount", "scope", "scope_name", "lasts", "ends_with")},
+    )  # fmt: skip
+    condition.added_entry = _log(
+        session, actor, character, condition, ADDED, parent=source_roll,
+        label=words("condition_added", name=name_words(condition),
+                    concerns=concerns_words(condition), until=until_words(condition)),
+    )  # fmt: skip
+    condition.scene_id = condition.added_entry.scene_id
+    condition.save()
+    _changed(character)
+    return condition
+
+
+@transaction.atomic
+def clear_condition(
+    *, condition_id: int, actor, why: Any = None, parent: Roll | None = None
+) -> Condition:
+    """End a condition, once: the entry says who, why and after which roll (``parent``)."""
+    condition = (
+        # Only the condition's row is locked (PostgreSQL locks no nullable side of a join).
+        Condition.objects.select_for_update(of=("self",))
+        .select_related("character__campaign", "added_entry", "source")
+        .get(pk=condition_id)
+    )
+    if not condition.active:
+        raise ActionRefused(_("This condition has already been cleared."))
+    character = condition.character
+    session = _open_session(character)
+    condition.cleared_entry = _log(
+        session, actor, character, condition, CLEARED, parent=parent,
+        label=words("condition_cleared", name=name_words(condition),
+                    why=why or words("cleared_by_hand")),
+    )  # fmt: skip
+    condition.save(update_fields=["cleared_entry"])
+    _changed(character)
+    return condition
+
+
+def _log(session, actor, character, condition, kind, *, parent, label) -> Roll:
+    params = {
+        "note": kind,
+        "name": condition.name[:NAME_MAX],
+        "effect": condition.effect,
+        "amount": condition.amount,
+        "scope": condition.scope,
+        "lasts": condition.lasts,
+    }
+    roll, _created = record_roll(
+        session=session,
+        actor=actor,
+        system=session.campaign.system,
+        params=params,
+        key=uuid.uuid4(),
+        label=label,
+        sources=[source(condition.effect, condition.amount, name_words(condition))],
+        character=character,
+        visibility=Visibility.PUBLIC,
+        kind=kind,
+        parent=parent,
+        engine=note,
+    )
+    return roll
+
+
+# --- What ends a condition by itself ----------------------------------------------------------
+
+
+def after_test(
+    roll: Roll, *, applied: Iterable[Condition], attempted: Iterable[Condition], succeeded: bool
+) -> None:
+    """Inside the roll's transaction: a condition for the next test ends with the test it was
+    applied to; one until a named test succeeds ends when this test was that one and succeeded."""
+    for condition in applied:
+        if condition.lasts == Condition.Lasts.NEXT_TEST:
+            clear_condition(
+                condition_id=condition.pk, actor=roll.actor,
+                why=words("cleared_after_test", seq=roll.seq), parent=roll,
+            )  # fmt: skip
+    if not succeeded:
+        return
+    for condition in attempted:
+        if Condition.objects.filter(pk=condition.pk, cleared_entry=None).exists():
+            clear_condition(
+                condition_id=condition.pk, actor=roll.actor,
+                why=words("cleared_by_success", test=condition.ends_with, seq=roll.seq),
+                parent=roll,
+            )  # fmt: skip
+
+
+def _clear_lasting(session: GameSession, lasts: str, why: Any, scene_id=None) -> None:
+    conditions = Condition.objects.filter(
+        character__campaign_id=session.campaign_id, cleared_entry=None, lasts=lasts
+    )
+    if scene_id is not None:
+        conditions = conditions.exclude(scene_id=scene_id)
+    for condition in conditions:
+        clear_condition(condition_id=condition.pk, actor=session.campaign.gm, why=why)
+
+
+def scene_started(sender, session: GameSession, scene, **kwargs) -> None:
+    """A new scene: the conditions that lasted until the end of the scene before it end."""
+    _clear_lasting(session, Condition.Lasts.SCENE, words("cleared_scene_end"), scene_id=scene.pk)
+
+
+def session_ending(sender, session: GameSession, **kwargs) -> None:
+    """The session is about to end (still open, so the clearing is logged in it): the
+    conditions that lasted until its end end, and so do those of its scenes."""
+    _clear_lasting(session, Condition.Lasts.SCENE, words("cleared_scene_end"))
+    _clear_lasting(session, Condition.Lasts.SESSION, words("cleared_session_end"))
+
+
+# --- What a panel reads, shows and does after its roll ------------------------------------------
+
+
+class ConditionChoices(forms.Form):
+    """The panel form's part of the conditions (a base of a system's ``PanelForm``: put it
+    first, so its fields join the form's): the ids
+    of the conditions concerning a target the player says this test is against (``use``) and
+    of those whose ending test this test is (``attempt``). The form sets ``in_force``
+    (``active(character)``) before it is cleaned."""
+
+    use = Names()
+    attempt = Names()
+    in_force: tuple[Condition, ...] = ()
+
+    def clean_use(self) -> list[int]:
+        return self._conditions("use", lambda c: c.scope == Condition.Scope.TARGET)
+
+    def clean_attempt(self) -> list[int]:
+        return self._conditions("attempt", lambda c: c.lasts == Condition.Lasts.SUCCESS)
+
+    def _conditions(self, name: str, offered) -> list[int]:
+        """Ids of conditions in force that this choice offers; another (cleared since, or
+        forged) is refused with the sentence that says so."""
+        ids = {str(c.pk): c.pk for c in self.in_force if offered(c)}
+        posted = self.cleaned_data[name]
+        if any(value not in ids for value in posted):
+            raise ValidationError(
+                _("That condition is no longer on the sheet; reload the page to see its own.")
+            )
+        return sorted({ids[value] for value in posted})
+
+
+def shaping(form, modifiers, *, attribute: str = "", skill: str = "") -> ForTest:
+    """The conditions that shape a panel's test: those concerning its attribute or skill,
+    those concerning a target the player ticked, less those the GM switched off for it."""
+    off = [value for value in (modifiers or {}).get("conditions_off", []) if isinstance(value, int)]
+    return for_test(
+        form.in_force, attribute=attribute, skill=skill, used=form.cleaned.get("use", []), off=off
+    )
+
+
+def after_roll(found: ForTest, form, succeeded):
+    """The panel's ``after``: a next-test condition is used up by the roll, and one until a
+    named test succeeds ends when this was that test and ``succeeded(outcome)``; None when the
+    roll ends none."""
+    attempted = [c for c in found.attempts if c.pk in form.cleaned.get("attempt", [])]
+    if not attempted and not any(c.lasts == Condition.Lasts.NEXT_TEST for c in found.applied):
+        return None
+
+    def after(roll) -> None:
+        outcome = (roll.result.get("answer") or {}).get("outcome")
+        after_test(roll, applied=found.applied, attempted=attempted, succeeded=succeeded(outcome))
+
+    return after
+
+
+def panel_rows(shaping: ForTest, used: Iterable[Any] = (), attempted: Iterable[Any] = ()) -> list:
+    """The conditions as a panel lists them (rolls/_panel_conditions.html): each with its
+    modifier line, whether it applies, and the boxes it offers (a target, an ending test)."""
+    applied = {c.pk for c in shaping.applied}
+    off = {c.pk for c in shaping.off}
+    used = {str(value) for value in used}
+    attempted = {str(value) for value in attempted}
+    seen, rows = set(), []
+    for condition in (*shaping.applied, *shaping.off, *shaping.offered, *shaping.attempts):
+        if condition.pk in seen:
+            continue
+        seen.add(condition.pk)
+        rows.append(
+            {
+                "id": condition.pk,
+                "source": as_source(condition),
+                "state": "applied" if condition.pk in applied else (
+                    "off" if condition.pk in off else "offered"),
+                "target": condition.scope_name
+                if condition.scope == Condition.Scope.TARGET else "",
+                "used": str(condition.pk) in used,
+                "ends_with": condition.ends_with
+                if condition.lasts == Condition.Lasts.SUCCESS else "",
+                "attempting": str(condition.pk) in attempted,
+            }
+        )  # fmt: skip
+    return rows
+
+
+# --- The options after a roll (RULES.md 3.6) ----------------------------------------------------
+
+OPTIONS = "options"
+
+
+def options_menu(roll: Roll) -> dict[str, Any] | None:
+    """The rules' menu after ``roll`` (``System.options_after``), None when they have none."""
+    return get_system(roll.system).options_after(roll)
+
+
+def options_chosen(roll: Roll) -> Roll | None:
+    return roll.follow_ups.filter(kind=OPTIONS).first()
+
+
+@transaction.atomic
+def choose_options(
+    *, roll: Roll, actor, options: list[dict[str, Any]], own: str = ""
+) -> tuple[Roll, list[Condition]]:
+    """Log the options chosen after ``roll`` (once) and put on the roller's sheet the
+    conditions they leave (knocked down: −2 dice until standing up again)."""
+    GameSession.objects.select_for_update().get(pk=roll.session_id)
+    if roll.character_id is None or options_menu(roll) is None:
+        raise ActionRefused(_("The rules offer no options after this roll."))
+    if options_chosen(roll) is not None:
+        raise ActionRefused(_("The options of this roll have already been chosen."))
+    session = _open_session(roll.character)
+    if roll.session_id != session.pk:
+        raise ActionRefused(_("That roll is of an earlier session; options follow a roll now."))
+    said = [words(option["key"]) for option in options] + ([own] if own else [])
+    entry, _created = record_roll(
+        session=session,
+        actor=actor,
+        system=roll.system,
+        params={"note": OPTIONS, "chosen": [option["key"] for option in options], "own": own},
+        key=uuid.uuid4(),
+        label=words("options_chosen", options=joined_options(said)),
+        character=roll.character,
+        visibility=roll.visibility,
+        kind=OPTIONS,
+        parent=roll,
+        engine=note,
+    )
+    system = get_system(roll.system)
+    left = [
+        add_condition(
+            character=roll.character,
+            actor=actor,
+            spec=preset_spec(system, option["condition"]),
+            source_roll=roll,
+        )
+        for option in options
+        if option.get("condition")
+    ]
+    return entry, left
+
+
+def joined_options(items: list[Any]) -> Any:
+    return {"j": "; ", "i": items} if len(items) > 1 else items[0]
+
+
+def line(condition: Condition) -> str:
+    """The condition in one line of the reader's language, as the sheet and the party card
+    show it: "−2 dice in the pool: knocked down (condition, #14) · all tests, until “stand
+    up” succeeds"."""
+    return (
+        f"{source_line(as_source(condition))} · {render(concerns_words(condition))}, "
+        f"{render(until_words(condition))}"
+    )
