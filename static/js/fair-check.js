@@ -87,6 +87,22 @@
     return !why;
   }
 
+  // "The whole session": a page shows only the log's latest entries (a long evening's log is
+  // paged), so the earlier ones are loaded first, page after page, as its "Earlier entries" link
+  // would load them; an answer that brings no further link (or the same one) ends it.
+  async function loadEveryEntry(log) {
+    for (;;) {
+      const link = log.querySelector("a[data-log-earlier]");
+      if (!link || !window.htmx) return;
+      const before = link.dataset.logEarlier;
+      await htmx.ajax("GET", link.getAttribute("hx-get"), {
+        source: link, target: log.querySelector("[data-entries]"), swap: "beforeend",
+      });
+      const next = log.querySelector("a[data-log-earlier]");
+      if (next && next.dataset.logEarlier === before) return;
+    }
+  }
+
   document.addEventListener("click", async function (event) {
     const one = event.target.closest("[data-fair-check]");
     const all = event.target.closest("[data-fair-check-all]");
@@ -105,6 +121,7 @@
     }
     const digest = toHex(await crypto.subtle.digest("SHA-256", hexBytes(log.dataset.fairSeed)));
     const committed = digest === log.dataset.fairCommitment;
+    await loadEveryEntry(log);
     const entries = Array.from(log.querySelectorAll("li[data-nonce]"));
     let matched = 0;
     for (const li of entries) if (await showEntry(log, key, li)) matched += 1;

@@ -8,7 +8,9 @@ import re
 
 import pytest
 
+from rolls.log import PAGE_SIZE
 from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+from tests.web.servers import app_env, manage
 from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
 
 pytestmark = pytest.mark.browser
@@ -126,3 +128,41 @@ def test_a_forged_face_on_the_page_is_reported_as_a_mismatch(browser, tmp_path):
         verdict = gm.locator("[data-fair-verdict]")
         gm.wait_for_function("() => document.querySelector('[data-fair-verdict]').textContent")
         assert "does NOT match" in verdict.inner_text()
+
+
+#: Run in a shell of the server's database: more real rolls than one page of the log shows.
+MORE_THAN_A_PAGE = PAGE_SIZE + 3
+ROLL_A_PAGE_AND_MORE = f"""
+from campaigns.models import GameSession
+from tests.web.live import roll
+session = GameSession.objects.open().get(campaign__name={CAMPAIGN!r})
+player = session.campaign.memberships.exclude(user=session.campaign.gm).first().user
+for _ in range({MORE_THAN_A_PAGE}):
+    roll(session, player)
+"""
+
+
+def test_checking_the_whole_session_checks_the_entries_beyond_the_logs_first_page(
+    browser, tmp_path
+):
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={CAMPAIGN}")
+        gm.click("text=Start a session")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
+        env = app_env(DATABASE_URL=f"sqlite:///{tmp_path / 'table.sqlite3'}")
+        manage(env, "shell", "-c", ROLL_A_PAGE_AND_MORE)
+        gm.reload()
+        gm.click("text=End the session")
+        gm.click("text=Yes, end the session")
+        gm.wait_for_selector("[data-fair-check-all]")
+        assert gm.locator("#roll-log [data-entries] > li").count() == PAGE_SIZE
+        gm.click("[data-fair-check-all]")
+        out = gm.locator("[data-fair-summary-out][data-total]")
+        out.wait_for(timeout=30_000)
+        total = str(MORE_THAN_A_PAGE)
+        assert (out.get_attribute("data-matched"), out.get_attribute("data-total")) == (
+            total,
+            total,
+        )
+        assert gm.locator("#log-earlier a").count() == 0
