@@ -305,6 +305,8 @@ def _fill(pattern, table: Table) -> list[dict]:
         "opposed_id": [table.opposed_id],
         # A group test (rolls.group): none here either; its endpoints must refuse, not leak.
         "group_id": [1],
+        # A condition (rolls.conditions): none here; clearing one must refuse, not leak.
+        "condition_id": [1],
         "pk": [table.npc.pk if pattern.name in ("npc_roll", "npc_roll_box") else table.hero.pk],
     }
     # The parameters of the full URL, the prefix rolls.urls is mounted under included.
