@@ -9,8 +9,12 @@ from html import unescape
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
+from rolls import conditions
 from rolls.models import Condition, PendingTest, Roll
+from rolls.systems.fasttest import states
+from rolls.words import render
 from tests.web.live import panel_url
 from tests.web.test_after_roll import (
     CASTER,
@@ -300,3 +304,12 @@ def test_a_wound_test_is_not_shaped_by_conditions(client, monkeypatch, table, gm
 def test_the_sheet_shows_fasttests_conditions_box(client, table, player):
     client.force_login(player)
     assert 'id="sheet-conditions"' in sheet_html(client, table.hero)
+
+
+def test_a_state_and_its_waking_test_read_in_polish(client, monkeypatch, caster, player):
+    state = exhausted(client, monkeypatch, caster, player)
+    with translation.override("pl"):
+        line = conditions.line(state)
+        waking = render(states.waking_tests(state, ["WALKA", "SPRAWNOŚĆ"])[0]["label"])
+    assert line.startswith("stan: nieprzytomny z wyczerpania (")
+    assert waking == "Odzyskanie przytomności: DUCH + SPRAWNOŚĆ"
