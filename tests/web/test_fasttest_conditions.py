@@ -15,6 +15,7 @@ from rolls import conditions
 from rolls.models import Condition, PendingTest, Roll
 from rolls.systems.fasttest import states
 from rolls.words import render
+from tests.web.dice import deal
 from tests.web.live import panel_url
 from tests.web.test_after_roll import (
     CASTER,
@@ -138,6 +139,25 @@ def test_a_d4_dropping_leaves_the_caster_unconscious_from_exhaustion(
 ):
     state = exhausted(client, monkeypatch, caster, player)
     assert (state.preset, state.source.kind) == ("ft_exhausted", "magic_die")
+
+
+def test_the_gms_magic_die_from_the_strip_leaves_the_same_state(client, monkeypatch, caster, gm):
+    spell = rolled(caster.session, caster.hero, "yes", label=SPELL)
+    client.force_login(gm)
+    deal(monkeypatch, 1)
+    url = reverse("gm_magic_die", args=[caster.campaign.pk, spell.pk])
+    client.post(url, {"key": str(uuid.uuid4())}, HTTP_HX_REQUEST="true")
+    assert states_of(caster.hero) == ["ft_exhausted"]
+
+
+def test_a_caster_already_unconscious_is_not_made_so_twice(client, monkeypatch, caster, gm):
+    client.force_login(gm)
+    add_preset(client, caster, "ft_unconscious")
+    spell = rolled(caster.session, caster.hero, "yes", label=SPELL)
+    deal(monkeypatch, 1)
+    url = reverse("gm_magic_die", args=[caster.campaign.pk, spell.pk])
+    client.post(url, {"key": str(uuid.uuid4())}, HTTP_HX_REQUEST="true")
+    assert states_of(caster.hero) == ["ft_unconscious"]
 
 
 def test_a_magic_die_that_holds_leaves_no_state(client, monkeypatch, caster, player):
