@@ -121,6 +121,10 @@ class System(Protocol):
         ``picks`` (how many to choose) and ``options`` (``key``, ``text``, ``original``,
         ``condition``: a key of ``condition_presets`` or ""); None when the rules have none."""
 
+    def condition_tests(self, condition: Any, campaign: Any) -> list[Mapping[str, Any]]:
+        """The tests a condition on the sheet offers in one click (FastTest's waking test):
+        dicts of ``label`` and ``roll`` (the panel's choices a click opens), [] for none."""
+
     #: Opposed tests between two sides (``rolls.opposed.OpposedRules``), None when the rules
     #: have none (AST, T10).
     opposed: Any
@@ -353,6 +357,9 @@ class BaseSystem:
 
     def options_after(self, roll):
         return None
+
+    def condition_tests(self, condition, campaign):
+        return []
 
 
 _REGISTRY: dict[str, System] = {}

@@ -43,6 +43,7 @@ from rolls.engine.fasttest_combat import (
 from rolls.engine.fasttest_sheet import MAGIC_DICE, MagicRoll, rest_magic_die, roll_magic_die
 from rolls.models import AppliedWound, Award, PendingTest, Roll
 from rolls.panels import FollowUp, Panel, source
+from rolls.systems.fasttest import states
 from rolls.words import words
 from sheets import actions as sheet_actions
 from sheets.models import Character
@@ -206,8 +207,9 @@ def read_wound_test(pending: PendingTest) -> AppliedWound | None:
         .first()
     )
     # A consciousness test still open when the combat wound came is read by this test too.
-    _read_consciousness_test(pending)
+    ignored = _read_consciousness_test(pending)
     if applied is None:
+        _leave_state(pending, ignored)
         return None
     outcome = _outcome(pending.roll)
     reading = wound_test_outcome(applied.severity, applied.armor, outcome)
@@ -218,7 +220,21 @@ def read_wound_test(pending: PendingTest) -> AppliedWound | None:
     if reading.wound_removed:
         _remove_wound(pending.character_id, applied)
     applied.save(update_fields=["test_outcome", "alive", "conscious", "wound_removed"])
+    _leave_state(pending, reading, ignored)
     return applied
+
+
+def _leave_state(pending: PendingTest, *readings) -> None:
+    """The character's state after the test (issue 15): the gravest of its readings (the
+    combat wound's and an ignored wound's, when one test reads both)."""
+    readings = [r for r in readings if r is not None]
+    if readings:
+        states.after_wound_test(
+            pending.character_id,
+            pending.roll,
+            alive=all(r.alive is not False for r in readings),
+            conscious=all(r.conscious is not False for r in readings),
+        )
 
 
 def _with_open_consciousness_test(character: Character) -> dict[str, Any] | None:
@@ -232,20 +248,21 @@ def _with_open_consciousness_test(character: Character) -> dict[str, Any] | None
     return None
 
 
-def _read_consciousness_test(pending: PendingTest) -> None:
+def _read_consciousness_test(pending: PendingTest):
     """The consciousness test after ignoring wounds: with armor, ``yes_and`` removes the wound
-    it added (RULES.md, "Combat and wounds")."""
+    it added (RULES.md, "Combat and wounds"). Its reading, None for another test."""
     ignored = (pending.target or {}).get("ignored")
     if not isinstance(ignored, dict):
-        return
+        return None
     try:
         reading = wound_test_outcome(
             ignored["severity"], ignored["armor"], _outcome(pending.roll), consciousness=True
         )
     except (EngineError, KeyError, TypeError):
-        return
+        return None
     if reading.wound_removed:
         _remove_wound(pending.character_id, ignored)
+    return reading
 
 
 def _remove_wound(character_id: int, applied) -> None:
@@ -364,6 +381,8 @@ def magic_die_panel(character: Character, campaign: Campaign) -> Panel:
         panel.sources = [source("attribute", duch, words("emanation_above_duch"))]
     panel.resolver = resolve
     panel.on_result = on_result
+    # A d4 dropping: the caster falls unconscious from exhaustion (a state, issue 15).
+    panel.after = states.after_magic_die
     return panel
 
 

@@ -387,3 +387,8 @@ WORDS |= {
     "cleared_session_end": _("the session ended"),
 }
 WORDS["options_chosen"] = _("Chosen: %(options)s")
+# FastTest's states (rolls.systems.fasttest.states): a condition without dice reads "state:
+# unconscious (condition, #14)", with neither sign nor number.
+COUNTED_SOURCE_KINDS["state"] = _("state")
+UNSIGNED_SOURCE_KINDS = UNSIGNED_SOURCE_KINDS | {"state"}
+SOURCE_KINDS["state"] = _("state")

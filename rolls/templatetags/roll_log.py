@@ -159,3 +159,10 @@ def condition_line(condition) -> str:
 @register.filter
 def condition_name(condition) -> str:
     return render(conditions.name_words(condition))
+
+
+@register.filter
+def condition_tests(condition) -> list:
+    """The tests a condition offers on the sheet in one click (``System.condition_tests``)."""
+    campaign = condition.character.campaign
+    return list(campaign.rules.condition_tests(condition, campaign))

@@ -680,7 +680,7 @@ def test_the_gms_options_box_is_not_a_players_page(client, table):
 
 
 def test_a_sheet_of_rules_without_conditions_shows_no_conditions_box(client, make_table):
-    table = make_table("fasttest", characters=[("Brunhilda", {})], players=1)
+    table = make_table("caerbannog", characters=[("Brunhilda", {})], players=1)
     client.force_login(table.players[0])
     url = reverse("character_detail", args=[table.campaign.pk, table.hero.pk])
     assert 'id="sheet-conditions"' not in client.get(url).content.decode()

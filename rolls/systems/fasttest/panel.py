@@ -13,9 +13,10 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from campaigns.models import GameSession
 from campaigns.system_settings import system_settings
+from rolls import conditions
 from rolls.after_roll import MAGIC_DIE, ignore_wounds_after, magic_die_panel, magic_follow_ups
 from rolls.engine import EngineError, fasttest
-from rolls.engine.core import OUTCOMES
+from rolls.engine.core import OUTCOMES, SUCCESSES
 from rolls.engine.fasttest_combat import ignored_wounds_added, wounds_for_test
 from rolls.engine.fasttest_sheet import MAGIC_DICE as MAGIC_DIE_SIZES
 from rolls.engine.fasttest_sheet import spell_penalty
@@ -33,7 +34,7 @@ from rolls.panels import (
     not_on_sheet,
     source,
 )
-from rolls.systems.fasttest import spells
+from rolls.systems.fasttest import spells, states
 from rolls.words import words
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES, FastTestSheet
 from sheets.systems.fasttest import view as read_sheet
@@ -54,13 +55,22 @@ SEVERITY_LABELS_DATA = {
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
     sheet = read_sheet(character.data)
     settings = system_settings(campaign)
-    form = FastTestChoices.read(choices, sheet, settings, pending)
+    form = FastTestChoices.read(
+        choices, sheet, settings, pending, in_force=conditions.active(character)
+    )
     if pending is None and form.value("magic_die"):
         # The sheet's magic-die button: the die after the caster's spell, not a test.
         return _magic_die(character, campaign)
     panel = Panel(system="fasttest", template=TEMPLATE, errors=form.messages)
     panel.context = _context(form, sheet, settings, pending)
     if panel.errors:
+        return panel
+    shaping = _shaping(form, pending)
+    panel.context["conditions"] = conditions.panel_rows(
+        shaping, form.raw("use") or [], form.raw("attempt") or []
+    )
+    if refusal := _waking_refusal(form, settings):
+        panel.errors.setdefault("attempt", []).append(refusal)
         return panel
     attribute, ignore_wounds = form.cleaned["attribute"], form.cleaned["ignore_wounds"]
     wounds = list(sheet.wounds)
@@ -72,6 +82,10 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         return panel
     wound_dice = 0 if ignore_wounds else counted
     sources = _player_sources(form, wound_dice)
+    # Conditions of penalty dice join the sources; a state adds no dice; wounds stay counted
+    # from the sheet above (they are not conditions, so nothing is counted twice).
+    shaped = [c for c in shaping.applied if c.effect == states.PENALTY]
+    sources += [conditions.as_source(condition) for condition in shaped]
     spell = _spell(form, character, campaign, panel)
     if spell is not None:
         sources += spell["sources"]
@@ -80,8 +94,13 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         added = SEVERITY_LABELS_DATA[ignored_wounds_added(wounds)]
         sources.append(source("wounds_ignored", counted, words("ignored_wounds", severity=added)))
         panel.after = ignore_wounds_after(character.pk)
+    panel.after = _both(
+        panel.after,
+        conditions.after_roll(shaping, form, lambda outcome: outcome in SUCCESSES),
+    )
     gm = _gm_modifiers((pending or {}).get("modifiers", {}), sources)
     params = _params(form, sheet, sources, gm, wound_dice, spell)
+    params["penalty"] += sum(condition.amount for condition in shaped)
     try:
         parsed = fasttest.parse_params(params)
     except EngineError as error:
@@ -92,6 +111,47 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     if spell is not None:
         panel.label = spells.spell_label(spell["name"], panel.label)
     return panel
+
+
+def _shaping(form: FastTestChoices, pending) -> conditions.ForTest:
+    """The conditions that shape this test: those of all tests, of its attribute, of any of
+    its skills (one test may use several), those concerning a target the player ticked."""
+    modifiers = (pending or {}).get("modifiers", {})
+    attribute = form.cleaned["attribute"]
+    found = [
+        conditions.shaping(form, modifiers, attribute=attribute, skill=skill)
+        for skill in form.cleaned["skill"] or [""]
+    ]
+    return conditions.ForTest(*(_union(getattr(f, part) for f in found) for part in PARTS))
+
+
+PARTS = ("applied", "off", "offered", "attempts")
+
+
+def _union(groups) -> tuple:
+    seen: dict[int, Any] = {}
+    for group in groups:
+        for condition in group:
+            seen.setdefault(condition.pk, condition)
+    return tuple(seen.values())
+
+
+def _waking_refusal(form: FastTestChoices, settings) -> str:
+    attempted = [c for c in form.in_force if c.pk in form.cleaned["attempt"]]
+    names = settings["skills"]
+    return states.waking_refusal(attempted, form.cleaned["attribute"], form.cleaned["skill"], names)
+
+
+def _both(first, second):
+    """Two ``after``s of one roll (ignoring wounds, the conditions it ends), in that order."""
+    if first is None or second is None:
+        return first or second
+
+    def after(roll) -> None:
+        first(roll)
+        second(roll)
+
+    return after
 
 
 def _spell(form: FastTestChoices, character, campaign, panel: Panel) -> dict[str, Any] | None:
@@ -110,7 +170,7 @@ def _spell(form: FastTestChoices, character, campaign, panel: Panel) -> dict[str
     }
 
 
-class FastTestChoices(PanelForm):
+class FastTestChoices(conditions.ConditionChoices, PanelForm):
     """A FastTest test as the player chooses it. What the GM called for is fixed, and so are the
     circumstances on a called test (RULES.md: "circumstances the GM grants", added on the GM's
     card with their sources): the player's own fields stay 0. The player still picks traits,
@@ -157,8 +217,12 @@ class FastTestChoices(PanelForm):
     )
 
     @classmethod
-    def read(cls, choices, sheet: FastTestSheet, settings, pending=None) -> FastTestChoices:
-        """The choices for this sheet; ``pending``'s target and circumstances fixed."""
+    def read(
+        cls, choices, sheet: FastTestSheet, settings, pending=None, in_force=()
+    ) -> FastTestChoices:
+        """The choices for this sheet; ``pending``'s target and circumstances fixed;
+        ``in_force`` the character's conditions (none shape a wound test: its dice are the
+        rules' own)."""
         target = (pending or {}).get("target", {})
         wound_test = target.get("wound_test") is True
         fixed = dict(target)
@@ -178,6 +242,7 @@ class FastTestChoices(PanelForm):
             form.fields["spell_difficulty"].low = 0
             form.fields["spell_difficulty"].high = spells.CALLED_MAX
         form.wound_test = wound_test
+        form.in_force = () if wound_test else tuple(in_force)
         experience = form.fields["experience"]
         if settings["experience_dice"]:
             experience.high = sheet.experience_dice

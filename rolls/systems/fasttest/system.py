@@ -12,7 +12,7 @@ from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.opposed import OpposedRules, Outcome
 from rolls.systems.fasttest import demo as demo_fasttest
-from rolls.systems.fasttest import panel
+from rolls.systems.fasttest import panel, states
 from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
 from sheets.actions import rename_skills
 from sheets.systems import fasttest as sheet
@@ -60,6 +60,11 @@ class FastTest(BaseSystem):
     wound_tracker = True
     settings_template = "systems/fasttest/settings.html"
     opposed = OpposedRules(win_odds=fasttest_opposed.win_odds, resolve=opposed_outcome)
+    #: Issue 15: penalty dice lasting beyond one test, and the character's state (unconscious,
+    #: unconscious from exhaustion, dead) as conditions (rolls.systems.fasttest.states).
+    condition_effects = states.EFFECTS
+    condition_presets = states.PRESETS
+    condition_amounts = states.AMOUNTS
 
     def engine_faces(self, dice):
         return {
@@ -128,6 +133,10 @@ class FastTest(BaseSystem):
 
     def card_tools(self, character, campaign):
         return {"rest": after_roll.rest_preview(character, campaign)}
+
+    def condition_tests(self, condition, campaign):
+        # The waking test after falling unconscious, one click on the sheet.
+        return states.waking_tests(condition, system_settings(campaign)["skills"])
 
     table_purposes = {
         # RULES.md: a magic-die face above DUCH is an uncontrolled eruption, drawn from a table.
