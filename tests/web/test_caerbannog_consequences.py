@@ -7,6 +7,7 @@ import uuid
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from campaigns.sessions import end_session
 from rolls.models import Condition, Roll
@@ -99,7 +100,7 @@ def test_the_log_says_who_took_how_much_from_which_roll(gm_client, table, attack
     apply(gm_client, table, attack, morgana, "damage:wytrzymalosc")
     entry = Roll.objects.get(kind="damage")
     assert (entry.parent, entry.character, entry.actor) == (attack, morgana, table.gm)
-    assert render(entry.label) == (
+    assert render(entry.label_words) == (
         f"Morgana takes 2 damage to Wytrzymałość from #{attack.seq} (Julio): 8 → 6"
     )
 
@@ -204,7 +205,7 @@ def test_healing_turns_zywotnosc_into_wytrzymalosc(client, gm_client, table, jul
     assert (resources(morgana)["zywotnosc"], resources(morgana)["wytrzymalosc"]) == (8, 10)
     entry = Roll.objects.get(kind="healing")
     assert entry.parent == healing
-    assert render(entry.label) == (
+    assert render(entry.label_words) == (
         f"Morgana turns 2 Żywotność into Wytrzymałość after #{healing.seq} (Julio): "
         "Wytrzymałość 8 → 10"
     )
@@ -284,3 +285,10 @@ def test_a_defence_against_an_enemys_fixed_value_tests_against_it(client, julio)
     assert shown.params["difficulty"] == 6
     assert shown.params["dice"] == [8, 8, 8]  # Unik II
     assert "6 difficulty" in source_line(shown.sources[0])
+
+
+def test_the_damage_entry_reads_in_polish(gm_client, table, attack, morgana):
+    apply(gm_client, table, attack, morgana, "damage:wytrzymalosc")
+    with translation.override("pl"):
+        label = render(Roll.objects.get(kind="damage").label_words)
+    assert label == f"Morgana traci 2: Wytrzymałość, obrażenia z #{attack.seq} (Julio): 8 → 6"
