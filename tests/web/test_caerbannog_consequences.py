@@ -221,7 +221,7 @@ def test_healing_without_zywotnosc_is_refused(client, gm_client, table, julio, m
     assert "Morgana has no Żywotność left to turn into Wytrzymałość." in response.content.decode()
 
 
-# --- A state of the result's strength, hindering the target's tests ---------------------------------
+# --- A state of the result's strength, hindering the target's tests -----------------------------
 
 
 def test_a_state_of_the_results_strength_goes_on_the_target(gm_client, table, attack, morgana):
