@@ -11,8 +11,10 @@ from django.utils import translation
 
 from campaigns.sessions import end_session
 from rolls.models import Condition, Roll
+from rolls.systems.caerbannog.consequences import successes
 from rolls.words import render, source_line
 from tests.web.live import panel_url
+from tests.web.test_fair_dice import end, export, run_checker
 
 pytestmark = pytest.mark.django_db
 
@@ -292,3 +294,21 @@ def test_the_damage_entry_reads_in_polish(gm_client, table, attack, morgana):
     with translation.override("pl"):
         label = render(Roll.objects.get(kind="damage").label_words)
     assert label == f"Morgana traci 2: Wytrzymałość, obrażenia z #{attack.seq} (Julio): 8 → 6"
+
+
+def test_the_offline_checker_reads_an_applied_result_like_any_entry(
+    client, gm_client, table, julio, morgana, tmp_path
+):
+    """Fair dice (no script): against difficulty 0 every roll but a critical 1,1,1 succeeds."""
+    for _attempt in range(3):
+        roll(client, julio, skill="Walka Wręcz", difficulty="0")
+        latest = Roll.objects.filter(kind="test").order_by("-seq").first()
+        if successes(latest):
+            break
+    apply(gm_client, table, latest, morgana, "damage:wytrzymalosc")
+    apply(gm_client, table, latest, morgana, "state:oszolomiony")  # refused: applied once
+    end(table.session)
+    result = run_checker(tmp_path, export(gm_client, table.session))
+    entries = Roll.objects.filter(session=table.session).count()
+    assert result.returncode == 0, result.stdout
+    assert f"{entries} of {entries} entries match" in result.stdout
