@@ -13,6 +13,7 @@ from campaigns.sessions import end_session
 from rolls.models import Condition, Roll
 from rolls.systems.caerbannog.consequences import successes
 from rolls.words import render, source_line
+from tests.web import test_opposed as opposed_tests
 from tests.web.live import panel_url
 from tests.web.test_fair_dice import end, export, run_checker
 
@@ -31,6 +32,16 @@ SHEET = {
     "resources": {"wytrzymalosc": 8, "determinacja": 3, "zywotnosc": 10, "zdrowie": 10,
                   "kapital_spoleczny": 2, "pd": 0, "rozmach": 0},
 }  # fmt: skip
+
+
+#: Atletyka III (3d10) and Dociekliwość II (3d8), for the opposed test of RULES.md's example.
+SHEET_3 = {
+    **SHEET,
+    "skills": [
+        {"name": "Atletyka", "category": "physical", "level": 3},
+        {"name": "Dociekliwość", "category": "practical", "level": 2},
+    ],
+}
 
 
 @pytest.fixture
@@ -312,3 +323,39 @@ def test_the_offline_checker_reads_an_applied_result_like_any_entry(
     entries = Roll.objects.filter(session=table.session).count()
     assert result.returncode == 0, result.stdout
     assert f"{entries} of {entries} entries match" in result.stdout
+
+
+# --- An opposed attack: the level, initiator's result minus the opponent's ----------------------
+
+
+@pytest.fixture
+def opposed_nine_five(client, make_table, gm, player, other_player, dice):
+    """RULES.md's "Opposed 9 vs 5 → 4": Ala's Atletyka III against Bartek's Dociekliwość II,
+    both settled."""
+    duel = make_table(**opposed_tests.duel("caerbannog", SHEET_3, SHEET_3))
+    opposed = opposed_tests.caerbannog_duel(client, gm, duel)
+    dice(9, 2, 9)
+    opposed_tests.roll_side(client, player, opposed.initiator)
+    dice(5, 1, 7)
+    opposed_tests.roll_side(client, other_player, opposed.opponent)
+    for user, side in ((player, "a"), (other_player, "b")):
+        client.force_login(user)
+        url = reverse("opposed_settle", args=[duel.campaign.pk, opposed.pk])
+        client.post(url, {"side": side}, headers={"HX-Request": "true"})
+    client.force_login(gm)
+    return duel, Roll.objects.get(kind="opposed")
+
+
+def test_an_opposed_attack_deals_its_level_not_the_initiators_die(client, opposed_nine_five):
+    duel, result = opposed_nine_five
+    ala, bartek = duel.characters
+    initiator = result.parent
+    refused = apply(client, duel, initiator, bartek, "damage:wytrzymalosc")
+    assert refused.status_code == 409
+    assert "is one side of an opposed test" in refused.content.decode()
+    assert apply(client, duel, result, bartek, "damage:wytrzymalosc").status_code == 200
+    assert resources(bartek)["wytrzymalosc"] == 4  # 8 − (9 − 5)
+    entry = Roll.objects.get(kind="damage")
+    assert render(entry.label_words) == (
+        f"Bartek takes 4 damage to Wytrzymałość from #{result.seq} (Ala): 8 → 4"
+    )

@@ -44,7 +44,6 @@ def apply_result(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpRe
         Roll.objects.select_related("character", "session"),
         pk=roll_id,
         session__campaign=campaign,
-        character__isnull=False,
     )
     form = consequences.ApplyForm(request.POST, campaign=campaign)
     if not form.is_valid():

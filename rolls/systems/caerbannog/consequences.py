@@ -15,6 +15,8 @@ after it replaces its result), in the session it was rolled in.
 **Decisions**: damage stops at 0 (the seed names no negative Wytrzymałość); healing moves at
 most the Żywotność the target has, and the seed names no maximum Wytrzymałość, so none caps it;
 a result of 0 or less does nothing (the opponent resisted: "całkowite zniwelowanie obrażeń").
+A side of an opposed test is not offered: its own result is not the success level; the opposed
+test's result entry is, with the initiator's level when the initiator won (an NPC's roll too).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from rolls import conditions
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import note
 from rolls.models import Roll, Visibility
+from rolls.opposed import side_of_roll
 from rolls.panels import source
 from rolls.words import words
 from sheets import actions as sheet_actions
@@ -43,6 +46,9 @@ from sheets.systems.caerbannog import view as read_sheet
 DAMAGE, HEALING = "damage", "healing"
 #: The entries of a test whose answer is its result (rolls.systems.caerbannog.panel).
 RESULT_KINDS = ("test", "reroll", "boost", "heroic")
+#: The opposed test's result entry (rolls.opposed): its level is the initiator's successes.
+OPPOSED = "opposed"
+OFFERED_KINDS = (*RESULT_KINDS, OPPOSED)
 #: What follows a roll once its result is applied: the damage, the healing, the state's adding.
 APPLIED_KINDS = (DAMAGE, HEALING, conditions.ADDED)
 #: How many of the open session's latest entries the dashboard's box looks at.
@@ -56,12 +62,26 @@ DAMAGED = {
 
 
 def successes(roll: Roll) -> int:
-    """The test's successes (its result above 0), 0 for a failure or an unreadable answer."""
+    """The test's successes (its result above 0; an opposed test's level when the initiator
+    won), 0 for a failure or an unreadable answer."""
     try:
-        result = int((roll.result or {})["answer"]["result"])
+        answer = (roll.result or {})["answer"]
+        if roll.kind == OPPOSED:
+            return max(0, int(answer["level"])) if answer.get("winner") == "a" else 0
+        return max(0, int(answer["result"]))
     except (KeyError, TypeError, ValueError):
         return 0
-    return max(0, result)
+
+
+def roller(roll: Roll) -> str:
+    """Who made the test: the roll's character or NPC; an opposed test's initiator."""
+    side = roll.parent if roll.kind == OPPOSED and roll.parent_id else roll
+    return side.character_name
+
+
+def _a_side(roll: Roll) -> bool:
+    """Whether ``roll`` is one side of an opposed test (whose own die is not the level)."""
+    return roll.kind != OPPOSED and side_of_roll(roll)[0] is not None
 
 
 def offers(campaign, session) -> list[dict[str, Any]]:
@@ -70,14 +90,16 @@ def offers(campaign, session) -> list[dict[str, Any]]:
     if session is None or not session.is_open:
         return []
     rolls = (
-        Roll.objects.filter(
-            session=session, system="caerbannog", kind__in=RESULT_KINDS, character__isnull=False
-        )
+        Roll.objects.filter(session=session, system="caerbannog", kind__in=OFFERED_KINDS)
         .exclude(follow_ups__isnull=False)
-        .select_related("character")
+        .select_related("character", "parent")
         .order_by("-seq")[:WINDOW]
     )
-    return [{"roll": roll, "successes": successes(roll)} for roll in rolls if successes(roll)]
+    return [
+        {"roll": roll, "successes": successes(roll), "roller": roller(roll)}
+        for roll in rolls
+        if successes(roll) and not _a_side(roll)
+    ]
 
 
 def box_context(campaign, session, **extra) -> dict[str, Any]:
@@ -87,7 +109,7 @@ def box_context(campaign, session, **extra) -> dict[str, Any]:
     for offer in found:
         # An attack's target is most often another: the first of the party who did not roll.
         others = [c.pk for c in party if c.pk != offer["roll"].character_id]
-        offer["target"] = others[0] if others else offer["roll"].character_id
+        offer["target"] = others[0] if others else None
     return {
         "campaign": campaign,
         "session": session,
@@ -160,8 +182,14 @@ def _check(roll: Roll, session: GameSession, target: Character) -> None:
             _("The result of #%(seq)s has already been applied (#%(applied)s).")
             % {"seq": roll.seq, "applied": applied.seq}
         )
-    if roll.kind not in RESULT_KINDS or successes(roll) == 0:
+    if roll.kind not in OFFERED_KINDS or successes(roll) == 0:
         raise ActionRefused(_("#%(seq)s has no successes to apply.") % {"seq": roll.seq})
+    if _a_side(roll):
+        # Its die alone is not the success level: the opposed test settles that (not yet here).
+        raise ActionRefused(
+            _("#%(seq)s is one side of an opposed test: apply the test's result once settled.")
+            % {"seq": roll.seq}
+        )
 
 
 def _write(target: Character, numbers: dict[tuple[str, ...], int]) -> None:
@@ -176,7 +204,7 @@ def _damage(roll, gm, target, amount, pool, session) -> Roll:
     after = max(0, before - amount)
     _write(target, {("resources", pool): after})
     label = words("damage_taken", target=target.name, n=amount, pool=DAMAGED[pool],
-                  seq=roll.seq, roller=roll.character.name, before=before, after=after)  # fmt: skip
+                  seq=roll.seq, roller=roller(roll), before=before, after=after)  # fmt: skip
     return _log(session, gm, roll, target, DAMAGE, label, amount, {"pool": pool})
 
 
@@ -194,7 +222,7 @@ def _heal(roll, gm, target, amount, session) -> Roll:
          ("resources", "wytrzymalosc"): endurance + moved},
     )  # fmt: skip
     label = words("healing_taken", target=target.name, n=moved, seq=roll.seq,
-                  roller=roll.character.name, before=endurance,
+                  roller=roller(roll), before=endurance,
                   after=endurance + moved)  # fmt: skip
     return _log(session, gm, roll, target, HEALING, label, moved, {})
 
