@@ -52,6 +52,7 @@ def test_the_gm_applies_an_attacks_damage_and_the_targets_sheet_and_card_follow_
     successes = int(offer.locator(".after-outcome").inner_text().split()[0])
 
     offer.locator("select[name='target']").select_option(label="Morgana")
+    offer.screenshot(path=str(tmp_path / "dashboard_offer.png"))
     offer.locator("button[value='damage:wytrzymalosc']").click()
     after = max(0, before - successes)
 
