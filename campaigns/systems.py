@@ -115,6 +115,10 @@ class System(Protocol):
     condition_presets: tuple[Mapping[str, Any], ...]
     #: The lowest and highest amount of one condition (AST's states: 1 to 10, never below 1).
     condition_amounts: tuple[int, int]
+    #: The dashboard's box of what the GM applies from the latest entries (Caerbannog's
+    #: damage, healing and states): an object with ``template`` and ``context(campaign,
+    #: session)``, None for no box.
+    gm_box: Any
 
     def options_after(self, roll: Any) -> Mapping[str, Any] | None:
         """The rules' menu after ``roll`` (T10's options, RULES.md 3.6): ``purpose``, ``why``,
@@ -285,6 +289,7 @@ class BaseSystem:
     condition_effects: ClassVar[Mapping[str, Any]] = {}
     condition_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ()
     condition_amounts: ClassVar[tuple[int, int]] = (-20, 20)
+    gm_box: Any = None
 
     def __repr__(self) -> str:
         return f"<System {self.key}>"

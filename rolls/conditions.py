@@ -230,15 +230,23 @@ def check_spec(system, spec: Spec) -> None:
 
 @transaction.atomic
 def add_condition(
-    *, character: Character, actor, spec: Spec, source_roll: Roll | None = None
+    *,
+    character: Character,
+    actor,
+    spec: Spec,
+    source_roll: Roll | None = None,
+    on_target: bool = False,
 ) -> Condition:
-    """Put ``spec`` on the character and log it (linked to the roll it came from, if any)."""
+    """Put ``spec`` on the character and log it (linked to the roll it came from, if any: the
+    character's own, or with ``on_target`` any roll of the session, a state one character's
+    test puts on another)."""
     character = Character.objects.select_for_update().get(pk=character.pk)
     system = get_system(character.campaign.system)
     check_spec(system, spec)
     session = _open_session(character)
     if source_roll is not None and (
-        source_roll.session_id != session.pk or source_roll.character_id != character.pk
+        source_roll.session_id != session.pk
+        or (source_roll.character_id != character.pk and not on_target)
     ):
         raise ActionRefused(_("That roll is not this character's in this session."))
     if Condition.objects.filter(character=character, cleared_entry=None).count() >= MAX_ACTIVE:

@@ -147,6 +147,14 @@ def gm_readings_context(campaign, session) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def gm_box_context(campaign, session) -> dict[str, Any]:
+    """The system's own box of what the GM applies from the latest entries (``System.gm_box``)."""
+    box = get_system(campaign.system).gm_box
+    if box is None:
+        return {"gm_box_template": ""}
+    return {"gm_box_template": box.template, **box.context(campaign, session)}
+
+
 def awards_context(campaign, **forms) -> dict[str, Any]:
     """The awards box: its two forms (the posted ones when they came back with errors)."""
     characters = list(Character.objects.filter(campaign=campaign).only("pk", "name"))
@@ -182,6 +190,7 @@ def _dashboard_context(request, campaign, **forms) -> dict[str, Any]:
         **after_roll_context(campaign, session),
         **gm_readings_context(campaign, session),
         **condition_views.options_context(campaign, session),
+        **gm_box_context(campaign, session),
         **awards_context(campaign, **forms),
         **tables_context(campaign, session),
         **log_context(campaign, request.user, session),

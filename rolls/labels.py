@@ -392,3 +392,21 @@ WORDS["options_chosen"] = _("Chosen: %(options)s")
 COUNTED_SOURCE_KINDS["state"] = _("state")
 UNSIGNED_SOURCE_KINDS = UNSIGNED_SOURCE_KINDS | {"state"}
 SOURCE_KINDS["state"] = _("state")
+
+# Caerbannog (rolls.systems.caerbannog.consequences): a result applied by the GM, a state's
+# strength among a test's sources.
+KIND_LABELS |= {"damage": _("damage taken"), "healing": _("healing")}
+SOURCE_KINDS |= {"damage": _("damage"), "healing": _("healed")}
+COUNTED_SOURCE_KINDS["hindering_state"] = _("a state of strength %(n)s: hindered")
+UNSIGNED_SOURCE_KINDS |= {"hindering_state"}
+WORDS |= {
+    "damage_taken": _(
+        "%(target)s takes %(n)s damage to %(pool)s from #%(seq)s (%(roller)s): "
+        "%(before)s → %(after)s"
+    ),
+    "healing_taken": _(
+        "%(target)s turns %(n)s Żywotność into Wytrzymałość after #%(seq)s (%(roller)s): "
+        "Wytrzymałość %(before)s → %(after)s"
+    ),
+    "result_of": _("the result of #%(seq)s"),
+}

@@ -160,3 +160,15 @@ urlpatterns += [
     path("group/<int:group_id>/settle/", group_views.group_settle, name="group_settle"),
     path("group/<int:group_id>/cancel/", group_views.group_cancel, name="group_cancel"),
 ]
+
+# Caerbannog's results applied by the GM (rolls.systems.caerbannog.consequence_views).
+from rolls.systems.caerbannog import consequence_views  # noqa: E402
+
+urlpatterns += [
+    path("dashboard/results/", consequence_views.results_box, name="caerbannog_results_box"),
+    path(
+        "dashboard/rolls/<int:roll_id>/apply-result/",
+        consequence_views.apply_result,
+        name="caerbannog_apply_result",
+    ),
+]

@@ -17,7 +17,7 @@ from .core import Die, EngineError, RandomSource
 
 #: The log's kinds of such entries (rolls.conditions, rolls.systems.t10): the fair-dice checker
 #: re-runs them here whatever their system.
-NOTE_KINDS = frozenset({"condition", "condition_cleared", "options"})
+NOTE_KINDS = frozenset({"condition", "condition_cleared", "options", "damage", "healing"})
 
 #: The most facts one entry carries, and the longest text of one.
 MAX_FACTS = 20

@@ -9,6 +9,7 @@ from django.utils import translation
 
 from campaigns.models import Campaign
 from campaigns.sessions import end_session, new_scene
+from campaigns.systems import all_systems, get_system
 from rolls import conditions, export
 from rolls.engine import t10 as engine
 from rolls.log import entries_for
@@ -679,8 +680,11 @@ def test_the_gms_options_box_is_not_a_players_page(client, table):
     assert client.get(reverse("roll_options_box", args=[table.campaign.pk])).status_code == 404
 
 
-def test_a_sheet_of_rules_without_conditions_shows_no_conditions_box(client, make_table):
-    table = make_table("caerbannog", characters=[("Brunhilda", {})], players=1)
+@pytest.mark.parametrize("system", [system.key for system in all_systems()])
+def test_every_systems_sheet_shows_its_conditions_box(client, make_table, system):
+    """Every rule system now has conditions of its own, so every sheet shows the box."""
+    assert get_system(system).condition_effects
+    table = make_table(system, characters=[("Hero", {})], players=1)
     client.force_login(table.players[0])
     url = reverse("character_detail", args=[table.campaign.pk, table.hero.pk])
-    assert 'id="sheet-conditions"' not in client.get(url).content.decode()
+    assert 'id="sheet-conditions"' in client.get(url).content.decode()

@@ -62,6 +62,7 @@ READ_ONLY = {
     "gm_readings_box",
     "character_conditions",
     "roll_options_box",
+    "caerbannog_results_box",
 }
 #: URLs that take a POST the crawl does not reach, each with why (probe them when it can).
 UNREACHED = {

@@ -50,6 +50,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.text import text_problem
+from rolls import conditions
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
@@ -95,16 +96,21 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     data = character.data
     gm = _gm_modifiers((pending or {}).get("modifiers") or {})
     form = CaerbannogChoices.read(choices, data, pending, gm["difficulty"])
+    form.in_force = conditions.active(character)
     panel = Panel(system="caerbannog", template=TEMPLATE, errors=form.messages)
-    panel.context = _context(form, data, gm, pending)
+    found = _states(form, pending)
+    panel.context = _context(form, data, gm, pending) | {
+        "conditions": conditions.panel_rows(found, form.raw("use") or [], form.raw("attempt") or [])
+    }
     spending = _spending(panel, form, data, campaign, gm)
     if panel.errors or not form.in_order():
         return panel
     tested, dice, bonus, what = _tested(form)
+    states = len(found.applied)
     params = {
         "dice": list(dice),
         "difficulty": form.cleaned["difficulty"][0],
-        "ease": _ease(form, gm),
+        "ease": _ease(form, gm, states),
         "modifier": form.cleaned["modifier"] + sum(entry["amount"] for entry in gm["entries"]),
         "bonus": bonus,
         "rozmach": spending.start,
@@ -118,8 +124,13 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         "caerbannog_test", what=what, dice=dice_text(dice), difficulty=params["difficulty"]
     )
     panel.params = params
-    panel.sources = _sources(form, gm, tested, dice, params["ease"]) + rozmach.sources(spending)
+    panel.sources = (
+        _sources(form, gm, tested, dice, params["ease"], states)
+        + [conditions.as_source(condition) for condition in found.applied]
+        + rozmach.sources(spending)
+    )
     _show(panel, form, params, odds)
+    panel.after = conditions.after_roll(found, form, lambda outcome: outcome == caerbannog.SUCCESS)
     if spending.changes:
         keep, pay = _keep_rozmach(spending.pool), rozmach.pay_lacking(spending.lacking)
         panel.on_result = lambda sheet, result: (keep(sheet, result), pay(sheet, result))
@@ -188,7 +199,15 @@ def _factors(label: Any) -> WholeNumber:
     return WholeNumber(0, MAX_FACTORS, message, label=label, max=MAX_FACTORS)
 
 
-class CaerbannogChoices(PanelForm):
+def _states(form: CaerbannogChoices, pending) -> conditions.ForTest:
+    """The states on the sheet that concern this test: those of all tests, and those of the
+    main skill or defence tested (RULES.md 8: the first named)."""
+    tested = form.in_order()
+    modifiers = (pending or {}).get("modifiers") or {}
+    return conditions.shaping(form, modifiers, skill=tested[0]["name"] if tested else "")
+
+
+class CaerbannogChoices(conditions.ConditionChoices, PanelForm):
     """A Caerbannog test as the player chooses it: skills and defences in the order named (the
     first is the main one), the form of a combined test, the difficulty, factors and a fixed
     modifier. On a called test what is tested, its order, the form and the difficulty are the
@@ -345,9 +364,11 @@ def moved(tokens: list[str], token: str, step: int) -> list[str]:
     return rest[:place] + [token] + rest[place:]
 
 
-def _ease(form: CaerbannogChoices, gm: dict[str, Any]) -> int:
+def _ease(form: CaerbannogChoices, gm: dict[str, Any], states: int = 0) -> int:
+    """The factors' verdict; each state on the sheet concerning the test is one hindering
+    factor (the system's Decision, rolls.systems.caerbannog.system.STATES)."""
     easing, hindering = form.cleaned.get("easing", 0), form.cleaned.get("hindering", 0)
-    return caerbannog.net_ease(easing + gm["easing"], hindering + gm["hindering"])
+    return caerbannog.net_ease(easing + gm["easing"], hindering + gm["hindering"] + states)
 
 
 def _context(form: CaerbannogChoices, data: dict, gm: dict[str, Any], pending) -> dict:
@@ -413,9 +434,12 @@ def _named(entry: dict) -> str:
     return f"{entry['name']} {roman(entry['level'])}"
 
 
-def _sources(form: CaerbannogChoices, gm, tested, dice, ease: int) -> list[dict[str, Any]]:
-    """The difficulty, the pool when several skills make it, the factors and the modifiers."""
-    easing, hindering = form.cleaned["easing"], form.cleaned["hindering"]
+def _sources(
+    form: CaerbannogChoices, gm, tested, dice, ease: int, states: int = 0
+) -> list[dict[str, Any]]:
+    """The difficulty, the pool when several skills make it, the factors (a state's hindering
+    factor among the player's own: the state itself is listed after) and the modifiers."""
+    easing, hindering = form.cleaned["easing"], form.cleaned["hindering"] + states
     modifier, said = form.cleaned["modifier"], form.cleaned["modifier_source"]
     difficulty, difficulty_name = form.cleaned["difficulty"]
     sources = [source("difficulty", difficulty, difficulty_name)]

@@ -17,9 +17,9 @@ from rolls import npc_rolls, party
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed import OpposedRules, Outcome
+from rolls.systems.caerbannog import consequences, panel
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import group as group_rules
-from rolls.systems.caerbannog import panel
 from rolls.systems.caerbannog.rules_page import PAGE as RULES_PAGE
 from sheets import actions as sheet_actions
 from sheets.models import Character
@@ -45,7 +45,33 @@ def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
     return Outcome(winner, margin, "", {"level": result.level, "przebicia": result.przebicia})
 
 
+#: The states the seed names (RULES.md 4, "Nakładanie stanu"), the GM's one-click list. A
+#: state's strength is the result of the test that put it on (``consequences.apply_state``);
+#: from the card it comes at strength 1. **Decision**: a state hinders each test it concerns as
+#: one hindering factor (RULES.md 4.2: the side with more factors wins), whatever its strength;
+#: the strength is what a defence later lowers, and it lasts until the GM clears it.
+STATES = (
+    {"key": "oszolomiony", "name": gettext_lazy("stunned (oszołomiony)"),
+     "original": "stan oszołomiony", "effect": "hindering_state", "amount": 1, "scope": "all",
+     "lasts": "hand"},
+    {"key": "ogluszony", "name": gettext_lazy("dazed (ogłuszony)"),
+     "original": "stan ogłuszenie", "effect": "hindering_state", "amount": 1, "scope": "all",
+     "lasts": "hand"},
+    {"key": "zmeczony", "name": gettext_lazy("tired (zmęczony)"),
+     "original": "zmęczenie", "effect": "hindering_state", "amount": 1, "scope": "all",
+     "lasts": "hand"},
+)  # fmt: skip
+
+
 class Caerbannog(BaseSystem):
+    #: RULES.md 4 (issue 15): a state is a condition of its strength, hindering the tests it
+    #: concerns (one hindering factor each).
+    condition_effects = {"hindering_state": gettext_lazy("a state: hinders the test (strength)")}
+    condition_amounts = (1, 20)
+    condition_presets = STATES
+    #: The GM applies a result (damage, healing, a state) from its entry (issue 15).
+    gm_box = consequences.BOX
+
     key = "caerbannog"
     position = 4
     engine = engine
