@@ -84,3 +84,28 @@ class GroupTestAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     list_select_related = ["session"]
     readonly_fields = ["members", "result", "started_by"]
+
+
+# Conditions (rolls.conditions): every adding and clearing is an entry of the session's log, so
+# they are written only through the actions and read here.
+from rolls.models import Condition  # noqa: E402
+
+
+@admin.register(Condition)
+class ConditionAdmin(admin.ModelAdmin):
+    list_display = ["name", "character", "effect", "amount", "scope", "lasts", "created_at"]
+    list_filter = ["effect", "lasts"]
+    list_select_related = ["character"]
+    search_fields = ["name", "character__name"]
+    readonly_fields = [
+        "character", "source", "session", "scene", "added_entry", "cleared_entry", "added_by",
+    ]  # fmt: skip
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.urls import reverse
 
 from rolls.demo import seed_demo
+from rolls.models import Condition
 
 pytestmark = pytest.mark.django_db
 APPS = ("campaigns", "sheets", "rolls")
@@ -36,3 +37,14 @@ def test_a_random_tables_dice_and_rows_are_read_only_in_the_admin(admin_client):
     assert 'name="name"' in page
     assert 'name="dice"' not in page
     assert 'name="rows"' not in page
+
+
+def test_conditions_are_read_in_the_admin_never_written_there(admin_client):
+    """A condition's adding and clearing are entries of the session's log (rolls.conditions):
+    an admin write would change the sheet's shaping with no entry saying so."""
+    url = reverse("admin:rolls_condition_add")
+    assert admin_client.get(url).status_code == 403
+    model_admin = admin.site._registry[Condition]
+    request = admin_client.get(reverse("admin:rolls_condition_changelist")).wsgi_request
+    assert not model_admin.has_change_permission(request)
+    assert not model_admin.has_delete_permission(request)
