@@ -119,3 +119,26 @@ def django_db_setup(django_db_setup):
     from django.db import connections
 
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test reports what each of its pages showed when it failed (the panel,
+    the connection, the refusal), so a failure seen only in CI's log can still be read."""
+    report = yield
+    browser = item.funcargs.get("browser") if hasattr(item, "funcargs") else None
+    if report.when != "call" or not report.failed or browser is None:
+        return report
+    try:
+        for number, context in enumerate(browser.contexts):
+            for page in context.pages:
+                shown = page.evaluate(
+                    """() => ["#test-panel", ".connection", "#test-panel-refusal"].map(s => {
+                        const el = document.querySelector(s);
+                        return s + ": " + (el ? el.innerText.slice(0, 1500) : "(none)");
+                    }).join("\\n")"""
+                )
+                report.sections.append((f"page of context {number}: {page.url}", shown))
+    except Exception as error:  # a closed or crashed page: the failure itself is what counts
+        report.sections.append(("pages", f"could not be read: {error!r}"))
+    return report

@@ -185,6 +185,24 @@
   document.addEventListener("htmx:beforeSend", function (event) {
     event.detail.xhr.panelSentAt = performance.now();
   });
+  // The panel never goes back in time: requests from different parts (a stat's click, a
+  // change of the choices, the GM's call arriving, a refresh because the sheet changed) run
+  // side by side, and an answer to one sent before the panel now shown was asked for is older
+  // than what it shows (the GM's penalty dice would vanish behind the call's first version).
+  // A roll's own answer is the roll's result and always goes in.
+  let shownSentAt = 0;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const detail = event.detail;
+    if (!detail.target || detail.target.id !== "test-panel" || rolling.has(detail.xhr)) return;
+    if (detail.xhr.panelSentAt !== undefined && detail.xhr.panelSentAt < shownSentAt) {
+      detail.shouldSwap = false;
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const detail = event.detail;
+    if (!detail.target || detail.target.id !== "test-panel" || !detail.xhr) return;
+    if (detail.xhr.panelSentAt > shownSentAt) shownSentAt = detail.xhr.panelSentAt;
+  });
   // The one tracker of rolls in flight (a Roll, a follow-up): from the request until the XHR's
   // own loadend, which fires after htmx swapped the answer in, whatever the answer was.
   document.addEventListener("htmx:beforeRequest", function (event) {

@@ -18,10 +18,16 @@
     full: state.dataset.labelFull || "This table has too many pages open.",
     flooded: state.dataset.labelFlooded || "This page sent too many messages.",
   };
-  // Close codes of rolls/consumers.py. Past a socket cap, retrying soon cannot help: the page
-  // connects again when it is shown again (visibilitychange below), once others are closed, or
-  // after a minute or two (the places a killed server held are freed within a minute).
+  // Close codes of rolls/consumers.py. Past a socket cap, retrying at once cannot help: the page
+  // connects again when it is shown again (visibilitychange below), when another page of this
+  // browser closes, or after a minute or two (the places a killed server held are freed within
+  // a minute).
   const refused = { 4409: "crowded", 4410: "full" };
+  // A refused page that has reason to think a place is free (it is shown again, or another page
+  // of this browser just closed) tries again soon a few times: the server frees the closed
+  // page's place only once it has heard the close, which may come a moment after this try.
+  const SOON_MS = [500, 1500, 3000];
+  let soon = 0;
   let socket = null;
   let attempt = 0;
   let timer = null;
@@ -106,6 +112,7 @@
     socket = new WebSocket(url);
     socket.addEventListener("open", function () {
       attempt = 0;
+      soon = SOON_MS.length;
       setState("live");
       sendSince();
     });
@@ -124,9 +131,12 @@
     socket.addEventListener("close", function (event) {
       if (refused[event.code]) {
         setState(refused[event.code]);
-        timer = setTimeout(connect, 60000 * (1 + Math.random()));
+        const delay = soon < SOON_MS.length ? SOON_MS[soon] : 60000 * (1 + Math.random());
+        soon += 1;
+        timer = setTimeout(connect, delay);
         return;
       }
+      soon = SOON_MS.length;
       setState(event.code === 4429 ? "flooded" : "offline");
       if (event.code === 4403) return; // not a member (any more): retrying cannot help
       // Exponential backoff with jitter: 1 s, 2 s, 4 s ... at most 30 s.
@@ -156,8 +166,26 @@
     first.setAttribute("tabindex", "-1");
     first.focus();
   });
+  function tryAgainSoon() {
+    if (socket && socket.readyState !== WebSocket.CLOSED) return;
+    soon = 0;
+    connect();
+  }
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden && (!socket || socket.readyState === WebSocket.CLOSED)) connect();
+    if (!document.hidden) tryAgainSoon();
   });
+  // Pages of this browser tell each other when one of them closes: a page refused for too many
+  // open pages takes the place at once instead of waiting a minute.
+  const siblings = "BroadcastChannel" in window ? new BroadcastChannel("table-pages") : null;
+  if (siblings) {
+    siblings.addEventListener("message", function (event) {
+      const state = window.tableSocket.state();
+      if (event.data === "closed" && (state === "crowded" || state === "full")) tryAgainSoon();
+    });
+    window.addEventListener("pagehide", function () {
+      if (socket && socket.readyState === WebSocket.OPEN) siblings.postMessage("closed");
+    });
+  }
+  soon = SOON_MS.length;
   connect();
 })();

@@ -45,8 +45,13 @@ def penalty_dice_as_d6(gm) -> None:
 
 
 def roll_the_called_test(ala, version: int) -> None:
-    """Roll the test the GM called once the GM's last change (``version``) is on the panel."""
-    ala.wait_for_selector(f"#test-panel .pending-note:has-text('version {version}')")
+    """Roll the test the GM called once the GM's last change (``version``) is on the panel.
+
+    The panel of the test rolled before shows its result and its own last version until the
+    next call arrives: only a panel with no result yet is the new call's."""
+    ala.wait_for_selector(
+        f"#test-panel:not(:has(.rolled)) .pending-note:has-text('version {version}')"
+    )
     ala.wait_for_selector("#test-panel .sources li:has-text('+20 penalty dice: ciemność')")
     ala.wait_for_selector("#test-panel .roll-button:not([disabled])")
     before = ala.locator("#roll-log .entry").count()

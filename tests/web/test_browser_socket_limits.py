@@ -50,3 +50,19 @@ def test_a_refused_page_goes_live_when_shown_again_after_another_was_closed(brow
         first.close()
         second.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
         second.wait_for_selector(".connection[data-connection-state='live']", timeout=10_000)
+
+
+def test_a_refused_page_takes_the_place_of_a_page_of_the_same_browser_that_closed(
+    browser, tmp_path
+):
+    with demo_table(tmp_path, SOCKETS_PER_USER="1") as base:
+        first = log_in(browser, base, "ala")
+        first.click(f"text={CAMPAIGN}")
+        first.click(f"text={SHEET}")
+        first.wait_for_selector(".connection[data-connection-state='live']")
+        second = first.context.new_page()
+        second.goto(first.url)
+        second.wait_for_selector(".connection[data-connection-state='crowded']")
+        first.close()
+        # Not shown again, and long before the minute's retry: the closing page said so.
+        second.wait_for_selector(".connection[data-connection-state='live']", timeout=10_000)
