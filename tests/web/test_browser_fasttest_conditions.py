@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.test_browser_game_night import base, browser, open_sheet, run_session
-from tests.web.test_browser_gm_night import call_for
+from tests.web.test_browser_gm_night import call_for, card_ids, new_open_card
 
 pytestmark = pytest.mark.browser
 __all__ = ["base", "browser"]  # the fixtures, imported for this module's tests
@@ -24,22 +24,18 @@ UNCONSCIOUS = "unconscious (nieprzytomny)"
 ROUNDS = 8
 
 
-def open_card(gm):
-    return gm.locator(".pending-card:not(.rolled)").first
-
-
-def penalty_on_the_open_card(gm, dice: int = 20) -> None:
-    form = open_card(gm).locator("form.add-dice")
+def penalty_on(card, dice: int = 20) -> None:
+    form = card.locator("form.add-dice")
     form.locator("input[name=amount]").fill(str(dice))
     form.locator("select[name=kind]").select_option("penalty")
     form.locator("input[name=source]").fill("ciemność")
     form.locator("button[type=submit]").click()
 
 
-def penalty_dice_as_d6(gm) -> None:
+def penalty_dice_as_d6(card) -> None:
     """The GM's split (RULES.md's Decision): every penalty die a d6, so the fight's worst d6
     of 21 all but surely shows a 6 ("no, and…")."""
-    form = open_card(gm).locator("form:has(input[name=op][value=set_extra_d10])")
+    form = card.locator("form:has(input[name=op][value=set_extra_d10])")
     form.locator("input[name=value]").fill("0")
     form.locator("button[type=submit]").click()
 
@@ -61,6 +57,16 @@ def roll_the_called_test(ala, version: int) -> None:
     )
 
 
+def new_item(gm, before: list[str]) -> str:
+    """The id of what the dashboard offers after a roll made since ``before`` was read."""
+    found = gm.wait_for_function(
+        """ids => { const item = Array.from(document.querySelectorAll('.after-item'))
+            .find(item => !ids.includes(item.id)); return item ? item.id : false; }""",
+        arg=before,
+    )
+    return found.json_value()
+
+
 def test_a_wound_test_read_unconscious_shows_on_the_sheet_and_the_party_card_live(
     browser, base, tmp_path
 ):
@@ -71,24 +77,25 @@ def test_a_wound_test_read_unconscious_shows_on_the_sheet_and_the_party_card_liv
         page.evaluate("() => { window.notReloaded = true; }")
     for _round in range(ROUNDS):
         # A fight of UMYSŁ 4 + TECHNIKA −2 (chance 2) under 20 penalty dice, all d6.
-        call_for(gm, HERO, combat=True, attribute="UMYSŁ", skill="TECHNIKA")
-        penalty_on_the_open_card(gm)
-        open_card(gm).locator("input[name=op][value=set_extra_d10]").wait_for(state="attached")
-        penalty_dice_as_d6(gm)
+        fight = call_for(gm, HERO, combat=True, attribute="UMYSŁ", skill="TECHNIKA")
+        penalty_on(fight)
+        fight.locator("input[name=op][value=set_extra_d10]").wait_for(state="attached")
+        penalty_dice_as_d6(fight)
+        offered = gm.eval_on_selector_all(".after-item", "items => items.map(item => item.id)")
         roll_the_called_test(ala, version=3)
-        item = gm.locator(".after-item").first
+        item = gm.locator(f"#{new_item(gm, offered)}")
         item.locator(".wound-form").wait_for()
         if "Tak" in item.locator(".after-outcome").inner_text():
             continue  # the one d10 came at or under 2: Brunhilda won this fight
 
         # The GM applies the wound of the enemy's light weapon ("no, and…": heavy).
         item.locator("select[name=enemy_weapon]").select_option("light")
+        before = card_ids(gm)
         item.locator("button", has_text="Apply the wound").click()
         item.locator(".wound-form").wait_for(state="detached")
 
         # The wound test (Brunhilda wears armor: even a light wound is tested), made a failure.
-        open_card(gm).wait_for()
-        penalty_on_the_open_card(gm)
+        penalty_on(new_open_card(gm, before))
         roll_the_called_test(ala, version=2)
         state = card.locator(".card-conditions .condition", has_text=UNCONSCIOUS)
         try:

@@ -36,7 +36,8 @@ def open_sheet(browser, base: str, username: str, campaign: str, character: str)
     return page
 
 
-def call_for(gm, character: str, combat: bool = False, **fields: str) -> None:
+def call_for(gm, character: str, combat: bool = False, **fields: str):
+    """Call for a test on ``character``'s party card; the called test's card on the dashboard."""
     # By its heading: a 2d6 call form lists the other characters as helpers.
     card = gm.locator(".party-card", has=gm.locator("h3 a", has_text=character))
     card.locator("details.call").evaluate("details => { details.open = true; }")
@@ -44,12 +45,27 @@ def call_for(gm, character: str, combat: bool = False, **fields: str) -> None:
         card.locator(f"select[name={name}]").select_option(value)
     if combat:
         card.locator("input[name=combat]").check()
-    # A rolled card stays until the next call for its character: only open cards are counted.
-    before = gm.locator(".pending-card:not(.rolled)").count()
+    # A rolled card stays until the next call for its character, and the card of a test just
+    # rolled may still show as open until the dashboard hears of the roll: the call has arrived
+    # when an open card shows that was not there before.
+    before = card_ids(gm)
     card.locator("button", has_text="Call").click()
-    gm.wait_for_function(
-        "n => document.querySelectorAll('.pending-card:not(.rolled)').length > n", arg=before
+    return new_open_card(gm, before)
+
+
+def card_ids(gm) -> list[str]:
+    """The ids of the pending tests' cards the dashboard shows now."""
+    return gm.eval_on_selector_all(".pending-card", "cards => cards.map(card => card.id)")
+
+
+def new_open_card(gm, before: list[str]):
+    """The card of a test called since ``before`` was read, once the dashboard shows it."""
+    found = gm.wait_for_function(
+        """ids => { const card = Array.from(document.querySelectorAll('.pending-card:not(.rolled)'))
+            .find(card => !ids.includes(card.id)); return card ? card.id : false; }""",
+        arg=before,
     )
+    return gm.locator(f"#{found.json_value()}")
 
 
 def set_on_card(gm, control: str, value: str):
