@@ -60,9 +60,13 @@ def open_sheet(browser, base, username, campaign, character, **size):
 
 
 def click_stat(page, name: str, checked: str) -> None:
-    """Click a stat on the sheet and wait until the panel shows ``checked`` ticked."""
+    """Click a stat on the sheet and wait until the panel shows ``checked`` ticked and the
+    server's answer is in (the click sent it at once). A fill while the panel is being
+    replaced would select the old field's text and type into the fresh one after its number
+    (15 becomes 1520): a person sees the panel change; a test waits for it."""
     page.click(f"button.roll-target:has-text('{name}')")
     page.wait_for_selector(f"#test-panel {checked}:checked")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
 def roll(page) -> None:
