@@ -17,6 +17,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from config.overrides.http import ThreadedASGIHandler  # noqa: E402
+from config.warmup import warm_up  # noqa: E402
 from rolls.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -27,3 +28,5 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+# Templates, translations and URLs ready before the first request, not during it.
+warm_up()

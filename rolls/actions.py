@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 # The refusal, the broadcasts, sessions and scenes are the campaigns app's; their names stay
@@ -120,25 +120,20 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     # The row lock serialises every roll of a session: seq has no gaps and no duplicates.
     # A repeated key is not looked up first: its insert breaks the unique key, which undoes
     # this transaction and answers with the first roll (record_roll), at no cost to a new roll.
-    locked = GameSession.objects.select_for_update().get(pk=session.pk)
-    if not locked.is_open:
-        raise ActionRefused(_("This session has ended; the GM can start a new one."))
+    seq, seed, campaign_id = _next_seq(session.pk)
     module = engine or get_system(system).engine
     nonce, server_nonce = _nonce(nonce)
-    seq = locked.last_seq + 1
-    source = rng or dice_source(locked.seed, seq, nonce)
+    source = rng or dice_source(seed, seq, nonce)
     try:
         result = resolver(module, module.parse_params(params), source)
     except EngineError as error:
         raise ActionRefused(str(error)) from error
     document = result_document(result)
     drawn = [list(die) for die in getattr(source, "drawn", ())]
-    locked.last_seq = seq
-    locked.save(update_fields=["last_seq"])
     roll = Roll.objects.create(
-        session=locked,
+        session_id=session.pk,
         seq=seq,
-        scene_id=locked.scenes.order_by("-number").values_list("pk", flat=True).first(),
+        scene_id=_current_scene(session.pk),
         actor=actor,
         character=character,
         npc=npc,
@@ -166,10 +161,53 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     if on_result is not None:
         on_result(result, roll)
     payload = roll_payload(roll)
-    broadcast_on_commit(
-        campaign_group(locked.campaign_id), {"type": "table.roll", "payload": payload}
-    )
+    broadcast_on_commit(campaign_group(campaign_id), {"type": "table.roll", "payload": payload})
     return roll, True
+
+
+def _next_seq(session_id: int) -> tuple[int, str, int]:
+    """Lock the session's row and take its next seq: ``(seq, seed, campaign_id)``.
+
+    One ``UPDATE ... RETURNING`` (PostgreSQL, SQLite 3.35+) where the ORM needs three
+    statements (the locked read, the update and its SQL built in Python each time): the row
+    lock serialises every roll of a session, so seq has no gaps and no duplicates, and a roll
+    refused after it (an ended session, a bad nonce, an engine error) undoes the bump with its
+    transaction.
+    """
+    if connection.vendor == "sqlite" and connection.Database.sqlite_version_info < (3, 35):
+        locked = GameSession.objects.select_for_update().get(pk=session_id)
+        if not locked.is_open:
+            raise ActionRefused(_("This session has ended; the GM can start a new one."))
+        locked.last_seq += 1
+        locked.save(update_fields=["last_seq"])
+        return locked.last_seq, locked.seed, locked.campaign_id
+    with connection.cursor() as cursor:
+        cursor.execute(_NEXT_SEQ, [session_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise GameSession.DoesNotExist("GameSession matching query does not exist.")
+    seq, seed, ended_at, campaign_id = row
+    if ended_at is not None:
+        raise ActionRefused(_("This session has ended; the GM can start a new one."))
+    return seq, seed, campaign_id
+
+
+def _current_scene(session_id: int) -> int | None:
+    """The session's latest scene, read once its row is locked (a scene started meanwhile
+    waited for the lock, so it is either wholly before this roll or after it)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_CURRENT_SCENE, [session_id])
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+_NEXT_SEQ = (
+    'UPDATE "campaigns_gamesession" SET "last_seq" = "last_seq" + 1 WHERE "id" = %s '
+    'RETURNING "last_seq", "seed", "ended_at", "campaign_id"'
+)
+_CURRENT_SCENE = (
+    'SELECT "id" FROM "campaigns_scene" WHERE "session_id" = %s ORDER BY "number" DESC LIMIT 1'
+)
 
 
 @transaction.atomic

@@ -18,7 +18,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from campaigns.live import broadcast_on_commit, campaign_group
@@ -74,14 +74,31 @@ def preset_spec(system, key: str) -> Spec:
 
 
 def active(character: Character) -> list[Condition]:
-    """The character's conditions in force, oldest first (one query, with their entries)."""
-    if character.pk is None:
+    """The character's conditions in force, oldest first, with their entries.
+
+    Every panel, and so every roll, asks, and most characters have none: a plain SQL check
+    answers that (a hundredth of the ORM's cost of building the joined query in Python, which
+    was a fifth of a roll's CPU), and the joined query runs only when there are some.
+    """
+    if character.pk is None or not _any_in_force(character.pk):
         return []
     return list(
         Condition.objects.filter(character=character, cleared_entry=None).select_related(
             "added_entry", "source"
         )
     )
+
+
+def _any_in_force(character_id: int) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(_ANY_IN_FORCE, [character_id])
+        return cursor.fetchone() is not None
+
+
+_ANY_IN_FORCE = (
+    'SELECT 1 FROM "rolls_condition" WHERE "character_id" = %s AND "cleared_entry_id" IS NULL '
+    "LIMIT 1"
+)
 
 
 def active_in(campaign) -> dict[int, list[Condition]]:

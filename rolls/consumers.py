@@ -61,26 +61,32 @@ MAX_ID = 2**63 - 1
 MAX_SEQ = 2**31 - 1
 _LANGUAGES = {code for code, _name in settings.LANGUAGES}
 # Entries rendered by this process, newest last: every page of a table shows the same entry, so
-# it is rendered once per language (and once redacted), not once per socket.
+# it is rendered and its frame encoded once per language (and once redacted), not once per
+# socket; each socket is sent that one text as it is.
 RENDERED_KEEP = 1000
-_rendered: OrderedDict[tuple, str] = OrderedDict()
+_frames: OrderedDict[tuple, str] = OrderedDict()
 
 
-def rendered_entry(entry: dict[str, Any], language: str) -> str:
-    """``rolls/_entry.html`` for this entry as one viewer may see it, from the cache if there.
+def entry_frame(entry: dict[str, Any], language: str) -> str:
+    """The ``entry`` frame's JSON text for this entry as one viewer may see it, from the cache
+    if there: ``rolls/_entry.html`` rendered in ``language``, with the entry's session and seq.
 
     A roll is never edited, so its id and creation time say which roll it is; the time keeps a
     test database that reuses ids from reading another test's entry.
     """
     key = (entry["id"], entry["created_at"], entry["redacted"], language)
-    html = _rendered.get(key)
-    if html is None:
+    frame = _frames.get(key)
+    if frame is None:
         with translation.override(language):
             html = render_to_string("rolls/_entry.html", {"entry": entry})
-        _rendered[key] = html
-        if len(_rendered) > RENDERED_KEEP:
-            _rendered.popitem(last=False)
-    return html
+        # The text send_json would send: channels' encode_json is json.dumps.
+        frame = json.dumps(
+            {"type": "entry", "session": entry["session_id"], "seq": entry["seq"], "html": html}
+        )
+        _frames[key] = frame
+        if len(_frames) > RENDERED_KEEP:
+            _frames.popitem(last=False)
+    return frame
 
 
 # Every database call below is a database_sync_to_async, which tidies old connections itself.
@@ -285,8 +291,9 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         if seq <= self.sent.get(session_id, 0):
             return  # already sent: replay and live event overlapped
         self.sent[session_id] = seq
-        html = rendered_entry(for_viewer(payload, self.user_id, self.is_gm), self.language)
-        await self.send_json({"type": "entry", "session": session_id, "seq": seq, "html": html})
+        await self.send(
+            text_data=entry_frame(for_viewer(payload, self.user_id, self.is_gm), self.language)
+        )
 
     def _language(self) -> str:
         value = self._query("lang")

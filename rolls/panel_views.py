@@ -199,7 +199,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
             character, campaign, choices, pending=pending_view(pending) if pending else None
         )
     if session is _UNKNOWN:
-        session = GameSession.objects.open().filter(campaign=campaign).first()
+        session = GameSession.objects.open_of(campaign.pk)
     entry, follow_ups = _rolled_for(request, rolled, character, campaign)
     visibilities = _visibilities(campaign, request.user)
     context = {
@@ -253,7 +253,7 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         if name in asked.errors:
             return refuse(400, asked.errors[name][0])
     key, visibility, nonce = (asked.cleaned_data[name] for name in ("key", "visibility", "nonce"))
-    session = GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open_of(campaign.pk)
     if session is None:
         return refuse(409, _("No game session is running; the GM starts one."))
     if "pending" in asked.errors or asked.cleaned_data.get("pending") is not None:

@@ -147,7 +147,7 @@ def roll_quick(
     """Roll the typed expression in the open session, into the log (``record_roll``)."""
     if form.params is None or form.errors:
         raise ActionRefused(_("Correct the dice expression first."))
-    session = GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open_of(campaign.pk)
     if session is None:
         raise ActionRefused(_("No game session is running; the GM starts one."))
     return record_roll(
