@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 # The refusal, the broadcasts, sessions and scenes are the campaigns app's; their names stay
@@ -24,6 +25,7 @@ from rolls.engine import EngineError, fair
 from rolls.engine.core import RandomSource
 from rolls.models import Roll, Visibility
 from rolls.payload import engine_faces, result_document, roll_payload
+from rolls.rendered import entry_html
 from rolls.words import render
 from sheets import actions as sheet_actions
 from sheets.models import Character
@@ -161,6 +163,10 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     if on_result is not None:
         on_result(result, roll)
     payload = roll_payload(roll)
+    if (language := translation.get_language()) is not None:
+        # Rendered once as it commits, before the broadcast: the roller's answer and this
+        # process's sockets in the roller's language reuse it (rolls.rendered).
+        transaction.on_commit(lambda: entry_html(payload, language), robust=True)
     broadcast_on_commit(campaign_group(campaign_id), {"type": "table.roll", "payload": payload})
     return roll, True
 

@@ -23,7 +23,6 @@ import json
 import logging
 import random
 import time
-from collections import OrderedDict
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -39,6 +38,7 @@ from rolls import presence, socket_slots
 from rolls.actions import campaign_group, user_group
 from rolls.models import Roll
 from rolls.payload import for_viewer, roll_payload
+from rolls.rendered import entry_frame
 
 logger = logging.getLogger(__name__)
 
@@ -60,33 +60,6 @@ MAX_FRAME_CHARS = 256
 MAX_ID = 2**63 - 1
 MAX_SEQ = 2**31 - 1
 _LANGUAGES = {code for code, _name in settings.LANGUAGES}
-# Entries rendered by this process, newest last: every page of a table shows the same entry, so
-# it is rendered and its frame encoded once per language (and once redacted), not once per
-# socket; each socket is sent that one text as it is.
-RENDERED_KEEP = 1000
-_frames: OrderedDict[tuple, str] = OrderedDict()
-
-
-def entry_frame(entry: dict[str, Any], language: str) -> str:
-    """The ``entry`` frame's JSON text for this entry as one viewer may see it, from the cache
-    if there: ``rolls/_entry.html`` rendered in ``language``, with the entry's session and seq.
-
-    A roll is never edited, so its id and creation time say which roll it is; the time keeps a
-    test database that reuses ids from reading another test's entry.
-    """
-    key = (entry["id"], entry["created_at"], entry["redacted"], language)
-    frame = _frames.get(key)
-    if frame is None:
-        with translation.override(language):
-            html = render_to_string("rolls/_entry.html", {"entry": entry})
-        # The text send_json would send: channels' encode_json is json.dumps.
-        frame = json.dumps(
-            {"type": "entry", "session": entry["session_id"], "seq": entry["seq"], "html": html}
-        )
-        _frames[key] = frame
-        if len(_frames) > RENDERED_KEEP:
-            _frames.popitem(last=False)
-    return frame
 
 
 # Every database call below is a database_sync_to_async, which tidies old connections itself.

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -28,6 +29,7 @@ from rolls.opposed import settle_view as opposed_settle_view
 from rolls.opposed import settled_in_turn as opposed_settled_in_turn
 from rolls.panels import Name, WholeNumberOrNone, posted, with_target
 from rolls.pending import pending_view
+from rolls.rendered import entry_html
 from sheets.access import member_character
 
 MALFORMED = gettext_lazy("This roll request is malformed; reload the page and try again.")
@@ -171,6 +173,12 @@ def _rolled_for(request, roll, character, campaign) -> tuple[dict | None, list]:
     return entry, [f for f in offered if not opposed_initiator_only(roll, f.kind)]
 
 
+def _rolled_html(entry: dict | None) -> str | None:
+    """The rolled entry's HTML as ``rolls/_rolled.html`` shows it: rendered once in this
+    language as the roll committed (rolls.rendered), for this answer and the table's sockets."""
+    return None if entry is None else entry_html(entry, translation.get_language())
+
+
 _UNKNOWN = object()
 
 
@@ -212,6 +220,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         "may_hide": Visibility.HIDDEN in dict(visibilities),
         "visibility": choices.get("visibility", Visibility.PUBLIC),
         "rolled": entry,
+        "rolled_html": _rolled_html(entry),
         "follow_ups": follow_ups,
         "refusal": refusal,
         "pending": pending,
@@ -328,6 +337,7 @@ def _roll_answer(request, campaign, character, roll) -> HttpResponse:
         "character": character,
         "key": uuid.uuid4(),
         "rolled": entry,
+        "rolled_html": _rolled_html(entry),
         "follow_ups": follow_ups,
     }
     response = render(request, "rolls/_roll_answer.html", context)

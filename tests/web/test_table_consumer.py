@@ -2,16 +2,18 @@
 
 import copy
 import json
+import uuid
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.test import Client
 from django.test.signals import template_rendered
 
 from rolls import actions
 from rolls.actions import campaign_group
 from rolls.payload import roll_payload
-from tests.web.live import roll, socket_for
+from tests.web.live import panel_url, roll, socket_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -191,6 +193,50 @@ async def test_an_entry_is_rendered_once_for_every_page_of_one_language(
         template_rendered.disconnect(count)
     assert len(htmls) == 1
     assert rendered == ["rolls/_entry.html"]
+    for socket in sockets:
+        await socket.disconnect()
+
+
+@pytest.fixture
+def sheet_table(make_table):
+    return make_table(
+        characters=[("Brunhilda", {"attributes": {"BUDOWA": 7}, "skills": {"WALKA": 2}})]
+    )
+
+
+async def test_a_roll_from_the_page_answers_with_the_very_entry_every_socket_gets_from_one_render(
+    sheet_table, player, other_player, gm
+):
+    table = sheet_table
+    campaign, session = table.campaign, table.session
+    sockets = [(await connected(user, campaign))[0] for user in (player, other_player, gm)]
+    for socket in sockets:
+        await sync(socket, session)
+    rendered = []
+
+    def count(sender, template, **kwargs):
+        if template.name == "rolls/_entry.html":
+            rendered.append(template.name)
+
+    def post():
+        client = Client()
+        client.force_login(player)
+        form = {"attribute": "BUDOWA", "skill": "WALKA", "key": str(uuid.uuid4())}
+        return client.post(panel_url(table.hero, "test_roll"), form, HTTP_HX_REQUEST="true")
+
+    template_rendered.connect(count)
+    try:
+        answer = (await sync_to_async(post)()).content.decode()
+        frames = [await socket.receive_from(timeout=3) for socket in sockets]
+    finally:
+        template_rendered.disconnect(count)
+    html = json.loads(frames[0])["html"]
+    assert html in answer
+    assert rendered == ["rolls/_entry.html"]
+    # Byte for byte the frame send_json made of the entry before frames were cached.
+    assert (
+        frames == [json.dumps({"type": "entry", "session": session.pk, "seq": 1, "html": html})] * 3
+    )
     for socket in sockets:
         await socket.disconnect()
 
