@@ -1,8 +1,9 @@
 """Log entries as this process rendered them: once per (entry, language, redaction).
 
 Every page of a table shows the same entry, so ``rolls/_entry.html`` is rendered once per
-language (and once redacted), not once per socket, and the socket's ``entry`` frame is encoded
-once too and sent as it is to every socket. A roll renders its entry in the roller's language
+language (and once redacted), not once per socket nor once per page that shows the log
+(``{% log_entry %}``), and the socket's ``entry`` frame is encoded once too and sent as it is
+to every socket. A roll renders its entry in the roller's language
 as it commits, before its broadcast (``rolls.actions``): the roller's answer and every socket of
 this process in that language then reuse that one rendering.
 
@@ -26,12 +27,26 @@ RENDERED_KEEP = 1000
 _rendered: OrderedDict[tuple, list] = OrderedDict()
 
 
-def _cached(entry: dict[str, Any], language: str) -> list:
-    key = (entry["id"], entry["created_at"], entry["redacted"], language)
+def checkable(entry: dict[str, Any], session) -> bool:
+    """Whether the entry, shown in the log of ``session``, offers to check its dice: once the
+    session has ended and its seed is out, for an entry of that session that drew dice."""
+    return bool(
+        session is not None
+        and not session.is_open
+        and entry.get("nonce")
+        and entry.get("session_id") == session.pk
+    )
+
+
+def _cached(entry: dict[str, Any], language: str, session=None) -> list:
+    check = checkable(entry, session)
+    key = (entry["id"], entry["created_at"], entry["redacted"], language, check)
     found = _rendered.get(key)
     if found is None:
         with translation.override(language):
-            html = render_to_string("rolls/_entry.html", {"entry": entry})
+            html = render_to_string(
+                "rolls/_entry.html", {"entry": entry, "log_session": session if check else None}
+            )
         found = [html, None]
         _rendered[key] = found
         if len(_rendered) > RENDERED_KEEP:
@@ -39,9 +54,10 @@ def _cached(entry: dict[str, Any], language: str) -> list:
     return found
 
 
-def entry_html(entry: dict[str, Any], language: str) -> str:
-    """``rolls/_entry.html`` for this entry as one viewer may see it, in ``language``."""
-    return _cached(entry, language)[0]
+def entry_html(entry: dict[str, Any], language: str, session=None) -> str:
+    """``rolls/_entry.html`` for this entry as one viewer may see it, in ``language``, as the
+    log of ``session`` shows it (None: outside a log, as the roller's answer shows it)."""
+    return _cached(entry, language, session)[0]
 
 
 def entry_frame(entry: dict[str, Any], language: str) -> str:

@@ -3,10 +3,12 @@
 import json
 
 from django import template
+from django.utils import translation
 from django.utils.formats import number_format
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from rolls import conditions
+from rolls import conditions, rendered
 from rolls.labels import (
     CONTROL_LABELS,
     DIE_REASONS,
@@ -23,6 +25,19 @@ from rolls.words import render
 from rolls.words import source_line as _source_line
 
 register = template.Library()
+
+
+@register.filter
+def checkable_in(entry, session) -> bool:
+    """Whether the entry offers to check its dice in the log of ``session`` (rolls.rendered)."""
+    return rendered.checkable(entry, session or None)
+
+
+@register.simple_tag
+def log_entry(entry, session=None):
+    """One entry of a log, as ``rolls/_entry.html`` renders it: rendered once per process for
+    every page and socket that shows it in this language (rolls.rendered)."""
+    return mark_safe(rendered.entry_html(entry, translation.get_language(), session or None))
 
 
 @register.filter

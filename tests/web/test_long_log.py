@@ -242,3 +242,48 @@ def test_the_exports_still_carry_the_whole_log(client, long_evening):
     client.force_login(long_evening.gm)
     url = reverse("session_export", args=[long_evening.campaign.pk, long_evening.session.pk, "csv"])
     assert client.get(url).content.decode().count("\n") == LONG + 1
+
+
+def _entries_rendered(client, urls) -> list[str]:
+    """The ``rolls/_entry.html`` renders the pages at ``urls`` cost, asked for one after another."""
+    from django.test.signals import template_rendered
+
+    rendered = []
+
+    def count(sender, template, **kwargs):
+        if template.name == "rolls/_entry.html":
+            rendered.append(template.name)
+
+    template_rendered.connect(count)
+    try:
+        for url in urls:
+            assert get(client, url).status_code == 200
+    finally:
+        template_rendered.disconnect(count)
+    return rendered
+
+
+def test_the_log_renders_each_entry_once_for_every_page_and_viewer_of_a_language(
+    client, table, other_player
+):
+    long_log(table.session, table.players[0], table.gm, 5, character=table.hero)
+    log = reverse("session_log", args=[table.campaign.pk])
+    client.force_login(table.players[0])
+    assert len(_entries_rendered(client, [log])) == 5
+    assert _entries_rendered(client, [log]) == []
+    assert _entries_rendered(client, [page_urls(table)["session_detail"]]) == []
+    # Another player sees the same entries the same way, but for the first one's secret roll
+    # (#2), which they see as a hidden one: that one is rendered for them.
+    client.force_login(other_player)
+    assert _entries_rendered(client, [log]) == ["rolls/_entry.html"]
+    assert "A hidden roll was made." in get(client, log).content.decode()
+
+
+def test_an_entry_shown_before_the_session_ended_offers_the_dice_check_after(client, long_evening):
+    table = long_evening
+    client.force_login(table.gm)
+    log = reverse("session_log", args=[table.campaign.pk])
+    assert "data-fair-check" not in get(client, log).content.decode()
+    sessions.end_session(table.session)
+    ended = page_urls(table)["session_detail"]
+    assert get(client, ended, htmx=False).content.decode().count("data-fair-check>") == PAGE_SIZE
