@@ -25,8 +25,9 @@
   const refused = { 4409: "crowded", 4410: "full" };
   // A refused page that has reason to think a place is free (it is shown again, or another page
   // of this browser just closed) tries again soon a few times: the server frees the closed
-  // page's place only once it has heard the close, which may come a moment after this try.
-  const SOON_MS = [500, 1500, 3000];
+  // page's place only once it has heard the close, which may come a moment after this try
+  // (seconds, on a busy server): a refused handshake costs little, so it tries for 15 s.
+  const SOON_MS = [500, 1000, 2000, 4000, 8000];
   let soon = 0;
   let socket = null;
   let attempt = 0;

@@ -49,7 +49,7 @@ def test_a_refused_page_goes_live_when_shown_again_after_another_was_closed(brow
         second.wait_for_selector(".connection[data-connection-state='crowded']")
         first.close()
         second.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-        second.wait_for_selector(".connection[data-connection-state='live']", timeout=10_000)
+        second.wait_for_selector(".connection[data-connection-state='live']", timeout=20_000)
 
 
 def test_a_refused_page_takes_the_place_of_a_page_of_the_same_browser_that_closed(
@@ -65,4 +65,4 @@ def test_a_refused_page_takes_the_place_of_a_page_of_the_same_browser_that_close
         second.wait_for_selector(".connection[data-connection-state='crowded']")
         first.close()
         # Not shown again, and long before the minute's retry: the closing page said so.
-        second.wait_for_selector(".connection[data-connection-state='live']", timeout=10_000)
+        second.wait_for_selector(".connection[data-connection-state='live']", timeout=20_000)
