@@ -111,13 +111,15 @@
       "/?lang=" + encodeURIComponent(logRoot().dataset.lang || "en") +
       (document.querySelector("[data-presence]") ? "&presence=1" : "");
     socket = new WebSocket(url);
+    // A refused socket opens too (the server accepts it to close it with its code), so the
+    // page is live only once the server has answered: its first frame is the answer to "since".
+    let answered = false;
     socket.addEventListener("open", function () {
       attempt = 0;
-      soon = SOON_MS.length;
-      setState("live");
       sendSince();
     });
     socket.addEventListener("message", function (event) {
+      if (!answered) { answered = true; setState("live"); }
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "entry") insertEntry(message);

@@ -63,6 +63,8 @@ def test_a_refused_page_takes_the_place_of_a_page_of_the_same_browser_that_close
         second = first.context.new_page()
         second.goto(first.url)
         second.wait_for_selector(".connection[data-connection-state='crowded']")
-        first.close()
+        # As a person closes a tab: the page's unload handlers run (Playwright's plain close
+        # may tear the page down without them).
+        first.close(run_before_unload=True)
         # Not shown again, and long before the minute's retry: the closing page said so.
         second.wait_for_selector(".connection[data-connection-state='live']", timeout=20_000)
