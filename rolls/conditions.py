@@ -417,6 +417,21 @@ class ConditionChoices(forms.Form):
         return sorted({ids[value] for value in posted})
 
 
+def without_ended(choices, character: Character):
+    """The panel's ``choices`` less the conditions ticked in them (``use``, ``attempt``) that
+    are no longer in force: for the page's own refresh after the sheet changed, where the roll
+    just made may have ended one (the test that ends it succeeded). A choice the player sends
+    (a change, a roll) keeps them, and is refused with the sentence that says why."""
+    ticked = {name: choices.getlist(name) for name in ("use", "attempt") if name in choices}
+    if not ticked:
+        return choices
+    in_force = {str(condition.pk) for condition in active(character)}
+    kept = choices.copy()
+    for name, values in ticked.items():
+        kept.setlist(name, [value for value in values if value in in_force])
+    return kept
+
+
 def shaping(form, modifiers, *, attribute: str = "", skill: str = "") -> ForTest:
     """The conditions that shape a panel's test: those concerning its attribute or skill,
     those concerning a target the player ticked, less those the GM switched off for it."""

@@ -18,7 +18,7 @@ from django_htmx.http import reswap, retarget
 from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
-from rolls import actions
+from rolls import actions, conditions
 from rolls import pending as pending_actions
 from rolls.log import entry_for, may_see
 from rolls.models import PendingTest, Roll, Visibility
@@ -236,6 +236,10 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
 def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     campaign, character = _character_to_roll(request, campaign_id, pk)
     choices = request.POST if request.method == "POST" else request.GET
+    if request.headers.get("X-Panel-Refresh") == "1":
+        # The page's own refresh after the sheet changed (static/js/panel.js): it shows the
+        # sheet as it is now, not a refusal of a condition the roll just ended.
+        choices = conditions.without_ended(choices, character)
     pending = _pending_for(character, choices)
     if pending is not None and character.owner_id == request.user.pk:
         if request.method == "POST":

@@ -36,14 +36,16 @@ def roll(page) -> str:
     before = rolled_seq(page)
     page.wait_for_selector("#test-panel .roll-button:not([disabled])")
     page.click("#test-panel .roll-button")
-    page.wait_for_function(
+    seq = page.wait_for_function(
         """before => {
             const entry = document.querySelector('#test-panel .rolled .entry');
-            return entry && entry.dataset.seq !== before;
+            return entry && entry.dataset.seq !== before && entry.dataset.seq;
         }""",
         arg=before,
-    )
-    return page.inner_text("#test-panel .rolled .entry .outcome")
+    ).json_value()
+    # Read from the log, where the entry stays: the panel may be refreshed meanwhile (the roll
+    # changed the sheet).
+    return page.inner_text(f"#roll-log .entry[data-seq='{seq}'] .outcome")
 
 
 def choose(page, attribute: str, skill: str = "") -> None:

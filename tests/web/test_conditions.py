@@ -285,6 +285,24 @@ def test_a_success_at_the_named_test_clears_the_condition(client, table, dice):
     assert condition.cleared_entry.parent.kind == "test"
 
 
+def test_the_pages_own_refresh_after_the_ending_roll_shows_the_panel_without_the_condition(
+    client, table, dice
+):
+    condition = knock_down(table)
+    client.force_login(table.players[0])
+    choices = {"attribute": "Styrka", "skill": "Svärd", "attempt": str(condition.pk)}
+    dice(8, 8, 8, 2, 2)  # three successes: the player stands up
+    roll_test(client, table.hero, choices)
+    # The roll changed the sheet, so the page asks for its panel again with the same choices.
+    refreshed = client.post(
+        panel_url(table.hero), choices, headers={"X-Panel-Refresh": "1"}
+    ).context["panel"]
+    assert refreshed.ready
+    assert "attempt" not in refreshed.errors
+    # A choice the player sends is still refused with the sentence that says why.
+    assert "attempt" in panel(client, table.hero, choices).errors
+
+
 def test_a_failure_at_the_named_test_leaves_the_condition(client, table, dice):
     condition = knock_down(table)
     client.force_login(table.players[0])
