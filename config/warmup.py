@@ -1,12 +1,12 @@
 """What a fresh server would otherwise do on its first requests, done once as it starts.
 
-Django compiles a template the first time it is rendered, loads a language's translations the
-first time the language is used and builds its URL resolver on the first reverse; the first
-roll after a start paid for all of it (25 to 52 ms against a warm roll's 5 to 10: README,
-"Performance"). ``warm_up()`` (config/asgi.py) compiles every template of the project's own
-template directories (``DIRS``) into the cached loader, loads each language's catalog and
-builds the resolver. It touches no database and no cache, so importing the ASGI application stays
-possible without either.
+Django compiles a template the first time it is rendered, loads a language's translations (and
+imports its number formats) the first time the language is used, and builds its URL resolver
+on the first reverse; the first roll after a start paid for all of it (25 to 52 ms against a
+warm roll's 5 to 10: README, "Performance"). ``warm_up()`` (config/asgi.py) compiles every
+template of the project's own template directories (``DIRS``) into the cached loader, loads
+each language's catalog and formats and builds the resolver. It touches no database and no
+cache, so importing the ASGI application stays possible without either.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 from django.conf import settings
 from django.template import engines
 from django.urls import get_resolver
-from django.utils import translation
+from django.utils import formats, translation
 
 from campaigns.systems import all_systems
 
@@ -32,6 +32,8 @@ def warm_up() -> int:
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             translation.gettext("Rolled")
+            # Each language's number formats are a module imported on first use.
+            formats.localize(1.5)
     get_resolver().reverse_dict  # noqa: B018 (built on first use)
     all_systems()
     return compiled

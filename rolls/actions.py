@@ -133,7 +133,8 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     document = result_document(result)
     drawn = [list(die) for die in getattr(source, "drawn", ())]
     roll = Roll.objects.create(
-        session_id=session.pk,
+        # The caller's session: ``roll.session`` needs no query (follow-ups read its scenes).
+        session=session,
         seq=seq,
         scene_id=_current_scene(session.pk),
         actor=actor,

@@ -3,6 +3,7 @@
 import uuid
 
 import pytest
+from django.db import connection
 
 from campaigns.models import Campaign, Membership
 from rolls import actions
@@ -75,6 +76,41 @@ def test_no_roll_lands_in_an_ended_session(table, player):
     actions.end_session(session)
     with pytest.raises(actions.ActionRefused, match="session has ended"):
         roll(session, player)
+
+
+def test_a_roll_refused_in_an_ended_session_takes_no_seq(table, player):
+    session = table.session
+    roll(session, player)
+    actions.end_session(session)
+    with pytest.raises(actions.ActionRefused) as refused:
+        roll(session, player)
+    assert str(refused.value) == "This session has ended; the GM can start a new one."
+    session.refresh_from_db()
+    assert session.last_seq == 1
+
+
+def test_a_roll_lands_in_the_scene_started_last(table, player):
+    session = table.session
+    actions.new_scene(session, "Second")
+    assert roll(session, player).scene.number == 2
+
+
+@pytest.fixture
+def before_returning(monkeypatch):
+    """SQLite before 3.35, which has no UPDATE ... RETURNING: the ORM's lock and update."""
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's version decides the way; this database has RETURNING")
+    monkeypatch.setattr(connection.Database, "sqlite_version_info", (3, 31, 1))
+
+
+def test_without_returning_rolls_are_numbered_and_refused_alike(table, player, before_returning):
+    session = table.session
+    assert [roll(session, player).seq for _ in range(3)] == [1, 2, 3]
+    actions.end_session(session)
+    with pytest.raises(actions.ActionRefused, match="session has ended"):
+        roll(session, player)
+    session.refresh_from_db()
+    assert session.last_seq == 3
 
 
 def test_only_one_session_runs_at_a_time(table):
