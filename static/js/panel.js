@@ -414,6 +414,8 @@
     template.innerHTML = message.html.trim();
     const next = template.content.firstElementChild;
     if (!current || !next || !next.dataset.parentSeq) return;
+    // A note that follows it (a condition the roll ended) is the log's; the result stays.
+    if (next.classList.contains("note-entry")) return;
     if (next.dataset.parentSeq !== current.dataset.seq) return;
     if (next.dataset.session !== current.dataset.session) return;
     current.replaceWith(next);
