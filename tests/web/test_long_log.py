@@ -11,6 +11,7 @@ from django.urls import reverse
 from campaigns import sessions
 from rolls.log import PAGE_SIZE
 from tests.web.long_log import HIDDEN_EVERY, SECRET_EVERY, long_log
+from tests.web.renders import renders_of
 from tests.web.test_after_roll import zarith
 
 pytestmark = pytest.mark.django_db
@@ -246,20 +247,9 @@ def test_the_exports_still_carry_the_whole_log(client, long_evening):
 
 def _entries_rendered(client, urls) -> list[str]:
     """The ``rolls/_entry.html`` renders the pages at ``urls`` cost, asked for one after another."""
-    from django.test.signals import template_rendered
-
-    rendered = []
-
-    def count(sender, template, **kwargs):
-        if template.name == "rolls/_entry.html":
-            rendered.append(template.name)
-
-    template_rendered.connect(count)
-    try:
+    with renders_of() as rendered:
         for url in urls:
             assert get(client, url).status_code == 200
-    finally:
-        template_rendered.disconnect(count)
     return rendered
 
 

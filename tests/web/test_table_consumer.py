@@ -8,12 +8,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.test import Client
-from django.test.signals import template_rendered
 
 from rolls import actions
 from rolls.actions import campaign_group
 from rolls.payload import roll_payload
 from tests.web.live import panel_url, roll, socket_for
+from tests.web.renders import renders_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -179,18 +179,9 @@ async def test_an_entry_is_rendered_once_for_every_page_of_one_language(
     sockets = [(await connected(user, campaign))[0] for user in (player, other_player, gm)]
     for socket in sockets:
         await sync(socket, session)
-    rendered = []
-
-    def count(sender, template, **kwargs):
-        if template.name == "rolls/_entry.html":
-            rendered.append(template.name)
-
-    template_rendered.connect(count)
-    try:
+    with renders_of() as rendered:
         await sync_to_async(roll)(session, player)
         htmls = {(await socket.receive_json_from(timeout=3))["html"] for socket in sockets}
-    finally:
-        template_rendered.disconnect(count)
     assert len(htmls) == 1
     assert rendered == ["rolls/_entry.html"]
     for socket in sockets:
@@ -212,11 +203,6 @@ async def test_a_roll_from_the_page_answers_with_the_very_entry_every_socket_get
     sockets = [(await connected(user, campaign))[0] for user in (player, other_player, gm)]
     for socket in sockets:
         await sync(socket, session)
-    rendered = []
-
-    def count(sender, template, **kwargs):
-        if template.name == "rolls/_entry.html":
-            rendered.append(template.name)
 
     def post():
         client = Client()
@@ -224,12 +210,9 @@ async def test_a_roll_from_the_page_answers_with_the_very_entry_every_socket_get
         form = {"attribute": "BUDOWA", "skill": "WALKA", "key": str(uuid.uuid4())}
         return client.post(panel_url(table.hero, "test_roll"), form, HTTP_HX_REQUEST="true")
 
-    template_rendered.connect(count)
-    try:
+    with renders_of() as rendered:
         answer = (await sync_to_async(post)()).content.decode()
         frames = [await socket.receive_from(timeout=3) for socket in sockets]
-    finally:
-        template_rendered.disconnect(count)
     html = json.loads(frames[0])["html"]
     assert html in answer
     assert rendered == ["rolls/_entry.html"]
