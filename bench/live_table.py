@@ -12,6 +12,9 @@ server's code. ``bench/compare.py`` measures two trees alternately in one run.
 
 Modes (``--modes``, run in this order, each on fresh data):
   floor     ``bench/live_floor.py``: a bare ``websockets`` server doing the same fan-out, no Django.
+  django    ``bench/django_floor.py``: the floor of the project's shape, the embedded server's
+            Django and Channels (handler, middleware, login, CSRF, in-memory layer) with a roll
+            endpoint that only numbers the entry and sends a prepared frame: no app code.
   embedded  the default deployment: one uvicorn process, SQLite (a fresh temporary file), the
             in-memory channel layer.
   core      scale-out: two uvicorn processes on two ports, PostgreSQL (a fresh ``bench_<pid>``
@@ -125,7 +128,7 @@ CSRF = "benchcsrf0123456789abcdefghijklm"  # 32 letters and digits: a valid CSRF
 ROLL_ID = re.compile(rb'id="roll-(\d+)-(\d+)"')
 # The last line of a logged traceback: "package.module.SomeError: what happened".
 EXCEPTION_LINE = re.compile(r"^[\w.]+(?:Error|Exception|Exit|Full|Timeout)\b.*$", re.MULTILINE)
-MODES = ("floor", "embedded", "core", "pubsub")
+MODES = ("floor", "django", "embedded", "core", "pubsub")
 CONNECT_CONCURRENCY = 50
 SETTLE_RATE = 5.0  # rolls/s while a fresh mode settles (--settle)
 KEEP_ALIVE_REUSE = 4.0  # s; uvicorn closes a keep-alive connection idle for 5 s
@@ -347,10 +350,16 @@ def wait_for_port(port: int, process: subprocess.Popen, path: str | None) -> Non
     raise RuntimeError(f"the server on port {port} did not answer within 60 s")
 
 
-def start_uvicorn(env: dict[str, str], log_path: Path) -> tuple[subprocess.Popen, int]:
+def start_uvicorn(
+    env: dict[str, str], log_path: Path, app: str = "config.asgi:application"
+) -> tuple[subprocess.Popen, int]:
+    """uvicorn serving ``app`` of the tree (``bench/django_floor.py``'s is found in this
+    benchmark's own folder, the tree's ``config`` on PYTHONPATH)."""
     port = free_port()
+    if app != "config.asgi:application":
+        env = env | {"PYTHONPATH": os.pathsep.join([str(TREE), str(ROOT / "bench")])}
     process = start(
-        [UVICORN, "config.asgi:application", "--app-dir", str(TREE),
+        [UVICORN, app, "--app-dir", str(TREE),
          "--host", "127.0.0.1", "--port", str(port),
          "--lifespan", "off", "--log-level", "warning", "--no-access-log"],
         env, log_path,
@@ -925,7 +934,7 @@ class Deployment:
         log(f"[{self.mode}] temporary files (database, server logs) in {self.folder}")
         if self.mode == "floor":
             return
-        if self.mode == "embedded":
+        if self.mode in ("django", "embedded"):
             self.env = app_env(DATABASE_URL=f"sqlite:///{self.folder}/table.sqlite3")
             return
         url = self.stack.enter_context(postgres_database())
@@ -946,11 +955,13 @@ class Deployment:
         return tables
 
     def serve(self) -> None:
-        for number in range(1 if self.mode in ("floor", "embedded") else 2):
+        for number in range(1 if self.mode in ("floor", "django", "embedded") else 2):
             log_path = self.folder / f"server-{number}.log"
             self.read[log_path] = 0
             if self.mode == "floor":
                 process, port = start_floor(log_path)
+            elif self.mode == "django":
+                process, port = start_uvicorn(self.env, log_path, "django_floor:application")
             else:
                 process, port = start_uvicorn(self.env, log_path)
             self.stack.callback(stop_process, process)

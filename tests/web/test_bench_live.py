@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["--tables", "2", "--players", "2", "--rate", "2", "--seconds", "3", "--warmup", "1",
-        "--settle", "0", "--drain", "5", "--modes", "embedded,floor"]  # fmt: skip
+        "--settle", "0", "--drain", "5", "--modes", "embedded,floor,django"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -37,13 +37,14 @@ def test_the_benchmark_completes_with_a_zero_exit_status(bench):
 
 def test_it_prints_the_figures_table_with_a_row_per_mode(bench):
     assert "| mode | sockets | rolls/s target / held |" in bench.stdout
-    assert [row(bench.stdout, mode)[:2] for mode in ("floor", "embedded")] == [
+    assert [row(bench.stdout, mode)[:2] for mode in ("floor", "django", "embedded")] == [
         ["floor", "6"],
+        ["django", "6"],
         ["embedded", "6"],
     ]
 
 
-@pytest.mark.parametrize("mode", ["floor", "embedded"])
+@pytest.mark.parametrize("mode", ["floor", "django", "embedded"])
 def test_every_expected_delivery_arrives(bench, mode):
     expected, received, lost = (int(n) for n in row(bench.stdout, mode)[3].split(" / "))
     assert expected > 0
