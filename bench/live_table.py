@@ -81,9 +81,13 @@ raise it by ``--ramp-growth`` (x1.5) at a time, tables and rate together (each t
 rhythm of a roll every T/rate seconds), measuring ``--ramp-seconds`` (20) per step, until p99
 passes ``--ramp-p99`` ms (100) or a delivery is lost; then bisect ``--ramp-refine`` (3) times
 between the last load held and the first one not held, and print the largest load held in
-sockets and rolls/s. Bounded by ``--ramp-max-sockets`` (15000) and the open-file limit. Sockets
-of earlier steps stay connected; a step below the connected tables first closes the sockets of
-the tables it does not use. The floor, when asked for too, is measured once at the given load.
+sockets and rolls/s, and where it stops and why: the smallest load not held above it, with what
+ran out there (a server process or the machine at 85 % of its CPU or more, PostgreSQL or Redis at
+half a core or more: every process of that name on the machine is counted, the load generator's
+runs included), or "CPU to spare" when nothing did. Bounded by ``--ramp-max-sockets`` (15000)
+and the open-file limit. Sockets of earlier steps stay connected; a step below the connected
+tables first closes the sockets of the tables it does not use. The floor, when asked for too, is
+measured once at the given load.
 
 Targets (issue "Measure the live table under load"): no lost delivery up to the largest load
 held; at the default load p99 under 50 ms embedded and under 30 ms scaled out. Figures go into
@@ -458,6 +462,62 @@ def cpu_seconds(pids: list[int]) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def named_pids(name: str) -> list[int]:
+    """The processes whose command is ``name`` (``postgres``, ``redis-server``): the services
+    a scale-out run uses, to tell the database's and the layer's share of a step's CPU."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError), open(f"/proc/{entry}/comm") as comm:
+                if comm.read().strip() == name:
+                    found.append(int(entry))
+    return found
+
+
+def own_seconds(pids: list[int]) -> float:
+    """CPU seconds of exactly these processes (no children: ``named_pids`` lists them all)."""
+    ticks = 0
+    for pid in pids:
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+@dataclasses.dataclass
+class CpuReading:
+    """What used the CPU during a window: each server (with its children), the database and
+    the channel layer's Redis, this generator and the machine."""
+
+    servers: list[float]
+    database: float
+    layer: float
+    generator: float
+    machine: tuple[int, int]
+    at: float
+
+    @classmethod
+    def now(cls, pids: list[int]) -> CpuReading:
+        return cls(
+            [cpu_seconds([pid]) for pid in pids], own_seconds(named_pids("postgres")),
+            own_seconds(named_pids("redis-server")), time.process_time(), machine_ticks(),
+            time.perf_counter(),
+        )  # fmt: skip
+
+
+def fill_cpu(step: Step, start: CpuReading, end: CpuReading) -> None:
+    """The step's CPU figures, in % of one core over the window (the machine's of both)."""
+    wall = end.at - start.at
+    servers = [100 * (b - a) / wall for a, b in zip(start.servers, end.servers, strict=True)]
+    step.server_cpu = sum(servers)
+    step.busiest_server_cpu = max(servers, default=0.0)
+    step.database_cpu = 100 * (end.database - start.database) / wall
+    step.layer_cpu = 100 * (end.layer - start.layer) / wall
+    step.client_cpu = 100 * (end.generator - start.generator) / wall
+    busy, every = end.machine[0] - start.machine[0], end.machine[1] - start.machine[1]
+    step.machine_cpu = 100 * busy / every if every else math.nan
+
+
 def machine_ticks() -> tuple[int, int]:
     with open("/proc/stat") as stat:
         values = [int(v) for v in stat.readline().split()[1:]]
@@ -619,6 +679,9 @@ class Step:
     rss_connected: int = 0
     rss_end: int = 0
     server_cpu: float = 0.0
+    busiest_server_cpu: float = 0.0  # % of a core: the busiest server process (its children in)
+    database_cpu: float = 0.0  # % of a core: every PostgreSQL process of the machine
+    layer_cpu: float = 0.0  # % of a core: every Redis process of the machine
     client_cpu: float = 0.0
     machine_cpu: float = 0.0
     background_cpu: float = 0.0
@@ -789,7 +852,7 @@ class Load:
             due = begin + offset
             if cpu is None and due >= window_start:
                 await asyncio.sleep(max(0.0, window_start - time.perf_counter()))
-                cpu = (cpu_seconds(pids), time.process_time(), machine_ticks(), time.perf_counter())
+                cpu = CpuReading.now(pids)
             delay = due - time.perf_counter()
             if delay > 0:
                 await asyncio.sleep(delay)
@@ -799,14 +862,9 @@ class Load:
             rolls.append(roll)
             tasks.append(asyncio.create_task(self._roll(roll, index)))
         if cpu is None:
-            cpu = (cpu_seconds(pids), time.process_time(), machine_ticks(), time.perf_counter())
+            cpu = CpuReading.now(pids)
         await asyncio.sleep(max(0.0, begin + total - time.perf_counter()))
-        end = (cpu_seconds(pids), time.process_time(), machine_ticks(), time.perf_counter())
-        wall = end[3] - cpu[3]
-        step.server_cpu = 100 * (end[0] - cpu[0]) / wall
-        step.client_cpu = 100 * (end[1] - cpu[1]) / wall
-        busy, every = end[2][0] - cpu[2][0], end[2][1] - cpu[2][1]
-        step.machine_cpu = 100 * busy / every if every else math.nan
+        fill_cpu(step, cpu, CpuReading.now(pids))
 
         deadline = time.perf_counter() + drain
         if tasks:
@@ -1218,8 +1276,10 @@ def sequential_report(steps: list[Step]) -> str:
 def ramp_report(steps: list[Step], limit_ms: float) -> str:
     lines = [
         "| mode | tables | sockets | rolls/s target / held | lost | p50 ms | p99 ms | max ms "
-        "| server RSS | CPU % of a core: servers / load gen | machine busy % (before) | held |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| server RSS | CPU % of a core: servers / load gen | machine busy % (before) "
+        "| CPU % of a core: busiest server / PostgreSQL / Redis | held |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+        "| --- |",
     ]
     best: dict[str, Step] = {}
     for step in steps:
@@ -1230,6 +1290,7 @@ def ramp_report(steps: list[Step], limit_ms: float) -> str:
             f"| {step.mode} | {step.tables} | {step.sockets} | {step.rate:g} / "
             f"{step.held_rate:.1f} | {step.lost} | {ms(step.pct(50))} | {ms(step.pct(99))} "
             f"| {ms(step.pct(100))} | {mib(step.rss_end)} | {cpu_cell(step)} "
+            f"| {step.busiest_server_cpu:.0f} / {step.database_cpu:.0f} / {step.layer_cpu:.0f} "
             f"| {'yes' if ok else 'no'} |"
         )
     lines.append("")
@@ -1248,7 +1309,44 @@ def ramp_report(steps: list[Step], limit_ms: float) -> str:
             )
         else:
             lines.append(f"Largest load held ({mode}): none; the first step was not held.")
+        above = [s for s in steps if s.mode == mode and not held(s, limit_ms)
+                 and (mode not in best or s.sockets > best[mode].sockets)]  # fmt: skip
+        if above:
+            stop = min(above, key=lambda s: s.sockets)
+            lines.append(
+                f"  It stops at {stop.sockets} sockets, {stop.rate:g} rolls/s: "
+                f"{stopped_by(stop, limit_ms)}."
+            )
     return "\n".join(lines)
+
+
+#: % of a core (a server process, the database, Redis) or of the machine at which a step counts
+#: as bound by it.
+SATURATED = 85.0
+SERVICE_BOUND = 50.0
+
+
+def stopped_by(step: Step, limit_ms: float) -> str:
+    """Why a load was not held, from what the step measured: lost deliveries first, then
+    whatever ran out of CPU; with CPU to spare, the latency came from pauses, not the load."""
+    if step.lost:
+        return f"{step.lost} deliveries lost"
+    causes = []
+    if step.busiest_server_cpu >= SATURATED:
+        causes.append(f"CPU: a server process at {step.busiest_server_cpu:.0f} % of a core")
+    if step.machine_cpu >= SATURATED:
+        causes.append(f"CPU: the machine at {step.machine_cpu:.0f} % of both cores")
+    if step.database_cpu >= SERVICE_BOUND:
+        causes.append(f"database: PostgreSQL at {step.database_cpu:.0f} % of a core")
+    if step.layer_cpu >= SERVICE_BOUND:
+        causes.append(f"layer: Redis at {step.layer_cpu:.0f} % of a core")
+    if causes:
+        return f"p99 {ms(step.pct(99))} ms; " + ", ".join(causes)
+    return (
+        f"p99 {ms(step.pct(99))} ms with CPU to spare (the busiest server at "
+        f"{step.busiest_server_cpu:.0f} % of a core, the machine at {step.machine_cpu:.0f} %): "
+        "pauses or queueing behind bursts, not a resource used up"
+    )
 
 
 # --- Main ----------------------------------------------------------------------------------------

@@ -157,3 +157,62 @@ def test_sequential_and_ramp_are_refused_together():
     )  # fmt: skip
     assert done.returncode == 2
     assert "--sequential and --ramp are two different runs" in done.stderr
+
+
+@pytest.fixture(scope="module")
+def live_table():
+    """bench/live_table.py as a module, for its report of a ramp."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_live_table", ROOT / "bench" / "live_table.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules[spec.name]
+
+
+def ramp_step(live_table, sockets: int, p99_ms: float, **cpu):
+    step = live_table.Step("pubsub", sockets // 7, sockets, sockets / 14, **cpu)
+    step.expected = step.received = 100
+    step.latencies = [p99_ms] * 100
+    return step
+
+
+def test_the_ramp_names_the_server_process_that_ran_out_of_cpu(live_table):
+    step = ramp_step(live_table, 700, 150, busiest_server_cpu=97, machine_cpu=60)
+    assert (
+        live_table.stopped_by(step, 100) == "p99 150.0 ms; CPU: a server process at 97 % of a core"
+    )
+
+
+def test_the_ramp_names_the_database_and_the_layer_when_they_were_busy(live_table):
+    step = ramp_step(live_table, 700, 150, database_cpu=70, layer_cpu=55, machine_cpu=60)
+    assert live_table.stopped_by(step, 100) == (
+        "p99 150.0 ms; database: PostgreSQL at 70 % of a core, layer: Redis at 55 % of a core"
+    )
+
+
+def test_the_ramp_says_when_nothing_ran_out(live_table):
+    step = ramp_step(live_table, 70, 120, busiest_server_cpu=12, machine_cpu=8)
+    assert "with CPU to spare" in live_table.stopped_by(step, 100)
+
+
+def test_a_loss_is_why_a_load_was_not_held_whatever_the_cpu(live_table):
+    step = ramp_step(live_table, 700, 20, busiest_server_cpu=99)
+    step.received = 90
+    assert live_table.stopped_by(step, 100) == "10 deliveries lost"
+
+
+def test_the_ramp_report_says_where_each_mode_stops_above_the_largest_load_held(live_table):
+    steps = [
+        ramp_step(live_table, 70, 20, busiest_server_cpu=10),
+        ramp_step(live_table, 105, 30, busiest_server_cpu=20),
+        ramp_step(live_table, 157, 180, busiest_server_cpu=95),
+        ramp_step(live_table, 140, 140, busiest_server_cpu=90),
+    ]
+    report = live_table.ramp_report(steps, 100)
+    assert "Largest load held (pubsub: p99 <= 100 ms, nothing lost): 105 sockets" in report
+    assert "It stops at 140 sockets, 10 rolls/s: p99 140.0 ms; CPU: a server process at 90 %" in (
+        report
+    )
