@@ -1321,8 +1321,12 @@ def ramp_report(steps: list[Step], limit_ms: float) -> str:
 
 
 #: % of a core (a server process, the database, Redis) or of the machine at which a step counts
-#: as bound by it.
+#: as bound by it. A server process runs its Python on one core (the GIL) whatever its threads:
+#: busy for QUEUEING of it, a burst of rolls (Poisson arrivals) waits behind each other long
+#: enough to pass a p99 of 100 ms (M/M/1: p99 of the time in the system = ln(100) x the service
+#: time / (1 - the share busy), about 140 ms at half busy and 14 ms a roll).
 SATURATED = 85.0
+QUEUEING = 40.0
 SERVICE_BOUND = 50.0
 
 
@@ -1334,6 +1338,11 @@ def stopped_by(step: Step, limit_ms: float) -> str:
     causes = []
     if step.busiest_server_cpu >= SATURATED:
         causes.append(f"CPU: a server process at {step.busiest_server_cpu:.0f} % of a core")
+    elif step.busiest_server_cpu >= QUEUEING:
+        causes.append(
+            f"queueing in a server process at {step.busiest_server_cpu:.0f} % of its one core "
+            "(its Python runs on one core): bursts of rolls wait behind each other"
+        )
     if step.machine_cpu >= SATURATED:
         causes.append(f"CPU: the machine at {step.machine_cpu:.0f} % of both cores")
     if step.database_cpu >= SERVICE_BOUND:

@@ -193,6 +193,13 @@ def test_the_ramp_names_the_database_and_the_layer_when_they_were_busy(live_tabl
     )
 
 
+def test_the_ramp_names_queueing_in_a_server_process_half_busy(live_table):
+    step = ramp_step(live_table, 525, 130, busiest_server_cpu=53, machine_cpu=31)
+    assert live_table.stopped_by(step, 100).startswith(
+        "p99 130.0 ms; queueing in a server process at 53 % of its one core"
+    )
+
+
 def test_the_ramp_says_when_nothing_ran_out(live_table):
     step = ramp_step(live_table, 70, 120, busiest_server_cpu=12, machine_cpu=8)
     assert "with CPU to spare" in live_table.stopped_by(step, 100)
