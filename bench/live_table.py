@@ -454,12 +454,8 @@ def rss_bytes(pids: list[int]) -> int:
 
 
 def cpu_seconds(pids: list[int]) -> float:
-    ticks = 0
-    for pid in (p for root in pids for p in process_tree(root)):
-        with contextlib.suppress(OSError), open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+    """CPU seconds of these processes and their children."""
+    return own_seconds([p for root in pids for p in process_tree(root)])
 
 
 def named_pids(name: str) -> list[int]:
@@ -480,7 +476,7 @@ def own_seconds(pids: list[int]) -> float:
     for pid in pids:
         with contextlib.suppress(OSError), open(f"/proc/{pid}/stat") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12])
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
@@ -884,7 +880,7 @@ class Load:
         self.duplicates = self.dropped = self.entry_bytes = self.entries = 0
         roller = self.sock_id(0, 1)
         rolls = []
-        cpu = (cpu_seconds(pids), time.process_time(), machine_ticks(), time.perf_counter())
+        cpu = CpuReading.now(pids)
         for index in range(count):
             roll = Roll(0, roller, time.perf_counter(), measured=index > 0)
             rolls.append(roll)
@@ -893,12 +889,9 @@ class Load:
             deadline = time.perf_counter() + drain
             while time.perf_counter() < deadline and not self._all_arrived(expected):
                 await asyncio.sleep(0.0005)
-        end = (cpu_seconds(pids), time.process_time(), machine_ticks(), time.perf_counter())
-        wall = end[3] - cpu[3]
-        step.server_cpu = 100 * (end[0] - cpu[0]) / wall
-        step.client_cpu = 100 * (end[1] - cpu[1]) / wall
-        busy, every = end[2][0] - cpu[2][0], end[2][1] - cpu[2][1]
-        step.machine_cpu = 100 * busy / every if every else math.nan
+        end = CpuReading.now(pids)
+        fill_cpu(step, cpu, end)
+        wall = end.at - cpu.at
         first = rolls[0]
         seen = self.arrivals.get((first.session, first.seq), {}) if first.seq else {}
         others = self._expected([first])[0][1]

@@ -69,15 +69,20 @@ def test_a_tree_without_a_project_is_refused(tmp_path):
     assert f"--tree {tmp_path} holds no manage.py" in done.stderr
 
 
-@pytest.fixture(scope="module")
-def compare():
-    """bench/compare.py as a module (bench/ is scripts, not a package)."""
-    spec = importlib.util.spec_from_file_location("bench_compare", ROOT / "bench" / "compare.py")
+def bench_script(name: str):
+    """bench/<name>.py as a module (bench/ is scripts, not a package), for as long as the
+    generator runs."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its own module up
+    sys.modules[spec.name] = module  # its dataclasses look their own module up
     spec.loader.exec_module(module)
     yield module
     del sys.modules[spec.name]
+
+
+@pytest.fixture(scope="module")
+def compare():
+    yield from bench_script("compare")
 
 
 def test_the_comparison_reads_a_runs_figures_from_the_benchmarks_output(bench, compare):
@@ -161,15 +166,8 @@ def test_sequential_and_ramp_are_refused_together():
 
 @pytest.fixture(scope="module")
 def live_table():
-    """bench/live_table.py as a module, for its report of a ramp."""
-    spec = importlib.util.spec_from_file_location(
-        "bench_live_table", ROOT / "bench" / "live_table.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules[spec.name]
+    """For its report of a ramp."""
+    yield from bench_script("live_table")
 
 
 def ramp_step(live_table, sockets: int, p99_ms: float, **cpu):
