@@ -10,7 +10,9 @@ rendered in its language, whenever a page of the table opens or closes (``rolls.
 
 Close codes the page tells its reader about (static/js/table.js):
 
-- 4403: not a member of the table (the handshake is refused);
+- 4403: not a member of the table (the handshake is refused), or no longer one: a player removed
+  (or leaving, or the campaign deleted) has every page of that table closed at once, on every
+  worker (``table_membership_ended``);
 - 4409: this user has ``SOCKETS_PER_USER`` table pages open already;
 - 4410: this table has ``SOCKETS_PER_TABLE`` pages open already;
 - 4429: the page sent more frames than a page ever needs (``FRAME_BURST``, ``FRAME_RATE``).
@@ -64,10 +66,37 @@ _LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
 # Every database call below is a database_sync_to_async, which tidies old connections itself.
 class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
+    async def __call__(self, scope, receive, send) -> None:
+        """The socket's whole life; whatever ends it gives back what it held (``_leave``).
+
+        A send to a page that has gone raises an ``OSError`` (ASGI; uvicorn's
+        ``ClientDisconnected``), which the server swallows: the consumer then ends without the
+        ``websocket.disconnect`` that runs ``disconnect()``, and its lease renewed itself for as
+        long as the process lived (20 such pages left a user refused for good, issue 23). So the
+        leaving is done here, in ``finally``, and the lost page is just a closed page.
+        """
+        self.joined: list[str] = []
+        self.closing = False
+        try:
+            await super().__call__(scope, receive, send)
+        except OSError:
+            logger.debug("a table page went away while the server was sending to it")
+        finally:
+            await self._leave()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        if self.closing and message["type"].startswith("table."):
+            return  # the server closed this page: events already queued for it stay unsent
+        await super().dispatch(message)
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["campaign_id"])
-        self.allowance, self.counted_at, self.closing = float(FRAME_BURST), time.monotonic(), False
+        self.allowance, self.counted_at = float(FRAME_BURST), time.monotonic()
+        if user is not None and user.is_authenticated:
+            # Before membership is read: a removal committed after that read reaches this page
+            # as an event (and closes it); one committed before, the read refuses.
+            await self._join(user_group(user.pk))
         membership, lease = await self._admit(user)
         if membership is None:
             await self.close(code=CLOSE_NOT_A_MEMBER)
@@ -90,27 +119,37 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         self.held: list[dict[str, Any]] | None = []  # live events until the page says "since"
         # Join first, then read: a roll committed in between arrives as an event and is dropped
         # as a duplicate, never lost.
-        await self.channel_layer.group_add(campaign_group(self.campaign_id), self.channel_name)
-        await self.channel_layer.group_add(user_group(self.user_id), self.channel_name)
+        await self._join(campaign_group(self.campaign_id))
         if self.shows_presence:
-            await self.channel_layer.group_add(presence_group(self.campaign_id), self.channel_name)
+            await self._join(presence_group(self.campaign_id))
         await self.accept()
         await self._announce_presence()
 
+    async def _join(self, group: str) -> None:
+        self.joined.append(group)
+        await self.channel_layer.group_add(group, self.channel_name)
+
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "user_id"):
-            await self.channel_layer.group_discard(
-                campaign_group(self.campaign_id), self.channel_name
-            )
-            await self.channel_layer.group_discard(user_group(self.user_id), self.channel_name)
-            if self.shows_presence:
-                await self.channel_layer.group_discard(
-                    presence_group(self.campaign_id), self.channel_name
-                )
-        if hasattr(self, "lease"):
-            self.renewal.cancel()
-            await sync_to_async(socket_slots.release, thread_sensitive=False)(self.lease)
-            await self._announce_presence(left=True)
+        await self._leave()
+
+    async def _leave(self) -> None:
+        """Leave the groups, stop renewing and give the lease back; once, however it ended."""
+        joined, self.joined = self.joined, []
+        for group in joined:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # the layer is down: its group entries expire by themselves
+                logger.warning("could not leave the table group %s", group, exc_info=True)
+        lease = getattr(self, "lease", None)
+        if lease is None:
+            return
+        self.lease = None
+        self.renewal.cancel()
+        try:
+            await sync_to_async(socket_slots.release, thread_sensitive=False)(lease)
+        except Exception:  # the cache is down: the lease runs out within two periods
+            logger.warning("could not give back a table socket's lease", exc_info=True)
+        await self._announce_presence(left=True)
 
     async def _announce_presence(self, left: bool = False) -> None:
         """Tell every page of the table who is at it now: once as a page opens or closes.
@@ -247,6 +286,16 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         with translation.override(self.language):
             html = render_to_string("rolls/_presence_people.html", {"people": event["people"]})
         await self.send_json({"type": "presence", "at": event["at"], "html": html})
+
+    async def table_membership_ended(self, event: dict[str, Any]) -> None:
+        """The user is no longer a member of a table (sent to the user's own group): if it is
+        this page's, the page is closed as a stranger's would be refused, and hears nothing more.
+        """
+        if event["campaign"] != self.campaign_id or self.closing:
+            return
+        self.closing = True
+        await self._leave()
+        await self.close(code=CLOSE_NOT_A_MEMBER, reason="no longer a member of this table")
 
     async def table_sheet(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "sheet", "character": event["character"]})

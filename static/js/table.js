@@ -17,6 +17,7 @@
     crowded: state.dataset.labelCrowded || "Too many pages of this table open.",
     full: state.dataset.labelFull || "This table has too many pages open.",
     flooded: state.dataset.labelFlooded || "This page sent too many messages.",
+    removed: state.dataset.labelRemoved || "Not connected: you are not a member of this table.",
   };
   // Close codes of rolls/consumers.py. Past a socket cap, retrying at once cannot help: the page
   // connects again when it is shown again (visibilitychange below), when another page of this
@@ -140,8 +141,8 @@
         return;
       }
       soon = SOON_MS.length;
+      if (event.code === 4403) { setState("removed"); return; } // not a member (any more): retrying cannot help
       setState(event.code === 4429 ? "flooded" : "offline");
-      if (event.code === 4403) return; // not a member (any more): retrying cannot help
       // Exponential backoff with jitter: 1 s, 2 s, 4 s ... at most 30 s.
       const delay = Math.min(30000, 1000 * Math.pow(2, attempt)) * (0.5 + Math.random() / 2);
       attempt += 1;

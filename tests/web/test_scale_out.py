@@ -13,9 +13,11 @@ import uuid
 import pytest
 from django.conf import global_settings
 from django.db import connection
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from rolls import actions
+from rolls.consumers import CLOSE_NOT_A_MEMBER
 from tests.web.servers import app_env, uvicorn
 from tests.web.test_panel_fasttest import SHEET
 
@@ -60,6 +62,11 @@ def open_socket(stack, base: str, campaign_id: int, session_cookie: str, session
     return ws
 
 
+def read_until_closed(ws) -> None:
+    while True:
+        ws.recv(timeout=10)
+
+
 def next_entry(ws) -> dict:
     while True:
         message = json.loads(ws.recv(timeout=10))
@@ -67,28 +74,40 @@ def next_entry(ws) -> dict:
             return message
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("layer", ["pubsub", "core"])
-def test_a_roll_through_one_worker_reaches_sockets_on_both(
-    make_table, postgres_url, redis_url, settings, gm, player, other_player, layer
-):
+@contextlib.contextmanager
+def two_workers(make_table, redis_url, settings, users, layer: str):
+    """A FastTest table with a scene, served by two workers on PostgreSQL and Redis: yields the
+    table and the two workers' base URLs; each of ``users`` can log in to them."""
     # The servers hash passwords the real way; the test's fast hasher is unknown to them.
     settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
-    for user in (player, other_player):
+    for user in users:
         user.set_password("a-long-test-password")
         user.save()
     table = make_table(title="Noc pierwsza")
-    campaign, hero, session = table.campaign, table.hero, table.session
-    hero.data = SHEET
-    hero.save()
-    actions.new_scene(session)
+    table.hero.data = SHEET
+    table.hero.save()
+    actions.new_scene(table.session)
     db = connection.settings_dict
     env = app_env(
         DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
         REDIS_URL=redis_url,
         REDIS_CHANNEL_LAYER=layer,
     )
-    with uvicorn(env) as first, uvicorn(env) as second, contextlib.ExitStack() as stack:
+    with uvicorn(env) as first, uvicorn(env) as second:
+        yield table, first, second
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("layer", ["pubsub", "core"])
+def test_a_roll_through_one_worker_reaches_sockets_on_both(
+    make_table, postgres_url, redis_url, settings, gm, player, other_player, layer
+):
+    users = (player, other_player)
+    with (
+        two_workers(make_table, redis_url, settings, users, layer) as (table, first, second),
+        contextlib.ExitStack() as stack,
+    ):
+        campaign, hero, session = table.campaign, table.hero, table.session
         roller = Browser(first, "player", "a-long-test-password")
         watcher = Browser(second, "other", "a-long-test-password")
         on_first = open_socket(stack, first, campaign.pk, roller.cookie("sessionid"), session.pk)
@@ -100,3 +119,23 @@ def test_a_roll_through_one_worker_reaches_sockets_on_both(
         seen = [next_entry(on_first), next_entry(on_second)]
     assert [entry["seq"] for entry in seen] == [1, 1]
     assert all("BUDOWA 7 + WALKA +2" in entry["html"] for entry in seen)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("layer", ["pubsub", "core"])
+def test_a_player_removed_through_one_worker_has_their_page_on_the_other_closed(
+    make_table, postgres_url, redis_url, settings, gm, player, layer
+):
+    with (
+        two_workers(make_table, redis_url, settings, (gm, player), layer) as (table, first, second),
+        contextlib.ExitStack() as stack,
+    ):
+        campaign, session = table.campaign, table.session
+        removed = Browser(first, "player", "a-long-test-password")
+        page = open_socket(stack, first, campaign.pk, removed.cookie("sessionid"), session.pk)
+        Browser(second, "gm", "a-long-test-password").post(
+            f"/c/{campaign.pk}/players/{player.pk}/remove/", {}
+        )
+        with pytest.raises(ConnectionClosed) as closed:
+            read_until_closed(page)
+    assert closed.value.rcvd.code == CLOSE_NOT_A_MEMBER
