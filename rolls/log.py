@@ -6,7 +6,7 @@ from typing import Any
 
 from campaigns.models import Campaign, GameSession
 from rolls import presence
-from rolls.models import Roll
+from rolls.models import Roll, Visibility
 from rolls.payload import for_viewer, roll_payload
 from rolls.payload import may_see as payload_may_see
 
@@ -58,6 +58,20 @@ def may_see(roll: Roll, user, is_gm: bool) -> bool:
     """Whether this viewer may see the roll whole: the log's rule (``rolls.payload.may_see``)."""
     return payload_may_see(
         {"visibility": roll.visibility, "actor_id": roll.actor_id}, user.pk, is_gm
+    )
+
+
+def shown_wherever(source: Roll, entry: Roll) -> bool:
+    """Whether everyone who may see ``entry`` (or a follow-up of it, which keeps its visibility)
+    may see ``source`` too: only then may an offer, a cost, odds or a label shown with ``entry``
+    be computed from ``source`` (issue 23: a GM's hidden roll told through heroic effort's cost).
+    The GM sees everything, so a hidden entry may read anything."""
+    if source.visibility == Visibility.PUBLIC or entry.visibility == Visibility.HIDDEN:
+        return True
+    return (
+        entry.visibility == Visibility.SECRET
+        and source.visibility == Visibility.SECRET
+        and source.actor_id == entry.actor_id
     )
 
 

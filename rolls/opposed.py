@@ -25,7 +25,7 @@ from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError
-from rolls.log import may_see
+from rolls.log import may_see, shown_wherever
 from rolls.models import OpposedTest, PendingTest, Roll, Visibility
 from rolls.pending import _announce as announce
 from rolls.pending import call_test, pending_view
@@ -201,7 +201,16 @@ def side_of_roll(roll: Roll) -> tuple[OpposedTest | None, str]:
     return OpposedTest.objects.filter(opponent__roll=root).first(), "b"
 
 
-def initiators_difficulty(roll: Roll) -> Roll | None:
+@dataclass(frozen=True)
+class Against:
+    """What the initiator's side reads its result against in its turn to settle: the
+    opponent's final roll, or None when someone who sees the initiator's roll may not see it
+    (the GM rolled it hidden): then no offer, cost or entry may be computed from it."""
+
+    roll: Roll | None
+
+
+def initiators_difficulty(roll: Roll) -> Against | None:
     """The opponent's final roll, when ``roll`` is (a follow-up of) the initiator's side of an
     opposed test settled in turn, both have rolled and it is the initiator's turn: the
     opponent's result is the initiator's difficulty (what heroic effort reads its failure
@@ -213,7 +222,10 @@ def initiators_difficulty(roll: Roll) -> Roll | None:
     if opposed is None or side != "a" or opposed.initiator_settled:
         return None
     other = _side_roll(opposed, "b")
-    return _final(other) if other is not None else None
+    if other is None:
+        return None
+    final = _final(other)
+    return Against(final if shown_wherever(final, roll) else None)
 
 
 def settled_in_turn(roll: Roll) -> bool:

@@ -33,12 +33,13 @@ def start(client, gm, campaign, **form):
     return client.post(reverse("start_opposed", args=[campaign.pk]), form)
 
 
-def roll_side(client, user, side):
-    """The player rolls their side, as their panel posts it."""
+def roll_side(client, user, side, **more):
+    """The player (or the GM) rolls their side, as their panel posts it (``more``: the panel's
+    other fields, e.g. the GM's ``visibility="hidden"``)."""
     client.force_login(user)
     hero = side.character
     url = reverse("test_roll", args=[hero.campaign_id, hero.pk])
-    form = {"pending": side.pk, "revision": side.revision, "key": str(uuid.uuid4())}
+    form = {"pending": side.pk, "revision": side.revision, "key": str(uuid.uuid4()), **more}
     return client.post(url, form, HTTP_HX_REQUEST="true")
 
 

@@ -829,9 +829,9 @@ def follow_ups(roll: Roll, character, campaign) -> list[FollowUp]:
                 % {"bonus": f"+{params.bonus}"},
             )
         )
-    result = answer["result"] - _opponents_result(roll)
-    if not critical and result <= 0:
-        cost = 1 - result
+    against = _opponents_result(roll)
+    if against is not None and not critical and answer["result"] - against <= 0:
+        cost = 1 - (answer["result"] - against)
         sheet = read_sheet(character.data)
         names = _resource_names()
         ordered = sorted(HEROIC_RESOURCES, key=lambda key: sheet.resource(key) < cost)
@@ -887,6 +887,9 @@ def _heroic(panel: Panel, roll: Roll, character, choices) -> None:
     """Pay for exactly 1 success from the resource chosen, if the sheet holds enough of it."""
     params, faces = {**roll.params, "heroic": True}, list(roll.faces)
     against = _opponents_result(roll)
+    if against is None:  # not offered (``follow_ups``): its cost would tell the hidden result
+        panel.errors[""] = [_("That can no longer be done with this roll.")]
+        return
     if against:
         params["difficulty"] = against
     paid_with = HeroicChoice(choices)
@@ -1065,15 +1068,19 @@ def _chain_state(roll: Roll, character) -> dict[str, Any] | None:
     return {"params": params}
 
 
-def _opponents_result(roll: Roll) -> int:
+def _opponents_result(roll: Roll) -> int | None:
     """In an opposed test, the opponent's result is the initiator's difficulty (the seed: "może
     też być wynikiem testu wykonanego przez oponenta"); heroic effort reads the failure against
-    it. **Decision**: a result below 0 is a difficulty of 0 (a difficulty never is below 0)."""
-    other = initiators_difficulty(roll)
-    if other is None:
+    it. **Decision**: a result below 0 is a difficulty of 0 (a difficulty never is below 0).
+    0 outside an opposed test's turn to settle; None when the opponent's roll is hidden from
+    someone who sees ``roll``: heroic effort's cost would tell its result (issue 23)."""
+    against = initiators_difficulty(roll)
+    if against is None:
         return 0
+    if against.roll is None:
+        return None
     try:
-        return max(0, int(other.result["answer"]["result"]))
+        return max(0, int(against.roll.result["answer"]["result"]))
     except (KeyError, TypeError, ValueError):
         return 0
 
