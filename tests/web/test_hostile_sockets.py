@@ -9,6 +9,8 @@ page of that table closed at once, hearing nothing more of it.
 from __future__ import annotations
 
 import asyncio
+import os
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -84,12 +86,27 @@ async def test_a_page_gone_while_its_pong_is_sent_stops_renewing_its_place(table
     assert [task for task in left if "_renew_lease" in repr(task.get_coro())] == []
 
 
+@pytest.fixture(params=["the process's cache", pytest.param("Redis", marks=pytest.mark.redis)])
+def shared_cache(request, settings):
+    """The cache every worker counts sockets in: the embedded one's, or the scale-out's Redis."""
+    if request.param == "Redis":
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "config.overrides.cache.SharedPoolRedisCache",
+                "LOCATION": request.getfixturevalue("redis_url"),
+                "KEY_PREFIX": f"table-hostile-sockets-{os.getpid()}-{time.time_ns()}",
+            }
+        }
+    return request.param
+
+
 async def test_twenty_pages_gone_mid_answer_leave_the_user_room_for_another(
-    table, player, settings
+    table, player, settings, shared_cache
 ):
     settings.SOCKETS_PER_USER = 20
     for _ in range(20):
         await a_page_gone_at(2, player, table.campaign, ['{"type": "ping"}'])
+    assert await sync_to_async(places_of)(player) == 0
     socket = await sync_to_async(socket_for)(player, table.campaign)
     connected, _ = await socket.connect()
     assert connected
