@@ -1,0 +1,130 @@
+"""Hostile random tables (issue 23, second round): a table's check costs in the size of what
+was typed, not in the range of its dice, and an import that cannot be read is refused with a
+message, never a server error.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rolls.engine.tables import Problem, Row, TableDice, check_rows, parse_dice
+from tests.web import test_random_tables
+from tests.web.test_random_tables import errors, write
+
+#: The random tables' own table (a FastTest campaign with a caster and a running session).
+table = test_random_tables.table
+
+#: 200 rows each claiming every total of 10d1000: the issue's 411 ms POST.
+WIDE_DICE = "10d1000"
+WIDE_ROWS = "\n".join("10-10000: everything" for _ in range(200))
+
+
+def _refuse_to_enumerate(self):
+    raise AssertionError(f"the check listed every total of {self.expression}")
+
+
+# --- The cost of the check ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_two_hundred_wide_overlapping_rows_are_refused_without_listing_the_dices_totals(
+    client, monkeypatch, table, gm
+):
+    monkeypatch.setattr(TableDice, "totals", _refuse_to_enumerate)
+    client.force_login(gm)
+    response = write(client, table.campaign, dice=WIDE_DICE, rows=WIDE_ROWS)
+    messages = list(errors(response))
+    assert response.status_code == 422
+    assert messages[:2] == ["Lines 1, 2 overlap on 10-10000.", "Lines 1, 3 overlap on 10-10000."]
+    assert len(messages) == 199
+
+
+def test_checking_a_10d1000_table_takes_memory_for_its_rows_not_for_its_9991_totals():
+    dice = parse_dice(WIDE_DICE)
+    # 200 rows of 50 totals each, the last one to 10000: a table that fits its dice.
+    rows = [(at, Row(10 + 50 * (at - 1), 10 + 50 * at - 1, "x")) for at in range(1, 200)]
+    rows.append((200, Row(10 + 50 * 199, 10000, "x")))
+    tracemalloc.start()
+    try:
+        problems = check_rows(dice, rows)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert problems == []
+    # A set of the 9,991 totals alone is half a megabyte; the rows' intervals are a few KB.
+    assert peak < 64 * 1024
+
+
+def test_dice_of_a_billion_totals_are_checked_as_one_interval():
+    dice = TableDice(count=1, sides=10**9)
+    rows = [(1, Row(1, 10**9 - 1, "almost")), (2, Row(5, 10**9, "clash"))]
+    assert check_rows(dice, rows) == [Problem("overlap", (1, 2), 5, 10**9 - 1)]
+
+
+# --- The same answers as counting every total -------------------------------------------------
+
+
+def _counted(dice: TableDice, rows: list[tuple[int, Row]]) -> list[Problem]:
+    """The check as it was, total by total: the reference the intervals must agree with."""
+    if not rows:
+        return [Problem("no_rows")]
+    totals = dice.totals()
+    possible = set(totals)
+    problems, owner, overlaps = [], {}, {}
+    for number, row in rows:
+        covered = [t for t in range(row.low, row.high + 1) if t in possible]
+        if row.low < totals[0] or row.high > totals[-1] or not covered:
+            problems.append(Problem("outside", (number,), totals[0], totals[-1]))
+            continue
+        for total in covered:
+            if total in owner:
+                overlaps.setdefault((owner[total], number), []).append(total)
+            else:
+                owner[total] = number
+    for pair, clash in overlaps.items():
+        problems.append(Problem("overlap", pair, min(clash), max(clash)))
+    if any(problem.kind == "outside" for problem in problems):
+        return problems
+    index = {total: at for at, total in enumerate(totals)}
+    spans: list[tuple[int, int]] = []
+    for total in (t for t in totals if t not in owner):
+        if spans and index[total] == index[spans[-1][1]] + 1:
+            spans[-1] = (spans[-1][0], total)
+        else:
+            spans.append((total, total))
+    for low, high in spans:
+        before = [(row.high, -n, n) for n, row in rows if row.high < low]
+        after = [(row.low, n) for n, row in rows if row.low > high]
+        near = {max(before)[2]} if before else set()
+        near |= {min(after)[1]} if after else set()
+        problems.append(Problem("gap", tuple(sorted(near)), low, high))
+    return problems
+
+
+SMALL_DICE = st.sampled_from(["1d6", "2d6", "d66", "3d4", "1d20", "2d3"]).map(parse_dice)
+
+
+@st.composite
+def small_tables(draw):
+    dice = draw(SMALL_DICE)
+    spans = draw(
+        st.lists(st.tuples(st.integers(0, 70), st.integers(0, 12)), min_size=1, max_size=8)
+    )
+    rows = [(at, Row(low, low + width, "x")) for at, (low, width) in enumerate(spans, start=1)]
+    return dice, rows
+
+
+@given(small_tables())
+def test_the_interval_check_says_what_counting_every_total_says(case):
+    dice, rows = case
+    assert check_rows(dice, rows) == _counted(dice, rows)
+
+
+def test_a_d66_gap_from_16_to_21_is_one_gap_as_before():
+    dice = parse_dice("d66")
+    rows = [(1, Row(11, 15, "a")), (2, Row(22, 66, "b"))]
+    assert check_rows(dice, rows) == [Problem("gap", (1, 2), 16, 21)]
