@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rolls.engine import tables
 from rolls.engine.tables import Problem, Row, TableDice, check_rows, parse_dice
 from tests.web import test_random_tables
 from tests.web.test_random_tables import errors, write
@@ -128,3 +129,14 @@ def test_a_d66_gap_from_16_to_21_is_one_gap_as_before():
     dice = parse_dice("d66")
     rows = [(1, Row(11, 15, "a")), (2, Row(22, 66, "b"))]
     assert check_rows(dice, rows) == [Problem("gap", (1, 2), 16, 21)]
+
+
+def test_a_twenty_thousand_character_line_of_spaces_is_named_as_too_long():
+    # Before, a lazy match backtracked once per space of the run: 3.8 s for this one line.
+    line = "1-6: a" + " " * 19_980 + "b \t"
+    assert tables.read_rows(line) == ([], [Problem("long", (1,))])
+
+
+def test_a_lines_text_keeps_its_inner_spaces_and_drops_the_trailing_ones():
+    rows, _ = tables.read_rows("1-6: a   b \t\u3000")
+    assert rows[0][1].text == "a   b"
