@@ -8,11 +8,14 @@ from __future__ import annotations
 import tracemalloc
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
 from rolls.engine import tables
 from rolls.engine.tables import Problem, Row, TableDice, check_rows, parse_dice
+from rolls.models import RandomTable
 from tests.web import test_random_tables
 from tests.web.test_random_tables import errors, write
 
@@ -140,3 +143,92 @@ def test_a_twenty_thousand_character_line_of_spaces_is_named_as_too_long():
 def test_a_lines_text_keeps_its_inner_spaces_and_drops_the_trailing_ones():
     rows, _ = tables.read_rows("1-6: a   b \t\u3000")
     assert rows[0][1].text == "a   b"
+
+
+# --- Imports that cannot be read ----------------------------------------------------------------
+
+BROKEN_TEXT = (
+    "The file holds a character that cannot be stored (a control character such as NUL, or a "
+    "broken one such as a lone surrogate); remove it and import again."
+)
+
+
+def upload(client, campaign, filename, content, **typed):
+    url = reverse("random_table_import", args=[campaign.pk])
+    return client.post(url, {"file": SimpleUploadedFile(filename, content), **typed})
+
+
+@pytest.mark.django_db
+def test_a_csv_field_with_a_bare_carriage_return_is_refused_naming_its_line(client, table, gm):
+    client.force_login(gm)
+    response = upload(client, table.campaign, "t.csv", b"1,3,a\rb\n4,6,c\n", name="Wind")
+    assert response.status_code == 422
+    assert response.context["import_errors"] == [
+        "Line 1 of the CSV file cannot be read: put a field that holds a line break in double "
+        "quotes."
+    ]
+    assert not RandomTable.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_refused_import_keeps_the_name_and_dice_typed_beside_it(client, table, gm):
+    client.force_login(gm)
+    response = upload(client, table.campaign, "t.csv", b"1,6,a\rb\n", name="Wind", dice="1d6")
+    html = response.content.decode()
+    assert 'id="import-name" name="name" maxlength="80" value="Wind"' in html
+    assert 'id="import-dice" name="dice" maxlength="10" placeholder="1d6" value="1d6"' in html
+
+
+@pytest.mark.django_db
+def test_a_json_text_with_a_lone_surrogate_is_refused_as_broken_text(client, table, gm):
+    client.force_login(gm)
+    content = b'{"name": "W", "dice": "1d6", "rows": [{"from": 1, "to": 6, "text": "a\\ud800b"}]}'
+    response = upload(client, table.campaign, "t.json", content)
+    assert response.status_code == 422
+    assert response.context["import_errors"] == [BROKEN_TEXT]
+
+
+@pytest.mark.django_db
+def test_a_polish_gm_reads_the_bare_carriage_return_refusal_in_polish(client, table, gm):
+    client.force_login(gm)
+    client.cookies["django_language"] = "pl"
+    response = upload(client, table.campaign, "t.csv", b"1,6,a\rb\n", name="Wiatr")
+    assert response.context["import_errors"] == [
+        "Wiersza 1 pliku CSV nie da się odczytać: pole z podziałem wiersza ujmij w cudzysłów."
+    ]
+
+
+HOSTILE_FILES = {
+    "a NUL in a CSV field": ("t.csv", b"1,6,a\x00b\n"),
+    "a NUL in the JSON name": ("t.json", b'{"name": "a\\u0000", "dice": "1d6", "rows": []}'),
+    "a lone surrogate in the JSON name": ("t.json", b'{"name": "\\udc00", "dice": "1d6"}'),
+    "an escape sequence in a CSV field": ("t.csv", b"1,6,\x1b[31mred\n"),
+    "bytes that are not UTF-8": ("t.csv", b"1,6,\xff\xfe\n"),
+    "an encoded surrogate": ("t.csv", b"1,6,\xed\xa0\x80\n"),
+    "a UTF-16 byte order mark": ("t.csv", "1,6,a\n".encode("utf-16")),
+    "an unclosed quote": ("t.csv", b'1,6,"a\n'),
+    "a bare carriage return between rows": ("t.csv", b"1,3,a\r4,6,b\r"),
+    "a number too long to read": ("t.json", b'{"rows": [{"from": ' + b"9" * 5000 + b"}]}"),
+    "no extension": ("table", b"1,6,a\n"),
+    "an empty file": ("t.json", b""),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("filename", "content"), HOSTILE_FILES.values(), ids=HOSTILE_FILES.keys())
+def test_a_hostile_import_is_refused_with_a_message_and_saves_nothing(
+    client, table, gm, filename, content
+):
+    client.force_login(gm)
+    response = upload(client, table.campaign, filename, content, name="W", dice="1d6")
+    assert response.status_code == 422
+    assert response.context["import_errors"]
+    assert not RandomTable.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_utf8_byte_order_mark_is_read_as_the_start_of_the_file(client, table, gm):
+    client.force_login(gm)
+    content = "\ufefffrom,to,text\n1,6,fog\n".encode()
+    upload(client, table.campaign, "t.csv", content, name="Fog", dice="1d6")
+    assert RandomTable.objects.get().rows == [[1, 6, "fog"]]
