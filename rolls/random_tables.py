@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
+from config import csv_cells
 from config.text import MAX_JSON_DEPTH, TextField, TooDeep, has_unsafe_text, load_json
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError
@@ -221,7 +222,7 @@ def export_json(table: RandomTable) -> str:
 
 def export_csv(table: RandomTable) -> str:
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_cells.writer(out)  # a row's text typed as a formula stays text
     writer.writerow(["from", "to", "text"])
     for row in rows_of(table):
         writer.writerow([row.low, row.high, row.text])
@@ -315,7 +316,8 @@ def _read_csv(text: str) -> dict[str, str]:
                 _("Line %(line)s of the CSV file needs three columns: from, to, text.")
                 % {"line": number}
             )
-        lines.append(_row_line(*record))
+        low, high, text = record
+        lines.append(_row_line(low, high, csv_cells.restored(text)))  # our export's quote off
     return {"rows": "\n".join(lines)}
 
 
