@@ -4,17 +4,14 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
+
+from config.redirects import safe_next
 
 
 def _safe_next(request: HttpRequest) -> str:
     """Where to go after signing up: ``next`` when it stays on this site (e.g. an invite)."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    allowed = url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return target if target and allowed else ""
+    return safe_next(request, request.POST.get("next") or request.GET.get("next"), "")
 
 
 @require_http_methods(["GET", "POST"])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from typing import Any
@@ -11,6 +10,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
+from config import csv_cells
 from rolls.engine.dice import QUICK_KIND
 from rolls.labels import outcome_word
 from rolls.models import Visibility
@@ -85,7 +85,7 @@ def as_json(session, entries: list[dict[str, Any]]) -> str:
 
 def as_csv(entries: list[dict[str, Any]]) -> str:
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_cells.writer(out)  # a character or label typed as a formula stays text
     writer.writerow(
         ["seq", "time", "visibility", "kind", "character", "rolled_by", "test", "dice", "outcome",
          "modifiers"]

@@ -12,16 +12,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaigns.access import member_campaign
 from campaigns.models import Campaign, GameSession
+from config.redirects import safe_next
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import dice
 from rolls.gm_forms import RollKeyForm
@@ -166,10 +166,8 @@ def roll_quick(
 
 def _next(request: HttpRequest, campaign: Campaign) -> str:
     """Where a plain (no-JavaScript) post goes back to: the page it came from, if ours."""
-    target = QuickPost(request.POST).next_page()
-    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
-        return target
-    return reverse("campaign_detail", args=[campaign.pk])
+    fallback = reverse("campaign_detail", args=[campaign.pk])
+    return safe_next(request, QuickPost(request.POST).next_page(), fallback)
 
 
 @login_required
@@ -201,7 +199,7 @@ def quick_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 rolled = entry_for(roll, request.user, is_gm)
                 form = QuickForm(visibility=form.visibility)  # a fresh box for the next roll
     if not request.htmx and status == 200:
-        return redirect(_next(request, campaign))
+        return HttpResponseRedirect(_next(request, campaign))
     context = {
         "quick_campaign": campaign,
         "quick_is_gm": is_gm,

@@ -20,7 +20,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
-from config.text import MAX_JSON_DEPTH, TextField, TooDeep, load_json
+from config import csv_cells
+from config.text import MAX_JSON_DEPTH, TextField, TooDeep, has_unsafe_text, load_json
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError
 from rolls.engine import tables as engine_tables
@@ -221,7 +222,7 @@ def export_json(table: RandomTable) -> str:
 
 def export_csv(table: RandomTable) -> str:
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_cells.writer(out)  # a row's text typed as a formula stays text
     writer.writerow(["from", "to", "text"])
     for row in rows_of(table):
         writer.writerow([row.low, row.high, row.text])
@@ -245,10 +246,21 @@ def read_import(name: str, content: bytes) -> dict[str, str]:
     except UnicodeDecodeError:
         raise ImportRefused(_("The file is not UTF-8 text.")) from None
     if name.lower().endswith(".json"):
-        return _read_json(text)
-    if name.lower().endswith(".csv"):
-        return _read_csv(text)
-    raise ImportRefused(_("Choose a .csv or .json file."))
+        data = _read_json(text)
+    elif name.lower().endswith(".csv"):
+        data = _read_csv(text)
+    else:
+        raise ImportRefused(_("Choose a .csv or .json file."))
+    if has_unsafe_text(data):
+        # Refused here, not at the form: a lone surrogate (JSON's "\ud800") is no text at all,
+        # and the refusal page showing the rows back could not even be written as UTF-8.
+        raise ImportRefused(
+            _(
+                "The file holds a character that cannot be stored (a control character such as "
+                "NUL, or a broken one such as a lone surrogate); remove it and import again."
+            )
+        )
+    return data
 
 
 def _row_line(low: Any, high: Any, words_: Any) -> str:
@@ -281,9 +293,20 @@ def _read_json(text: str) -> dict[str, str]:
 
 
 def _read_csv(text: str) -> dict[str, str]:
-    reader = csv.reader(io.StringIO(text))
+    # strict: a quote left open at the end is a broken file, not a field running to the end.
+    reader = csv.reader(io.StringIO(text), strict=True)
+    try:
+        records = list(reader)
+    except csv.Error:  # a bare carriage return in an unquoted field, a quote left open
+        raise ImportRefused(
+            _(
+                "Line %(line)s of the CSV file cannot be read: put a field that holds a line "
+                "break in double quotes."
+            )
+            % {"line": max(reader.line_num, 1)}
+        ) from None
     lines = []
-    for number, record in enumerate(reader, start=1):
+    for number, record in enumerate(records, start=1):
         if number == 1 and [c.strip().lower() for c in record[:3]] == ["from", "to", "text"]:
             continue
         if not any(cell.strip() for cell in record):
@@ -293,7 +316,8 @@ def _read_csv(text: str) -> dict[str, str]:
                 _("Line %(line)s of the CSV file needs three columns: from, to, text.")
                 % {"line": number}
             )
-        lines.append(_row_line(*record))
+        low, high, text = record
+        lines.append(_row_line(low, high, csv_cells.restored(text)))  # our export's quote off
     return {"rows": "\n".join(lines)}
 
 

@@ -24,12 +24,15 @@ from rolls.log import entry_for
 from rolls.models import RandomTable, Roll, Visibility
 
 
-def _tables_page(request, campaign, form, import_errors=(), status=200) -> HttpResponse:
+def _tables_page(
+    request, campaign, form, import_errors=(), status=200, import_typed=None
+) -> HttpResponse:
     context = {
         "campaign": campaign,
         "tables": RandomTable.objects.filter(campaign=campaign),
         "form": form,
         "import_errors": list(import_errors),
+        "import_typed": import_typed or {},
         "has_defaults": bool(get_system(campaign.system).default_tables),
     }
     return render(request, "rolls/tables.html", context, status=status)
@@ -121,7 +124,8 @@ def table_import(request: HttpRequest, campaign_id: int) -> HttpResponse:
             upload.name, upload.read(random_tables.MAX_IMPORT_BYTES + 1)
         )
     except random_tables.ImportRefused as refusal:
-        return _tables_page(request, campaign, blank, [str(refusal)], 422)
+        # The name and dice typed beside the file stay, to try again with a mended file.
+        return _tables_page(request, campaign, blank, [str(refusal)], 422, sent.typed())
     data |= sent.typed()
     form = random_tables.TableForm(data, campaign=campaign)
     if form.is_valid():
