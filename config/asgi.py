@@ -14,9 +14,9 @@ django.setup(set_prefix=False)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.origins import SameOriginValidator  # noqa: E402
 from config.overrides.http import ThreadedASGIHandler  # noqa: E402
 from config.warmup import warm_up  # noqa: E402
 from rolls.routing import websocket_urlpatterns  # noqa: E402
@@ -24,9 +24,7 @@ from rolls.routing import websocket_urlpatterns  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": ThreadedASGIHandler(threads=settings.HTTP_THREADS),
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 # Templates, translations and URLs ready before the first request, not during it.

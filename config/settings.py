@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "rolls.limits.RollRateMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -121,6 +122,13 @@ SOCKET_LEASE_SECONDS = env_int("SOCKET_LEASE_SECONDS", 30, minimum=1, maximum=36
 # for the grace (a reload, a click to another page), then as away, then not at all.
 PRESENCE_GRACE_SECONDS = env_int("PRESENCE_GRACE_SECONDS", 15, minimum=0, maximum=3600)
 PRESENCE_AWAY_SECONDS = env_int("PRESENCE_AWAY_SECONDS", 600, minimum=1, maximum=86_400)
+
+# What one user may ask of the table per window (rolls/limits.py), counted in the shared cache:
+# far above a table's pace (a roll every few seconds a player, a reconnect's few hundred
+# entries), far below a script's (141 rolls a second were logged by one).
+RATE_WINDOW_SECONDS = env_int("RATE_WINDOW_SECONDS", 10, minimum=1, maximum=3600)
+ROLL_RATE_LIMIT = env_int("ROLL_RATE_LIMIT", 50, minimum=1, maximum=10_000_000)
+REPLAY_ENTRY_LIMIT = env_int("REPLAY_ENTRY_LIMIT", 10_000, minimum=1, maximum=100_000_000)
 
 CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"))}
 # Sessions are read on every request: from the cache, and from the database only on a miss.

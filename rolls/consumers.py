@@ -36,7 +36,7 @@ from django.utils import translation
 
 from campaigns.models import Campaign, GameSession
 from config.overrides.consumer import DispatchWithoutConnectionCheck
-from rolls import presence, socket_slots
+from rolls import limits, presence, socket_slots
 from rolls.actions import campaign_group, user_group
 from rolls.models import Roll
 from rolls.payload import for_viewer, roll_payload
@@ -228,6 +228,9 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             if not _whole(session_id, 1, MAX_ID) or not _whole(since, 0, MAX_SEQ):
                 await self._error("bad since request")
                 return
+            if await self._replays_spent() >= settings.REPLAY_ENTRY_LIMIT:
+                await self._replay_later()
+                return
             found = await self._entries_after(session_id, since)
             if found is None:
                 await self._error("no such session")
@@ -236,6 +239,9 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             if since > last_seq:
                 # The page shows more than the log holds: it cannot be told what it missed.
                 await self._error(f"since is beyond the session's last entry ({last_seq})")
+                return
+            if payloads and not await self._spend_replay(len(payloads)):
+                await self._replay_later()
                 return
             self.sent[session_id] = max(self.sent.get(session_id, since), since)
             for payload in payloads:
@@ -256,6 +262,24 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
                 "seq": self.sent.get(session_id, 0),
                 "more": more,
             }
+        )
+
+    async def _replay_later(self) -> None:
+        """This user's pages replayed their budget of entries (rolls.limits): ask again then."""
+        await self.send_json(
+            {
+                "type": "error",
+                "message": "replaying too much at once; ask again shortly",
+                "retry": max(1, round(limits.seconds_to_next_window())),
+            }
+        )
+
+    async def _replays_spent(self) -> int:
+        return await sync_to_async(limits.spent, thread_sensitive=False)("replay", self.user_id)
+
+    async def _spend_replay(self, entries: int) -> bool:
+        return await sync_to_async(limits.spend, thread_sensitive=False)(
+            "replay", self.user_id, entries, settings.REPLAY_ENTRY_LIMIT
         )
 
     async def table_roll(self, event: dict[str, Any]) -> None:

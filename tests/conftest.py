@@ -95,6 +95,13 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _rolls_as_fast_as_a_test_needs(settings):
+    # The suite rolls and replays far faster than any table (a loop of rolls as one user);
+    # tests/web/test_hostile_rates.py holds the server's own limits (rolls/limits.py).
+    settings.ROLL_RATE_LIMIT = settings.REPLAY_ENTRY_LIMIT = 10**9
+
+
 @pytest.fixture
 def running(table, player, client):
     """The module's ``table`` (tests/web/conftest.py) with a session running and its player

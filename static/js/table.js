@@ -125,6 +125,8 @@
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "entry") insertEntry(message);
       else if (message.type === "synced" && message.more) sendSince();
+      // The user's pages replayed more than a table needs (rolls/limits.py): ask again then.
+      else if (message.type === "error" && message.retry) setTimeout(sendSince, message.retry * 1000);
       else if (message.type === "session") {
         // The parts of the page that show the session refresh themselves on this event.
         announce("table:session", message);
@@ -149,6 +151,13 @@
       timer = setTimeout(connect, delay);
     });
   }
+
+  // A refusal shown in the page's own region (a roll past the user's rate, rolls/limits.py)
+  // goes once a later request of the page succeeds.
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    const region = document.getElementById("request-refusal");
+    if (region && event.detail.successful && event.detail.xhr.status < 300) region.replaceChildren();
+  });
 
   // Tests and the GM's tools can cut the connection to prove a reconnect loses nothing.
   window.tableSocket = {

@@ -32,7 +32,7 @@ def roll(session, actor, visibility="public", key=None, **extra):
 
 def socket_for(user, campaign, origin: bytes = b"http://localhost", lang: str = "en"):
     """A websocket communicator logged in as ``user`` (None: anonymous)."""
-    headers = []
+    headers = [(b"host", b"localhost")]  # where a page of http://localhost opens it
     if origin is not None:
         headers.append((b"origin", origin))
     if user is not None:

@@ -43,6 +43,7 @@ def page_socket(user, campaign, lang: str = "en", shows_presence: bool = True):
         application,
         f"/ws/campaigns/{campaign.pk}/?{query}",
         headers=[
+            (b"host", b"localhost"),
             (b"origin", b"http://localhost"),
             (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
         ],

@@ -1,0 +1,193 @@
+"""What one user may ask of a shared server: rolls and replays per window (issue 23, 7).
+
+Past the budget a roll is refused with 429 and a sentence, before anything is written, so it
+may be sent again with the same key; a replay gets an error frame saying when to ask again.
+The counts live in the cache every worker shares (Redis in the scale-out).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.conf import settings as django_settings
+from django.core.cache import cache
+from django.urls import reverse
+from django.utils import translation
+
+from config import settings as config_settings
+from rolls import limits
+from rolls.models import Roll
+from tests.web.live import roll, socket_for
+from tests.web.test_after_roll import HX
+from tests.web.test_quick_dice import quick
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def budgets(settings):
+    """Small budgets, fresh counts: a test's user may have the pk of an earlier test's."""
+    cache.clear()
+    settings.ROLL_RATE_LIMIT = 3
+    settings.REPLAY_ENTRY_LIMIT = 5
+    settings.RATE_WINDOW_SECONDS = 3600  # the whole test in one window
+    yield settings
+    cache.clear()
+
+
+@pytest.fixture
+def table(make_table):
+    return make_table(characters=())
+
+
+def test_the_server_allows_fifty_rolls_and_ten_thousand_replayed_entries_per_ten_seconds():
+    assert (config_settings.ROLL_RATE_LIMIT, config_settings.RATE_WINDOW_SECONDS) == (50, 10)
+    assert config_settings.REPLAY_ENTRY_LIMIT == 10_000
+
+
+def test_a_roll_past_the_users_budget_is_refused_with_429_and_rolls_nothing(client, table, player):
+    client.force_login(player)
+    answers = [quick(client, table.campaign).status_code for _ in range(4)]
+    assert answers == [200, 200, 200, 429]
+    assert Roll.objects.count() == 3
+
+
+def test_the_refusal_says_why_in_the_page_region_for_it_and_leaves_the_form_alone(
+    client, table, player
+):
+    client.force_login(player)
+    for _ in range(3):
+        quick(client, table.campaign)
+    response = quick(client, table.campaign)
+    assert "You are rolling faster than any table needs" in response.content.decode()
+    assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#request-refusal", "innerHTML")
+    assert int(response["Retry-After"]) >= 1
+
+
+def test_a_plain_post_past_the_budget_gets_a_page_saying_why(client, table, player):
+    client.force_login(player)
+    for _ in range(3):
+        quick(client, table.campaign)
+    response = quick(client, table.campaign, headers={})
+    assert response.status_code == 429
+    assert "<title>Too fast" in response.content.decode()
+
+
+def test_a_polish_reader_is_refused_in_polish(client, table, player):
+    client.force_login(player)
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "pl"
+    for _ in range(3):
+        quick(client, table.campaign)
+    with translation.override("pl"):
+        expected = translation.gettext(
+            "You are rolling faster than any table needs; nothing was rolled. Wait a few "
+            "seconds and roll again."
+        )
+    assert not expected.startswith("You are rolling")
+    assert expected in quick(client, table.campaign).content.decode()
+
+
+def test_the_refused_roll_is_made_once_sent_again_in_the_next_window(
+    client, table, player, budgets
+):
+    client.force_login(player)
+    for _ in range(3):
+        quick(client, table.campaign)
+    key = str(uuid.uuid4())
+    assert quick(client, table.campaign, key=key).status_code == 429
+    budgets.RATE_WINDOW_SECONDS = 1
+    time.sleep(1.05)  # the window is the limit's own unit of time, not a wait for an answer
+    assert quick(client, table.campaign, key=key).status_code == 200
+    assert Roll.objects.filter(idempotency_key=key).count() == 1
+
+
+def test_one_users_budget_is_not_another_users(client, table, player, other_player):
+    client.force_login(player)
+    for _ in range(4):
+        quick(client, table.campaign)
+    client.force_login(other_player)
+    assert quick(client, table.campaign).status_code == 200
+
+
+def test_a_test_panels_roll_counts_against_the_same_budget(client, make_table, player):
+    table = make_table()
+    client.force_login(player)
+    for _ in range(3):
+        quick(client, table.campaign)
+    url = reverse("test_roll", args=[table.campaign.pk, table.hero.pk])
+    data = {"attribute": "BUDOWA", "key": str(uuid.uuid4())}
+    assert client.post(url, data, **HX).status_code == 429
+
+
+def test_pages_that_only_read_are_not_counted(client, table, player):
+    client.force_login(player)
+    for _ in range(10):
+        client.get(reverse("session_log", args=[table.campaign.pk]))
+    assert quick(client, table.campaign).status_code == 200
+
+
+def test_every_roll_view_is_a_url_of_the_app():
+    from django.urls import NoReverseMatch, get_resolver
+
+    names = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
+    assert names >= limits.ROLL_VIEWS, limits.ROLL_VIEWS - names
+    with pytest.raises(NoReverseMatch):
+        reverse("no-such-roll-view")
+
+
+@pytest.mark.redis
+def test_the_roll_budget_is_counted_in_redis_across_workers(settings, redis_url, player):
+    """Two workers' caches are one Redis: rolls counted by one are spent for the other."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "config.overrides.cache.SharedPoolRedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": f"table-rates-test-{os.getpid()}-{time.time_ns()}",
+        }
+    }
+    spent = [limits.spend("rolls", player.pk, 1, 3) for _ in range(4)]
+    assert spent == [True, True, True, False]
+    assert limits.spent("rolls", player.pk) == 4
+
+
+# Replays over the socket --------------------------------------------------------------------
+
+
+async def replayed(user, campaign, session):
+    """One page's replay from the start: the entries and the frame that ended it."""
+    socket = await sync_to_async(socket_for)(user, campaign)
+    connected, _ = await socket.connect()
+    assert connected
+    await socket.send_json_to({"type": "since", "session": session.pk, "seq": 0})
+    entries = []
+    while (frame := await socket.receive_json_from(timeout=3))["type"] == "entry":
+        entries.append(frame)
+    await socket.disconnect()
+    return entries, frame
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_replay_past_the_users_budget_is_answered_with_when_to_ask_again(table, player):
+    for _ in range(3):
+        await sync_to_async(roll)(table.session, player)
+    first = await replayed(player, table.campaign, table.session)
+    second = await replayed(player, table.campaign, table.session)
+    assert (len(first[0]), first[1]["type"]) == (3, "synced")
+    assert (second[0], second[1]["type"]) == ([], "error")
+    assert second[1]["retry"] >= 1
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_replay_with_nothing_to_send_costs_nothing(table, player):
+    for _ in range(3):
+        await sync_to_async(roll)(table.session, player)
+    await replayed(player, table.campaign, table.session)
+    socket = await sync_to_async(socket_for)(player, table.campaign)
+    await socket.connect()
+    await socket.send_json_to({"type": "since", "session": table.session.pk, "seq": 3})
+    assert (await socket.receive_json_from(timeout=3))["type"] == "synced"
+    await socket.disconnect()
