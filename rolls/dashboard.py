@@ -32,7 +32,7 @@ from sheets.models import NPC, Character
 from sheets.npc_forms import QuickNPCForm
 
 
-def _open_session(campaign) -> GameSession | None:
+def open_session(campaign) -> GameSession | None:
     session = GameSession.objects.open().filter(campaign=campaign).first()
     if session is not None:
         session.campaign = campaign  # its name shows the campaign's: no query for it
@@ -42,6 +42,17 @@ def _open_session(campaign) -> GameSession | None:
 def _party(campaign) -> list[dict[str, Any]]:
     characters = Character.objects.filter(campaign=campaign).select_related("owner")
     return [{"character": c, "vitals": vitals(c, campaign.system)} for c in characters]
+
+
+def _sides(campaign) -> list[dict[str, Any]]:
+    """The characters that may take a side in an opposed test, each with its call fields."""
+    system = get_system(campaign.system)
+    if system.opposed is None:
+        return []
+    return [
+        {"character": c, "target_fields": system.panel.target_fields(c, campaign)}
+        for c in Character.objects.filter(campaign=campaign)
+    ]
 
 
 def _pending_cards(campaign, session) -> list[dict[str, Any]]:
@@ -127,6 +138,9 @@ def pending_context(campaign, session) -> dict[str, Any]:
         "cards": _pending_cards(campaign, session),
         "opposed_tests": opposed_view(session),
         "opposed_rules": get_system(campaign.system).opposed,
+        # Who may take a side in an opposed test, with what each may test: this part's own, so
+        # its refresh lists them as the full page does.
+        "opposed_party": _sides(campaign),
         "npcs": list(NPC.objects.filter(campaign=campaign)),
     }
 
@@ -182,11 +196,11 @@ def tables_context(campaign, session) -> dict[str, Any]:
 
 def _dashboard_context(request, campaign, **forms) -> dict[str, Any]:
     """The whole dashboard: every part's context (the posted forms, if any, in their parts)."""
-    session = _open_session(campaign)
+    session = open_session(campaign)
     return {
         **meta_context(campaign, session),
         **party_context(campaign, session),
-        **pending_context(campaign, session),
+        **pending_part_context(request, campaign, session),
         **after_roll_context(campaign, session),
         **gm_readings_context(campaign, session),
         **condition_views.options_context(campaign, session),
@@ -209,7 +223,7 @@ def dashboard(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def dashboard_meta(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The head line alone: it follows a new scene, the session, the challenge points."""
     campaign = gm_campaign(request, campaign_id)
-    context = meta_context(campaign, _open_session(campaign))
+    context = meta_context(campaign, open_session(campaign))
     return render(request, "rolls/_dash_meta.html", context)
 
 
@@ -218,7 +232,7 @@ def dashboard_meta(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def dashboard_party(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The party grid alone: the dashboard refreshes it when a sheet or a roll changes it."""
     campaign = gm_campaign(request, campaign_id)
-    context = party_context(campaign, _open_session(campaign))
+    context = party_context(campaign, open_session(campaign))
     return render(request, "rolls/_party.html", context)
 
 
@@ -226,21 +240,55 @@ def dashboard_party(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 def dashboard_pending(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
-    context = pending_context(campaign, _open_session(campaign))
+    context = pending_part_context(request, campaign, open_session(campaign))
     return render(request, "rolls/_pending_list.html", context)
+
+
+# The latest refusal of a GM's action on the dashboard is state, kept in the GM's session: every
+# refresh and a reload show it (with the number that was refused) until the GM's next action
+# succeeds or the card it is about changes.
+_REFUSAL = "dashboard-refusal-{}"
+
+
+def _remember_refusal(request, campaign, message: str, card: int | None) -> None:
+    key = _REFUSAL.format(campaign.pk)
+    if not message:
+        request.session.pop(key, None)
+        return
+    test = PendingTest.objects.filter(pk=card).only("revision", "status").first()
+    request.session[key] = {
+        "message": message,
+        "card": card,
+        "state": [test.revision, test.status] if test else None,
+        "typed": ChangeTypedForm(request.POST).typed() if card is not None else None,
+    }
+
+
+def refusal_context(request, cards) -> dict[str, Any]:
+    """The remembered refusal, while the card it is about is as it was refused."""
+    kept = request.session.get(_REFUSAL.format(cards["campaign"].pk))
+    if not kept:
+        return {}
+    if kept["card"] is not None:
+        shown = {c["test"].pk: [c["test"].revision, c["test"].status] for c in cards["cards"]}
+        if shown.get(kept["card"]) != kept["state"]:
+            return {}
+    return {"refusal": kept["message"], "refused": kept["card"], "typed": kept["typed"]}
+
+
+def pending_part_context(request, campaign, session) -> dict[str, Any]:
+    """The tests being shaped as this GM sees them: with their refusal, if one stands."""
+    context = pending_context(campaign, session)
+    return context | refusal_context(request, context)
 
 
 def _back(request, campaign, message: str = "", card: int | None = None) -> HttpResponse:
     """After a GM action: the pending list for htmx (a refusal shown on the ``card`` it is
     about, the refused number kept in its field), the dashboard otherwise (the refusal as a
     message, back at that card)."""
+    _remember_refusal(request, campaign, message, card)
     if request.htmx:
-        typed = ChangeTypedForm(request.POST).typed()
-        context = pending_context(campaign, _open_session(campaign)) | {
-            "refusal": message,
-            "refused": card,
-            "typed": typed if card is not None and message else None,
-        }
+        context = pending_part_context(request, campaign, open_session(campaign))
         return render(request, "rolls/_pending_list.html", context)
     if message:
         messages.error(request, message)
@@ -253,7 +301,7 @@ def _back(request, campaign, message: str = "", card: int | None = None) -> Http
 def call_test(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     character = get_object_or_404(Character, pk=pk, campaign=campaign)
-    session = _open_session(campaign)
+    session = open_session(campaign)
     if session is None:
         return _back(request, campaign, _("Start a session before calling for tests."))
     panel = get_system(campaign.system).panel

@@ -36,10 +36,11 @@ urlpatterns += [
     path("quick-dice/", quick_dice.quick_roll, name="quick_roll"),
 ]
 
-from rolls import dashboard  # noqa: E402
+from rolls import dashboard, live_parts  # noqa: E402
 
 urlpatterns += [
     path("dashboard/", dashboard.dashboard, name="dashboard"),
+    path("dashboard/live/", live_parts.dashboard_live, name="dashboard_live"),
     path("dashboard/meta/", dashboard.dashboard_meta, name="dashboard_meta"),
     path("dashboard/party/", dashboard.dashboard_party, name="dashboard_party"),
     path("dashboard/pending/", dashboard.dashboard_pending, name="dashboard_pending"),

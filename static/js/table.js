@@ -33,6 +33,7 @@
   let socket = null;
   let attempt = 0;
   let timer = null;
+  let cutOff = false; // the page was live and lost its socket: it may have missed any event
 
   // The table's events go to the body and bubble: listeners on the document hear them, and so
   // do the page's live sections (hx-trigger="table:... from:body").
@@ -120,7 +121,12 @@
       sendSince();
     });
     socket.addEventListener("message", function (event) {
-      if (!answered) { answered = true; setState("live"); }
+      if (!answered) {
+        answered = true;
+        setState("live");
+        // The entries missed come again (since); what else changed meanwhile, the parts fetch.
+        if (cutOff) { cutOff = false; announce("table:reconnect", {}); }
+      }
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "entry") insertEntry(message);
@@ -135,6 +141,7 @@
       else announce("table:" + message.type, message);
     });
     socket.addEventListener("close", function (event) {
+      if (answered) cutOff = true;
       if (refused[event.code]) {
         setState(refused[event.code]);
         const delay = soon < SOON_MS.length ? SOON_MS[soon] : 60000 * (1 + Math.random());

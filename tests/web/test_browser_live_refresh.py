@@ -12,16 +12,16 @@ from tests.web.test_browser_table import browser  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
-# The page counts its refreshes of the tests being shaped, and the first fresh copy swapped in
-# is followed by a table event in the very next task, as a websocket message arriving then.
+# The page counts the refresher's requests and which event each is for; the first answer is
+# followed by a table event in the very next task, as a websocket message arriving then.
 EVENT_RIGHT_AFTER_THE_SWAP = """() => {
-  window.pendingFetches = 0;
+  window.liveEvents = [];
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (event.detail.target.id === "pending-tests") window.pendingFetches += 1;
+    if (event.detail.elt.id === "live-parts") window.liveEvents.push(event.detail.requestConfig.parameters.event);
   });
-  document.addEventListener("htmx:afterSwap", function once(event) {
-    if (event.detail.target.id !== "pending-tests") return;
-    document.removeEventListener("htmx:afterSwap", once);
+  document.addEventListener("htmx:afterRequest", function once(event) {
+    if (event.detail.elt.id !== "live-parts") return;
+    document.removeEventListener("htmx:afterRequest", once);
     setTimeout(function () {
       document.body.dispatchEvent(new CustomEvent("table:pending", {
         detail: { pending: 0, status: "rolled", revision: 1 }, bubbles: true }));
@@ -38,14 +38,15 @@ SHEET_CHANGED = """() => {
 }"""
 
 
-def test_an_event_arriving_just_after_the_tests_being_shaped_were_swapped_in_fetches_them_again(
+def test_an_event_arriving_just_after_a_refresh_answered_is_refreshed_in_its_turn(
     browser,  # noqa: F811
     tmp_path,
 ):
     with demo_table(tmp_path) as base:
         gm = start_and_open_dashboard(browser, base, T10)
         gm.evaluate(EVENT_RIGHT_AFTER_THE_SWAP)
-        gm.wait_for_function("() => window.pendingFetches >= 2", timeout=10000)
+        gm.wait_for_function("() => window.liveEvents.length >= 2", timeout=10000)
+        assert gm.evaluate("window.liveEvents") == ["table:sheet", "table:pending"]
 
 
 def test_a_refresh_asked_while_the_panels_choices_are_on_their_way_is_sent_after_their_answer(

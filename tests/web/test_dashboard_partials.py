@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 PARTIALS = {
     "dashboard_meta": 4,
     "dashboard_party": 5,  # the party's conditions: one query for every card
-    "dashboard_pending": 6,
+    "dashboard_pending": 7,  # with the characters who may take a side in an opposed test
     "after_roll_strip": 7,
     "awards_panel": 4,
     "gm_readings_box": 4,
@@ -82,7 +82,7 @@ def test_a_part_renders_from_its_context_without_a_query(
 ):
     campaign, hero, session = table.campaign, table.hero, table.session
     rolled(session, hero, "no")
-    session = dashboard._open_session(campaign)
+    session = dashboard.open_session(campaign)
     request = rf.get("/")
     request.user = gm
     if function == "awards_context":

@@ -1,0 +1,63 @@
+// How every live part of a page takes a fresh copy from the server, and what a control says
+// when the server cannot be reached (DESIGN.md, "How a page stays current").
+(function () {
+  "use strict";
+  // A refresh (a GET sent because the table changed) morphs the part: idiomorph keeps the
+  // element, its focus and caret and htmx's queue. What the reader changed and has not sent
+  // (a number typed, a box ticked, an option picked) and a <details> they opened stay as they
+  // are; the answer to the reader's own request shows what the server made of it.
+  let refreshing = false;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const config = event.detail.requestConfig;
+    refreshing = !!(config && config.verb === "get");
+  });
+  function changedByHand(el) {
+    if (el.tagName === "OPTION") return el.selected !== el.defaultSelected;
+    if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
+    return el.type !== "hidden" && el.value !== el.defaultValue;
+  }
+  const kept = ["value", "checked", "selected"];
+  if (window.Idiomorph) {
+    Idiomorph.defaults.ignoreActiveValue = true;
+    Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el, type) {
+      if (name === "open" && el.tagName === "DETAILS" && type === "remove") return false;
+      if (refreshing && kept.includes(name) && changedByHand(el)) return false;
+      return true;
+    };
+    // A "not sent" notice is the page's, not the server's: a refresh leaves it where it is.
+    Idiomorph.defaults.callbacks.beforeNodeRemoved = function (node) {
+      return !(node.classList && node.classList.contains("send-failed"));
+    };
+  }
+
+  // Every control that talks to the server: when the request does not get through, the
+  // control says so and offers to send it again, as it was (a keyed request keeps its key, so
+  // a roll that did arrive is answered with that roll, never made twice).
+  function notice(elt) {
+    const form = elt.closest("form") || elt;
+    const next = form.nextElementSibling;
+    return next && next.classList.contains("send-failed") ? next : null;
+  }
+  function notSent(event) {
+    const elt = event.detail.elt;
+    const template = document.getElementById("send-failed");
+    const config = event.detail.requestConfig;
+    if (!elt || !template || elt.id === "live-parts" || !document.body.contains(elt)) return;
+    const shown = notice(elt) || template.content.firstElementChild.cloneNode(true);
+    (elt.closest("form") || elt).after(shown);
+    shown.querySelector("button").onclick = function () {
+      const trigger = config && config.triggeringEvent;
+      if (elt.tagName === "FORM") elt.requestSubmit();
+      else if (trigger && trigger.type !== "click") htmx.trigger(elt, trigger.type);
+      else elt.click();
+    };
+    shown.querySelector("button").focus();
+  }
+  document.addEventListener("htmx:sendError", notSent);
+  document.addEventListener("htmx:timeout", notSent);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const elt = event.detail.elt;
+    const shown = elt && event.detail.successful && notice(elt);
+    if (shown) shown.remove();
+  });
+})();
