@@ -340,14 +340,39 @@ def _tell_sides(opposed: OpposedTest, rolled_too: bool | None = None) -> None:
         rules = rules_of(opposed.session.campaign.system)
         rolled_too = rules is not None and rules.settle_in_turn
     gm_id = opposed.session.campaign.gm_id
-    for pending_id in (opposed.initiator_id, opposed.opponent_id):
-        if pending_id is None:
+    sides = {"a": _side_pending(opposed, "a"), "b": _side_pending(opposed, "b")}
+    for key, side in sides.items():
+        if side is None:
             continue
-        side = PendingTest.objects.select_related("character").get(pk=pending_id)
         if side.status == PendingTest.Status.OPEN or (
             rolled_too and side.status == PendingTest.Status.ROLLED
         ):
-            announce(side, gm_id)
+            announce(side, gm_id, **_event_fields(opposed, sides["b" if key == "a" else "a"]))
+
+
+def _event_fields(opposed: OpposedTest, other: PendingTest | None) -> dict[str, Any]:
+    """What a side's ``table.pending`` event says besides the side itself: its opposed test
+    and the other side's test and character (None for an NPC's side)."""
+    return {
+        "opposed": opposed.pk,
+        "other_pending": other.pk if other is not None else None,
+        "other_character": other.character_id if other is not None else None,
+    }
+
+
+def side_shaped(sender, pending: PendingTest, **kwargs):
+    """A side's test changed shape (a GM change, its player's draft): its event names the
+    opposed test and the other side, and the other side, still to roll, is told too, since its
+    odds of winning follow this side's choices. Answers ``rolls.pending.pending_shaped``
+    (connected in rolls.apps)."""
+    opposed, side = opposed_of(pending)
+    if opposed is None or opposed.status != OpposedTest.Status.OPEN:
+        return None
+    other = _side_pending(opposed, "b" if side == "a" else "a")
+    told = []
+    if other is not None and other.status == PendingTest.Status.OPEN:
+        told.append((other, _event_fields(opposed, pending)))
+    return _event_fields(opposed, other), told
 
 
 @transaction.atomic

@@ -11,14 +11,19 @@ import itertools
 from fractions import Fraction
 
 import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
 from django.urls import reverse
 
+from rolls import pending as pending_actions
+from rolls.actions import user_group
 from rolls.engine import caerbannog as caerbannog_engine
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.engine import twod6 as twod6_engine
 from rolls.models import OpposedTest, Roll, Visibility
 from sheets.models import NPC
+from tests.web.live import socket_for
 from tests.web.test_opposed import caerbannog_duel, duel, fasttest_duel, roll_side, start
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET
 from tests.web.test_panel_fasttest import SHEET as FASTTEST_SHEET
@@ -247,3 +252,67 @@ def test_twod6_the_hiders_odds_count_the_spotters_public_roll(
         twod6_engine.opposed(seen, twod6_engine.resolve(b_params, f)).winner == "b" for f in faces
     )
     assert opened(client, other_player, opposed.opponent)["mine"] == pytest.approx(wins / 36)
+
+
+# What the pages are told ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def announced(monkeypatch):
+    sent = []
+    monkeypatch.setattr(
+        pending_actions, "broadcast_on_commit", lambda group, event: sent.append((group, event))
+    )
+    return sent
+
+
+def test_a_players_draft_tells_the_other_sides_player_and_names_both_sides(
+    client, gm, player, other_player, fasttest, announced
+):
+    opposed = fasttest_duel(client, gm, fasttest)
+    announced.clear()
+    a, b = opposed.initiator, opposed.opponent
+    change_panel(client, other_player, b, trait="0")
+    assert announced == [
+        (user_group(gm.pk), {
+            "type": "table.pending", "pending": b.pk, "character": b.character_id,
+            "revision": b.revision, "status": "open", "draft": True,
+            "opposed": opposed.pk, "other_pending": a.pk, "other_character": a.character_id,
+        }),
+        (user_group(player.pk), {
+            "type": "table.pending", "pending": a.pk, "character": a.character_id,
+            "revision": a.revision, "status": "open",
+            "opposed": opposed.pk, "other_pending": b.pk, "other_character": b.character_id,
+        }),
+    ]  # fmt: skip
+
+
+def test_a_gm_change_on_one_side_tells_the_other_sides_player(
+    client, gm, other_player, fasttest, announced
+):
+    opposed = fasttest_duel(client, gm, fasttest)
+    announced.clear()
+    pending_actions.change_test(
+        opposed.initiator.pk, gm, "add_dice", kind="penalty", amount=1, source="błoto"
+    )
+    told = [event for group, event in announced if group == user_group(other_player.pk)]
+    assert [(e["pending"], e["other_pending"]) for e in told] == [
+        (opposed.opponent.pk, opposed.initiator.pk)
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_initiators_socket_hears_the_opponents_ticked_trait(
+    gm, player, other_player, fasttest
+):
+    table = fasttest
+    opposed = await sync_to_async(fasttest_duel)(Client(), gm, table)
+    a, b = await sync_to_async(lambda: (opposed.initiator, opposed.opponent))()
+    socket = await sync_to_async(socket_for)(player, table.campaign)
+    assert (await socket.connect())[0]
+    await sync_to_async(change_panel)(Client(), other_player, b, trait="0")
+    heard = await socket.receive_json_from(timeout=3)
+    while heard["type"] != "pending":
+        heard = await socket.receive_json_from(timeout=3)
+    await socket.disconnect()
+    assert (heard["pending"], heard["opposed"], heard["other_pending"]) == (a.pk, opposed.pk, b.pk)
