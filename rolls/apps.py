@@ -31,6 +31,7 @@ class RollsConfig(AppConfig):
         pending.pending_called_off.connect(opposed.side_called_off, dispatch_uid="opposed-off")
         pending.before_pending_roll.connect(opposed.may_roll, dispatch_uid="opposed-may-roll")
         pending.after_pending_roll.connect(opposed.side_rolled, dispatch_uid="opposed-side-rolled")
+        pending.pending_shaped.connect(opposed.side_shaped, dispatch_uid="opposed-side-shaped")
 
         # A new campaign starts with the tables its rules bring (T10's option lists), editable.
         from campaigns.models import Campaign

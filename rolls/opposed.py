@@ -28,7 +28,7 @@ from rolls.engine import EngineError
 from rolls.log import may_see, shown_wherever
 from rolls.models import OpposedTest, PendingTest, Roll, Visibility
 from rolls.pending import _announce as announce
-from rolls.pending import call_test, pending_view
+from rolls.pending import call_test, card_panel, pending_view
 from rolls.words import words
 
 #: Idempotency keys of the result entries: one per opposed test, whoever rolls last, whenever.
@@ -50,15 +50,17 @@ class Outcome:
 class OpposedRules:
     """What a system's rules say about opposed tests.
 
-    ``win_odds(a, b)`` takes the engine's parsed params of both sides and answers the exact
-    ``{"a", "b", "draw"}`` probabilities; ``resolve(engine, a_roll, b_roll)`` reads two stored
-    rolls into an ``Outcome``; ``fixed`` are the numbers both sides' tests take (a difficulty
-    of 0 when the other side's result is the difficulty); ``shared_difficulty`` asks the GM for
-    one difficulty both sides test against; ``initiator_first``: the opponent settles and rolls
-    only once the initiator has; ``initiator_only``: follow-ups the opponent may not make.
+    ``win_odds(a, b, a_result=None, b_result=None)`` takes the engine's parsed params of both
+    sides (and the engine's result of a side already rolled, which then stands for its
+    distribution) and answers the exact ``{"a", "b", "draw"}`` probabilities;
+    ``resolve(engine, a_roll, b_roll)`` reads two stored rolls into an ``Outcome``; ``fixed``
+    are the numbers both sides' tests take (a difficulty of 0 when the other side's result is
+    the difficulty); ``shared_difficulty`` asks the GM for one difficulty both sides test
+    against; ``initiator_first``: the opponent settles and rolls only once the initiator has;
+    ``initiator_only``: follow-ups the opponent may not make.
     """
 
-    win_odds: Callable[[Any, Any], dict[str, float]]
+    win_odds: Callable[..., dict[str, float]]
     resolve: Callable[[Any, Roll, Roll], Outcome]
     fixed: Mapping[str, Any] = field(default_factory=dict)
     shared_difficulty: bool = False
@@ -338,14 +340,39 @@ def _tell_sides(opposed: OpposedTest, rolled_too: bool | None = None) -> None:
         rules = rules_of(opposed.session.campaign.system)
         rolled_too = rules is not None and rules.settle_in_turn
     gm_id = opposed.session.campaign.gm_id
-    for pending_id in (opposed.initiator_id, opposed.opponent_id):
-        if pending_id is None:
+    sides = {"a": _side_pending(opposed, "a"), "b": _side_pending(opposed, "b")}
+    for key, side in sides.items():
+        if side is None:
             continue
-        side = PendingTest.objects.select_related("character").get(pk=pending_id)
         if side.status == PendingTest.Status.OPEN or (
             rolled_too and side.status == PendingTest.Status.ROLLED
         ):
-            announce(side, gm_id)
+            announce(side, gm_id, **_event_fields(opposed, sides["b" if key == "a" else "a"]))
+
+
+def _event_fields(opposed: OpposedTest, other: PendingTest | None) -> dict[str, Any]:
+    """What a side's ``table.pending`` event says besides the side itself: its opposed test
+    and the other side's test and character (None for an NPC's side)."""
+    return {
+        "opposed": opposed.pk,
+        "other_pending": other.pk if other is not None else None,
+        "other_character": other.character_id if other is not None else None,
+    }
+
+
+def side_shaped(sender, pending: PendingTest, **kwargs):
+    """A side's test changed shape (a GM change, its player's draft): its event names the
+    opposed test and the other side, and the other side, still to roll, is told too, since its
+    odds of winning follow this side's choices. Answers ``rolls.pending.pending_shaped``
+    (connected in rolls.apps)."""
+    opposed, side = opposed_of(pending)
+    if opposed is None or opposed.status != OpposedTest.Status.OPEN:
+        return None
+    other = _side_pending(opposed, "b" if side == "a" else "a")
+    told = []
+    if other is not None and other.status == PendingTest.Status.OPEN:
+        told.append((other, _event_fields(opposed, pending)))
+    return _event_fields(opposed, other), told
 
 
 @transaction.atomic
@@ -497,47 +524,78 @@ def _resolve_if_ready(opposed: OpposedTest) -> None:
 
 
 def _side_params(opposed: OpposedTest, side: str, choices: Mapping[str, Any] | None):
-    """The engine's params of one side as it stands: its roll's, or its panel's now (with the
-    player's own ``choices`` when it is their side), or the NPC's numbers."""
+    """The engine's params of one side before its roll: its panel's now, with the viewer's own
+    ``choices`` when it is their side, else with its player's draft (the choices their panel
+    shows: the called defaults only until they change one), or the NPC's numbers."""
     campaign = opposed.session.campaign
     system = get_system(campaign.system)
     pending = _side_pending(opposed, side)
     if pending is None:
-        params = opposed.npc_roll.params if opposed.npc_roll_id else opposed.npc_params
-        return system.engine.parse_params(params)
-    if pending.roll_id is not None:
-        return system.engine.parse_params(pending.roll.params)
-    panel = system.panel.build(
-        pending.character, campaign, choices or {}, pending=pending_view(pending)
-    )
+        return system.engine.parse_params(opposed.npc_params)
+    if choices is None:
+        panel = card_panel(system, campaign, pending)
+    else:
+        panel = system.panel.build(
+            pending.character, campaign, choices, pending=pending_view(pending)
+        )
     if not panel.ready:
         return None
     return system.engine.parse_params(panel.params)
 
 
+def _seen_result(opposed: OpposedTest, side: str, rules: OpposedRules, viewer) -> tuple | None:
+    """``(params, result)`` of a side already rolled, as the result entry will read it (its
+    final roll where the sides settle in turn), when ``viewer`` may see that roll; else None:
+    a roll hidden from them must not move their numbers, or the numbers would tell it."""
+    roll = _side_roll(opposed, side)
+    if roll is None:
+        return None
+    if rules.settle_in_turn:
+        roll = _final(roll)
+    if not may_see(roll, viewer, opposed.session.campaign.gm_id == viewer.pk):
+        return None
+    engine = get_system(opposed.session.campaign.system).engine
+    params = engine.parse_params(roll.params)
+    return params, engine.resolve(params, engine.parse_faces(params, roll.faces))
+
+
 def win_odds(
-    opposed: OpposedTest, side: str | None = None, choices: Mapping[str, Any] | None = None
+    opposed: OpposedTest,
+    side: str | None = None,
+    choices: Mapping[str, Any] | None = None,
+    *,
+    viewer,
 ) -> dict[str, float] | None:
-    """The exact odds of each side winning (and of a draw), ``choices`` being the panel's of
-    ``side`` (the player looking at their own side); None when a side cannot be rolled yet."""
+    """The exact odds of each side winning (and of a draw) as ``viewer`` may know them:
+    ``choices`` are the panel's of ``side`` (the player looking at their own side), the other
+    side's are its player's draft; a side rolled where the viewer sees it counts with its
+    result. None when a side cannot be rolled yet."""
     rules = rules_of(opposed.session.campaign.system)
     if rules is None:
         return None
-    a = _side_params(opposed, "a", choices if side == "a" else None)
-    b = _side_params(opposed, "b", choices if side == "b" else None)
-    if a is None or b is None:
+    params: dict[str, Any] = {}
+    results: dict[str, Any] = {}
+    for key in ("a", "b"):
+        seen = _seen_result(opposed, key, rules, viewer)
+        if seen is not None:
+            params[key], results[f"{key}_result"] = seen
+        else:
+            params[key] = _side_params(opposed, key, choices if side == key else None)
+    if params["a"] is None or params["b"] is None:
         return None
-    return rules.win_odds(a, b)
+    return rules.win_odds(params["a"], params["b"], **results)
 
 
-def view(opposed: OpposedTest, side: str | None = None, choices=None) -> dict[str, Any]:
-    """The opposed test as a page shows it: both sides, who has rolled, the odds of winning."""
+def view(opposed: OpposedTest, side: str | None = None, choices=None, *, viewer) -> dict[str, Any]:
+    """The opposed test as ``viewer``'s page shows it: both sides, who has rolled, the odds of
+    winning."""
     a_roll, b_roll = _side_roll(opposed, "a"), _side_roll(opposed, "b")
     names = {
         key: pending.character.name if pending is not None else opposed.npc_name
         for key, pending in (("a", _side_pending(opposed, "a")), ("b", _side_pending(opposed, "b")))
     }
-    odds = win_odds(opposed, side, choices) if opposed.status == "open" else None
+    open_ = opposed.status == "open"
+    odds = win_odds(opposed, side, choices, viewer=viewer) if open_ else None
     other = {"a": "b", "b": "a"}.get(side or "")
     return {
         **_settling(opposed, a_roll, b_roll),
@@ -596,7 +654,7 @@ def settle_view(character, user) -> dict[str, Any] | None:
     side = (
         "a" if found.initiator is not None and found.initiator.character_id == character.pk else "b"
     )
-    shown = view(found, side)
+    shown = view(found, side, viewer=user)
     if not shown["settling"]:
         return None
     campaign = found.session.campaign
@@ -617,15 +675,15 @@ def settle_view(character, user) -> dict[str, Any] | None:
     return shown | {"may_settle": mine, "final": final, "follow_ups": offered}
 
 
-def panel_view(pending: PendingTest | None, choices=None) -> dict[str, Any] | None:
-    """The opposed test a player's panel shows beside their side: with their own choices in
-    the odds of winning. None when ``pending`` is no side of one."""
+def panel_view(pending: PendingTest | None, choices=None, *, viewer) -> dict[str, Any] | None:
+    """The opposed test a player's panel shows beside their side, to ``viewer``: with their own
+    choices in the odds of winning. None when ``pending`` is no side of one."""
     if pending is None:
         return None
     opposed, side = opposed_of(pending)
     if opposed is None:
         return None
-    return view(opposed, side, choices)
+    return view(opposed, side, choices, viewer=viewer)
 
 
 def dashboard_view(session: GameSession | None) -> list[dict[str, Any]]:
@@ -635,7 +693,13 @@ def dashboard_view(session: GameSession | None) -> list[dict[str, Any]]:
     tests = (
         OpposedTest.objects.filter(session=session)
         .exclude(status=OpposedTest.Status.CANCELLED)
-        .select_related("initiator__character", "opponent__character", "npc_roll", "result")
+        .select_related(
+            "session__campaign__gm",
+            "initiator__character",
+            "opponent__character",
+            "npc_roll",
+            "result",
+        )
         .order_by("status", "-created_at")[:6]
     )
     return [_gm_view(opposed) for opposed in tests]
@@ -643,5 +707,5 @@ def dashboard_view(session: GameSession | None) -> list[dict[str, Any]]:
 
 def _gm_view(opposed: OpposedTest) -> dict[str, Any]:
     # The GM may settle the side whose turn it is for its player (a player away from the table).
-    shown = view(opposed)
+    shown = view(opposed, viewer=opposed.session.campaign.gm)
     return shown | {"may_settle": shown["settling"]}

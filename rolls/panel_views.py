@@ -225,7 +225,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         "refusal": refusal,
         "pending": pending,
         "called_off": called_off,
-        "opposed": opposed_panel_view(pending, choices),
+        "opposed": opposed_panel_view(pending, choices, viewer=request.user),
         "opposed_settle": opposed_settle_view(character, request.user),
     }
     return render(request, "rolls/_panel.html", context, status=status)

@@ -42,18 +42,46 @@ pending_called_off = Signal()
 before_pending_roll = Signal()
 #: A test was rolled and its system's rules have followed through.
 after_pending_roll = Signal()
+#: An open test changed shape (a GM change, the player's draft) and so did what hangs on it.
+#: A receiver answers ``(fields, others)`` or None: the fields the test's event names besides
+#: it, and ``(pending, fields)`` of other tests whose own pages must be told too (rolls.opposed:
+#: the opposed test and its other side, whose odds follow this one).
+pending_shaped = Signal()
 
 
-def _announce(pending: PendingTest, gm_id: int) -> None:
-    event = {
+def pending_event(pending: PendingTest, **fields: Any) -> dict[str, Any]:
+    """The ``table.pending`` event of a test: which one, whose, at which revision, how it is."""
+    return {
         "type": "table.pending",
         "pending": pending.pk,
         "character": pending.character_id,
         "revision": pending.revision,
         "status": pending.status,
+        **fields,
     }
+
+
+def _announce(pending: PendingTest, gm_id: int, **fields: Any) -> None:
+    event = pending_event(pending, **fields)
     for user_id in {pending.character.owner_id, gm_id}:
         broadcast_on_commit(user_group(user_id), event)
+
+
+def _announce_shaped(pending: PendingTest, user_ids: set[int], **fields: Any) -> None:
+    """Tell ``user_ids``' pages that ``pending`` changed shape, and the players of the tests
+    that follow it (``pending_shaped``) that theirs did too."""
+    others = []
+    for _receiver, answer in pending_shaped.send(sender=PendingTest, pending=pending):
+        if answer is not None:
+            fields, more = {**fields, **answer[0]}, answer[1]
+            others.extend(more)
+    event = pending_event(pending, **fields)
+    for user_id in user_ids:
+        broadcast_on_commit(user_group(user_id), event)
+    for other, other_fields in others:
+        broadcast_on_commit(
+            user_group(other.character.owner_id), pending_event(other, **other_fields)
+        )
 
 
 @transaction.atomic
@@ -115,7 +143,7 @@ def change_test(pending_id: int, gm, operation: str, data=None, **args: Any) -> 
         raise ActionRefused(" ".join(m for ms in after.errors.values() for m in ms))
     pending.revision += 1
     pending.save(update_fields=["modifiers", "target", "revision", "updated_at"])
-    _announce(pending, gm.pk)
+    _announce_shaped(pending, {pending.character.owner_id, gm.pk})
     return pending
 
 
@@ -242,8 +270,9 @@ DRAFT_KEYS, DRAFT_VALUES, DRAFT_CHARS = 80, 40, 100
 
 def save_draft(pending: PendingTest, choices, gm_id: int) -> bool:
     """Keep the player's current choices on an open called test and tell the GM's pages, so the
-    GM's card shows the odds the player will roll. Not a change to the test: the revision stays,
-    and the player's own pages are not told (they are where the choices come from)."""
+    GM's card shows the odds the player will roll (and the pages of the tests whose odds follow
+    it: an opposed test's other side). Not a change to the test: the revision stays, and the
+    player's own pages are not told (they are where the choices come from)."""
     getlist = choices.getlist if hasattr(choices, "getlist") else lambda k: list(choices[k])
     # Values (and names) that break the one text rule are dropped, not kept: PostgreSQL refuses
     # a NUL in jsonb, and the panel refuses such a choice anyway when the player rolls.
@@ -263,15 +292,7 @@ def save_draft(pending: PendingTest, choices, gm_id: int) -> bool:
     )
     if changed:
         pending.draft = draft
-        event = {
-            "type": "table.pending",
-            "pending": pending.pk,
-            "character": pending.character_id,
-            "revision": pending.revision,
-            "status": pending.status,
-            "draft": True,
-        }
-        broadcast_on_commit(user_group(gm_id), event)
+        _announce_shaped(pending, {gm_id}, draft=True)
     return bool(changed)
 
 

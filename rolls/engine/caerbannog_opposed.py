@@ -86,17 +86,32 @@ def opposed_test(
     )
 
 
-def win_odds(initiator: Params, opponent: Params) -> dict[str, float]:
-    """Exact P(the initiator wins) (a level above 0) before the roll, without boosts or heroic
-    effort (choices made after seeing the dice): the convolution of the sides' results."""
+def _results(side: Params, rolled: Result | None) -> tuple[dict[int, float], float]:
+    """P(each result) of one side (a critical failure counts as 0) and P(critical failure),
+    before the roll without boosts or heroic effort, or of its ``rolled`` result for certain."""
     from .caerbannog import odds
 
-    mine = odds(replace(initiator, heroic=False, boost=False))
-    first = mine["result_odds"]
-    second = odds(replace(opponent, heroic=False, boost=False))["result_odds"]
-    wins = sum(p * q for ra, p in first.items() for rb, q in second.items() if int(ra) > int(rb))
+    if rolled is not None:
+        return {rolled.result: 1.0}, float(rolled.critical_failure)
+    before = odds(replace(side, heroic=False, boost=False))
+    results = {int(result): p for result, p in before["result_odds"].items()}
+    return results, before["odds"]["critical_failure"]
+
+
+def win_odds(
+    initiator: Params,
+    opponent: Params,
+    a_result: Result | None = None,
+    b_result: Result | None = None,
+) -> dict[str, float]:
+    """Exact P(the initiator wins) (a level above 0) before the roll, without boosts or heroic
+    effort (choices made after seeing the dice): the convolution of the sides' results. A
+    side's ``*_result`` (its roll, once the viewer may see it) stands for its distribution."""
+    first, critical = _results(initiator, a_result)
+    second, _critical = _results(opponent, b_result)
+    wins = sum(p * q for ra, p in first.items() for rb, q in second.items() if ra > rb)
     # The initiator's critical failure is a level of 0 whatever the opponent rolled (counted as
     # a result of 0 above, it would beat an opponent's result below 0).
-    below_zero = sum(q for rb, q in second.items() if int(rb) < 0)
-    wins -= mine["odds"]["critical_failure"] * below_zero
+    below_zero = sum(q for rb, q in second.items() if rb < 0)
+    wins -= critical * below_zero
     return {"a": wins, "b": 1.0 - wins, "draw": 0.0}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .core import RANK
-from .fasttest import Params
+from .fasttest import Params, Result
 
 
 def _kept_d10(chance: int, n: int, net: int) -> dict[tuple[bool, int], Fraction]:
@@ -63,9 +63,18 @@ def side_distribution(params: Params) -> dict[tuple[int, int], Fraction]:
     return states
 
 
-def win_odds(a: Params, b: Params) -> dict[str, float]:
-    """Exact P("a" wins), P("b" wins) and P(draw) of an opposed test (``fasttest.opposed``)."""
-    first, second = side_distribution(a), side_distribution(b)
+def _rolled(result: Result) -> dict[tuple[int, int], Fraction]:
+    """A side already rolled: its one (outcome rank, kept d10), for certain."""
+    return {(result.rank, result.kept_d10): Fraction(1)}
+
+
+def win_odds(
+    a: Params, b: Params, a_result: Result | None = None, b_result: Result | None = None
+) -> dict[str, float]:
+    """Exact P("a" wins), P("b" wins) and P(draw) of an opposed test (``fasttest.opposed``);
+    a side's ``*_result`` (its roll, once the viewer may see it) stands for its distribution."""
+    first = side_distribution(a) if a_result is None else _rolled(a_result)
+    second = side_distribution(b) if b_result is None else _rolled(b_result)
     wins = {"a": Fraction(0), "b": Fraction(0), "draw": Fraction(0)}
     for (rank_a, d10_a), p in first.items():
         for (rank_b, d10_b), q in second.items():

@@ -264,9 +264,13 @@ def _score_counts(params: Params) -> dict[int, int]:
     return counts
 
 
-def win_odds(a: Params, b: Params) -> dict[str, float]:
+def win_odds(
+    a: Params, b: Params, a_result: Result | None = None, b_result: Result | None = None
+) -> dict[str, float]:
     """Exact P("a" wins) and P("b" wins) of an opposed test; "b", the resisting side, wins ties,
-    so there is no draw."""
-    first, second = _score_counts(a), _score_counts(b)
+    so there is no draw. A side's ``*_result`` (its roll, once the viewer may see it) stands for
+    its distribution: all 36 rolls of it give its score."""
+    first = _score_counts(a) if a_result is None else {a_result.score: 36}
+    second = _score_counts(b) if b_result is None else {b_result.score: 36}
     a_wins = sum(p * q for sa, p in first.items() for sb, q in second.items() if sa > sb)
     return {"a": a_wins / 1296, "b": (1296 - a_wins) / 1296, "draw": 0.0}
