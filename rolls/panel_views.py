@@ -20,6 +20,7 @@ from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls import actions, conditions
 from rolls import pending as pending_actions
+from rolls.engine.note import NOTE_KINDS
 from rolls.log import entry_for, may_see
 from rolls.models import PendingTest, Roll, Visibility
 from rolls.opposed import initiator_only as opposed_initiator_only
@@ -221,6 +222,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         "visibility": choices.get("visibility", Visibility.PUBLIC),
         "rolled": entry,
         "rolled_html": _rolled_html(entry),
+        "shown": rolled.pk if rolled is not None else "",
         "follow_ups": follow_ups,
         "refusal": refusal,
         "pending": pending,
@@ -237,9 +239,7 @@ def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     campaign, character = _character_to_roll(request, campaign_id, pk)
     choices = request.POST if request.method == "POST" else request.GET
     if request.headers.get("X-Panel-Refresh") == "1":
-        # The page's own refresh after the sheet changed (static/js/panel.js): it shows the
-        # sheet as it is now, not a refusal of a condition the roll just ended.
-        choices = conditions.without_ended(choices, character)
+        return _refreshed(request, campaign, character, choices)
     pending = _pending_for(character, choices)
     if pending is not None and character.owner_id == request.user.pk:
         if request.method == "POST":
@@ -248,7 +248,63 @@ def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         elif set(choices) <= {"pending"} and pending.draft:
             # The panel opened again (a GM change, a reload): the player's choices stay.
             choices = posted({**pending.draft, "pending": [str(pending.pk)]})
+    if pending is None and request.method == "POST":
+        return _render(request, campaign, character, choices, rolled=_shown(choices, character))
     return _render(request, campaign, character, choices)
+
+
+class ShownRequest(forms.Form):
+    """The result the panel shows (its roll's number), kept through the page's refreshes."""
+
+    shown = WholeNumberOrNone()
+
+
+def _refreshed(request, campaign, character, choices) -> HttpResponse:
+    """The panel as the table stands now, for the page's refresh after a table event
+    (static/js/panel.js): a call that arrived, or the one shown called off or rolled; else the
+    same choices on the sheet as it is now (not a refusal of a condition a roll just ended),
+    with the result shown, or what has since followed it (the GM read another die)."""
+    choices = conditions.without_ended(choices, character)
+    asked = _asked(choices, "pending")
+    called = PendingTest.objects.filter(character=character, status=PendingTest.Status.OPEN)
+    called = called.order_by("-created_at").first()
+    if called is not None and called.pk != asked:
+        opened = {**(called.draft or {}), "pending": [str(called.pk)]}
+        return _render(request, campaign, character, posted(opened))
+    was = None
+    if asked is not None and called is None:
+        was = PendingTest.objects.filter(pk=asked, character=character).first()
+    if was is not None and was.status == PendingTest.Status.CANCELLED:
+        return _render(request, campaign, character, posted({"called_off": [str(was.pk)]}))
+    if was is not None and was.roll_id is not None:
+        rolled = _standing(was.roll)
+        choices = with_target(choices, was.target)
+        return _render(request, campaign, character, choices, rolled=rolled)
+    if "key" not in choices:
+        # No test opened yet: the panel stays the slot a stat click fills.
+        slot = {"campaign": campaign, "character": character}
+        return render(request, "rolls/_panel_slot.html", slot)
+    return _render(request, campaign, character, choices, rolled=_shown(choices, character))
+
+
+def _shown(choices, character) -> Roll | None:
+    """The result the panel showed (``shown``), where it stands now: it stays through the
+    player's changes and the page's refreshes until a new test or roll replaces it."""
+    shown = ShownRequest(posted(choices))
+    roll_id = shown.cleaned_data.get("shown") if shown.is_valid() else None
+    roll = Roll.objects.filter(pk=roll_id, character=character).first() if roll_id else None
+    return _standing(roll)
+
+
+def _standing(roll: Roll | None) -> Roll | None:
+    """Where a shown result stands now: the last dice rolled after it (a note that follows it,
+    a condition the roll ended, is the log's: the result stays)."""
+    if roll is None:
+        return None
+    after = roll.follow_ups.exclude(kind__in=NOTE_KINDS).order_by("-seq")
+    while (later := after.first()) is not None:
+        roll, after = later, later.follow_ups.exclude(kind__in=NOTE_KINDS).order_by("-seq")
+    return roll
 
 
 @require_POST
@@ -340,6 +396,7 @@ def _roll_answer(request, campaign, character, roll) -> HttpResponse:
         "campaign": campaign,
         "character": character,
         "key": uuid.uuid4(),
+        "shown": roll.pk,
         "rolled": entry,
         "rolled_html": _rolled_html(entry),
         "follow_ups": follow_ups,

@@ -42,7 +42,10 @@
     const elt = event.detail.elt;
     const template = document.getElementById("send-failed");
     const config = event.detail.requestConfig;
-    if (!elt || !template || elt.id === "live-parts" || !document.body.contains(elt)) return;
+    // The refresher's own misses the socket's reconnect makes good; the test panel and its Roll
+    // say it their own way (panel.js).
+    if (!elt || !template || elt.id === "live-parts" || elt.dataset.notSent === "own") return;
+    if (!document.body.contains(elt)) return;
     const shown = notice(elt) || template.content.firstElementChild.cloneNode(true);
     (elt.closest("form") || elt).after(shown);
     shown.querySelector("button").onclick = function () {

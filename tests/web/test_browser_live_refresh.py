@@ -17,7 +17,8 @@ pytestmark = pytest.mark.browser
 EVENT_RIGHT_AFTER_THE_SWAP = """() => {
   window.liveEvents = [];
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (event.detail.elt.id === "live-parts") window.liveEvents.push(event.detail.requestConfig.parameters.event);
+    const config = event.detail.requestConfig;
+    if (event.detail.elt.id === "live-parts") window.liveEvents.push(config.parameters.event);
   });
   document.addEventListener("htmx:afterRequest", function once(event) {
     if (event.detail.elt.id !== "live-parts") return;

@@ -128,18 +128,19 @@ def test_after_a_roll_the_focus_moves_to_the_result(table):  # noqa: F811
     assert "BUDOWA" in ala.evaluate("document.activeElement.innerText")
 
 
-def test_a_panel_update_that_lands_after_the_roll_keeps_the_result_shown(table):  # noqa: F811
+def test_a_roll_clicked_while_a_change_is_on_its_way_waits_for_it_and_rolls_it(table):  # noqa: F811
     _, ala, _ = table
     open_budowa(ala)
     held = []
     ala.route(lambda url: url.endswith("/test/"), lambda route: held.append(route))
     ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
     ala.click(ROLL)
-    ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
+    ala.wait_for_timeout(300)
     assert len(held) == 1
-    held[0].continue_()  # the update asked for before the roll arrives after its result
-    ala.wait_for_selector("#test-panel .odds .sources li:has-text('Rycerz królestwa')")
-    assert ala.locator("#test-panel .rolled .entry[data-seq='1']").count() == 1
+    assert entries(ala) == 0  # the roll waits its turn (hx-sync)
+    held[0].continue_()
+    ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
+    assert "Rycerz królestwa" in ala.inner_text("#test-panel .rolled .entry[data-seq='1']")
 
 
 def test_a_choice_changed_while_the_roll_is_in_flight_does_not_hide_its_result(table):  # noqa: F811
@@ -148,11 +149,10 @@ def test_a_choice_changed_while_the_roll_is_in_flight_does_not_hide_its_result(t
     held = []
     ala.route(ROLL_ROUTE, lambda route: held.append(route))
     ala.click(ROLL)
-    # The panel update answers while the roll is still on its way.
-    with ala.expect_response(lambda response: response.url.endswith("/test/")):
-        ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
-    ala.wait_for_timeout(200)
+    ala.wait_for_function("() => document.querySelector('#test-panel .roll-button[aria-busy]')")
+    ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
     held[0].continue_()
-    ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
+    # The change is sent once the roll has answered, and its answer keeps the result.
     ala.wait_for_selector("#test-panel .odds .sources li:has-text('Rycerz królestwa')")
+    assert ala.locator("#test-panel .rolled .entry[data-seq='1']").count() == 1
     assert ala.is_checked("#test-panel input[name=trait][data-name='Rycerz królestwa']")
