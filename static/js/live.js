@@ -18,11 +18,12 @@
   }
   const kept = ["value", "checked", "selected"];
   if (window.Idiomorph) {
-    Idiomorph.defaults.ignoreActiveValue = true;
+    // (Not idiomorph's ignoreActiveValue: it leaves whatever has the focus unmorphed, a result
+    // focused after its roll included, and that result then lost what followed it.)
     Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el, type) {
       if (name === "open" && el.tagName === "DETAILS" && type === "remove") return false;
-      if (refreshing && kept.includes(name) && changedByHand(el)) return false;
-      return true;
+      if (!kept.includes(name)) return true;
+      return !(el === document.activeElement || (refreshing && changedByHand(el)));
     };
     // A "not sent" notice is the page's, not the server's: a refresh leaves it where it is.
     Idiomorph.defaults.callbacks.beforeNodeRemoved = function (node) {
@@ -34,27 +35,29 @@
   // control says so and offers to send it again, as it was (a keyed request keeps its key, so
   // a roll that did arrive is answered with that roll, never made twice).
   function notice(elt) {
-    const form = elt.closest("form") || elt;
-    const next = form.nextElementSibling;
+    const next = (elt.closest("form") || elt).nextElementSibling;
     return next && next.classList.contains("send-failed") ? next : null;
   }
-  function notSent(event) {
-    const elt = event.detail.elt;
+  // Says it after ``elt`` (its form), with a button that calls ``resend``.
+  window.sayNotSent = function (elt, resend) {
     const template = document.getElementById("send-failed");
-    const config = event.detail.requestConfig;
-    // The refresher's own misses the socket's reconnect makes good; the test panel and its Roll
-    // say it their own way (panel.js).
-    if (!elt || !template || elt.id === "live-parts" || elt.dataset.notSent === "own") return;
-    if (!document.body.contains(elt)) return;
+    if (!template || !document.body.contains(elt)) return;
     const shown = notice(elt) || template.content.firstElementChild.cloneNode(true);
     (elt.closest("form") || elt).after(shown);
-    shown.querySelector("button").onclick = function () {
-      const trigger = config && config.triggeringEvent;
+    shown.querySelector("button").onclick = function () { shown.remove(); resend(); };
+    shown.querySelector("button").focus();
+  };
+  function notSent(event) {
+    const elt = event.detail.elt;
+    const trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    // The refresher's own misses the socket's reconnect makes good; the test panel and its Roll
+    // say it their own way (panel.js).
+    if (!elt || elt.id === "live-parts" || elt.dataset.notSent === "own") return;
+    window.sayNotSent(elt, function () {
       if (elt.tagName === "FORM") elt.requestSubmit();
       else if (trigger && trigger.type !== "click") htmx.trigger(elt, trigger.type);
       else elt.click();
-    };
-    shown.querySelector("button").focus();
+    });
   }
   document.addEventListener("htmx:sendError", notSent);
   document.addEventListener("htmx:timeout", notSent);

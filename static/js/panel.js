@@ -100,23 +100,23 @@
     htmx.ajax("GET", panel.dataset.panelUrl + "?" + query.toString(), {
       source: panel, target: "#test-panel", swap: "morph",
     }).then(function () { bringIntoView(panelElement()); }, function () {
-      // Not reachable: said at the stat clicked, which sends the click again.
-      const template = document.getElementById("send-failed");
-      if (!template || (button.nextElementSibling && button.nextElementSibling.classList.contains("send-failed"))) return;
-      const shown = template.content.firstElementChild.cloneNode(true);
-      button.after(shown);
-      shown.querySelector("button").onclick = function () { shown.remove(); button.click(); };
-      shown.querySelector("button").focus();
+      window.sayNotSent(button, function () { button.click(); }); // at the stat clicked (live.js)
     });
   });
 
   // A button that moves a tested skill up or down keeps the focus on its fresh copy; where
-  // that copy is off (the first moved up) on the row's other button.
+  // that copy is off (the first moved up) on the row's other button. (Read as it is sent: the
+  // morph gives the button that was clicked another row's attributes.)
+  let keepFocus = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const key = event.detail.elt.dataset && event.detail.elt.dataset.keepFocus;
+    if (key) keepFocus = key;
+  });
   document.addEventListener("htmx:afterSwap", function (event) {
-    const config = event.detail.requestConfig;
-    const key = config && config.elt && config.elt.dataset && config.elt.dataset.keepFocus;
-    if (!key) return;
-    const fresh = document.querySelector('#test-panel [data-keep-focus="' + CSS.escape(key) + '"]');
+    if (!event.detail.target || event.detail.target.id !== "test-panel") return;
+    const key = keepFocus;
+    keepFocus = null;
+    const fresh = key && document.querySelector('#test-panel [data-keep-focus="' + CSS.escape(key) + '"]');
     const focusable = fresh && (fresh.disabled ? fresh.parentElement.querySelector("button:not([disabled])") : fresh);
     if (focusable) focusable.focus({ preventScroll: true });
   });

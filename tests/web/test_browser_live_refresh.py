@@ -85,3 +85,18 @@ def test_a_refresh_asked_while_the_panels_choices_are_on_their_way_is_sent_after
             timeout=5000,
         ):
             held[0].continue_()
+
+
+def test_a_roll_at_the_table_costs_the_gms_dashboard_one_request(browser, tmp_path):  # noqa: F811
+    with demo_table(tmp_path) as base:
+        gm = start_and_open_dashboard(browser, base, T10)
+        ala = open_sheet(browser, base, "ala", T10, "Astrid")
+        ala.click("button.roll-target:has-text('Styrka')")
+        ala.wait_for_selector("#test-panel .roll-button:not([disabled])")
+        sent = []
+        gm.on("request", lambda request: sent.append(request.url))
+        ala.click("#test-panel .roll-button")
+        gm.wait_for_selector("#roll-log [data-entries] > li[data-seq]")
+        gm.wait_for_timeout(1500)  # any request the entry would set off has gone out by now
+        assert len(sent) == 1
+        assert "/dashboard/live/?event=table%3Aentry" in sent[0]
