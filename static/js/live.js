@@ -9,7 +9,8 @@
   let refreshing = false;
   document.addEventListener("htmx:beforeSwap", function (event) {
     const config = event.detail.requestConfig;
-    refreshing = !!(config && config.verb === "get");
+    const cause = config && config.triggeringEvent;
+    refreshing = !!(config && (config.elt.id === "live-parts" || (cause && cause.type.startsWith("table:"))));
   });
   function changedByHand(el) {
     if (el.tagName === "OPTION") return el.selected !== el.defaultSelected;
@@ -17,13 +18,23 @@
     return el.type !== "hidden" && el.value !== el.defaultValue;
   }
   const kept = ["value", "checked", "selected"];
+  const keeping = new WeakSet(); // the fields a morph under way leaves as the reader has them
   if (window.Idiomorph) {
     // (Not idiomorph's ignoreActiveValue: it leaves whatever has the focus unmorphed, a result
     // focused after its roll included, and that result then lost what followed it.)
     Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el, type) {
       if (name === "open" && el.tagName === "DETAILS" && type === "remove") return false;
       if (!kept.includes(name)) return true;
-      return !(el === document.activeElement || (refreshing && changedByHand(el)));
+      if (el === document.activeElement || (refreshing && changedByHand(el))) keeping.add(el);
+      return !keeping.has(el);
+    };
+    // A field morphed to the server's value takes it as its default too (idiomorph sets the
+    // live value only), so "changed by hand" stays true to what the server last said.
+    Idiomorph.defaults.callbacks.afterNodeMorphed = function (el, fresh) {
+      if (keeping.delete(el) || !("defaultValue" in el || "defaultSelected" in el)) return;
+      if (el.tagName === "OPTION") el.defaultSelected = fresh.defaultSelected;
+      else if (el.type === "checkbox" || el.type === "radio") el.defaultChecked = fresh.defaultChecked;
+      else if (el.tagName === "INPUT" || el.tagName === "TEXTAREA") el.defaultValue = fresh.defaultValue;
     };
     // A "not sent" notice is the page's, not the server's: a refresh leaves it where it is.
     Idiomorph.defaults.callbacks.beforeNodeRemoved = function (node) {

@@ -38,6 +38,18 @@
       source: source, target: "#test-panel", swap: "morph", headers: { "X-Panel-Refresh": "1" },
     }).catch(function () { /* said on the panel (live.js); the next event refreshes again */ });
   }
+  // A call that arrives (or replaces the one shown) takes the focus, and on a phone the screen.
+  function calledId() {
+    const input = document.querySelector('#test-panel form.panel-choices input[name="pending"]');
+    return input ? input.value : null;
+  }
+  let called = calledId();
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "test-panel") return;
+    const now = calledId();
+    if (now && now !== called) bringIntoView(panelElement());
+    called = now;
+  });
   Object.keys(REFRESHES).forEach(function (name) {
     document.body.addEventListener(name, function (event) {
       if (panelElement() && REFRESHES[name](event.detail || {})) refresh();

@@ -106,7 +106,9 @@ def test_a_t10_difficulty_of_12_is_refused_at_the_card_and_the_players_roll_stay
 
 def refreshed_tests(gm) -> None:
     """The tests being shaped are fetched again, as when a player's choices change."""
-    with gm.expect_response(lambda response: response.url.endswith("/dashboard/pending/")):
+    with gm.expect_response(
+        lambda response: "/dashboard/live/?event=table%3Apending" in response.url
+    ):
         gm.evaluate(
             "() => document.body.dispatchEvent(new CustomEvent('table:pending',"
             " { detail: { pending: 0, draft: true } }))"
