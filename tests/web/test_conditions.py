@@ -293,10 +293,11 @@ def test_the_pages_own_refresh_after_the_ending_roll_shows_the_panel_without_the
     choices = {"attribute": "Styrka", "skill": "Svärd", "attempt": str(condition.pk)}
     dice(8, 8, 8, 2, 2)  # three successes: the player stands up
     roll_test(client, table.hero, choices)
-    # The roll changed the sheet, so the page asks for its panel again with the same choices.
-    refreshed = client.post(
-        panel_url(table.hero), choices, headers={"X-Panel-Refresh": "1"}
-    ).context["panel"]
+    # The roll changed the sheet, so the page asks for its panel again with the same form.
+    form = {**choices, "key": str(uuid.uuid4())}
+    refreshed = client.post(panel_url(table.hero), form, headers={"X-Panel-Refresh": "1"}).context[
+        "panel"
+    ]
     assert refreshed.ready
     assert "attempt" not in refreshed.errors
     # A choice the player sends is still refused with the sentence that says why.

@@ -5,6 +5,7 @@ log entry, linked to everyone's rolls, says how it went (RULES.md section 4, poi
 from __future__ import annotations
 
 import copy
+import re
 import uuid
 
 import pytest
@@ -419,8 +420,9 @@ def test_the_re_roll_form_keeps_its_fields_through_a_refresh_of_the_section(part
         assert field in section
 
 
-def test_the_group_page_loads_what_keeps_the_typed_fields(party):
+def test_the_group_section_is_morphed_in_so_its_typed_fields_stay(party):
     page = party.client(party.players[0]).get(reverse("group_test", args=[party.campaign.pk]))
-    html = page.content.decode()
-    assert "js/keep-typed.js" in html
-    assert "js/group.js" in html
+    tag = re.search(r'<section[^>]*id="group-test"[^>]*>', page.content.decode()).group(0)
+    # A refresh waits for the one in flight and is morphed in: focus and typed values stay.
+    assert 'hx-swap="morph"' in tag
+    assert 'hx-sync="this:queue all"' in tag

@@ -44,6 +44,7 @@ READ_ONLY = {
     "dashboard_meta",
     "dashboard_party",
     "dashboard_pending",
+    "dashboard_live",
     "npc_roll_box",
     "after_roll_strip",
     "awards_panel",
