@@ -2,7 +2,8 @@
 // when the server cannot be reached (DESIGN.md, "How a page stays current").
 (function () {
   "use strict";
-  // A refresh (a GET sent because the table changed) morphs the part: idiomorph keeps the
+  // A refresh (a request sent because the table changed, not by the reader: the dashboard's
+  // refresher, a part's own table:* trigger, the test panel's) morphs the part: idiomorph keeps the
   // element, its focus and caret and htmx's queue. What the reader changed and has not sent
   // (a number typed, a box ticked, an option picked) and a <details> they opened stay as they
   // are; the answer to the reader's own request shows what the server made of it.
@@ -10,7 +11,8 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     const config = event.detail.requestConfig;
     const cause = config && config.triggeringEvent;
-    refreshing = !!(config && (config.elt.id === "live-parts" || (cause && cause.type.startsWith("table:"))));
+    refreshing = !!(config && (config.elt.id === "live-parts" || (cause && cause.type.startsWith("table:")) ||
+      (config.headers && config.headers["X-Panel-Refresh"])));
   });
   function changedByHand(el) {
     if (el.tagName === "OPTION") return el.selected !== el.defaultSelected;

@@ -175,12 +175,19 @@
       button.disabled = button.dataset.notReady === "true";
     }
   }
+  // Counted by request, not by element: a follow-up's form is gone from the panel its answer
+  // morphed in, so by the time the request ends its element is no longer in the panel.
+  const rolls = new WeakSet();
+  const inFlight = new WeakSet();
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (isRoll(event.detail.elt)) rolling += 1;
+    if (!isRoll(event.detail.elt)) return applyGuard();
+    rolls.add(event.detail.xhr);
+    inFlight.add(event.detail.xhr);
+    rolling += 1;
     applyGuard();
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (rolling && isRoll(event.detail.elt)) rolling -= 1;
+    if (inFlight.delete(event.detail.xhr)) rolling -= 1;
     applyGuard();
   });
   document.addEventListener("htmx:afterSwap", applyGuard);
@@ -208,8 +215,7 @@
 
   // After a roll the result (or the reason it was refused) takes the focus, not the page body.
   document.addEventListener("htmx:afterSettle", function (event) {
-    const elt = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (!isRoll(elt) || !event.detail.successful) return;
+    if (!rolls.has(event.detail.xhr) || !event.detail.successful) return;
     const target = document.querySelector("#test-panel-refusal [role=alert]") ||
       document.querySelector("#test-panel .rolled");
     if (target) target.focus({ preventScroll: false });

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+from tests.web.test_browser_live_refresh import SHEET_CHANGED
 from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
 
 pytestmark = pytest.mark.browser
@@ -100,3 +101,34 @@ def test_a_caerbannog_test_is_re_rolled_twice_on_chosen_dice(browser, tmp_path):
         assert "re-roll → #2" in shown
         assert "Drugie podejście" in shown
         assert "Drugie podejście" in entry(gm, 3).inner_text()
+
+
+# A promise kept once the next answer is morphed into the test panel.
+PANEL_SETTLED = """() => { window.panelSettled = new Promise(function (resolve) {
+  document.addEventListener("htmx:afterSettle", function done(event) {
+    if (!event.detail.target || event.detail.target.id !== "test-panel") return;
+    document.removeEventListener("htmx:afterSettle", done);
+    resolve();
+  });
+}); }"""
+
+
+def test_a_re_roll_being_filled_in_keeps_what_was_typed_through_the_panels_refresh(
+    browser, tmp_path
+):
+    with demo_table(tmp_path) as base:
+        start_session(browser, base, CAERBANNOG)
+        ala = open_caerbannog_sheet(browser, base, "ala", "Julio")
+        ala.click("button.roll-target:has-text('Dociekliwość')")
+        roll_panel(ala)
+        entry(ala, 1)
+        form = ala.locator("#test-panel form.follow-up:has(input[name='ability'])")
+        form.locator("input[name='ability']").fill("Szczęściarz")
+        form.locator("input[name='die'][value='0']").check()
+        # The sheet changed (a roll spent a resource): the panel refreshes from the server.
+        ala.evaluate(PANEL_SETTLED)
+        with ala.expect_response(lambda r: r.request.headers.get("x-panel-refresh") == "1"):
+            ala.evaluate(SHEET_CHANGED)
+        ala.evaluate("() => window.panelSettled")
+        assert form.locator("input[name='ability']").input_value() == "Szczęściarz"
+        assert form.locator("input[name='die'][value='0']").is_checked()
