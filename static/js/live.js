@@ -38,6 +38,11 @@
       else if (el.type === "checkbox" || el.type === "radio") el.defaultChecked = fresh.defaultChecked;
       else if (el.tagName === "INPUT" || el.tagName === "TEXTAREA") el.defaultValue = fresh.defaultValue;
     };
+    // A box of the sheet the reader opened for editing (sheets/_section.html) is theirs until
+    // they save or cancel it: a refresh morphs the rest of the sheet around it.
+    Idiomorph.defaults.callbacks.beforeNodeMorphed = function (old) {
+      return !(refreshing && old.classList && old.classList.contains("is-editing"));
+    };
     // A "not sent" notice is the page's, not the server's: a refresh leaves it where it is.
     Idiomorph.defaults.callbacks.beforeNodeRemoved = function (node) {
       return !(node.classList && node.classList.contains("send-failed"));

@@ -1,5 +1,5 @@
-"""A sheet open in the browser follows a change made elsewhere from its own endpoint, but not
-while its reader is typing in it: the refresh waits until they leave the field."""
+"""A sheet open in the browser follows a change made elsewhere at once, from its own endpoint,
+morphed in: what its reader is typing, and a box they opened for editing, stay as they are."""
 
 from __future__ import annotations
 
@@ -10,21 +10,36 @@ from tests.web.test_browser_game_night import FASTTEST, base, browser, open_shee
 pytestmark = pytest.mark.browser
 __all__ = ["base", "browser"]  # the fixtures, imported for this module's tests
 
-FRESH = "[data-live-sheet]:not([data-seen])"
+HERO = "Brunhilda z Gór"
+ONE_DIE = ".vitals div:has(dt:text-is('Experience dice')) dd:text-is('1')"
+ON_THE_SHEET = "#section-experience .numbers div:has(dt:text-is('Experience dice')) dd:text-is('1')"
 
 
-def test_the_sheet_waits_for_its_reader_to_stop_typing_before_it_refreshes(browser, base):
+def give_an_experience_die(gm) -> None:
+    card = gm.locator(".party-card", has_text=HERO)
+    card.locator("button", has_text="+1 experience die").click()
+    gm.wait_for_selector(f".party-card:has-text('{HERO}') {ONE_DIE}")
+
+
+def test_a_change_made_elsewhere_shows_at_once_while_the_reader_keeps_typing(browser, base):
     gm = run_session(browser, base, FASTTEST, dashboard=True)
-    ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
+    ala = open_sheet(browser, base, "ala", FASTTEST, HERO)
     ala.fill("#id_wound_label", "cięcie w ramię")
     ala.focus("#id_wound_label")
-    ala.evaluate("document.querySelector('[data-live-sheet]').dataset.seen = 'yes'")
-    card = gm.locator(".party-card", has_text="Brunhilda z Gór")
-    card.locator("button", has_text="+1 experience die").click()
-    dice = ".vitals div:has(dt:text-is('Experience dice')) dd:text-is('1')"
-    gm.wait_for_selector(f".party-card:has-text('Brunhilda z Gór') {dice}")
-    ala.wait_for_timeout(2500)
-    assert ala.locator(FRESH).count() == 0
+    give_an_experience_die(gm)
+    ala.wait_for_selector(ON_THE_SHEET)
     assert ala.input_value("#id_wound_label") == "cięcie w ramię"
-    ala.evaluate("document.activeElement.blur()")
-    ala.wait_for_selector(FRESH)
+    assert ala.evaluate("document.activeElement.id") == "id_wound_label"
+
+
+def test_a_box_opened_for_editing_stays_open_with_what_was_typed_through_a_refresh(browser, base):
+    gm = run_session(browser, base, FASTTEST, dashboard=True)
+    ala = open_sheet(browser, base, "ala", FASTTEST, HERO)
+    ala.click("#section-armor .edit-link")
+    field = ala.locator("#section-armor.is-editing #id_armor")
+    field.fill("7")
+    ala.evaluate("document.activeElement.blur()")  # not even the focus keeps it
+    give_an_experience_die(gm)
+    ala.wait_for_selector(ON_THE_SHEET)
+    assert ala.locator(".sheet-box.is-editing").count() == 1
+    assert field.input_value() == "7"
