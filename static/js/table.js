@@ -9,16 +9,6 @@
   const root = document.querySelector("[data-table-socket]") || document.querySelector("[data-table-events]");
   if (!root) return;
   const eventsOnly = !root.hasAttribute("data-table-socket");
-  const state = root.querySelector("[data-connection-state]") || root;
-  const labels = {
-    connecting: state.dataset.labelConnecting || "Connecting…",
-    live: state.dataset.labelLive || "Live",
-    offline: state.dataset.labelOffline || "Offline — reconnecting…",
-    crowded: state.dataset.labelCrowded || "Too many pages of this table open.",
-    full: state.dataset.labelFull || "This table has too many pages open.",
-    flooded: state.dataset.labelFlooded || "This page sent too many messages.",
-    removed: state.dataset.labelRemoved || "Not connected: you are not a member of this table.",
-  };
   // Close codes of rolls/consumers.py. Past a socket cap, retrying at once cannot help: the page
   // connects again when it is shown again (visibilitychange below), when another page of this
   // browser closes, or after a minute or two (the places a killed server held are freed within
@@ -55,11 +45,14 @@
     return max;
   }
 
+  // The state shown beside the log, in the reader's words (its data-label-* in _log.html).
+  let shownState = "connecting";
   function setState(name) {
+    shownState = name;
     if (eventsOnly) { root.dataset.connectionState = name; return; }
     const el = logRoot().querySelector("[data-connection-state]");
     el.dataset.connectionState = name;
-    el.textContent = labels[name];
+    el.textContent = el.dataset["label" + name[0].toUpperCase() + name.slice(1)];
   }
 
   function insertEntry(message) {
@@ -80,23 +73,10 @@
   }
 
   function refreshLog() {
-    // A session started or ended: fetch the log partial, then sync from what it shows.
+    // A session started or ended: the log of the session now shown, then the entries since.
     if (eventsOnly) return;
-    const url = logRoot().dataset.logUrl;
-    fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } })
-      .then(function (response) { return response.ok ? response.text() : Promise.reject(response); })
-      .then(function (html) {
-        const template = document.createElement("template");
-        template.innerHTML = html.trim();
-        const fresh = template.content.firstElementChild;
-        const current = logRoot();
-        fresh.querySelector("[data-connection-state]").replaceWith(
-          current.querySelector("[data-connection-state]"));
-        current.replaceWith(fresh);
-        if (window.htmx) window.htmx.process(fresh); // its "earlier entries" link
-        sendSince();
-      })
-      .catch(function () { /* the next reconnect syncs again */ });
+    htmx.ajax("GET", logRoot().dataset.logUrl, { source: logRoot(), target: logRoot(), swap: "outerHTML" })
+      .then(function () { setState(shownState); sendSince(); }, function () { /* the next reconnect syncs */ });
   }
 
   function sendSince() {
