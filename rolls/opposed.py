@@ -419,10 +419,12 @@ def side_called_off(sender, pending: PendingTest, **kwargs) -> None:
 
 
 def cancel_opposed(opposed: OpposedTest) -> None:
-    """A side called off calls off the opposed test (its other side stays a plain call)."""
+    """A side called off calls off the opposed test (its other side stays a plain call), and
+    the other side's page is told, so its panel no longer shows the opposed test."""
     if opposed.status == OpposedTest.Status.OPEN:
         opposed.status = OpposedTest.Status.CANCELLED
         opposed.save(update_fields=["status"])
+        _tell_sides(opposed)
 
 
 def npc_side(opposed: OpposedTest) -> str | None:

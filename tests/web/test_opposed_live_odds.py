@@ -301,6 +301,16 @@ def test_a_gm_change_on_one_side_tells_the_other_sides_player(
     ]
 
 
+def test_a_side_called_off_tells_the_other_sides_player_that_the_opposed_test_is_off(
+    client, gm, other_player, fasttest, announced
+):
+    opposed = fasttest_duel(client, gm, fasttest)
+    announced.clear()
+    pending_actions.cancel_test(opposed.initiator.pk, gm)
+    told = [event for group, event in announced if group == user_group(other_player.pk)]
+    assert [(e["pending"], e["status"]) for e in told] == [(opposed.opponent.pk, "open")]
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_the_initiators_socket_hears_the_opponents_ticked_trait(
     gm, player, other_player, fasttest
