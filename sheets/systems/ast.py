@@ -1,13 +1,13 @@
 """The Alternative Test System sheet (RULES.md section 2): free lists and the FUNT counter.
 
 Every entry is something a test may find applicable: attributes, advantages (Atuty), equipment
-and positive states each give white dice; negative states raise the test level. A state carries
-a value (usually 1): the white dice it gives, or what it adds to the test level.
+and positive states each give one white die (the seed: "za każdy taki element, trafia do puli
+jedna biała kostka"); negative states raise the test level by their value (usually 1).
 
 Shape of ``Character.data``::
 
     {"attributes": [{"name": "Ciało: silny"}], "advantages": [...], "equipment": [...],
-     "positive_states": [{"name": "wypoczęty", "value": 1}],
+     "positive_states": [{"name": "wypoczęty"}],
      "negative_states": [{"name": "zmęczony", "value": 1}], "funt": 1}
 """
 
@@ -38,7 +38,7 @@ SHEET_TEMPLATE = "sheets/ast/sheet.html"
 
 #: Entries per list: more than a paper sheet holds, few enough to read at a glance.
 MAX_ITEMS = 30
-#: A state's value: the white dice it gives, or what it adds to the test level.
+#: A negative state's value: what it adds to the test level.
 STATE_MIN, STATE_MAX, STATE_DEFAULT = 1, 10, 1
 FUNT_MIN, FUNT_MAX = 0, 99
 
@@ -75,7 +75,7 @@ LISTS: tuple[ListSpec, ...] = (
     ListSpec(
         "positive_states",
         _("Positive states (Stany pozytywne)"),
-        valued=True,
+        valued=False,
         positive=True,
     ),
     ListSpec(
@@ -169,9 +169,8 @@ def validate(data: Any, campaign, *, creating: bool) -> tuple[dict[str, Any], di
 
 
 def white_dice(cleaned: Mapping[str, Any]) -> int:
-    """White dice if every positive entry applied (one per entry, a state's value for a state)."""
-    count = sum(len(cleaned[spec.key]) for spec in LISTS if spec.positive and not spec.valued)
-    return count + sum(state["value"] for state in cleaned["positive_states"])
+    """White dice if every positive entry applied: one per entry."""
+    return sum(len(cleaned[spec.key]) for spec in LISTS if spec.positive)
 
 
 def level_modifier(cleaned: Mapping[str, Any]) -> int:
@@ -196,8 +195,9 @@ def totals(data: Any, campaign) -> list[Total]:
 
 def roll_target(spec: ListSpec, entry: Mapping[str, Any]) -> dict[str, Any]:
     """What a roll panel gets when the entry is ticked as applicable."""
-    value = entry.get("value", 1)
-    return {"list": spec.key, "item": entry["name"], "white" if spec.positive else "level": value}
+    if spec.positive:
+        return {"list": spec.key, "item": entry["name"], "white": 1}
+    return {"list": spec.key, "item": entry["name"], "level": entry["value"]}
 
 
 def derived(data: Any, campaign) -> dict[str, Any]:

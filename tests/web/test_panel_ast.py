@@ -26,6 +26,9 @@ SHEET = {
 }
 
 
+LISTS = ("attributes", "advantages", "equipment", "positive_states")
+
+
 def ticked(**lists: list[str]) -> dict[str, list[str]]:
     """The panel form with these entries ticked: each posted as ``item=<list>:<name>``."""
     return {"item": [f"{key}:{name}" for key, names in lists.items() for name in names]}
@@ -107,14 +110,14 @@ def test_each_ticked_attribute_advantage_and_item_of_equipment_is_one_white_die(
     ]  # fmt: skip
 
 
-def test_a_positive_state_gives_its_value_in_white_dice(client, table, player):
+def test_a_positive_state_is_one_white_die_though_an_old_sheet_gave_it_two(client, table, player):
     hero = table.hero
     client.force_login(player)
     panel = panel_for(
         client, hero, ticked(equipment=["ostry topór"], positive_states=["wypoczęty"])
     )
-    assert panel.params["white"] == 3
-    assert panel.sources[0]["source"] == "ostry topór, wypoczęty 2"
+    assert panel.params["white"] == 2
+    assert panel.sources[0]["source"] == "ostry topór, wypoczęty"
 
 
 def test_negative_states_add_their_values_to_the_test_level(client, table, player):
@@ -235,10 +238,15 @@ def test_a_forged_overlong_hindrance_source_is_refused(client, table, player):
 
 def test_more_white_dice_than_the_engine_rolls_is_a_message_not_a_crash(client, table, player):
     hero = table.hero
-    hero.data = {**SHEET, "positive_states": [{"name": f"s{i}", "value": 10} for i in range(21)]}
+    full = {key: [f"{key}{i}" for i in range(30)] for key in LISTS}  # 120 entries ...
+    hero.data = {
+        **SHEET,
+        **{key: [{"name": name} for name in full[key]] for key in full},
+        "funt": 99,
+    }
     hero.save()
     client.force_login(player)
-    response = client.post(panel_url(hero), ticked(positive_states=[f"s{i}" for i in range(21)]))
+    response = client.post(panel_url(hero), {**ticked(**full), "funt": "99"})  # ... and 99 FUNT
     assert response.status_code == 200
     assert not response.context["panel"].ready
     assert "200" in response.content.decode()

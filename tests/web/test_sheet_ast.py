@@ -70,11 +70,18 @@ def test_a_ticked_remove_box_drops_its_row():
 
 def test_a_state_with_a_value_but_no_name_is_kept_to_be_refused():
     data = module.data_from_post(
-        post(positive_states__0__name="", positive_states__0__value="3"), None
+        post(negative_states__0__name="", negative_states__0__value="3"), None
     )
     cleaned, errors = check(data)
-    assert data["positive_states"] == [{"name": "", "value": "3"}]
-    assert errors["positive_states-0-name"] == ["Enter a name."]
+    assert data["negative_states"] == [{"name": "", "value": "3"}]
+    assert errors["negative_states-0-name"] == ["Enter a name."]
+
+
+def test_a_positive_state_is_read_from_the_form_without_a_value():
+    data = module.data_from_post(
+        post(positive_states__0__name="wypoczęty", positive_states__0__value="3"), None
+    )
+    assert data["positive_states"] == [{"name": "wypoczęty"}]
 
 
 def test_a_post_of_one_box_reads_the_other_lists_as_empty():
@@ -147,9 +154,9 @@ def test_a_state_value_outside_one_to_ten_is_refused_at_its_field(value):
 
 @pytest.mark.parametrize(("typed", "value"), [("1", 1), (" 10 ", 10), ("+2", 2), (7, 7)])
 def test_a_state_value_may_be_typed_or_stored(typed, value):
-    cleaned, errors = check(sheet(OLAF, positive_states=[{"name": "wypoczęty", "value": typed}]))
+    cleaned, errors = check(sheet(OLAF, negative_states=[{"name": "zmęczony", "value": typed}]))
     assert errors == {}
-    assert cleaned["positive_states"] == [{"name": "wypoczęty", "value": value}]
+    assert cleaned["negative_states"] == [{"name": "zmęczony", "value": value}]
 
 
 def test_a_state_without_a_value_is_refused():
@@ -221,9 +228,10 @@ def test_olaf_has_six_white_dice_if_everything_applies():
     assert module.totals(OLAF, None)[0].value == 6
 
 
-def test_a_positive_state_gives_as_many_white_dice_as_its_value():
+def test_a_positive_state_gives_one_white_die_whatever_value_an_old_sheet_gave_it():
     data = sheet(OLAF, positive_states=[{"name": "natchniony", "value": 2}])
-    assert module.totals(data, None)[0].value == 8
+    assert module.totals(data, None)[0].value == 7
+    assert check(data)[0]["positive_states"] == [{"name": "natchniony"}]
 
 
 def test_negative_states_add_their_values_to_the_test_level():
@@ -243,8 +251,8 @@ def test_totals_count_only_what_was_typed_correctly():
     data = module.data_from_post(
         post(
             attributes__0__name="Ciało: silny",
-            positive_states__0__name="wypoczęty",
-            positive_states__0__value="abc",
+            negative_states__0__name="zmęczony",
+            negative_states__0__value="abc",
             funt="x",
         ),
         None,
@@ -254,11 +262,20 @@ def test_totals_count_only_what_was_typed_correctly():
 
 
 def test_every_entry_is_a_roll_target_naming_its_list_and_what_it_counts_for():
-    data = sheet(OLAF, negative_states=[{"name": "ranny", "value": 2}])
+    data = sheet(
+        OLAF,
+        positive_states=[{"name": "wypoczęty", "value": 3}],
+        negative_states=[{"name": "ranny", "value": 2}],
+    )
     lists = module.derived(data, None)["lists"]
     assert lists["attributes"]["entries"][0]["roll"] == {
         "list": "attributes",
         "item": "Ciało: silny",
+        "white": 1,
+    }
+    assert lists["positive_states"]["entries"][0]["roll"] == {
+        "list": "positive_states",
+        "item": "wypoczęty",
         "white": 1,
     }
     assert lists["negative_states"]["entries"][0]["roll"] == {

@@ -53,8 +53,8 @@ TEMPLATE = "systems/ast/panel.html"
 MAX_HINDRANCE = 20
 #: Temporary advantages a player may claim for one test (one white die each).
 MAX_ADVANTAGE = 20
-#: Lists whose entries give one white die each; positive states give their value.
-ITEM_LISTS = tuple(spec.key for spec in sheet.LISTS if spec.positive and not spec.valued)
+#: Lists whose entries give one white die each (positive states too: RULES.md 2, Sheet).
+ITEM_LISTS = tuple(spec.key for spec in sheet.LISTS if spec.positive)
 
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
@@ -192,14 +192,13 @@ def _sources(
     ticked = form.cleaned["item"]
     chosen = {key: [e for e in cleaned[key] if e["name"] in ticked[key]] for key in ticked}
     items = [entry for key in ITEM_LISTS for entry in chosen[key]]
-    states, negatives = chosen["positive_states"], chosen["negative_states"]
+    negatives = chosen["negative_states"]
     funt, hindrance = form.cleaned["funt"], form.cleaned["hindrance"]
     advantage = form.cleaned["advantage"]
     sources = []
-    if items or states:
-        names = [entry["name"] for entry in items] + [_valued(state) for state in states]
-        white = len(items) + sum(state["value"] for state in states)
-        sources.append(source("white", white, ", ".join(names)))
+    if items:
+        names = ", ".join(entry["name"] for entry in items)
+        sources.append(source("white", len(items), names))
     if funt:
         sources.append(source("funt", funt, words("one_white_die_each")))
     if advantage:
