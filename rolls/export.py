@@ -155,8 +155,11 @@ def as_markdown(session, entries: list[dict[str, Any]]) -> str:
         line = f"{head} {_roller(entry)}{_marker(entry)}"
         if entry["label"]:
             line += f" — {render(entry['label'])}"
-        if not entry.get("note"):
-            line += f": **{outcome}** ({_dice_text(entry)})"
+        # An opposed test's entry has neither an outcome word nor dice: its label says who won.
+        said = [f"**{outcome}**"] if outcome else []
+        said += [f"({_dice_text(entry)})"] if entry["dice"] else []
+        if said:
+            line += ": " + " ".join(said)
         if entry["sources"]:
             line += f" — {_sources_text(entry)}"
         lines.append(line)

@@ -485,3 +485,18 @@ def test_a_new_call_on_a_side_calls_off_the_opposed_test(client, gm, fasttest):
     )
     opposed.refresh_from_db()
     assert opposed.status == OpposedTest.Status.CANCELLED
+
+
+def test_the_markdown_export_says_who_won_an_opposed_test_with_no_empty_outcome_or_dice(
+    client, gm, player, other_player, fasttest, dice
+):
+    opposed = fasttest_duel(client, gm, fasttest)
+    dice(3, 4)
+    roll_side(client, player, opposed.initiator)
+    dice(5, 5)
+    roll_side(client, other_player, opposed.opponent)
+    client.force_login(gm)
+    url = reverse("session_export", args=[fasttest.campaign.pk, fasttest.session.pk, "md"])
+    line = next(line for line in client.get(url).content.decode().splitlines() if "**#3**" in line)
+    assert line.endswith("Ala beats Bartek by 0 — minor victory")
+    assert "****" not in line
