@@ -40,7 +40,13 @@ from rolls.engine.fasttest_combat import (
     needs_wound_test,
     wound_test_outcome,
 )
-from rolls.engine.fasttest_sheet import MAGIC_DICE, MagicRoll, rest_magic_die, roll_magic_die
+from rolls.engine.fasttest_sheet import (
+    MAGIC_DICE,
+    MagicRoll,
+    magic_die_roll,
+    rest_magic_die,
+    roll_magic_die,
+)
 from rolls.models import AppliedWound, Award, PendingTest, Roll
 from rolls.panels import FollowUp, Panel, source
 from rolls.systems.fasttest import states
@@ -351,6 +357,18 @@ def is_spell(roll: Roll) -> bool:
     """Whether the roll cast a spell (the FastTest panel labels a spell with SPELL_LABEL)."""
     data = roll.label_data
     return isinstance(data, dict) and data.get("w") == SPELL_LABEL
+
+
+def magic_die_odds(die: int, duch: int, emanation_rule: bool) -> list[tuple[str, float]]:
+    """The chance of each way a magic die can come up (held, dropped or lost, each with an
+    eruption where the optional rule has a face above DUCH erupt), read by the very rule that
+    reads a rolled one: every face of the die, equally likely."""
+    counts: dict[str, int] = {}
+    for face in range(die, 0, -1):  # the best first
+        magic = magic_die_roll(die, face, duch, emanation_rule=emanation_rule)
+        outcome = MagicDieResult(magic, duch, emanation_rule).outcome
+        counts[outcome] = counts.get(outcome, 0) + 1
+    return [(outcome, count / die) for outcome, count in counts.items()]
 
 
 def magic_die_panel(character: Character, campaign: Campaign) -> Panel:

@@ -259,6 +259,24 @@ def test_the_magic_die_button_opens_the_magic_die_after_the_spell(client, caster
     ]
 
 
+def test_the_magic_die_odds_count_an_eruption_where_the_emanation_rule_is_on(
+    client, make_table, player, dice
+):
+    erupting = {**CASTER, "attributes": {**CASTER["attributes"], "DUCH": 4}, "magic_die": 6}
+    table = make_table(
+        **{**zarith(erupting), "settings": {"fasttest": {**SETTINGS, "emanation": True}}}
+    )
+    jaga = table.hero
+    client.force_login(player)
+    cast(client, jaga, dice)
+    # A d6 against DUCH 4: 5 and 6 erupt (and hold), 3 and 4 hold, 1 and 2 drop it.
+    assert magic_panel(client, jaga).context["panel"].odds == [
+        ("magic_held_emanation", pytest.approx(1 / 3)),
+        ("magic_held", pytest.approx(1 / 3)),
+        ("magic_dropped", pytest.approx(1 / 3)),
+    ]
+
+
 def test_rolling_from_the_button_rolls_the_magic_die_for_the_caster(client, caster, player, dice):
     jaga = caster.hero
     client.force_login(player)

@@ -14,11 +14,16 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 from campaigns.models import GameSession
 from campaigns.system_settings import system_settings
 from rolls import conditions
-from rolls.after_roll import MAGIC_DIE, ignore_wounds_after, magic_die_panel, magic_follow_ups
+from rolls.after_roll import (
+    MAGIC_DIE,
+    ignore_wounds_after,
+    magic_die_odds,
+    magic_die_panel,
+    magic_follow_ups,
+)
 from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES, SUCCESSES
 from rolls.engine.fasttest_combat import ignored_wounds_added, wounds_for_test
-from rolls.engine.fasttest_sheet import MAGIC_DICE as MAGIC_DIE_SIZES
 from rolls.engine.fasttest_sheet import spell_penalty
 from rolls.models import Roll, Visibility
 from rolls.panels import (
@@ -556,12 +561,11 @@ def _magic_die(character, campaign) -> Panel:
     panel = magic_die_panel(character, campaign)
     if not panel.ready:
         return panel
-    die = read_sheet(character.data).magic_die
-    drop = 2 / die
-    falls = "magic_lost" if die == min(MAGIC_DIE_SIZES) else "magic_dropped"
+    sheet = read_sheet(character.data)
+    die, rule = sheet.magic_die, bool(system_settings(campaign)["emanation"])
     panel.kind = MAGIC_DIE
     panel.parent = spell
-    panel.odds = [("magic_held", 1 - drop), (falls, drop)]
-    panel.success = 1 - drop
+    panel.odds = magic_die_odds(die, sheet.attribute("DUCH"), rule)
+    panel.success = 1 - 2 / die  # the die holds (faces 1 and 2 drop it)
     panel.context = {"magic": {"die": die, "spell": spell}}
     return panel
