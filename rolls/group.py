@@ -27,6 +27,7 @@ from campaigns.systems import get_system
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import dice as quick_dice
 from rolls.models import GroupTest
+from rolls.panels import source
 from rolls.words import joined, words
 from sheets.models import Character
 
@@ -373,6 +374,21 @@ class _Settled:
         return self._answer
 
 
+def _result_sources(group: GroupTest, result: Any) -> list[dict[str, Any]]:
+    """What the group entry shows it was read from, as every other entry does: the difficulty,
+    the ease that applied to all, each participant's dice (the faces after any re-roll), and
+    each boost with whose Rozmach paid it."""
+    sources = [source("difficulty", group.difficulty)]
+    if group.ease:
+        sources.append(source("hinder" if group.ease < 0 else "ease", abs(group.ease)))
+    for member, share in zip(group.members, result.members, strict=True):
+        faces = ", ".join(str(face) for face in member["faces"])
+        sources.append(source("rolled", len(member["faces"]), f"{member['name']}: {faces}"))
+        if share.boosted:
+            sources.append(source("boost", member["bonus"], member["name"]))
+    return sources
+
+
 @transaction.atomic
 def settle(*, group_id: int, user, revision: int | None, heroic: str = "") -> GroupTest:
     """Read the test from everyone's dice: one entry, and each participant's pool updated.
@@ -421,6 +437,7 @@ def settle(*, group_id: int, user, revision: int | None, heroic: str = "") -> Gr
             helpers=joined([member["name"] for member in group.members[1:]]),
             seqs=", ".join(f"#{seq}" for seq in seqs),
         ),
+        sources=_result_sources(group, result),
         character=initiator,
         kind="group",
         parent=parent,

@@ -292,6 +292,27 @@ def test_rules_worked_example_group_with_boosts_and_a_reroll(party, dice):
     assert group().status == "resolved"
 
 
+def test_the_group_entry_shows_the_difficulty_each_participants_dice_and_who_boosted(party, dice):
+    ala, bartek, celina = party.characters
+    alas, bartek_s, celinas = (party.client(user) for user in party.players)
+    start(alas, party, ala, "skill:Atletyka")
+    add(alas, party, bartek, "skill:Dociekliwość")
+    add(alas, party, celina, "skill:Percepcja")
+    for client, character, face in ((alas, ala, 9), (bartek_s, bartek, 2), (celinas, celina, 1)):
+        dice(face)
+        roll(client, party, character)
+    boost(bartek_s, party, bartek)
+    post(alas, "group_settle", party.campaign, group().pk, revision=group().revision)
+    result = Roll.objects.get(kind="group")
+    assert [(s["kind"], s["amount"], s["source"]) for s in result.sources] == [
+        ("difficulty", 5, ""),
+        ("rolled", 1, "Ala: 9"),
+        ("rolled", 1, "Bartek: 2"),
+        ("boost", 3, "Bartek"),
+        ("rolled", 1, "Celina: 1"),
+    ]
+
+
 def test_momentum_from_a_die_goes_to_its_roller(party, dice):
     ala, bartek, celina = party.characters
     client = party.client(party.gm)
