@@ -1,16 +1,17 @@
 """Caerbannog's Rozmach rules in real browsers, the GM and a player in separate contexts.
 
-The GM fills the Reaction-cost table in the campaign's settings, a player picks a reaction the
-pool cannot pay, the panel refuses it until the spending is marked forced, shows the Determinacja
-it costs, and the roll's log entry (the player's and the GM's) says what was lost. The GM fills the
-PD table, the scene grants its Rozmach, and the GM's surprise on a called test reaches the
-player's panel live."""
+The GM fills the Reaction-cost table in the campaign's settings; a player picks a reaction the
+pool cannot pay, the panel refuses it and the player cannot force it. The GM calls the test and
+forces the spending: the panel shows the Determinacja it costs, and the roll's log entry (the
+player's and the GM's) says what was lost. The GM fills the PD table, the scene grants its
+Rozmach, and the GM's surprise on a called test reaches the player's panel live."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+from tests.web.test_browser_gm_night import call_for
 from tests.web.test_browser_table import entry
 from tests.web.test_browser_wrong_today import (
     CAERBANNOG,
@@ -41,7 +42,7 @@ def fill_reaction_costs(gm, reaction: str, cost: int) -> None:
     gm.wait_for_load_state()
 
 
-def test_a_forced_reaction_is_paid_with_determinacja_on_the_panel(browser, tmp_path):
+def test_a_reaction_the_gm_forces_is_paid_with_determinacja_on_the_panel(browser, tmp_path):
     with demo_table(tmp_path) as base:
         setter = log_in(browser, base, "gm")
         fill_reaction_costs(setter, "Kontra", 4)
@@ -54,7 +55,16 @@ def test_a_forced_reaction_is_paid_with_determinacja_on_the_panel(browser, tmp_p
         refusal = ala.wait_for_selector("#cb-reaction-error")
         assert "Kontra costs 4 Rozmach and the pool holds 0" in refusal.inner_text()
         assert ala.locator("#test-panel .roll-button").is_disabled()
-        ala.check("#cb-forced")
+        assert ala.locator("#cb-forced").is_disabled()  # forcing is the GM's (RULES.md 4.12)
+
+        gm.click(f"nav.crumbs >> text={CAERBANNOG}")
+        gm.click("text=GM dashboard")
+        card = call_for(gm, "Julio", tested="defence:Unik")
+        card.locator("button", has_text="Force the spending").click()
+        gm.wait_for_selector("button:has-text('Spending forced — take it back')")
+        ala.wait_for_selector("#test-panel input[name='pending']", state="attached")
+        ala.wait_for_selector("#cb-forced:checked")
+        ala.select_option("#test-panel select[name='reaction']", "Kontra")
         cost = ala.wait_for_selector("#test-panel .cb-forced-cost")
         assert "4 Determinacja is lost" in cost.inner_text()
         ala.screenshot(path=str(tmp_path / "forced-spending-panel.png"))

@@ -205,59 +205,30 @@ def test_a_reaction_is_paid_from_the_pool_before_its_dice(client, reacting, dice
     ]
 
 
-def test_a_reaction_the_pool_cannot_pay_is_refused_unless_forced(client, reacting):
+def test_a_reaction_the_pool_cannot_pay_is_refused(client, reacting):
     hero = reacting(rozmach=1)
     response = roll(client, hero, defence="Unik", reaction="Kontra")
     assert response.status_code == 422
     assert "Kontra costs 4 Rozmach and the pool holds 1" in response.content.decode()
-    assert "the 3 lacking are lost as Determinacja" in response.content.decode()
+    assert "Rozmach cannot be replaced by another resource" in response.content.decode()
     assert Roll.objects.count() == 0
     assert resources(hero)["rozmach"] == 1
 
 
-def test_a_forced_spending_takes_the_pool_and_the_shortfall_in_determinacja(client, reacting, dice):
+def test_a_player_cannot_force_a_spending_on_an_own_test(client, reacting):
+    """RULES.md 4.12: a spending is forced by the rules or the GM, never by the player."""
     hero = reacting(rozmach=1, determinacja=3)
-    shown = panel(client, hero, defence="Unik", reaction="Kontra", forced="1")
-    assert "the pool lacks 3, so 3 Determinacja is lost" in shown.content.decode()
-    dice(2, 2, 1)
-    roll(client, hero, defence="Unik", reaction="Kontra", forced="1")
-    entry = Roll.objects.get()
-    assert (resources(hero)["rozmach"], resources(hero)["determinacja"]) == (0, 0)
-    lines = [source_line(s) for s in entry.sources]
-    assert "1 Rozmach spent: reaction: Kontra" in lines
-    assert "3 Determinacja lost: forced spending (Kontra): the Rozmach the pool lacked" in lines
-
-
-def test_a_forced_spending_the_determinacja_cannot_pay_is_refused(client, reacting):
-    hero = reacting(rozmach=0, determinacja=2)
     response = roll(client, hero, defence="Unik", reaction="Kontra", forced="1")
     assert response.status_code == 422
-    assert "lacks 4 Rozmach, to be lost as Determinacja, and the sheet holds 2 Determinacja" in (
-        response.content.decode()
-    )
-    assert resources(hero)["determinacja"] == 2
-
-
-def test_a_reaction_not_in_the_gms_table_is_refused(client, reacting):
-    hero = reacting()
-    response = roll(client, hero, defence="Unik", reaction="Teleport")
-    assert response.status_code == 422
-    assert "“Teleport” is not in the GM's Reaction-cost table." in text(response)
     assert Roll.objects.count() == 0
+    assert (resources(hero)["rozmach"], resources(hero)["determinacja"]) == (1, 3)
 
 
-def test_a_re_roll_after_a_reaction_keeps_the_reaction_paid(client, reacting, dice):
-    hero = reacting(rozmach=3)
-    dice(2, 2, 1)
-    roll(client, hero, defence="Unik", reaction="Unik w ostatniej chwili")
-    parent = Roll.objects.get()
-    dice(8, 8, 1)
-    url = reverse("test_follow_up", args=[hero.campaign_id, hero.pk, parent.pk, "reroll"])
-    client.post(url, {"ability": "Szczęściarz", "key": str(uuid.uuid4())})
-    assert resources(hero)["rozmach"] == 3  # 1 left after the reaction + 2 from the new eights
-
-
-# --- Surprise: the GM's control on a called test ---------------------------------------------
+def test_an_own_tests_panel_says_only_the_gm_forces_a_spending(client, reacting):
+    hero = reacting(rozmach=1)
+    page = panel(client, hero, defence="Unik", reaction="Kontra").content.decode()
+    assert 'name="forced" value="1" disabled' in page
+    assert "only the GM forces a spending, on a called test" in page
 
 
 @pytest.fixture
@@ -449,6 +420,41 @@ def test_the_gm_forces_the_spending_of_a_called_reaction(client, called_reaction
     assert 'name="forced" value="1" checked disabled' in shown.content.decode()
     roll_called(client, table, test, dice, 5, 4, 1, reaction="Kontra")
     assert (resources(table.hero)["rozmach"], resources(table.hero)["determinacja"]) == (0, 0)
+
+
+def test_a_forced_spending_takes_the_pool_and_the_shortfall_in_determinacja(
+    client, called_reaction, dice
+):
+    table, test = called_reaction
+    set_forced(client, table, test, "yes")
+    client.force_login(table.players[0])
+    shown = client.post(panel_url(table.hero), {"pending": test.pk, "reaction": "Kontra"})
+    assert "the pool lacks 3, so 3 Determinacja is lost" in shown.content.decode()
+    roll_called(client, table, test, dice, 5, 4, 1, reaction="Kontra")
+    entry = Roll.objects.get()
+    assert (resources(table.hero)["rozmach"], resources(table.hero)["determinacja"]) == (0, 0)
+    lines = [source_line(s) for s in entry.sources]
+    assert "1 Rozmach spent: reaction: Kontra" in lines
+    assert "3 Determinacja lost: forced spending (Kontra): the Rozmach the pool lacked" in lines
+
+
+def test_a_forced_spending_the_determinacja_cannot_pay_is_refused(client, make_table, dice):
+    table = make_table(
+        "caerbannog",
+        settings={"caerbannog": {"reaction_costs": REACTIONS}},
+        characters=[("Morgana", sheet(rozmach=0, determinacja=2))],
+        session="first",
+    )
+    target = {"skill": [], "defence": ["Unik"], "form": "combined", "difficulty": "3"}
+    test = pending.call_test(
+        session=table.session, character=table.hero, gm=table.gm, target=target
+    )
+    set_forced(client, table, test, "yes")
+    response = roll_called(client, table, test, dice, 5, 4, 1, reaction="Kontra")
+    assert "lacks 4 Rozmach, to be lost as Determinacja, and the sheet holds 2 Determinacja" in (
+        text(response)
+    )
+    assert resources(table.hero)["determinacja"] == 2
 
 
 def test_on_a_called_test_the_player_cannot_force_the_spending_alone(client, called_reaction, dice):

@@ -242,7 +242,7 @@ class CaerbannogChoices(conditions.ConditionChoices, PanelForm):
     )
     modifier_source = Name()
     #: A reaction from the GM's Reaction-cost table, paid in Rozmach before the dice; ``forced``
-    #: when the rules force the spending (what the pool lacks costs Determinacja).
+    #: when the GM forces the spending on a called test (what the pool lacks costs Determinacja).
     reaction = Name()
     forced = forms.BooleanField(required=False)
 
@@ -263,6 +263,10 @@ class CaerbannogChoices(conditions.ConditionChoices, PanelForm):
             fixed["forced"] = (pending.get("modifiers") or {}).get("forced") is True
             if gm_difficulty is not None:
                 fixed["difficulty"] = gm_difficulty
+        else:
+            # Forcing a spending is the rules' or the GM's, never the player's own choice
+            # (RULES.md 4.12): the GM sets it on a called test; an own test is never forced.
+            fixed["forced"] = False
         form = cls(choices, fixed=fixed)
         form.skills, form.defences = _skills(data), _defences(data)
         form.fields["difficulty"].gms = gm_difficulty is not None

@@ -11,8 +11,9 @@ Decisions (the rules leave them open):
 - A reaction is paid when it is made, before its dice: the Rozmach the reaction's own roll
   gains cannot pay for it (it is gained after). The cost is the GM's table's, as it stands when
   the test is rolled.
-- A reaction costing more than the pool holds is refused, unless the spending is forced (the
-  player ticks it on an own test; on a called test it is the GM's, set on the card): then the
+- A reaction costing more than the pool holds is refused, unless the spending is forced: that
+  is the rules' or the GM's, never the player's choice (RULES.md 4.12: Rozmach cannot be
+  replaced by any other resource), so the GM sets it on a called test's card; then the
   pool pays what it holds and the shortfall is lost as the same amount of Determinacja
   (``caerbannog_pool.force_spend``). A forced spending the sheet's Determinacja cannot pay
   either is refused: the sheet never goes below 0.
@@ -94,9 +95,10 @@ def plan(
         if lacking and not forced:
             errors["reaction"] = [
                 _(
-                    "%(reaction)s costs %(cost)s Rozmach and the pool holds %(have)s. Only a "
-                    "forced spending may cost more than the pool: tick it if the rules or the "
-                    "GM force it, and the %(lacking)s lacking are lost as Determinacja."
+                    "%(reaction)s costs %(cost)s Rozmach and the pool holds %(have)s: Rozmach "
+                    "cannot be replaced by another resource. Only where the rules or the GM "
+                    "force the spending (the GM sets it on a called test) are the %(lacking)s "
+                    "lacking lost as Determinacja."
                 )
                 % {"reaction": reaction, "cost": cost, "have": after_surprise, "lacking": lacking}
             ]
