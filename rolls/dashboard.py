@@ -208,6 +208,7 @@ def _dashboard_context(request, campaign, **forms) -> dict[str, Any]:
         **awards_context(campaign, **forms),
         **tables_context(campaign, session),
         **log_context(campaign, request.user, session),
+        "cues_session": session,  # the group cue's (rolls.cues)
     }
 
 

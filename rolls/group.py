@@ -517,8 +517,18 @@ def cue(session: GameSession | None, user) -> dict[str, Any] | None:
     group = current(session)
     if group is None or group.status not in OPEN:
         return None
+    return cue_of(group, user, session.campaign.gm_id)
+
+
+def under_way(session: GameSession) -> GroupTest | None:
+    """The session's group test being gathered or rolled, if any (one query)."""
+    return GroupTest.objects.filter(session=session, status__in=OPEN).first()
+
+
+def cue_of(group: GroupTest, user, gm_id: int) -> dict[str, Any]:
+    """``cue`` of the group test under way, ``group``, in the campaign of the GM ``gm_id``."""
     mine = set(Character.objects.filter(owner=user).values_list("pk", flat=True))
-    if session.campaign.gm_id == user.pk:  # the GM rolls for anyone: every die still to roll
+    if gm_id == user.pk:  # the GM rolls for anyone: every die still to roll
         mine = {m["character"] for m in group.members}
     return {
         "group": group,

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from config.text import TextField, text_problem
+from rolls import cues
 from rolls import group as actions
 from rolls.actions import ActionRefused
 from rolls.gm_forms import RollKeyForm
@@ -94,7 +95,8 @@ def _campaign_with_rules(request, campaign_id: int):
 @login_required
 def group_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign_with_rules(request, campaign_id)
-    return render(request, "rolls/group_page.html", _context(request, campaign))
+    context = _context(request, campaign)
+    return render(request, "rolls/group_page.html", context | {"cues_session": context["session"]})
 
 
 @require_GET
@@ -273,11 +275,8 @@ def group_cancel(request: HttpRequest, campaign_id: int, group_id: int) -> HttpR
 @require_GET
 @login_required
 def group_cue(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The line on every page of the table while a group test is under way."""
+    """The line on every page of the table while a group test is under way (``?here=1`` on
+    the group test's own page)."""
     campaign = member_campaign(request, campaign_id)
-    session = _session(campaign)
-    rules = actions.rules_of(campaign.system)
-    cue = actions.cue(session, request.user) if rules else None
-    offer = rules is not None and session is not None
-    context = {"campaign": campaign, "cue": cue, "offer": offer}
+    context = cues.group_cue(campaign, request.user, here=cues.asked(request)["here"])
     return render(request, "rolls/_group_cue.html", context)

@@ -9,7 +9,9 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -18,7 +20,7 @@ from django_htmx.http import reswap, retarget
 from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
-from rolls import actions, conditions
+from rolls import actions, conditions, cues
 from rolls import pending as pending_actions
 from rolls.engine.note import NOTE_KINDS
 from rolls.log import entry_for, may_see
@@ -184,11 +186,12 @@ _UNKNOWN = object()
 
 
 def _render(request, campaign, character, choices, *, status=200, rolled=None, refusal="",
-            session=_UNKNOWN, panel=None):  # fmt: skip
+            session=_UNKNOWN, panel=None, settle=_UNKNOWN):  # fmt: skip
     """The panel partial; after a roll, with the entry and what may follow it.
 
-    ``session`` (the open one, or None) and ``panel`` (built from these choices on this very
-    sheet) spare reading and computing them again when the caller has them.
+    ``session`` (the open one, or None), ``panel`` (built from these choices on this very
+    sheet) and ``settle`` (the opposed test it settles in turn, ``opposed.settle_view``) spare
+    reading and computing them again when the caller has them.
     """
     pending = None if rolled is not None else _pending_for(character, choices)
     called_off = None
@@ -209,6 +212,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         )
     if session is _UNKNOWN:
         session = GameSession.objects.open_of(campaign.pk)
+    opposed_settle = opposed_settle_view(character, request.user) if settle is _UNKNOWN else settle
     entry, follow_ups = _rolled_for(request, rolled, character, campaign)
     visibilities = _visibilities(campaign, request.user)
     context = {
@@ -228,7 +232,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         "pending": pending,
         "called_off": called_off,
         "opposed": opposed_panel_view(pending, choices, viewer=request.user),
-        "opposed_settle": opposed_settle_view(character, request.user),
+        "opposed_settle": opposed_settle,
     }
     return render(request, "rolls/_panel.html", context, status=status)
 
@@ -266,11 +270,9 @@ def _refreshed(request, campaign, character, choices) -> HttpResponse:
     with the result shown, or what has since followed it (the GM read another die)."""
     choices = conditions.without_ended(choices, character)
     asked = _asked(choices, "pending")
-    called = PendingTest.objects.filter(character=character, status=PendingTest.Status.OPEN)
-    called = called.order_by("-created_at").first()
+    called = _latest_call(character)
     if called is not None and called.pk != asked:
-        opened = {**(called.draft or {}), "pending": [str(called.pk)]}
-        return _render(request, campaign, character, posted(opened))
+        return _render(request, campaign, character, _opened(called))
     was = None
     if asked is not None and called is None:
         was = PendingTest.objects.filter(pk=asked, character=character).first()
@@ -281,10 +283,44 @@ def _refreshed(request, campaign, character, choices) -> HttpResponse:
         choices = with_target(choices, was.target)
         return _render(request, campaign, character, choices, rolled=rolled)
     if "key" not in choices:
-        # No test opened yet: the panel stays the slot a stat click fills.
-        slot = {"campaign": campaign, "character": character}
-        return render(request, "rolls/_panel_slot.html", slot)
+        # No test opened yet: the panel as a page opens it (a stat click fills an idle slot).
+        return HttpResponse(panel_on_load(request, campaign, character))
     return _render(request, campaign, character, choices, rolled=_shown(choices, character))
+
+
+def _latest_call(character) -> PendingTest | None:
+    """The test the GM has called on ``character`` and no one has rolled yet (the newest)."""
+    called = PendingTest.objects.filter(character=character, status=PendingTest.Status.OPEN)
+    return called.order_by("-created_at").first()
+
+
+def _opened(called: PendingTest):
+    """The panel's choices for a call it opens: the player's draft of it, if any."""
+    return posted({**(called.draft or {}), "pending": [str(called.pk)]})
+
+
+def panel_on_load(request, campaign, character, *, session=_UNKNOWN) -> SafeString:
+    """The test panel as a page opens it, and as a refresh finds it with no test opened: what
+    this character must do now is there at once, rendered here, never fetched after the page
+    loads. A test the GM called on it opens with the player's choices so far; a side of an
+    opposed test whose turn it is to settle (Caerbannog) shows its settling box and its roll;
+    else the idle slot a click on a stat fills.
+
+    ``session``: the open session, or None, when the caller knows it (a page without one asks
+    nothing more)."""
+    if session is _UNKNOWN:
+        session = GameSession.objects.open_of(campaign.pk)
+    called = _latest_call(character) if session is not None else None
+    if called is not None:
+        response = _render(request, campaign, character, _opened(called), session=session)
+        return SafeString(response.content.decode())
+    settle = opposed_settle_view(character, request.user) if session is not None else None
+    if settle is not None and settle["may_settle"]:
+        response = _render(request, campaign, character, {}, session=session, settle=settle,
+                           rolled=settle["final"])  # fmt: skip
+        return SafeString(response.content.decode())
+    slot = {"campaign": campaign, "character": character}
+    return SafeString(render_to_string("rolls/_panel_slot.html", slot, request))
 
 
 def _shown(choices, character) -> Roll | None:
@@ -480,24 +516,8 @@ def test_follow_up(
 @require_http_methods(["GET"])
 @login_required
 def my_calls(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The tests the GM is calling for on the user's characters: the cue every page shows."""
+    """The tests the GM is calling for on the user's characters: the cue every page shows
+    (``?sheet=`` leaves out the character whose panel is on that page)."""
     campaign = member_campaign(request, campaign_id)
-    calls = (
-        PendingTest.objects.filter(
-            session__campaign=campaign,
-            session__ended_at__isnull=True,
-            character__owner=request.user,
-            status=PendingTest.Status.OPEN,
-        )
-        .select_related("character")
-        .order_by("created_at")
-    )
-    cues = [{"test": test, "what": _what(test.target)} for test in calls]
-    return render(request, "rolls/_call_cues.html", {"campaign": campaign, "cues": cues})
-
-
-def _what(target: dict) -> str:
-    """What the GM called for, in the sheet's own words (``ZRĘCZNOŚĆ + SPRAWNOŚĆ``)."""
-    values = target.values() if isinstance(target, dict) else []
-    parts = [v for value in values for v in (value if isinstance(value, list) else [value])]
-    return " + ".join(str(part) for part in parts if isinstance(part, str) and part)
+    shown = cues.call_cues(campaign, request.user, sheet=cues.asked(request)["sheet"])
+    return render(request, "rolls/_call_cues.html", {"campaign": campaign, "cues": shown})

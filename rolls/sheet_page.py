@@ -1,5 +1,5 @@
 """What the rolls app shows on a character's sheet page: the table's roll log beside the sheet,
-the character's conditions and, to the sheet's player, the test the GM has called for
+the character's conditions and, to those who may roll for it, its test panel as it opens
 (registered with ``sheets.page_parts`` in rolls.apps)."""
 
 from __future__ import annotations
@@ -11,22 +11,31 @@ from django.http import HttpRequest
 from campaigns.models import Campaign
 from rolls import conditions
 from rolls.log import log_context
-from rolls.models import PendingTest
+from rolls.panel_views import panel_on_load
 
 
-def called_test_context(context: dict) -> dict[str, Any]:
-    """The test the GM has called for and the player has not rolled yet: it opens at once."""
+def panel_context(
+    request: HttpRequest, campaign: Campaign, context: dict, session
+) -> dict[str, Any]:
+    """The test panel of the page's character, to its player (or the GM), as it opens
+    (``panel_views.panel_on_load``): a test called on it, its turn to settle, else the idle
+    slot. ``session`` is the open session or None; the cues above the page leave out this
+    character, whose panel says it all (``cues_session`` spares them asking again)."""
+    shown = {"cues_session": session}
     if not context["can_edit"]:
-        return {}
-    pending = PendingTest.objects.filter(
-        character=context["character"], status=PendingTest.Status.OPEN
-    ).first()
-    return {"pending_test": pending}
+        return shown
+    character = context["character"]
+    panel = panel_on_load(request, campaign, character, session=session)
+    return shown | {"test_panel": panel, "panel_character": character}
 
 
 def beside_sheet(request: HttpRequest, campaign: Campaign, context: dict) -> dict[str, Any]:
+    log = log_context(campaign, request.user)
+    session = log["log_session"]
     return (
-        log_context(campaign, request.user)
-        | called_test_context(context)
+        log
+        | panel_context(
+            request, campaign, context, session if session and session.is_open else None
+        )
         | {"sheet_conditions": conditions.active(context["character"])}
     )

@@ -88,14 +88,15 @@ def session_log_earlier(request: HttpRequest, campaign_id: int, session_id: int)
 def session_detail(request: HttpRequest, campaign_id: int, session_id: int) -> HttpResponse:
     campaign = member_campaign(request, campaign_id)
     session = _session_of(campaign, session_id)
-    context = {}
     own = list(Character.objects.filter(campaign=campaign, owner=request.user).order_by("pk"))
     if own and session.is_open:
         # A player's table: their character to play (one at a time, chosen by ?character=).
         chosen = request.GET.get("character", "")
         character = next((c for c in own if str(c.pk) == chosen), own[0])
         context = sheet_and_panel_context(request, campaign, character) | {"own": own}
-        context |= sheet_page.called_test_context(context)
+        context |= sheet_page.panel_context(request, campaign, context, session)
+    else:
+        context = {"cues_session": session if session.is_open else None}
     context |= log_context(campaign, request.user, session)
     context |= _side_context(request, campaign, session)
     return render(request, "rolls/session_detail.html", context)

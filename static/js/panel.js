@@ -44,6 +44,8 @@
     return input ? input.value : null;
   }
   let called = calledId();
+  // A call already there when the page opens (rendered with it) takes them as well.
+  if (called) bringIntoView(panelElement());
   document.addEventListener("htmx:afterSwap", function (event) {
     if (!event.detail.target || event.detail.target.id !== "test-panel") return;
     const now = calledId();
@@ -55,9 +57,6 @@
       if (panelElement() && REFRESHES[name](event.detail || {})) refresh();
     });
   });
-  // A test the GM called before this page opened is shown at once.
-  const initial = panelElement();
-  if (initial && initial.dataset.pending) refresh();
 
   // --- A click on a stat ---
   function matching(form, key, value) {
@@ -221,13 +220,5 @@
     if (target) target.focus({ preventScroll: false });
     const panel = panelElement();
     if (panel && phone.matches) panel.scrollIntoView({ block: "start" });
-  });
-
-  // Where this character's panel is, the panel itself shows the GM's call: its cue is not
-  // repeated above the page (rolls/_call_cue.html).
-  document.addEventListener("htmx:afterSwap", function (event) {
-    const cues = event.detail.target;
-    if (!cues || cues.id !== "call-cues" || !character()) return;
-    cues.querySelectorAll('.call-cue[data-character="' + character() + '"]').forEach(function (cue) { cue.hidden = true; });
   });
 })();

@@ -91,8 +91,10 @@ def url(name: str, character=None, campaign=None, **kwargs) -> str:
 
 
 # The sheet page: session, user, campaign, character; then the log beside the sheet (its
-# game session and entries, who is at the table), the test the GM may have called for, and the
-# character's conditions (one query, with the entries they name).
+# game session and entries, who is at the table), the character's conditions (one query, with
+# the entries they name) and the cue of the GM's calls on the reader's characters (rolls.cues).
+# With no session running, the panel asks nothing (no test can be called, no opposed test
+# settled), nor does the group cue.
 SHEET_PAGE_QUERIES = 8
 
 

@@ -155,8 +155,9 @@ def test_the_campaign_page_runs_the_same_queries_for_any_table(
 ):
     _fill(campaign, make_user, players=size, characters_each=size)
     client.force_login(gm)
-    # session, user, campaign, memberships, characters, NPC count, game sessions
-    with django_assert_num_queries(6):
+    # session, user, campaign, memberships, characters, NPC count, game sessions; the cue of
+    # the GM's calls on the reader's characters, in the page's first HTML (rolls.cues)
+    with django_assert_num_queries(7):
         assert client.get(detail(campaign)).status_code == 200
 
 
