@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 from django.db.models import OuterRef, Subquery
+from django.utils.translation import gettext as _
 
 from campaigns.models import GameSession
 from rolls import group
@@ -53,11 +54,30 @@ def call_cues(campaign, user, *, sheet: int | None = None) -> list[dict[str, Any
     return [{"test": test, "what": _what(test.target)} for test in calls]
 
 
+#: A called test's target keys that say how hard it is, who helps or how a combined test is
+#: read: not what is tested.
+NOT_TESTED = frozenset({"difficulty", "helper", "form", "order", "combat"})
+#: Caerbannog names each tested place by its kind ("skill:Atletyka", "defence:Unik").
+PLACE_KINDS = ("skill:", "defence:")
+
+
 def _what(target: dict) -> str:
-    """What the GM called for, in the sheet's own words (``ZRĘCZNOŚĆ + SPRAWNOŚĆ``)."""
-    values = target.values() if isinstance(target, dict) else []
+    """What the GM called for, in the sheet's own words (``ZRĘCZNOŚĆ + SPRAWNOŚĆ``), and against
+    what difficulty (``Umysł against 15``)."""
+    if not isinstance(target, dict):
+        return ""
+    values = [value for key, value in target.items() if key not in NOT_TESTED]
     parts = [v for value in values for v in (value if isinstance(value, list) else [value])]
-    return " + ".join(str(part) for part in parts if isinstance(part, str) and part)
+    named = [
+        part.split(":", 1)[1] if part.startswith(PLACE_KINDS) else part
+        for part in parts
+        if isinstance(part, str) and part
+    ]
+    tested = " + ".join(named)
+    difficulty = target.get("difficulty")
+    if tested and isinstance(difficulty, str | int) and str(difficulty):
+        return _("%(tested)s against %(difficulty)s") % {"tested": tested, "difficulty": difficulty}
+    return tested
 
 
 def group_cue(campaign, user, *, session=UNKNOWN, here: bool = False) -> dict[str, Any]:

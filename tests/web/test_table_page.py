@@ -8,7 +8,9 @@ from django.urls import reverse
 
 from rolls import actions, pending
 from sheets.models import Character
+from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET
 from tests.web.test_panel_fasttest import SHEET
+from tests.web.test_panel_twod6 import NOMAD
 
 pytestmark = pytest.mark.django_db
 
@@ -109,3 +111,22 @@ def test_the_campaign_page_carries_the_cue_and_its_socket(client, table, player)
     page = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
     assert "data-table-events" in page
     assert reverse("my_calls", args=[campaign.pk]) in page
+
+
+def test_a_2d6_call_cue_names_the_difficulty_as_what_the_test_is_against(
+    client, make_table, player, gm
+):
+    wasteland = make_table("2d6", characters=[("Aoife", NOMAD)])
+    target = {"attribute": "Umysł", "skill": "", "difficulty": "15", "helper": ["Rurik"]}
+    pending.call_test(session=wasteland.session, character=wasteland.hero, gm=gm, target=target)
+    client.force_login(player)
+    cue = calls(client, wasteland.campaign).content.decode()
+    assert "(Umysł against 15)" in cue
+
+
+def test_a_caerbannog_call_cue_names_the_skill_without_its_kind(client, make_table, player, gm):
+    table = make_table("caerbannog", characters=[("Julio", CAERBANNOG_SHEET)])
+    target = {"tested": "skill:Atletyka", "form": "combined", "difficulty": "przeciętny"}
+    pending.call_test(session=table.session, character=table.hero, gm=gm, target=target)
+    client.force_login(player)
+    assert "(Atletyka against przeciętny)" in calls(client, table.campaign).content.decode()
