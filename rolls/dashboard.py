@@ -156,10 +156,21 @@ def pending_context(campaign, session) -> dict[str, Any]:
     }
 
 
+def _wound_to_apply(item: dict[str, Any]) -> bool:
+    return item["combat"] and item["applied"] is None
+
+
 def after_roll_context(campaign, session) -> dict[str, Any]:
-    """The after-roll strip: its latest tests (only in a system that has one)."""
+    """The after-roll strip: its latest tests (only in a system that has one). The newest stays
+    open, and any whose wound is still to apply (its wound test waits on it); the tests settled
+    before the newest fold away."""
     items = after_roll.strip(campaign, session) if campaign.rules.after_roll_strip else []
-    return {"campaign": campaign, "session": session, "after_roll_items": items}
+    return {
+        "campaign": campaign,
+        "session": session,
+        "after_roll_items": [i for n, i in enumerate(items) if n == 0 or _wound_to_apply(i)],
+        "earlier_after_roll": [i for n, i in enumerate(items) if n > 0 and not _wound_to_apply(i)],
+    }
 
 
 def gm_readings_context(campaign, session) -> dict[str, Any]:
