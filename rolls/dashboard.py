@@ -130,12 +130,23 @@ def party_context(campaign, session) -> dict[str, Any]:
     }
 
 
+def _fold_rolled(cards: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The cards shown open (every open test, and the latest roll) and the rolled cards before
+    it, newest first: those stay until their character's next test and would pile up."""
+    rolled = sorted((c for c in cards if "rolled" in c), key=lambda c: -c["test"].roll.seq)
+    earlier = rolled[1:]
+    folded = {id(card) for card in earlier}
+    return [c for c in cards if id(c) not in folded], earlier
+
+
 def pending_context(campaign, session) -> dict[str, Any]:
     """The tests being shaped, the opposed tests, and the NPCs a card can take traits from."""
+    cards, earlier_rolled = _fold_rolled(_pending_cards(campaign, session))
     return {
         "campaign": campaign,
         "session": session,
-        "cards": _pending_cards(campaign, session),
+        "cards": cards,
+        "earlier_rolled": earlier_rolled,
         "opposed_tests": opposed_view(session),
         "opposed_rules": get_system(campaign.system).opposed,
         # Who may take a side in an opposed test, with what each may test: this part's own, so
@@ -145,10 +156,21 @@ def pending_context(campaign, session) -> dict[str, Any]:
     }
 
 
+def _wound_to_apply(item: dict[str, Any]) -> bool:
+    return item["combat"] and item["applied"] is None
+
+
 def after_roll_context(campaign, session) -> dict[str, Any]:
-    """The after-roll strip: its latest tests (only in a system that has one)."""
+    """The after-roll strip: its latest tests (only in a system that has one). The newest stays
+    open, and any whose wound is still to apply (its wound test waits on it); the tests settled
+    before the newest fold away."""
     items = after_roll.strip(campaign, session) if campaign.rules.after_roll_strip else []
-    return {"campaign": campaign, "session": session, "after_roll_items": items}
+    return {
+        "campaign": campaign,
+        "session": session,
+        "after_roll_items": [i for n, i in enumerate(items) if n == 0 or _wound_to_apply(i)],
+        "earlier_after_roll": [i for n, i in enumerate(items) if n > 0 and not _wound_to_apply(i)],
+    }
 
 
 def gm_readings_context(campaign, session) -> dict[str, Any]:
@@ -271,10 +293,18 @@ def refusal_context(request, cards) -> dict[str, Any]:
     if not kept:
         return {}
     if kept["card"] is not None:
-        shown = {c["test"].pk: [c["test"].revision, c["test"].status] for c in cards["cards"]}
+        every = cards["cards"] + cards["earlier_rolled"]
+        shown = {c["test"].pk: [c["test"].revision, c["test"].status] for c in every}
         if shown.get(kept["card"]) != kept["state"]:
             return {}
-    return {"refusal": kept["message"], "refused": kept["card"], "typed": kept["typed"]}
+    folded = {c["test"].pk for c in cards["earlier_rolled"]}
+    return {
+        "refusal": kept["message"],
+        "refused": kept["card"],
+        "typed": kept["typed"],
+        # A refusal on a folded card is shown where the GM acted: its fold stays open.
+        "refused_folded": kept["card"] in folded,
+    }
 
 
 def pending_part_context(request, campaign, session) -> dict[str, Any]:
