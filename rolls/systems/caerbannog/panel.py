@@ -601,7 +601,15 @@ def _gm_ease_text(
 
 
 #: What the GM may change on a pending Caerbannog test (see rolls.pending.OPERATIONS).
-GM_CONTROLS = ("difficulty", "easing", "hindering", "modifier", "surprise", "forced")
+GM_CONTROLS = (
+    "difficulty",
+    "easing",
+    "hindering",
+    "modifier",
+    "surprise",
+    "forced",
+    "heroic_other",
+)
 #: Easing or hindering factors the GM sets on one called test.
 GM_FACTORS = 10
 #: The GM's numbers and their ranges: the difficulty as the call form lists it (never below 0,
