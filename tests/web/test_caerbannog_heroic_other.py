@@ -8,12 +8,14 @@ import uuid
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from config.text import has_unsafe_text
 from rolls import pending
 from rolls.actions import ActionRefused, user_group
 from rolls.models import Roll
 from rolls.systems.caerbannog import panel as caerbannog_panel
+from rolls.words import source_line
 from tests.web.hostile import encode
 
 pytestmark = pytest.mark.django_db
@@ -163,6 +165,68 @@ def test_a_system_without_it_refuses_the_control(make_table):
     )
     with pytest.raises(ActionRefused, match="no such setting"):
         pending.change_test(test.pk, table.gm, "set_heroic_other", name=NAME, price=PRICE)
+
+
+# --- Heroic effort paid with it ---------------------------------------------------------------
+
+
+def test_the_heroic_offer_lists_the_gms_resource_with_its_price(client, called, dice):
+    table, test = called
+    allow(client, table, test, name=NAME, price=PRICE)
+    page = []
+    parent = roll_failed(client, table, test, dice, answer=page)
+    choices = dict(offer(table, parent).fields[0]["choices"])
+    assert choices["other"] == f"{NAME}, allowed by the GM: {PRICE}"
+    assert {"wytrzymalosc", "determinacja"} <= set(choices)
+    assert 'name="resource" value="other"' in page[0]
+    assert f"{NAME}, allowed by the GM: {PRICE}" in page[0]
+
+
+def test_paying_with_it_gives_1_success_and_takes_nothing_from_the_sheet(client, called, dice):
+    table, test = called
+    allow(client, table, test, name=NAME, price=PRICE)
+    parent = roll_failed(client, table, test, dice)
+    assert heroic(client, table, parent, resource="other").status_code == 200
+    entry = Roll.objects.get(kind="heroic")
+    assert entry.result["answer"]["result"] == 1
+    have = resources(table.hero)
+    assert (have["wytrzymalosc"], have["determinacja"], have["rozmach"]) == (8, 3, 0)
+
+
+def test_the_log_names_the_resource_and_its_price(client, called, dice):
+    table, test = called
+    allow(client, table, test, name=NAME, price=PRICE)
+    heroic(client, table, roll_failed(client, table, test, dice), resource="other")
+    sources = Roll.objects.get(kind="heroic").sources
+    assert f"+2 heroic effort cost: paid with {NAME}, allowed by the GM: {PRICE}" in [
+        source_line(s) for s in sources
+    ]
+    with translation.override("pl"):
+        lines = [source_line(s) for s in sources]
+    assert any(f"opłacony: {NAME}, za zgodą MG: {PRICE}" in line for line in lines)
+
+
+def test_a_forged_other_resource_without_the_gms_allowance_is_refused(client, called, dice):
+    table, test = called
+    parent = roll_failed(client, table, test, dice)
+    assert "other" not in dict(offer(table, parent).fields[0]["choices"])
+    response = heroic(client, table, parent, resource="other")
+    assert response.status_code == 409
+    assert "The GM has not allowed heroic effort with another resource on this test." in text(
+        response
+    )
+    assert not Roll.objects.filter(kind="heroic").exists()
+
+
+def test_an_allowance_taken_back_before_the_roll_is_refused_after_it(client, called, dice):
+    table, test = called
+    allow(client, table, test, name=NAME, price=PRICE)
+    allow(client, table, test, name="", price="")
+    parent = roll_failed(client, table, test, dice)
+    response = heroic(client, table, parent, resource="other")
+    assert response.status_code == 409
+    assert "The GM has not allowed heroic effort" in text(response)
+    assert resources(table.hero)["wytrzymalosc"] == 8
 
 
 @pytest.mark.parametrize("hostile", ["\x00", "\ud800", "\u202ekapitał", "ż" * 5000, "<b>x</b>"])
