@@ -59,14 +59,19 @@ class RollKeyForm(forms.Form):
 
 class ChangeTypedForm(forms.Form):
     """The dashboard's change to a pending test: which operation (its own form reads the rest,
-    ``rolls.pending_forms``) and the value typed, kept in its field when the change is refused."""
+    ``rolls.pending_forms``) and what was typed, kept in its field when the change is refused."""
 
     op = Text()
     value = Text()
+    #: Another resource for heroic effort and its price (Caerbannog's ``set_heroic_other``).
+    name = Text()
+    price = Text()
 
     def typed(self) -> dict[str, str]:
         self.is_valid()
-        return {name: self.cleaned_data.get(name) or "" for name in ("op", "value")}
+        return {
+            name: self.cleaned_data.get(name) or "" for name in ("op", "value", "name", "price")
+        }
 
 
 class CallTestForm(forms.Form):

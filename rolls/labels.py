@@ -203,6 +203,7 @@ WORDS = {
     "fixed_modifier": _("fixed modifier"),
     "boost_spent": _("category bonus, 1 Rozmach spent"),
     "paid_with": _("paid with %(name)s"),
+    "paid_with_other": _("paid with %(name)s, allowed by the GM: %(price)s"),
     "wytrzymalosc": _("Wytrzymałość"),
     "determinacja": _("Determinacja"),
     "all_dice": _("all dice"),

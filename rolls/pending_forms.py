@@ -27,6 +27,9 @@ from sheets.models import NPC
 MAX_DICE_ENTRIES = 20
 MAX_AMOUNT = 20
 TEXT_MAX = 80
+#: The name of another resource heroic effort may be paid with, and its price, as the GM says
+#: them (RULES.md 4.12): each a short line.
+HEROIC_OTHER_MAX = 60
 #: The mark of a combat test in a pending test's modifiers: only after such a test does the GM
 #: apply a combat wound (rolls.after_roll).
 COMBAT = "combat"
@@ -359,6 +362,58 @@ class ForcedForm(OperationForm):
             self.modifiers.pop("forced", None)
 
 
+class HeroicOtherForm(OperationForm):
+    """The GM lets the player pay for heroic effort with another fitting resource (RULES.md 4.12:
+    "the GM names it and its price"), or takes that back (both fields empty or not posted)."""
+
+    name = Text(required=False)
+    price = Text(required=False)
+
+    def clean_name(self) -> str:
+        return _short_line(self.cleaned_data["name"])
+
+    def clean_price(self) -> str:
+        return _short_line(self.cleaned_data["price"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        name, price = data.get("name"), data.get("price")
+        if name is not None and price is not None and bool(name) != bool(price):
+            # One of the two left empty: say which is missing (a take-back empties both).
+            if name:
+                self.add_error(
+                    "price", _("Say what paying with it costs (e.g. the duke's favour is lost).")
+                )
+            else:
+                self.add_error(
+                    "name",
+                    _("Name the resource heroic effort may be paid with (e.g. kapitał społeczny)."),
+                )
+        return data
+
+    def apply(self) -> None:
+        name, price = self.cleaned_data["name"], self.cleaned_data["price"]
+        if name and price:
+            self.modifiers["heroic_other"] = {"name": name, "price": price}
+        else:
+            self.modifiers.pop("heroic_other", None)
+
+
+def _short_line(value: str | None) -> str:
+    """One of the GM's short lines, stripped ("" when empty)."""
+    if problem := text_problem(value):  # before the strip: it would take \x1c-\x1f off the ends
+        raise ValidationError(problem)
+    text = (value or "").strip()
+    if "\n" in text or "\r" in text:
+        raise ValidationError(_("Keep the resource and its price to one line each."))
+    if len(text) > HEROIC_OTHER_MAX:
+        raise ValidationError(
+            _("Keep the resource and its price to %(max)s characters each.")
+            % {"max": HEROIC_OTHER_MAX}
+        )
+    return text
+
+
 class SurpriseForm(OperationForm):
     """The first round of a fight: the character's side was surprised or is surprising (the
     system's rules say what that does; Caerbannog halves or doubles the Rozmach pool), or
@@ -447,6 +502,7 @@ OPERATIONS: dict[str, type[OperationForm]] = {
     "set_combat": CombatForm,
     "set_surprise": SurpriseForm,
     "set_forced": ForcedForm,
+    "set_heroic_other": HeroicOtherForm,
     "set_target": TargetForm,
     "add_category_modifier": CategoryModifierForm,
     "set_condition_off": ConditionOffForm,
@@ -461,6 +517,7 @@ OPERATION_CONTROL = {
     "set_combat": COMBAT,
     "set_surprise": "surprise",
     "set_forced": "forced",
+    "set_heroic_other": "heroic_other",
     "add_category_modifier": "category_modifier",
 }
 KIND_CONTROL = {

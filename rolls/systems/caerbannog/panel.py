@@ -54,7 +54,7 @@ from rolls import conditions
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
-from rolls.models import Roll
+from rolls.models import PendingTest, Roll
 from rolls.opposed import initiators_difficulty
 from rolls.panels import (
     FollowUp,
@@ -84,6 +84,8 @@ REROLL_COST_MAX = 10
 COMBINED, ADDED = "combined", "added"
 #: What heroic effort may be paid with: the sheet's resource key and its name.
 HEROIC_RESOURCES = ("wytrzymalosc", "determinacja")
+#: Heroic effort paid with another resource, the one the GM allowed on a called test.
+OTHER = "other"
 FOLLOW_UP_KINDS = ("test", "reroll", "boost", "heroic")
 #: The GM's call form names what is tested in ordered places, the first the main one; the
 #: fourth is the one "above the third" that adds a die (RULES.md 8).
@@ -601,7 +603,15 @@ def _gm_ease_text(
 
 
 #: What the GM may change on a pending Caerbannog test (see rolls.pending.OPERATIONS).
-GM_CONTROLS = ("difficulty", "easing", "hindering", "modifier", "surprise", "forced")
+GM_CONTROLS = (
+    "difficulty",
+    "easing",
+    "hindering",
+    "modifier",
+    "surprise",
+    "forced",
+    "heroic_other",
+)
 #: Easing or hindering factors the GM sets on one called test.
 GM_FACTORS = 10
 #: The GM's numbers and their ranges: the difficulty as the call form lists it (never below 0,
@@ -838,7 +848,16 @@ def follow_ups(roll: Roll, character, campaign) -> list[FollowUp]:
         cost = 1 - (answer["result"] - against)
         sheet = read_sheet(character.data)
         names = _resource_names()
-        ordered = sorted(HEROIC_RESOURCES, key=lambda key: sheet.resource(key) < cost)
+        choices = [
+            (key, _resource_choice(names[key], sheet.resource(key), cost))
+            for key in HEROIC_RESOURCES
+        ]
+        if (other := _heroic_other(roll)) is not None:
+            choices.append((OTHER, _other_choice(other)))
+        # What the player can pay first (the first choice is the one ticked), the sheet's before
+        # the GM's; what the sheet cannot pay last.
+        short = {key for key in HEROIC_RESOURCES if sheet.resource(key) < cost}
+        choices.sort(key=lambda choice: choice[0] in short)
         offers.append(
             FollowUp(
                 "heroic",
@@ -848,10 +867,7 @@ def follow_ups(roll: Roll, character, campaign) -> list[FollowUp]:
                         "type": "radio",
                         "name": "resource",
                         "label": _("Pay with"),
-                        "choices": [
-                            (key, _resource_choice(names[key], sheet.resource(key), cost))
-                            for key in ordered
-                        ],
+                        "choices": choices,
                     },
                 ),
             )
@@ -896,7 +912,8 @@ def _heroic(panel: Panel, roll: Roll, character, choices) -> None:
         return
     if against:
         params["difficulty"] = against
-    paid_with = HeroicChoice(choices)
+    other = _heroic_other(roll)
+    paid_with = HeroicChoice.read(choices, other)
     if paid_with.messages:
         panel.errors |= paid_with.messages
         return
@@ -905,6 +922,16 @@ def _heroic(panel: Panel, roll: Roll, character, choices) -> None:
         cost = caerbannog.resolve(caerbannog.parse_params(params), faces).heroic_cost
     except EngineError as error:
         panel.errors[""] = [str(error)]
+        return
+    if resource == OTHER:
+        # The GM's resource and price (RULES.md 4.12): nothing is taken from the sheet, the log
+        # says what was paid; the Rozmach is kept as for any follow-up (``build_follow_up``).
+        panel.params = params
+        panel.sources = list(roll.sources) + [
+            *([source("difficulty", against)] if against else []),
+            source("heroic", cost, words("paid_with_other", **other)),
+        ]
+        panel.resolver = _reread(faces)
         return
     name = _resource_names()[resource]
     have = read_sheet(character.data).resource(resource)
@@ -952,14 +979,44 @@ def _reroll(panel: Panel, roll: Roll, choices) -> None:
 
 
 class HeroicChoice(PanelForm):
-    """What heroic effort is paid with."""
+    """What heroic effort is paid with: a resource of the sheet, or ``OTHER`` when the GM allowed
+    another one on the called test (``other``, see ``_heroic_other``)."""
 
     resource = Name()
 
+    @classmethod
+    def read(cls, choices, other: dict[str, str] | None) -> HeroicChoice:
+        form = cls(choices)
+        form.other = other
+        return form
+
     def clean_resource(self) -> str:
-        if self.cleaned_data["resource"] not in HEROIC_RESOURCES:
+        resource = self.cleaned_data["resource"]
+        if resource == OTHER and self.other is None:
+            raise ValidationError(
+                _("The GM has not allowed heroic effort with another resource on this test.")
+            )
+        if resource != OTHER and resource not in HEROIC_RESOURCES:
             raise ValidationError(_("Choose what heroic effort is paid with."))
-        return self.cleaned_data["resource"]
+        return resource
+
+
+def _heroic_other(roll: Roll) -> dict[str, str] | None:
+    """The other resource the GM allowed heroic effort to be paid with on the called test
+    ``roll`` belongs to, ``{"name", "price"}`` (RULES.md 4.12), or None. Read defensively: the
+    operation (``rolls.pending_forms.HeroicOtherForm``) checked it on the way in."""
+    root = roll
+    while root.parent_id is not None and root.kind in ("reroll", "boost", "heroic"):
+        root = root.parent
+    called = PendingTest.objects.filter(roll=root).only("modifiers").first()
+    modifiers = called.modifiers if called is not None else None
+    allowed = modifiers.get("heroic_other") if isinstance(modifiers, dict) else None
+    if not isinstance(allowed, dict):
+        return None
+    name, price = allowed.get("name"), allowed.get("price")
+    if not (isinstance(name, str) and isinstance(price, str) and name and price):
+        return None
+    return {"name": name, "price": price}
 
 
 class RerollChoices(PanelForm):
@@ -1091,6 +1148,10 @@ def _opponents_result(roll: Roll) -> int | None:
 
 def _resource_names() -> dict[str, str]:
     return {"wytrzymalosc": _("Wytrzymałość"), "determinacja": _("Determinacja")}
+
+
+def _other_choice(other: dict[str, str]) -> str:
+    return _("%(name)s, allowed by the GM: %(price)s") % other
 
 
 def _resource_choice(name: str, have: int, cost: int) -> str:
