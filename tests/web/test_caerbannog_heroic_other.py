@@ -17,18 +17,10 @@ from rolls.models import Roll
 from rolls.systems.caerbannog import panel as caerbannog_panel
 from rolls.words import source_line
 from tests.web.hostile import encode
+from tests.web.test_caerbannog_rozmach import SHEET  # Morgana: the Rozmach tests' sheet
 
 pytestmark = pytest.mark.django_db
 
-SHEET = {
-    "skills": [{"name": "Atletyka", "category": "physical", "level": 2}],
-    "category_bonuses": {"physical": 2, "practical": 3, "social": 3, "combat": 1,
-                         "knowledge": 0, "specialist": 0, "mystic": 0},
-    "defences": {"Blok": 1, "Odporność": 1, "Unik": 2, "Intuicja": 1, "Koncentracja": 1,
-                 "Opanowanie": 1},
-    "resources": {"wytrzymalosc": 8, "determinacja": 3, "zywotnosc": 10, "zdrowie": 10,
-                  "kapital_spoleczny": 2, "pd": 0, "rozmach": 0},
-}  # fmt: skip
 NAME, PRICE = "kapitał społeczny", "the duke's favour is lost"
 
 
