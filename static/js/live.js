@@ -52,16 +52,20 @@
   // Every control that talks to the server: when the request does not get through, the
   // control says so and offers to send it again, as it was (a keyed request keeps its key, so
   // a roll that did arrive is answered with that roll, never made twice).
+  // It says so after the control (its form), or in the slot the control names (data-not-sent-in,
+  // in the words of its own template, data-not-sent: the test panel's Roll, at the panel's top).
+  function slot(elt) { return elt.dataset.notSentIn ? document.querySelector(elt.dataset.notSentIn) : null; }
   function notice(elt) {
-    const next = (elt.closest("form") || elt).nextElementSibling;
+    const next = slot(elt) ? slot(elt).firstElementChild : (elt.closest("form") || elt).nextElementSibling;
     return next && next.classList.contains("send-failed") ? next : null;
   }
-  // Says it after ``elt`` (its form), with a button that calls ``resend``.
+  // Says it at ``elt``, with a button that calls ``resend``.
   window.sayNotSent = function (elt, resend) {
-    const template = document.getElementById("send-failed");
+    const template = document.getElementById(elt.dataset.notSent || "send-failed");
     if (!template || !document.body.contains(elt)) return;
     const shown = notice(elt) || template.content.firstElementChild.cloneNode(true);
-    (elt.closest("form") || elt).after(shown);
+    if (slot(elt)) slot(elt).replaceChildren(shown);
+    else (elt.closest("form") || elt).after(shown);
     shown.querySelector("button").onclick = function () { shown.remove(); resend(); };
     shown.querySelector("button").focus();
   };
@@ -79,6 +83,10 @@
   }
   document.addEventListener("htmx:sendError", notSent);
   document.addEventListener("htmx:timeout", notSent);
+  // A server that failed (5xx: restarting, behind a proxy) did not take the request either.
+  document.addEventListener("htmx:responseError", function (event) {
+    if (event.detail.xhr && event.detail.xhr.status >= 500) notSent(event);
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     const elt = event.detail.elt;
     const shown = elt && event.detail.successful && notice(elt);

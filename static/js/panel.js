@@ -191,27 +191,6 @@
   });
   document.addEventListener("htmx:afterSwap", applyGuard);
 
-  // The roll did not go out (no connection) or got no answer: say so, and offer to send the
-  // very same request again. Its idempotency key is unchanged (nothing was swapped), so a roll
-  // that did reach the server is answered with that roll, never made twice.
-  function rollNotSent(event) {
-    const elt = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (!elt || !elt.classList || !elt.classList.contains("roll-button")) return;
-    const slot = document.getElementById("test-panel-refusal");
-    const template = document.getElementById("roll-not-sent");
-    if (!slot || !template) return;
-    slot.replaceChildren(template.content.cloneNode(true));
-    slot.querySelector("[data-roll-again]").focus();
-  }
-  document.addEventListener("htmx:sendError", rollNotSent);
-  document.addEventListener("htmx:timeout", rollNotSent);
-  document.addEventListener("htmx:responseError", rollNotSent);
-  document.addEventListener("click", function (event) {
-    if (!event.target.closest || !event.target.closest("#test-panel [data-roll-again]")) return;
-    const button = document.querySelector("#test-panel .roll-button");
-    if (button && !button.disabled) button.click();
-  });
-
   // After a roll the result (or the reason it was refused) takes the focus, not the page body.
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!rolls.has(event.detail.xhr) || !event.detail.successful) return;
