@@ -219,3 +219,9 @@ def test_the_table_form_says_how_the_side_effect_tables_go_together_in_polish(cl
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="pl").content.decode()
     assert "po „Tak, ale…” zaklęcia (drobny skutek uboczny)" in page
     assert "Kampania z jedną tabelą skutków ubocznych losuje z niej wszystkie trzy" in page
+
+
+def test_the_fasttest_rules_page_says_which_spell_outcomes_bring_a_side_effect_in_polish(client):
+    page = client.get(reverse("rules", args=["fasttest"]), HTTP_ACCEPT_LANGUAGE="pl")
+    assert "Tak, ale… z drobnym skutkiem ubocznym" in page.content.decode()
+    assert "Nie, i… z poważnym" in page.content.decode()
