@@ -93,6 +93,11 @@ class System(Protocol):
     demo: Any
     #: When the rules call for one of the GM's random tables: {purpose key: what it is for}.
     table_purposes: Mapping[str, Any]
+    #: {purpose key: the purpose whose tables are offered in its place when the campaign has no
+    #: table of its own for it} (FastTest's minor side effect falls back to the ordinary one).
+    table_fallbacks: Mapping[str, str]
+    #: A word under the table form's "Offered" on how the purposes go together, "" for none.
+    table_hint: Any
     #: Tables the rules bring (RULES.md's lists): dicts of ``name``, ``dice``, ``purpose`` and
     #: ``rows`` (quick entry lines); the GM adds them to a campaign and edits them.
     default_tables: tuple[Mapping[str, Any], ...]
@@ -281,6 +286,8 @@ class BaseSystem:
     settings_template: ClassVar[str] = ""
     demo: Any = None
     table_purposes: ClassVar[Mapping[str, Any]] = {}
+    table_fallbacks: ClassVar[Mapping[str, str]] = {}
+    table_hint: Any = ""
     default_tables: ClassVar[tuple[Mapping[str, Any], ...]] = ()
     rules_page: Any = None
     outcome_words: ClassVar[Mapping[str, Any]] = {}

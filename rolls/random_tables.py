@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Campaign, GameSession
-from campaigns.systems import get_system
+from campaigns.systems import all_systems, get_system
 from config import csv_cells
 from config.text import MAX_JSON_DEPTH, TextField, TooDeep, has_unsafe_text, load_json
 from rolls.actions import ActionRefused, record_roll
@@ -27,6 +27,7 @@ from rolls.engine import EngineError
 from rolls.engine import tables as engine_tables
 from rolls.engine.tables import Problem, Row, TableDice, parse_dice, parse_table
 from rolls.engine.tables import rows_text as engine_rows_text
+from rolls.labels import WORDS
 from rolls.models import RandomTable, Roll, Visibility
 from rolls.words import words
 
@@ -128,10 +129,12 @@ class TableForm(forms.Form):
         # test); its purposes then are none but the default, and a bound form needs it.
         super().__init__(*args, **kwargs)
         self.campaign, self.table = campaign, table
-        purposes = get_system(campaign.system).table_purposes if campaign is not None else {}
+        system = get_system(campaign.system) if campaign is not None else None
+        purposes = system.table_purposes if system is not None else {}
         self.fields["purpose"].choices = [("", _("only when I roll it"))] + [
             (key, label) for key, label in purposes.items()
         ]
+        self.fields["purpose"].help_text = system.table_hint if system is not None else ""
         self.parsed: tuple[TableDice, list[Row]] | None = None
 
     def clean_name(self) -> str:
@@ -334,11 +337,22 @@ def roll_on_table(
     nonce: str | None = None,
     parent: Roll | None = None,
 ) -> tuple[Roll, bool]:
-    """The GM's roll on ``table`` into the session's log (public or hidden)."""
+    """The GM's roll on ``table`` into the session's log (public or hidden). With ``parent``,
+    the table the rules call for after that roll (as offered); the entry says what for."""
     if visibility not in (Visibility.PUBLIC, Visibility.HIDDEN):
         raise ActionRefused(_("A table is rolled public or hidden."))
-    if parent is not None and parent.session_id != session.pk:
-        raise ActionRefused(_("That roll is not of this session."))
+    label = words("table_roll", name=table.name, dice=table.dice)
+    if parent is not None:
+        if parent.session_id != session.pk:
+            raise ActionRefused(_("That roll is not of this session."))
+        purpose = _purpose_after(parent, table)
+        if purpose is None:  # a forged follow-up: the offer names only the tables called for
+            raise ActionRefused(
+                _("The rules do not call for the table “%(name)s” after #%(seq)s.")
+                % {"name": table.name, "seq": parent.seq}
+            )
+        why = words(purpose_word(session.campaign.system, purpose))
+        label = words("table_roll_for", name=table.name, dice=table.dice, why=why)
     rows = tuple(rows_of(table))
     if not rows:
         raise ActionRefused(_("This table has no rows yet."))
@@ -350,7 +364,7 @@ def roll_on_table(
         # The table as rolled, so the entry can be rolled again and checked (the export).
         params=engine_tables.table_params(table.name, dice, list(rows), table.pk),
         key=key,
-        label=words("table_roll", name=table.name, dice=table.dice),
+        label=label,
         visibility=visibility,
         kind=TABLE,
         parent=parent,
@@ -374,17 +388,42 @@ def _fitting_dice(table: RandomTable, rows: list[Row]) -> TableDice:
     return dice
 
 
+def _tables_by_purpose(campaign: Campaign) -> dict[str, list[RandomTable]]:
+    by_purpose: dict[str, list[RandomTable]] = {}
+    for table in RandomTable.objects.filter(campaign=campaign).exclude(purpose=""):
+        by_purpose.setdefault(table.purpose, []).append(table)
+    return by_purpose
+
+
+def _called_for(
+    system, roll: Roll, by_purpose: dict[str, list[RandomTable]]
+) -> list[tuple[str, RandomTable]]:
+    """The tables the rules call for after ``roll``, each with the purpose it serves there: the
+    tables of that purpose, else those of the purpose the system falls back on."""
+    found = []
+    for purpose in system.tables_after(roll):
+        tables = by_purpose.get(purpose) or by_purpose.get(system.table_fallbacks.get(purpose), [])
+        found.extend((purpose, table) for table in tables)
+    return found
+
+
+def _purpose_after(parent: Roll, table: RandomTable) -> str | None:
+    """The purpose ``table`` serves after ``parent``, None when the rules do not call for it."""
+    system = get_system(parent.system)
+    called = _called_for(system, parent, _tables_by_purpose(table.campaign))
+    return next((purpose for purpose, found in called if found.pk == table.pk), None)
+
+
 def offers(campaign: Campaign, session: GameSession | None) -> list[dict[str, Any]]:
     """The tables the rules call for after the open session's latest rolls, newest first: each
-    ``{"roll", "table", "why"}``, once per roll and table (gone once that table was rolled)."""
+    ``{"roll", "table", "purpose", "why"}``, once per roll and table (gone once that table was
+    rolled)."""
     if session is None or not session.is_open:
         return []
     system = get_system(campaign.system)
     if not system.table_purposes:
         return []
-    by_purpose: dict[str, list[RandomTable]] = {}
-    for table in RandomTable.objects.filter(campaign=campaign).exclude(purpose=""):
-        by_purpose.setdefault(table.purpose, []).append(table)
+    by_purpose = _tables_by_purpose(campaign)
     if not by_purpose:
         return []
     rolls = list(
@@ -399,10 +438,22 @@ def offers(campaign: Campaign, session: GameSession | None) -> list[dict[str, An
         rolled = {
             follow.params.get("id") for follow in roll.follow_ups.all() if follow.kind == TABLE
         }
-        for purpose in system.tables_after(roll):
-            for table in by_purpose.get(purpose, []):
-                if table.pk not in rolled:
-                    found.append(
-                        {"roll": roll, "table": table, "why": system.table_purposes[purpose]}
-                    )
+        for purpose, table in _called_for(system, roll, by_purpose):
+            if table.pk not in rolled:
+                why = system.table_purposes[purpose]
+                found.append({"roll": roll, "table": table, "purpose": purpose, "why": why})
     return found
+
+
+def purpose_word(system_key: str, purpose: str) -> str:
+    """The log's message naming what a table was rolled for (``register_purpose_words``)."""
+    return f"table_purpose:{system_key}:{purpose}"
+
+
+def register_purpose_words() -> None:
+    """Every system's table purposes as messages of the log (rolls.apps, once the systems are
+    registered), so an entry rolled after a roll says what for in each reader's language."""
+    for system in all_systems():
+        WORDS.update(
+            {purpose_word(system.key, key): why for key, why in system.table_purposes.items()}
+        )

@@ -43,6 +43,12 @@ PAGE = RulesPage(
             "a magic trait: 2 or 3 penalty dice (the GM may call it easier), one more for each "
             "similar spell cast earlier in the session, then the magic die is rolled."
         ),
+        _(
+            "A spell's outcome is its effect: Tak, i… better than intended, Tak as intended, "
+            "Tak, ale… with a minor side effect; Nie, ale… fails without one, Nie fails with a "
+            "side effect, Nie, i… with a serious one. After each of these three the GM is "
+            "offered a roll on the campaign's side-effect table of that kind."
+        ),
     ),
     example=(
         _(

@@ -23,6 +23,16 @@ def _resolved(roll):
     return engine.resolve(params, engine.parse_faces(params, roll.faces))
 
 
+#: The purposes of the GM's side-effect tables (RULES.md, "A spell's outcome").
+SIDE_EFFECT_MINOR, SIDE_EFFECT, SIDE_EFFECT_SERIOUS = (
+    "side_effect_minor",
+    "side_effect",
+    "side_effect_serious",
+)
+#: The spell's outcomes a side effect follows, and which kind; "Nie, ale…" fails without one.
+SIDE_EFFECTS = {"yes_but": SIDE_EFFECT_MINOR, "no": SIDE_EFFECT, "no_and": SIDE_EFFECT_SERIOUS}
+
+
 def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
     """RULES.md: the higher rank wins, then the higher chance_raw, then the kept d10; the
     margin's label (minor, win, clear win, critical win) as the engine names it."""
@@ -141,16 +151,27 @@ class FastTest(BaseSystem):
     table_purposes = {
         # RULES.md: a magic-die face above DUCH is an uncontrolled eruption, drawn from a table.
         "emanation": gettext_lazy("after a magic die erupts (emanation)"),
-        # The seed: a failed spell's side effect is drawn ("wylosuj skutek uboczny").
-        "side_effect": gettext_lazy("after a spell's “Nie, i…” (side effect)"),
+        # The seed's "Wyniki testu czarowania": a side effect follows three of a spell's
+        # outcomes, minor after "Tak, ale…", drawn after "Nie", serious after "Nie, i…".
+        SIDE_EFFECT_MINOR: gettext_lazy("after a spell's “Tak, ale…” (minor side effect)"),
+        SIDE_EFFECT: gettext_lazy("after a spell's “Nie” (side effect)"),
+        SIDE_EFFECT_SERIOUS: gettext_lazy("after a spell's “Nie, i…” (serious side effect)"),
     }
+    # A GM who keeps one side-effect table draws the minor and the serious ones from it too.
+    table_fallbacks = {SIDE_EFFECT_MINOR: SIDE_EFFECT, SIDE_EFFECT_SERIOUS: SIDE_EFFECT}
+    table_hint = gettext_lazy(
+        "A spell's side effect: after “Tak, ale…” a minor one, after “Nie” an ordinary one, "
+        "after “Nie, i…” a serious one. A campaign with one side-effect table draws all three "
+        "from it; a minor or a serious table, once written, is offered instead for its kind."
+    )
 
     def tables_after(self, roll):
         answer = roll.result.get("answer", {}) if isinstance(roll.result, dict) else {}
         if roll.kind == after_roll.MAGIC_DIE and answer.get("emanation") is True:
             return ["emanation"]
-        if roll.kind == "test" and answer.get("outcome") == "no_and" and _is_spell(roll):
-            return ["side_effect"]
+        side_effect = SIDE_EFFECTS.get(answer.get("outcome"))
+        if roll.kind == "test" and side_effect is not None and _is_spell(roll):
+            return [side_effect]
         return []
 
 
