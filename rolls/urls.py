@@ -103,6 +103,7 @@ urlpatterns += [
         name="choose_options",
     ),
     path("dashboard/characters/<int:pk>/turn/", gm_views.turn_start, name="turn_start"),
+    path("dashboard/round/", gm_views.new_round, name="new_round"),
     path("dashboard/npcs/<int:pk>/roll/", gm_views.npc_roll, name="npc_roll"),
     path("dashboard/npcs/<int:pk>/roll/form/", gm_views.npc_roll_box, name="npc_roll_box"),
 ]

@@ -80,9 +80,6 @@ UNREACHED = {
     # The settling box shows only once both sides of a Caerbannog opposed test have rolled
     # (its refusals: tests/web/test_opposed_settle.py).
     "opposed_settle": "needs a Caerbannog opposed test both sides have rolled",
-    # "Turn starts" shows only where the campaign's PD table grants the character Rozmach
-    # (its refusals: tests/web/test_caerbannog_rozmach.py).
-    "turn_start": "needs a Caerbannog PD table that grants Rozmach",
     # "Clear" shows only beside a condition on a character, and the demo table has none (its
     # refusals: tests/web/test_conditions.py).
     "clear_condition": "needs a condition on a character",
