@@ -7,21 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+from tests.web.browser import demo_table, log_in
 from tests.web.test_browser_caerbannog_rozmach import fill_reaction_costs
 from tests.web.test_browser_wrong_today import CAERBANNOG, open_caerbannog_sheet, start_session
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def browser(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def test_the_turns_reach_the_dashboard_and_the_players_panel_live(browser, tmp_path):
