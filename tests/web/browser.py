@@ -15,6 +15,7 @@ import json
 import shutil
 import sqlite3
 import tempfile
+import time
 from collections.abc import Iterator
 from importlib import import_module
 from pathlib import Path
@@ -100,6 +101,54 @@ def demo_table(tmp_path, stderr=None, **server_env: str) -> Iterator[str]:
         yield base
 
 
+# In every page a test opens: the htmx requests sent and not yet answered (their answer swapped
+# in). A request htmx queues behind another (hx-sync) is sent in the same task that ends the
+# one before it, so "none in flight" also means none queued.
+_IN_FLIGHT = """
+window.__inFlight = new Set();
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const xhr = event.detail.xhr;
+  window.__inFlight.add(xhr);
+  xhr.addEventListener("loadend", () => window.__inFlight.delete(xhr));
+});
+"""
+
+
+def settled(page, timeout: float = 10_000) -> None:
+    """Wait until the page has no htmx request on its way: what a click, a typed field or a
+    table event (handled as it arrives) set off has been answered and swapped in."""
+    page.wait_for_function("() => window.__inFlight.size === 0", timeout=timeout)
+
+
+def until(condition, page, timeout: float = 10) -> None:
+    """Wait until ``condition()`` holds of what Playwright has told this test (a route it
+    holds, a request it saw): each look lets it deliver what the browser has sent since."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout} s: {condition}")
+        page.evaluate("0")
+
+
+def at_rest(page, selector: str) -> None:
+    """Wait until ``selector`` has stayed where it is on screen for three frames (a scroll that
+    brought it into view has ended)."""
+    page.wait_for_function(
+        """selector => new Promise(done => {
+            let last = "", same = 0;
+            (function frame() {
+                const element = document.querySelector(selector);  // (a refresh may swap it)
+                const box = element && element.getBoundingClientRect();
+                const now = box ? box.top + ":" + box.left : "";
+                same = now && now === last ? same + 1 : 0;
+                last = now;
+                if (same >= 3) done(true); else requestAnimationFrame(frame);
+            })();
+        })""",
+        arg=selector,
+    )
+
+
 def log_in(
     browser,
     base: str,
@@ -114,6 +163,7 @@ def log_in(
         viewport={"width": width, "height": height}, **({"locale": locale} if locale else {})
     )
     context.add_cookies([{"name": "sessionid", "value": _seeded()[1][username], "url": base}])
+    context.add_init_script(_IN_FLIGHT)
     page = context.new_page()
     page.goto(f"{base}/")
     return page

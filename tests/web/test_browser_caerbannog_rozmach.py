@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table, log_in
+from tests.web.browser import demo_table, log_in, settled
 from tests.web.test_browser_gm_night import call_for
 from tests.web.test_browser_table import entry
 from tests.web.test_browser_wrong_today import (
@@ -87,11 +87,12 @@ def test_the_scene_grants_pd_rozmach_and_the_gms_surprise_doubles_it_live(browse
         card = gm.locator(".party-card", has_text="Julio")
         card.locator("summary", has_text="Call for a test").click()
         card.locator("select[name=tested]").select_option("defence:Unik")
-        card.locator("button", has_text="Call").click()
+        # The call's own event refreshes the GM's list once more: let it land before typing.
+        with gm.expect_response(lambda r: "/dashboard/live/?event=table%3Apending" in r.url):
+            card.locator("button", has_text="Call").click()
+        settled(gm)
         gm.wait_for_selector(".pending-card")
         ala.wait_for_selector("#test-panel .pending-note")
-        gm.wait_for_timeout(500)
-        gm.wait_for_load_state("networkidle")
         surprise = gm.locator(".pending-card form.surprise")
         surprise.locator("select[name=value]").select_option("surprising")
         surprise.locator("button", has_text="Set").click()

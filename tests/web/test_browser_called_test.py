@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.web.browser import demo_table, log_in
+from tests.web.browser import demo_table, log_in, settled
 from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -30,12 +30,12 @@ def call_zrecznosc_on_ice(gm, ala) -> None:
     card.locator("summary", has_text="Call for a test").click()
     card.locator("select[name=attribute]").select_option("ZRĘCZNOŚĆ")
     card.locator("select[name=skill]").select_option("SPRAWNOŚĆ")
-    card.locator("button", has_text="Call").click()
-    gm.wait_for_selector(".pending-card")
     # The call's own event refreshes the GM's list once more: let it land before typing.
+    with gm.expect_response(lambda r: "/dashboard/live/?event=table%3Apending" in r.url):
+        card.locator("button", has_text="Call").click()
+    settled(gm)
+    gm.wait_for_selector(".pending-card")
     ala.wait_for_selector("#test-panel .pending-note")
-    gm.wait_for_timeout(500)
-    gm.wait_for_load_state("networkidle")
     add = gm.locator(".pending-card form.add-dice")
     add.locator("input[name=amount]").fill("4")
     add.locator("select[name=kind]").select_option("penalty")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table, log_in
+from tests.web.browser import at_rest, demo_table, log_in, settled, until
 from tests.web.test_browser_table import entry
 
 pytestmark = pytest.mark.browser
@@ -117,9 +117,11 @@ def test_a_gm_call_shows_on_every_open_page_and_moves_focus_to_the_panel(browser
     ala.wait_for_function("document.activeElement && document.activeElement.id === 'test-panel'")
     elsewhere.click("[data-call-cue] .call-cue a")
     elsewhere.wait_for_selector("#test-panel .pending-note")
-    ala.click("#test-panel .roll-button")
+    # The call's end reaches the page as a table event, and the panel refreshes after the roll.
+    with ala.expect_request(lambda request: request.headers.get("x-panel-refresh") == "1"):
+        ala.click("#test-panel .roll-button")
     ala.wait_for_selector("#test-panel .rolled .entry")
-    ala.wait_for_timeout(1000)  # the call's end reaches the page meanwhile
+    settled(ala)
     assert "ZRĘCZNOŚĆ 5" in ala.inner_text("#test-panel .rolled .entry")
 
 
@@ -185,9 +187,10 @@ def test_a_box_ticked_while_the_panel_refreshes_stays_ticked_and_counts(browser,
 
     ala.route(lambda url: url.endswith("/test/"), hold_the_first)
     ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
-    ala.wait_for_timeout(300)  # the refresh for the first box is on its way
+    until(lambda: held, ala)  # the refresh for the first box is on its way, and held
     ala.check("#test-panel input[name=trait][data-name='szermierka']")
-    assert len(held) == 1  # the second waits for the first's answer, as htmx queues it
+    # The second waits for the first's answer, as htmx queues it: not sent yet.
+    assert ala.evaluate("window.__inFlight.size") == 1
     held[0].continue_()
     ala.wait_for_selector("#test-panel .odds .sources li:has-text('szermierka')")
     assert ala.is_checked("#test-panel input[name=trait][data-name='Rycerz królestwa']")
@@ -241,11 +244,11 @@ def test_on_a_phone_the_odds_roll_and_result_are_on_screen_together(browser, bas
     run_session(browser, base, FASTTEST)
     ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór", **PHONE)
     click_stat(ala, "BUDOWA", "input[name=attribute][value='BUDOWA']")
-    ala.wait_for_timeout(300)  # any scrolling has ended
+    at_rest(ala, "#test-panel .odds")  # any scrolling has ended
     assert in_view(ala, "#test-panel .odds")
     assert in_view(ala, "#test-panel .roll-button")
     roll(ala)
-    ala.wait_for_timeout(300)
+    at_rest(ala, "#test-panel .rolled .entry")
     ala.screenshot(path=str(tmp_path / "phone-panel.png"))
     assert in_view(ala, "#test-panel .rolled .entry")
     assert in_view(ala, "#test-panel .odds")
@@ -270,8 +273,8 @@ def test_on_a_phone_a_roll_that_changes_the_sheet_keeps_the_result_on_screen_and
     click_stat(ala, stat, checked)
     with ala.expect_response(lambda response: response.url.endswith("/paper/")):
         roll(ala)  # the sheet's own refresh follows the roll
-    ala.wait_for_load_state("networkidle")
-    ala.wait_for_timeout(300)
+    settled(ala)
+    at_rest(ala, "#test-panel .rolled .entry")
     assert in_view(ala, "#test-panel .rolled .entry")
     assert in_view(ala, "#test-panel .roll-button")
     assert ala.evaluate("document.activeElement.closest('#test-panel .rolled') !== null")

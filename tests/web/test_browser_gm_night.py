@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.browser import DEMO_PASSWORD, demo_table, log_in
+from tests.web.browser import DEMO_PASSWORD, demo_table, log_in, settled
 from tests.web.test_browser_table import roll_budowa  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -126,7 +126,7 @@ def test_a_value_the_gm_is_typing_on_a_card_survives_a_refresh_of_the_tests(
         field = gm.locator(".pending-card input[id^=difficulty-]")
         field.fill("9")
         refreshed_tests(gm)
-        gm.wait_for_timeout(300)  # the answer is in and swapped
+        settled(gm)  # the answer is in and swapped
         assert field.input_value() == "9"
         assert field.evaluate("field => field === document.activeElement")
         gm.locator(".pending-card form:has(input[value=set_difficulty]) button").click()
@@ -143,7 +143,7 @@ def test_a_refusal_on_a_card_stays_through_a_refresh_of_the_tests(browser, tmp_p
         gm.wait_for_selector(".pending-card .card-refusal")
         gm.locator("body").click(position={"x": 1, "y": 1})  # focus leaves the card
         refreshed_tests(gm)
-        gm.wait_for_timeout(300)
+        settled(gm)
         assert "from 4 to 10" in gm.inner_text(".pending-card .card-refusal")
         assert gm.input_value(".pending-card input[id^=difficulty-]") == "12"
 

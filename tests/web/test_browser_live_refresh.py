@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table
+from tests.web.browser import demo_table, settled
 from tests.web.test_browser_gm_night import T10, open_sheet, start_and_open_dashboard
 
 pytestmark = pytest.mark.browser
@@ -96,6 +96,6 @@ def test_a_roll_at_the_table_costs_the_gms_dashboard_one_request(browser, tmp_pa
         gm.on("request", lambda request: sent.append(request.url))
         ala.click("#test-panel .roll-button")
         gm.wait_for_selector("#roll-log [data-entries] > li[data-seq]")
-        gm.wait_for_timeout(1500)  # any request the entry would set off has gone out by now
+        settled(gm)  # the requests the entry set off (sent as it was shown) are answered
         assert len(sent) == 1
         assert "/dashboard/live/?event=table%3Aentry" in sent[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.browser import at_rest
 from tests.web.test_browser_game_night import (  # noqa: F401 (fixtures)
     AST,
     CAERBANNOG,
@@ -54,7 +55,7 @@ def open_a_test(browser, base, system: str, **size):  # noqa: F811
     run_session(browser, base, campaign)
     ala = open_sheet(browser, base, "ala", campaign, hero, **size)
     click_stat(ala, stat, checked)
-    ala.wait_for_timeout(300)  # any scrolling has ended
+    at_rest(ala, "#test-panel")  # any scrolling has ended
     return ala
 
 

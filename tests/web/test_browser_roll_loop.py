@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.browser import settled, until
 from tests.web.test_browser_table import entry, open_sheet, table  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -26,16 +27,34 @@ def entries(page) -> int:
 def test_a_double_click_on_roll_makes_one_roll(table):  # noqa: F811
     _, ala, bartek = table
     open_budowa(ala)
+    rolls = watch_rolls(ala)
     ala.locator(ROLL).scroll_into_view_if_needed()
     box = ala.locator(ROLL).bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    ala.mouse.click(x, y)
-    ala.wait_for_timeout(60)
-    ala.mouse.click(x, y)
+    ala.mouse.dblclick(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     entry(bartek, 1)
-    ala.wait_for_timeout(1500)  # time enough for a second roll to arrive, if one was made
+    settled(ala)  # a second roll, sent with the first or queued behind it, is answered too
+    assert len(rolls) == 1
     assert entries(bartek) == 1
     assert entries(ala) == 1
+
+
+def watch_rolls(page) -> list[str]:
+    """The idempotency key of every roll the page sends, as it sends it."""
+    keys: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            keys.append(request.post_data_json["key"])
+            if request.url.endswith("/test/roll/")
+            else None
+        ),
+    )
+    return keys
+
+
+def ready_to_roll(page) -> None:
+    """Roll is no longer busy (its double-click window has passed): a click on it rolls."""
+    page.wait_for_selector(f"{ROLL}:not([disabled]):not([aria-busy])")
 
 
 def test_a_deliberate_second_click_once_the_result_shows_is_a_second_roll(table):  # noqa: F811
@@ -72,15 +91,7 @@ def test_the_roll_button_is_busy_and_disabled_while_the_roll_is_in_flight(table)
 def test_a_roll_with_no_connection_says_so_and_sending_it_again_rolls_once(table):  # noqa: F811
     _, ala, bartek = table
     open_budowa(ala)
-    keys: list[str] = []
-    ala.on(
-        "request",
-        lambda request: (
-            keys.append(request.post_data_json["key"])
-            if request.url.endswith("/test/roll/")
-            else None
-        ),
-    )
+    keys = watch_rolls(ala)
     ala.route(ROLL_ROUTE, lambda route: route.abort("internetdisconnected"))
     ala.click(ROLL)
     alert = ala.locator("#test-panel-refusal [role=alert]")
@@ -88,7 +99,7 @@ def test_a_roll_with_no_connection_says_so_and_sending_it_again_rolls_once(table
     assert "did not reach the table" in alert.inner_text()
     assert entries(bartek) == 0
     ala.unroute(ROLL_ROUTE)
-    ala.wait_for_timeout(600)
+    ready_to_roll(ala)
     ala.click("#test-panel [data-roll-again]")
     entry(bartek, 1)
     ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
@@ -105,17 +116,20 @@ def test_a_roll_whose_answer_was_lost_is_not_made_twice_when_sent_again(table): 
         route.fetch()  # the server rolls
         route.abort("connectionreset")
 
+    keys = watch_rolls(ala)
     ala.route(ROLL_ROUTE, reach_the_server_then_lose_the_answer)
     ala.click(ROLL)
     ala.locator("#test-panel-refusal [role=alert]").wait_for()
     entry(bartek, 1)
     ala.unroute(ROLL_ROUTE)
-    ala.wait_for_timeout(600)
+    ready_to_roll(ala)
     ala.click("#test-panel [data-roll-again]")
     ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
-    ala.wait_for_timeout(1000)
-    assert entries(bartek) == 1
+    settled(ala)
+    assert len(keys) == 2
+    assert keys[0] == keys[1]  # the same roll asked for again, answered with the first
     assert entries(ala) == 1
+    assert entries(bartek) == 1
 
 
 def test_after_a_roll_the_focus_moves_to_the_result(table):  # noqa: F811
@@ -135,9 +149,10 @@ def test_a_roll_clicked_while_a_change_is_on_its_way_waits_for_it_and_rolls_it(t
     ala.route(lambda url: url.endswith("/test/"), lambda route: held.append(route))
     ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
     ala.click(ROLL)
-    ala.wait_for_timeout(300)
-    assert len(held) == 1
-    assert entries(ala) == 0  # the roll waits its turn (hx-sync)
+    # The roll waits its turn (hx-sync): the held change is the only request on its way.
+    assert ala.evaluate("window.__inFlight.size") == 1
+    until(lambda: held, ala)
+    assert entries(ala) == 0
     held[0].continue_()
     ala.wait_for_selector("#test-panel .rolled .entry[data-seq='1']")
     assert "Rycerz królestwa" in ala.inner_text("#test-panel .rolled .entry[data-seq='1']")

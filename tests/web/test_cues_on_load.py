@@ -37,6 +37,10 @@ def called(table, gm):
     )
 
 
+#: What the idle panel says: nothing is being tested yet.
+IDLE = "Click a stat on the sheet to prepare a test"
+
+
 def page(client, user, name, *args, **query) -> str:
     client.force_login(user)
     return client.get(reverse(name, args=args), query).content.decode()
@@ -64,7 +68,7 @@ def test_the_sheet_of_a_character_with_a_called_test_opens_with_that_tests_panel
 ):
     html = sheet_page(client, player, table.hero)
     assert f'<input type="hidden" name="pending" value="{called.pk}">' in html
-    assert "test-panel--idle" not in html
+    assert IDLE not in html
 
 
 def test_the_table_page_of_a_character_with_a_called_test_opens_with_that_tests_panel(
@@ -72,7 +76,26 @@ def test_the_table_page_of_a_character_with_a_called_test_opens_with_that_tests_
 ):
     html = page(client, player, "session_detail", table.campaign.pk, table.session.pk)
     assert f'<input type="hidden" name="pending" value="{called.pk}">' in html
-    assert "test-panel--idle" not in html
+    assert IDLE not in html
+
+
+def panel_tag(html: str) -> str:
+    return re.search(r'<section id="test-panel"[^>]*>', html).group(0)
+
+
+def test_the_panels_own_tag_is_the_same_idle_called_and_open(client, player, table, gm):
+    """htmx re-initialises an element whose attributes changed, dropping the requests queued on
+    it (the panel's hx-sync): the panel's own tag never changes, whatever it shows."""
+    idle = sheet_page(client, player, table.hero)
+    assert IDLE in idle
+    url = reverse("test_panel", args=[table.campaign.pk, table.hero.pk])
+    opened = client.get(url, {"attribute": "BUDOWA"}).content.decode()
+    pending.call_test(
+        session=table.session, character=table.hero, gm=gm, target={"attribute": "BUDOWA"}
+    )
+    called = sheet_page(client, player, table.hero)
+    assert "pending-note" in called
+    assert panel_tag(idle) == panel_tag(opened) == panel_tag(called)
 
 
 def test_the_panel_no_longer_waits_for_a_fetch_to_show_the_call(client, player, table, called):
