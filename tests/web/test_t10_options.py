@@ -327,6 +327,7 @@ def test_the_gm_picks_a_catastrophes_bad_options(client, table, dice):
     gm_pick(client, table, rolled, chosen=["t10_option:catastrophe:2"])
     entry = picks().get()
     assert in_words(entry.label_words) == "Chosen: You break something that was helping you."
+    assert entry.params["by"] == "gm"
     assert f'id="options-{rolled.pk}"' not in options_box(client, table)
 
 
@@ -346,13 +347,14 @@ def test_the_players_panel_shows_the_gms_catastrophe_pick_on_its_refresh(client,
 # --- The GM's dashboard ---------------------------------------------------------------------------
 
 
-def test_the_gms_box_lists_a_players_options_with_the_seeds_words(client, table, dice):
+def test_the_gms_pick_for_an_absent_player_lists_the_options_with_the_seeds_words(
+    client, table, dice
+):
     client.force_login(table.players[0])
-    _response, rolled = roll(client, table, dice, FAIL_BUT)
-    html = options_box(client, table)
-    assert f'id="options-{rolled.pk}"' in html
-    assert FALL_TEXT in html
-    assert 'lang="sv">Du lyckas halvdant (halv skada/effekt) men faller' in html
+    roll(client, table, dice, FAIL_BUT)
+    folded = options_box(client, table).partition('<details class="pick-for">')[2]
+    assert FALL_TEXT in folded
+    assert 'lang="sv">Du lyckas halvdant (halv skada/effekt) men faller' in folded
 
 
 def test_the_options_of_another_tables_roll_are_not_found(
@@ -429,12 +431,13 @@ def test_a_fail_offers_the_gm_a_counter_move_only(client, table, dice):
     assert 'name="chosen"' not in html
 
 
-def test_options_cannot_be_picked_after_a_fail(client, table, dice):
+def test_a_pick_after_a_fail_is_refused_and_the_counter_move_stays_offered(client, table, dice):
     client.force_login(table.players[0])
     _response, rolled = roll(client, table, dice, FAIL)
     response = gm_pick(client, table, rolled, chosen=[], own="something")
     assert response.status_code == 409
     assert "The rules offer no options after this roll." in response.content.decode()
+    assert f'id="counter-{rolled.pk}"' in response.content.decode()
 
 
 def test_the_counter_move_shows_on_the_players_panel(client, table, dice):
