@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # URL to whoever mistypes one). `make run DEBUG=1` for the debug pages while developing.
 DEBUG ?= 0
 
-.PHONY: run test install lint bench bench-live bench-compare bench-pages messages clean
+.PHONY: run test test-quick install lint bench bench-live bench-compare bench-pages messages clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -35,10 +35,17 @@ run: $(VENV)/.installed
 	@echo ""
 	DEBUG=$(DEBUG) $(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --lifespan off
 
+# The whole suite, spread over the machine's cores (pytest-xdist: a worker a core, each with its
+# own test database, Redis database and ports; tests/conftest.py), the slowest tests listed.
+TEST_WORKERS ?= auto
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --maxprocesses=8 --durations=25
+
+# The inner loop only: no browser, no PostgreSQL, no Redis. `make test` and CI run everything.
+test-quick: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --maxprocesses=8 -m "not browser and not postgres and not redis"
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix .

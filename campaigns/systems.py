@@ -83,6 +83,9 @@ class System(Protocol):
     challenge_points: bool
     #: The dashboard shows the strip of what the GM may apply after a roll (FastTest).
     after_roll_strip: bool
+    #: The GM marks combat turns and rounds on the dashboard ("Turn starts" on each party card,
+    #: "New round"): the rules count on them (``rolls.turns``; Caerbannog's reactions).
+    turns: bool
     #: The sheet has the wound tracker's actions (FastTest).
     wound_tracker: bool
     #: The settings page's partial for this system's own settings, "" when it has none.
@@ -217,9 +220,9 @@ class System(Protocol):
         """The GM's tools on a party card (a night's rest), no query."""
 
     def turn_started(self, character: Any, campaign: Any) -> tuple[int, int, int] | None:
-        """A character's combat turn starts (the card's ``turn`` tool): what the rules grant
-        then, as (granted, before, after); None when the rules have nothing for a turn, and
-        ``ActionRefused`` when they grant this character nothing now."""
+        """A character's combat turn starts (the card's ``turn`` tool, where ``turns``), inside
+        the transaction that marks it: what the rules grant then, as (granted, before, after);
+        None when they grant this character nothing now."""
 
 
 class SheetView:
@@ -294,6 +297,7 @@ class BaseSystem:
     xp_occasions: ClassVar[Mapping[str, Any]] = {}
     challenge_points: ClassVar[bool] = False
     after_roll_strip: ClassVar[bool] = False
+    turns: ClassVar[bool] = False
     wound_tracker: ClassVar[bool] = False
     settings_template: ClassVar[str] = ""
     demo: Any = None

@@ -159,6 +159,9 @@ def channel_layer_from_url(url: str | None, name: str = "REDIS_URL") -> dict:
     # No client read timeout: redis-py 8 defaults to 5 s, as long as the core layer's blocking
     # pop, so every idle consumer crashed and its socket closed (django/channels_redis#422).
     config: dict = {"hosts": [{"address": url, "socket_timeout": None}]}
+    # Redis's pub/sub channels ignore the database number in the URL: deployments (or test
+    # workers) sharing one Redis keep their tables' groups apart by this prefix.
+    config["prefix"] = os.environ.get("REDIS_CHANNEL_PREFIX") or "asgi"
     if kind == "core":
         # The core layer queues all of a worker's sockets in one Redis list and drops (with
         # only a log line) what exceeds its capacity, 100 by default: a busy worker lost

@@ -109,3 +109,20 @@ class ConditionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+# Turns and rounds (rolls.turns): written only through its actions, read here.
+from rolls.models import Turn  # noqa: E402
+
+
+@admin.register(Turn)
+class TurnAdmin(admin.ModelAdmin):
+    list_display = ["scene", "number", "round", "character", "after_seq", "created_at"]
+    list_select_related = ["scene", "character"]
+    readonly_fields = ["scene", "number", "round", "character", "after_seq"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -305,6 +305,10 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             {"type": "scene", "session": event["session"], "scene": event["scene"]}
         )
 
+    async def table_turn(self, event: dict[str, Any]) -> None:
+        """The fight's turn or round changed (rolls.turns): the panels and the party follow."""
+        await self.send_json({k: v for k, v in event.items() if k != "type"} | {"type": "turn"})
+
     async def table_presence(self, event: dict[str, Any]) -> None:
         """Who is at the table changed: the list, rendered here (no query) in the page's words."""
         with translation.override(self.language):

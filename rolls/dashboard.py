@@ -16,7 +16,15 @@ from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
-from rolls import after_roll, awards, condition_views, conditions, gm_readings, random_tables
+from rolls import (
+    after_roll,
+    awards,
+    condition_views,
+    conditions,
+    gm_readings,
+    random_tables,
+    turns,
+)
 from rolls import pending as pending_actions
 from rolls.actions import ActionRefused
 from rolls.condition_forms import ConditionForm
@@ -123,10 +131,20 @@ def party_context(campaign, session) -> dict[str, Any]:
         "campaign": campaign,
         "session": session,
         "party": party,
+        **turns_context(campaign, session),
         "marks_combat": "combat" in system.gm_controls,
         # The party card's conditions part (rolls/_card_conditions.html).
         "presets": system.condition_presets,
         "has_conditions": bool(system.condition_effects),
+    }
+
+
+def turns_context(campaign, session) -> dict[str, Any]:
+    """The fight's round and whose turn it is, where the rules keep turns (``rolls.turns``)."""
+    keeps = get_system(campaign.system).turns
+    return {
+        "keeps_turns": keeps,
+        "fight": turns.current(campaign.pk) if keeps and session is not None else None,
     }
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,13 +24,14 @@ from django_htmx.http import trigger_client_event
 
 from campaigns.access import gm_campaign
 from campaigns.models import Campaign, GameSession
-from rolls import after_roll, awards, gm_readings, npc_rolls
+from rolls import after_roll, awards, gm_readings, npc_rolls, turns
 from rolls.actions import ActionRefused
 from rolls.dashboard import (
     _dashboard_context,
     after_roll_context,
     awards_context,
     gm_readings_context,
+    turns_context,
 )
 from rolls.gm_forms import CardPartForm, RollKeyForm, WoundForm
 from rolls.log import entry_for
@@ -321,26 +323,68 @@ def night_rest(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
-    """A character's combat turn starts: what the rules grant then (``System.turn_started``)."""
+    """A character's combat turn starts: marked in the current scene (``rolls.turns``), with
+    what the rules grant then (``System.turn_started``), in one transaction."""
     campaign = gm_campaign(request, campaign_id)
     character = get_object_or_404(Character, pk=pk, campaign=campaign)
     try:
-        turn = campaign.rules.turn_started(character, campaign)
-        if turn is None:
-            raise ActionRefused(_("These rules grant nothing at the start of a turn."))
-        granted, before, after = turn
+        fight, turn = _turn_started(campaign, character)
     except ActionRefused as refusal:
         if not request.htmx:
             messages.error(request, str(refusal))
             return _dashboard(campaign, f"#party-{pk}")
         return _card(request, campaign, pk, status=409, refusal=str(refusal))
-    note = _("%(name)s's turn: +%(granted)s Rozmach (%(before)s → %(after)s).") % {
-        "name": character.name, "granted": granted, "before": before, "after": after,
-    }  # fmt: skip
+    words = {"name": character.name, "round": fight.round}
+    if turn is None:
+        note = _("%(name)s's turn (round %(round)s).") % words
+    else:
+        granted, before, after = turn
+        note = _(
+            "%(name)s's turn (round %(round)s): +%(granted)s Rozmach (%(before)s → %(after)s)."
+        ) % {**words, "granted": granted, "before": before, "after": after}
     if not request.htmx:
         messages.success(request, note)
         return _dashboard(campaign, f"#party-{pk}")
-    return _card(request, campaign, pk, changed=True, note=note)
+    return _card(request, campaign, pk, changed=turn is not None, note=note)
+
+
+@transaction.atomic
+def _turn_started(campaign: Campaign, character: Character):
+    if not campaign.rules.turns:
+        raise ActionRefused(_("These rules grant nothing at the start of a turn."))
+    session = _session(campaign)
+    if session is None:
+        raise ActionRefused(_("No game session is running; the GM starts one."))
+    fight = turns.start_turn(session, character)
+    return fight, campaign.rules.turn_started(character, campaign)
+
+
+@require_POST
+@login_required
+def new_round(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM starts the next round of the current scene's fight (``rolls.turns``)."""
+    campaign = gm_campaign(request, campaign_id)
+    session = _session(campaign)
+    try:
+        if not campaign.rules.turns:
+            raise ActionRefused(_("These rules keep no turns or rounds."))
+        if session is None:
+            raise ActionRefused(_("No game session is running; the GM starts one."))
+        fight = turns.new_round(session)
+    except ActionRefused as refusal:
+        if not request.htmx:
+            messages.error(request, str(refusal))
+            return _dashboard(campaign, "#turns")
+        return _turns(request, campaign, session, status=409, refusal=str(refusal))
+    if not request.htmx:
+        messages.success(request, _("Round %(round)s starts.") % {"round": fight.round})
+        return _dashboard(campaign, "#turns")
+    return _turns(request, campaign, session)
+
+
+def _turns(request, campaign, session, *, status=200, refusal="") -> HttpResponse:
+    context = turns_context(campaign, session) | {"turn_refusal": refusal}
+    return render(request, "rolls/_turns.html", context, status=status)
 
 
 # --- An NPC's own test --------------------------------------------------------------------------

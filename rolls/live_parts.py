@@ -45,7 +45,8 @@ def _part(id: str, template: str, context: Callable, events: str) -> Part:
 
 # The GM's dashboard: part, its template, its context, the events that change it. "entry": a
 # roll or a note landed; "pending": a called test changed (or its player's choices did);
-# "sheet": a character changed; "session"/"scene": the session or its scene changed.
+# "sheet": a character changed; "session"/"scene": the session or its scene changed; "turn":
+# the fight's turn or round changed (rolls.turns).
 # fmt: off
 # ruff: noqa: E501 (one row per part reads as the table it is)
 DASHBOARD = (
@@ -55,7 +56,7 @@ DASHBOARD = (
     _part("gm-readings", "gm_readings", _plain(dashboard.gm_readings_context), "entry session"),
     _part("roll-options", "roll_options", _plain(condition_views.options_context), "entry session"),
     _part("roll-results", "gm_box", _plain(dashboard.gm_box_context), "entry session"),  # the system's box
-    _part("party", "party", _plain(dashboard.party_context), "entry sheet session"),
+    _part("party", "party", _plain(dashboard.party_context), "entry sheet session scene turn"),
     _part("random-tables", "tables_box", _plain(dashboard.tables_context), "entry session"),
 )
 # fmt: on

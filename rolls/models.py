@@ -451,3 +451,36 @@ class Condition(models.Model):
     @property
     def active(self) -> bool:
         return self.cleared_entry_id is None
+
+
+class Turn(models.Model):
+    """A combat turn the GM started in a scene (the party card's "Turn starts"), or a new round
+    the GM called (``character`` None): the table's whose-turn and which-round, kept in the
+    database so every worker reads the same (rolls.turns).
+
+    The scene's latest row is where the fight stands; a new scene has none, so the turns end
+    with their scene. ``after_seq`` is the session's last log entry when the row was made: the
+    entries after it happened in this turn (a reaction within a round, Caerbannog). Written
+    only through ``rolls.turns``.
+    """
+
+    scene = models.ForeignKey("campaigns.Scene", on_delete=models.CASCADE, related_name="turns")
+    # Its place among the scene's turns, from 1.
+    number = models.PositiveIntegerField()
+    round = models.PositiveIntegerField()
+    character = models.ForeignKey(
+        "sheets.Character", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    after_seq = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["scene", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["scene", "number"], name="one_turn_per_number")
+        ]
+        verbose_name = _("turn")
+        verbose_name_plural = _("turns")
+
+    def __str__(self) -> str:
+        return f"round {self.round}, turn {self.number}"

@@ -113,6 +113,7 @@ urlpatterns += [
         name="counter_move",
     ),
     path("dashboard/characters/<int:pk>/turn/", gm_views.turn_start, name="turn_start"),
+    path("dashboard/round/", gm_views.new_round, name="new_round"),
     path("dashboard/npcs/<int:pk>/roll/", gm_views.npc_roll, name="npc_roll"),
     path("dashboard/npcs/<int:pk>/roll/form/", gm_views.npc_roll_box, name="npc_roll_box"),
 ]

@@ -9,12 +9,32 @@ from __future__ import annotations
 
 import os
 import socket
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 CHROMIUM = "/usr/bin/chromium"
+
+
+def pytest_configure(config):
+    """Under pytest-xdist each worker has a Redis of its own: a database number (a worker's
+    ``cache.clear()`` empties only its own) and a channel prefix (pub/sub channels ignore the
+    database number), so no worker hears another's tables. pytest-django already gives each
+    worker its own PostgreSQL test database, and tests/web/servers.py its own ports."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    url = os.environ.get("REDIS_URL")
+    if not worker or not url:
+        return
+    from django.conf import settings
+
+    from config.env import cache_from_url, channel_layer_from_url
+
+    number = 1 + int(worker.removeprefix("gw")) % 15  # database 0 is a run without workers'
+    os.environ["REDIS_URL"] = urlunsplit(urlsplit(url)._replace(path=f"/{number}"))
+    os.environ["REDIS_CHANNEL_PREFIX"] = f"asgi-{worker}"
+    settings.CACHES = {"default": cache_from_url(os.environ["REDIS_URL"])}
+    settings.CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ["REDIS_URL"])}
 
 
 def missing(reason: str) -> None:
@@ -59,6 +79,44 @@ def chromium_path() -> str:
     if not os.path.exists(CHROMIUM):
         missing(f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
     return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def _chromium(chromium_path):
+    """One Chromium for the whole run of this process (launching one costs about 1.5 s).
+
+    Playwright's sync API keeps an event loop running in this thread from here on, and Django
+    refuses database calls beside a running loop: so the browser tests run after every other
+    test of the process (``pytest_collection_modifyitems`` below), and this closes last."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.web.browser import CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        # A browser test that also reads the test database (tests/web/test_sheets.py) does so
+        # from this thread, where the loop is Playwright's, not code of ours awaiting anything.
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        yield chromium
+        chromium.close()
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture
+def browser(_chromium):
+    """Chromium for one test: every context (a person's browser) the test opens is closed
+    after it, so no page, cookie or socket outlives its test."""
+    yield _chromium
+    for context in list(_chromium.contexts):
+        context.close()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """The browser tests last (after pytest-django's own order of the rest): see ``_chromium``.
+    pytest-xdist hands out tests in this order, so each worker runs its share of the browser
+    tests after all of its other tests, too."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
 @pytest.fixture

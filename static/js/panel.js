@@ -23,6 +23,10 @@
     },
     "table:sheet": function (d) { return String(d.character) === character(); },
     "table:session": function () { return true; },
+    // Whose turn it is and which round decide whether a reaction is offered (Caerbannog); a
+    // new scene ends the fight, and what may follow a result of the scene before.
+    "table:turn": function () { return true; },
+    "table:scene": function () { return true; },
     "table:reconnect": function () { return true; },
     // An entry that follows the result shown (the GM read another white die of it, the options
     // after it were picked, the GM's counter-move), unless the panel shows it already (the

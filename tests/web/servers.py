@@ -17,10 +17,23 @@ ROOT = Path(__file__).resolve().parents[2]
 UVICORN = str(Path(sys.executable).with_name("uvicorn"))
 
 
+# Each pytest-xdist worker takes its servers' ports from a range of its own, below Linux's
+# ephemeral ports (32768 and up): a port the kernel hands to some client socket between the
+# probe below and the server's own bind can then never be one of them.
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw-1").removeprefix("gw")) + 1
+_PORTS = iter(range(20000 + 500 * _WORKER, 20500 + 500 * _WORKER))
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A loopback port free now, never handed out before by this process."""
+    for port in _PORTS:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("this test process has used up its range of ports")
 
 
 def app_env(**overrides: str) -> dict[str, str]:
@@ -34,10 +47,10 @@ def app_env(**overrides: str) -> dict[str, str]:
     return env
 
 
-def manage(env: dict[str, str], *args: str) -> None:
-    subprocess.run(
+def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True,
-        capture_output=True, timeout=120,
+        capture_output=True, text=True, timeout=120,
     )  # fmt: skip
 
 

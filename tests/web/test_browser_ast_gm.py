@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.web.browser import demo_table, log_in
-from tests.web.test_browser_table import browser, entry  # noqa: F401
+from tests.web.test_browser_table import entry  # noqa: F401
 
 pytestmark = pytest.mark.browser
 CAMPAIGN = "Sagi Północy (AST)"
@@ -40,7 +40,7 @@ def players_odds(page) -> str:
 
 
 def test_the_gm_hinders_a_called_test_and_reads_another_die_as_the_player_watches(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:
@@ -98,7 +98,7 @@ def test_the_gm_hinders_a_called_test_and_reads_another_die_as_the_player_watche
 
 
 def test_the_gm_reads_another_die_of_a_players_free_hindered_test_as_the_player_watches(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:

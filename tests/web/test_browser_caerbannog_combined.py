@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.web.browser import CHROMIUM_ARGS, demo_table
+from tests.web.browser import demo_table
 from tests.web.servers import app_env, manage
 from tests.web.test_browser_table import entry
 from tests.web.test_browser_wrong_today import open_caerbannog_sheet, roll_panel, start_session
@@ -27,16 +27,6 @@ skills += [{"name": "Percepcja", "category": "practical", "level": 3},
 julio.data["skills"] = skills
 julio.save()
 """
-
-
-@pytest.fixture
-def browser(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def order(page) -> list[str]:

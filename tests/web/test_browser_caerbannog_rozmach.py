@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+from tests.web.browser import demo_table, log_in
 from tests.web.test_browser_gm_night import call_for
 from tests.web.test_browser_table import entry
 from tests.web.test_browser_wrong_today import (
@@ -21,16 +21,6 @@ from tests.web.test_browser_wrong_today import (
 )
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def browser(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def fill_reaction_costs(gm, reaction: str, cost: int) -> None:

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.web.browser import demo_table, log_in
-from tests.web.test_browser_table import CAMPAIGN, browser, entry, open_sheet  # noqa: F401
+from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet  # noqa: F401
 
 pytestmark = pytest.mark.browser
 HERO = "Brunhilda z Gór"
@@ -106,7 +106,7 @@ OTHER_SYSTEMS = [
 
 @pytest.mark.parametrize(("campaign", "hero", "call", "fixed", "forged"), OTHER_SYSTEMS)
 def test_in_every_system_the_gms_fields_are_fixed_and_a_forged_value_does_not_count(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
     campaign,
     hero,

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.web.test_browser_game_night import base, browser, open_sheet, run_session
+from tests.web.test_browser_game_night import base, open_sheet, run_session
 
 pytestmark = pytest.mark.browser
-__all__ = ["base", "browser"]  # the fixtures, imported for this module's tests
+__all__ = ["base"]  # the fixture, imported for this module's tests
 
 T10 = "Moorcrest (T10)"
 KNOCKED = "knocked down (faller)"

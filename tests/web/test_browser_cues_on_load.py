@@ -10,7 +10,7 @@ import pytest
 
 from tests.web.browser import demo_table
 from tests.web.test_browser_called_test import HERO, gm_dashboard
-from tests.web.test_browser_table import browser, open_sheet  # noqa: F401
+from tests.web.test_browser_table import open_sheet  # noqa: F401
 
 pytestmark = pytest.mark.browser
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from tests.web.browser import demo_table, log_in
-from tests.web.test_browser_table import CAMPAIGN, browser, entry, open_sheet  # noqa: F401
+from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
 
 def test_the_gm_adds_troll_traits_and_the_player_sees_the_odds_change_then_rolls(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:

@@ -9,22 +9,12 @@ import re
 import pytest
 
 from rolls.log import PAGE_SIZE
-from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+from tests.web.browser import demo_table, log_in
 from tests.web.servers import app_env, manage
 from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
 
 pytestmark = pytest.mark.browser
 HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
-
-
-@pytest.fixture
-def browser(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def listen(page, frames: list[str]) -> None:

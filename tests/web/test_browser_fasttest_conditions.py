@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.web.test_browser_game_night import base, browser, open_sheet, run_session
+from tests.web.test_browser_game_night import base, open_sheet, run_session
 from tests.web.test_browser_gm_night import call_for, card_ids, new_open_card
 
 pytestmark = pytest.mark.browser
-__all__ = ["base", "browser"]  # the fixtures, imported for this module's tests
+__all__ = ["base"]  # the fixture, imported for this module's tests
 
 FASTTEST = "Królestwo Zarith (FastTest)"
 HERO = "Brunhilda z Gór"

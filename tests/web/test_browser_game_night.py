@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+from tests.web.browser import demo_table, log_in
 from tests.web.test_browser_table import entry
 
 pytestmark = pytest.mark.browser
@@ -18,16 +18,6 @@ TWOD6 = "Pustkowia (2d6)"
 CAERBANNOG = "Caerbannog 2026"
 LIVE = ".connection[data-connection-state='live']"
 PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture
-def browser(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.browser import DEMO_PASSWORD, demo_table, log_in
-from tests.web.test_browser_table import browser, roll_budowa  # noqa: F401
+from tests.web.test_browser_table import roll_budowa  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -79,7 +79,7 @@ def set_on_card(gm, control: str, value: str):
 
 
 def test_a_t10_difficulty_of_12_is_refused_at_the_card_and_the_players_roll_stays(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:
@@ -116,7 +116,7 @@ def refreshed_tests(gm) -> None:
 
 
 def test_a_value_the_gm_is_typing_on_a_card_survives_a_refresh_of_the_tests(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:
@@ -175,7 +175,7 @@ def test_a_roll_that_cannot_be_made_looks_disabled_and_says_why(browser, tmp_pat
 
 
 def test_a_2d6_difficulty_above_30_set_at_the_card_reaches_the_player(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:
@@ -236,7 +236,7 @@ def test_the_wound_is_offered_under_the_combat_test_only(browser, tmp_path):  # 
 
 
 def test_ending_the_session_asks_once_without_javascript_and_every_open_page_follows(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:
@@ -305,7 +305,7 @@ def test_the_player_is_told_when_the_gm_calls_the_test_off(browser, tmp_path):  
 
 
 def test_the_gms_markdown_export_marks_a_secret_roll_with_its_time_and_roller(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:
@@ -329,7 +329,7 @@ def test_the_gms_markdown_export_marks_a_secret_roll_with_its_time_and_roller(
 
 
 def test_a_player_opening_a_gm_page_on_the_demo_server_sees_the_apps_404(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path, DEBUG="0") as base:  # as `make run` serves it

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from tests.web.browser import demo_table, log_in
-from tests.web.test_browser_table import browser  # noqa: F401
 
 pytestmark = pytest.mark.browser
 

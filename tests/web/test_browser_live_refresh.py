@@ -8,7 +8,6 @@ import pytest
 
 from tests.web.browser import demo_table
 from tests.web.test_browser_gm_night import T10, open_sheet, start_and_open_dashboard
-from tests.web.test_browser_table import browser  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +39,7 @@ SHEET_CHANGED = """() => {
 
 
 def test_an_event_arriving_just_after_a_refresh_answered_is_refreshed_in_its_turn(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:
@@ -51,7 +50,7 @@ def test_an_event_arriving_just_after_a_refresh_answered_is_refreshed_in_its_tur
 
 
 def test_a_refresh_asked_while_the_panels_choices_are_on_their_way_is_sent_after_their_answer(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:

@@ -10,7 +10,6 @@ from tests.web.browser import demo_table, log_in
 from tests.web.servers import app_env, manage
 from tests.web.test_browser_table import (
     CAMPAIGN,
-    browser,  # noqa: F401 (the fixture)
     entry,
     open_sheet,
     roll_budowa,

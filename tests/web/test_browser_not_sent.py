@@ -7,7 +7,6 @@ import pytest
 
 from tests.web.browser import demo_table
 from tests.web.test_browser_gm_night import T10, open_sheet, start_and_open_dashboard
-from tests.web.test_browser_table import browser  # noqa: F401
 
 pytestmark = pytest.mark.browser
 NOT_SENT = ".send-failed:has-text('Not sent')"
@@ -25,7 +24,7 @@ def page_errors(page) -> list[str]:
 
 
 def test_a_stat_clicked_while_the_server_is_unreachable_says_so_and_opens_when_sent_again(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:
@@ -44,7 +43,7 @@ def test_a_stat_clicked_while_the_server_is_unreachable_says_so_and_opens_when_s
 
 
 def test_the_gms_quick_dice_not_sent_say_so_and_are_rolled_once_when_sent_again(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:

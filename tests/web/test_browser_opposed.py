@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from tests.web.browser import demo_table, log_in
-from tests.web.test_browser_table import CAMPAIGN, browser, entry, open_sheet  # noqa: F401
+from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
 
 def test_an_opposed_test_is_built_and_rolled_live_on_all_three_pages(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.browser import demo_table
-from tests.web.test_browser_table import browser, entry  # noqa: F401
+from tests.web.test_browser_table import entry  # noqa: F401
 from tests.web.test_browser_wrong_today import (
     CAERBANNOG,
     open_caerbannog_sheet,
@@ -39,7 +39,7 @@ def start_duel(gm) -> None:
 
 
 def test_the_initiator_settles_first_then_the_opponent_live_on_all_three_pages(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from tests.web.browser import demo_table, log_in
-from tests.web.test_browser_table import CAMPAIGN, browser, open_sheet  # noqa: F401
+from tests.web.test_browser_table import CAMPAIGN, open_sheet  # noqa: F401
 
 pytestmark = pytest.mark.browser
 ALA = "#presence li.presence-person:has-text('ala')"
 
 
 def test_the_gms_dashboard_shows_a_player_arrive_then_away_then_gone(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     # A short grace and away time, so the test sees every step within seconds.

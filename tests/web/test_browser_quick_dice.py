@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.test_browser_table import browser, entry, table  # noqa: F401 (fixtures)
+from tests.web.test_browser_table import entry, table  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 

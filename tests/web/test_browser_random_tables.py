@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.browser import demo_table, log_in
-from tests.web.test_browser_table import CAMPAIGN, browser, entry, open_sheet  # noqa: F401
+from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -14,7 +14,7 @@ ROWS = ("Iskry", "dźwięku", "Cienie", "łokieć", "płomień", "najbliższą")
 
 
 def test_the_gm_rolls_a_table_hidden_and_two_players_see_only_a_hidden_roll(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:

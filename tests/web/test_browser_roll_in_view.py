@@ -13,7 +13,6 @@ from tests.web.test_browser_game_night import (  # noqa: F401 (fixtures)
     T10,
     TWOD6,
     base,
-    browser,
     click_stat,
     open_sheet,
     run_session,

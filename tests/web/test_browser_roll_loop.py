@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.test_browser_table import browser, entry, open_sheet, table  # noqa: F401
+from tests.web.test_browser_table import entry, open_sheet, table  # noqa: F401
 
 pytestmark = pytest.mark.browser
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.test_browser_game_night import FASTTEST, base, browser, open_sheet, run_session
+from tests.web.test_browser_game_night import FASTTEST, base, open_sheet, run_session
 
 pytestmark = pytest.mark.browser
-__all__ = ["base", "browser"]  # the fixtures, imported for this module's tests
+__all__ = ["base"]  # the fixture, imported for this module's tests
 
 HERO = "Brunhilda z Gór"
 ONE_DIE = ".vitals div:has(dt:text-is('Experience dice')) dd:text-is('1')"

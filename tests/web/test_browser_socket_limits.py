@@ -4,21 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+from tests.web.browser import demo_table, log_in
 
 pytestmark = pytest.mark.browser
 CAMPAIGN = "Królestwo Zarith (FastTest)"
 SHEET = "Brunhilda z Gór"
-
-
-@pytest.fixture
-def browser(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def test_a_page_past_the_users_socket_cap_says_so_and_the_first_stays_live(browser, tmp_path):

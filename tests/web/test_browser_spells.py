@@ -7,21 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import CHROMIUM_ARGS, demo_table
+from tests.web.browser import demo_table
 from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
 from tests.web.test_browser_wrong_today import roll_panel, start_session
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def browser(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def mark_spell(page, name: str) -> None:

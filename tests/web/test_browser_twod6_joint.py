@@ -8,13 +8,13 @@ import pytest
 
 from tests.web.browser import demo_table
 from tests.web.test_browser_gm_night import TWOD6, call_for, open_sheet, start_and_open_dashboard
-from tests.web.test_browser_table import browser, entry  # noqa: F401
+from tests.web.test_browser_table import entry  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
 
 def test_the_gm_names_a_helper_on_the_call_and_the_player_rolls_with_it_fixed(
-    browser,  # noqa: F811
+    browser,
     tmp_path,
 ):
     with demo_table(tmp_path) as base:

@@ -9,42 +9,21 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import CHROMIUM_ARGS, DEMO_PASSWORD, demo_table
+from tests.web.browser import demo_table
+from tests.web.browser import log_in as log_in_as
 
 pytestmark = pytest.mark.browser
 CAMPAIGN = "Caerbannog 2026"
 
 
 @pytest.fixture
-def browser(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def log_in(browser, base: str, username: str, locale: str, width: int = 1280, height: int = 900):
-    """A fresh browser whose reader asks for ``locale`` (Accept-Language), logged in."""
-    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
-    page = context.new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", DEMO_PASSWORD)
-    page.click("form button.primary")
-    page.wait_for_url(f"{base}/")
-    return page
-
-
-@pytest.fixture
 def table(browser, tmp_path):
     with demo_table(tmp_path) as base:
-        gm = log_in(browser, base, "gm", "pl-PL")
+        gm = log_in_as(browser, base, "gm", locale="pl-PL")
         gm.click(f"text={CAMPAIGN}")
         gm.click("button:has-text('Rozpocznij sesję')")
         gm.wait_for_selector(".connection[data-connection-state='live']")
-        ala = log_in(browser, base, "ala", "en-GB")
+        ala = log_in_as(browser, base, "ala", locale="en-GB")
         ala.click(f"text={CAMPAIGN}")
         ala.click("text=Julio")
         ala.wait_for_selector(".connection[data-connection-state='live']")
@@ -136,11 +115,11 @@ def test_a_failed_test_and_its_heroic_effort_agree_on_what_it_costs(table, tmp_p
 @pytest.fixture
 def fasttest_table(browser, tmp_path):
     with demo_table(tmp_path) as base:
-        gm = log_in(browser, base, "gm", "pl-PL")
+        gm = log_in_as(browser, base, "gm", locale="pl-PL")
         gm.click("text=Królestwo Zarith (FastTest)")
         gm.click("button:has-text('Rozpocznij sesję')")
         gm.wait_for_selector(".connection[data-connection-state='live']")
-        ala = log_in(browser, base, "ala", "en-GB")
+        ala = log_in_as(browser, base, "ala", locale="en-GB")
         ala.click("text=Królestwo Zarith (FastTest)")
         ala.click("text=Brunhilda z Gór")
         ala.wait_for_selector(".connection[data-connection-state='live']")

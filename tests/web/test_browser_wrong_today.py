@@ -6,22 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import CHROMIUM_ARGS, demo_table, log_in
+from tests.web.browser import demo_table, log_in
 from tests.web.test_browser_live_refresh import SHEET_CHANGED
 from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
 
 pytestmark = pytest.mark.browser
 CAERBANNOG = "Caerbannog 2026"
-
-
-@pytest.fixture
-def browser(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def start_session(browser, base, campaign):

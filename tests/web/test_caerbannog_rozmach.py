@@ -337,7 +337,9 @@ def test_the_party_card_offers_the_turns_rozmach_once_the_pd_table_grants_some(c
     morgana, julio = table.characters
     assert reverse("turn_start", args=[table.campaign.pk, morgana.pk]) in page
     assert "Turn starts: +3 Rozmach (PD)" in page
-    assert reverse("turn_start", args=[table.campaign.pk, julio.pk]) not in page
+    # Julio's turn is marked all the same (reactions come only outside it), with no Rozmach.
+    assert reverse("turn_start", args=[table.campaign.pk, julio.pk]) in page
+    assert "</span>Turn starts</button>" in page
 
 
 def test_a_turn_start_adds_the_pd_tables_rozmach_capped_at_10(client, make_table):
@@ -351,19 +353,32 @@ def test_a_turn_start_adds_the_pd_tables_rozmach_capped_at_10(client, make_table
     hero.save()
     response = start_turn(client, table, hero)
     assert response.status_code == 200
-    assert "Morgana's turn: +3 Rozmach (5 → 8)." in text(response)
+    assert "Morgana's turn (round 1): +3 Rozmach (5 → 8)." in text(response)
     assert resources(hero)["rozmach"] == 8
     start_turn(client, table, hero)
     assert resources(hero)["rozmach"] == 10  # 11 would pass the pool's 10: the excess is lost
 
 
-def test_a_turn_start_the_pd_table_grants_nothing_for_is_refused(client, make_table):
+def test_a_turn_start_the_pd_table_grants_nothing_for_marks_the_turn_alone(client, make_table):
+    table = make_table("caerbannog", characters=[("Morgana", sheet(pd=12))])
+    table.hero.data["resources"]["rozmach"] = 2
+    table.hero.save()
+    response = start_turn(client, table, table.hero)
+    assert response.status_code == 200
+    assert "Morgana's turn (round 1)." in text(response)
+    assert resources(table.hero)["rozmach"] == 2
+
+
+def test_a_turn_start_without_a_session_is_refused(client, make_table):
     table = make_table(
-        "caerbannog", characters=[("Morgana", sheet(pd=12, rozmach=2))], session=False
+        "caerbannog",
+        settings={"caerbannog": {"pd_rozmach": PD_TABLE}},
+        characters=[("Morgana", sheet(pd=12, rozmach=2))],
+        session=False,
     )
     response = start_turn(client, table, table.hero)
     assert response.status_code == 409
-    assert "The GM's PD table grants Morgana no Rozmach." in text(response)
+    assert "No game session is running; the GM starts one." in text(response)
     assert resources(table.hero)["rozmach"] == 2
 
 

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns import sessions
-from rolls import live_parts
+from rolls import live_parts, turns
 
 pytestmark = pytest.mark.django_db
 
@@ -93,12 +93,17 @@ def _end_session(client, table):
     sessions.end_session(table.session)
 
 
+def _start_a_turn(client, table):
+    turns.start_turn(table.session, table.characters[1])
+
+
 EVENTS = {
     "entry": _roll_quick_dice,
     "pending": _call_with_nothing_chosen,
     "sheet": _rename,
     "scene": _new_scene,
     "session": _end_session,
+    "turn": _start_a_turn,
     "reconnect": _roll_quick_dice,
 }
 

@@ -172,6 +172,19 @@ def test_the_redis_layer_has_no_client_read_timeout(monkeypatch):
     ]
 
 
+@pytest.mark.parametrize("kind", ["core", "pubsub"])
+def test_tables_sharing_one_redis_keep_their_channels_apart_by_a_prefix(monkeypatch, kind):
+    # Pub/sub channels ignore the URL's database number: only a prefix separates them.
+    monkeypatch.setenv("REDIS_CHANNEL_LAYER", kind)
+    monkeypatch.setenv("REDIS_CHANNEL_PREFIX", "table-two")
+    assert channel_layer_from_url("redis://127.0.0.1:6379/3")["CONFIG"]["prefix"] == "table-two"
+
+
+def test_the_channel_prefix_is_channels_redis_own_by_default(monkeypatch):
+    monkeypatch.delenv("REDIS_CHANNEL_PREFIX", raising=False)
+    assert channel_layer_from_url("redis://127.0.0.1:6379/0")["CONFIG"]["prefix"] == "asgi"
+
+
 def production_check(secret: str) -> subprocess.CompletedProcess:
     return manage("check", PRODUCTION="1", SECRET_KEY=secret, ALLOWED_HOSTS="table.example.org")
 

@@ -11,7 +11,8 @@ import types
 import pytest
 
 from sheets.models import Character
-from tests.web.sheet_helpers import JAGA, SHEET_PAGE_QUERIES, client_for, sheet, url
+from tests.web.browser import demo_table, log_in
+from tests.web.sheet_helpers import JAGA, SHEET_PAGE_QUERIES, client_for, url
 from tests.web.test_sheet_fasttest import creation_post
 
 pytestmark = pytest.mark.django_db
@@ -337,31 +338,18 @@ def test_the_caerbannog_sheet_runs_the_same_queries_for_few_or_many_skills(
 
 
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_in_a_browser_totals_follow_typing_and_boxes_save_in_place(
-    chromium_path, live_server, make_campaign, player
-):
-    from playwright.sync_api import sync_playwright
-
-    campaign = make_campaign("fasttest", {"magic": True})
-    character = Character.objects.create(
-        campaign=campaign, owner=player, name="Wiedźma Jaga", data=sheet(JAGA)
-    )
-    session = client_for(player).cookies["sessionid"].value
-    # Playwright runs an event loop in this thread: no database access until it is closed.
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_path, args=["--no-sandbox"], headless=True
-        )
-        context = browser.new_context(locale="en-US", viewport={"width": 360, "height": 800})
-        context.add_cookies([{"name": "sessionid", "value": session, "url": live_server.url}])
-        page = context.new_page()
-        page.goto(live_server.url + url("character_create", campaign=campaign))
+def test_in_a_browser_totals_follow_typing_and_boxes_save_in_place(browser, tmp_path):
+    # On the demo table's FastTest campaign (magic on), as its player ala on a phone.
+    with demo_table(tmp_path) as base:
+        page = log_in(browser, base, "ala", width=360, height=800, locale="en-US")
+        page.click("text=Królestwo Zarith (FastTest)")
+        page.click("text=New character")
         page.fill("#id_attr_BUDOWA", "4")
         page.wait_for_function(
             "document.querySelector('#sheet-totals').textContent.includes('19 / 20')"
         )
-        page.goto(live_server.url + url("character_detail", character))
+        page.go_back()
+        page.click("text=Brunhilda z Gór")
         page.click("#section-armor .edit-link")
         page.fill("#id_armor", "4")
         page.click("#section-armor button[type=submit]")
@@ -370,12 +358,9 @@ def test_in_a_browser_totals_follow_typing_and_boxes_save_in_place(
         page.select_option("#id_wound_severity", "heavy")
         page.click("text=Add wound")
         page.wait_for_selector(".wound--heavy >> text=ugryzienie")
-        browser.close()
-    character.refresh_from_db()
-    assert character.data["armor"] == 4
-    assert character.data["wounds"] == [
-        {"label": "ugryzienie", "severity": "heavy", "bandaged": False}
-    ]
+        page.reload()  # what the server saved
+        assert page.inner_text("#section-armor .big-number__value").strip() == "4"
+        assert page.locator(".wound--heavy:has-text('ugryzienie')").count() == 1
 
 
 # A system module without SECTIONS: the whole sheet is one box --------------------------------

@@ -9,7 +9,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.test import Client
 
-from rolls import actions
+from rolls import actions, turns
 from rolls.actions import campaign_group
 from rolls.payload import roll_payload
 from tests.web.live import panel_url, roll, socket_for
@@ -160,6 +160,17 @@ async def test_a_saved_sheet_is_announced_to_the_table(table, gm):
 
     await sync_to_async(award)()
     assert await socket.receive_json_from(timeout=3) == {"type": "sheet", "character": hero.pk}
+    await socket.disconnect()
+
+
+async def test_a_started_turn_is_announced_to_the_table(table, player):
+    campaign, hero, session = table.campaign, table.hero, table.session
+    socket, _ = await connected(player, campaign)
+    await sync(socket, session)
+    await sync_to_async(turns.start_turn)(session, hero)
+    assert await socket.receive_json_from(timeout=3) == {
+        "type": "turn", "session": session.pk, "scene": 1, "round": 1, "character": hero.pk,
+    }  # fmt: skip
     await socket.disconnect()
 
 

@@ -39,7 +39,7 @@ ignores any value posted for them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import groupby
 from typing import Any
 
@@ -68,7 +68,7 @@ from rolls.panels import (
     not_on_sheet,
     source,
 )
-from rolls.systems.caerbannog import rozmach
+from rolls.systems.caerbannog import reactions, rozmach
 from rolls.words import joined, words
 from sheets.systems.caerbannog import DEFENCE_NAMES, defence_groups, skill_groups
 from sheets.systems.caerbannog import view as read_sheet
@@ -104,7 +104,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     panel.context = _context(form, data, gm, pending) | {
         "conditions": conditions.panel_rows(found, form.raw("use") or [], form.raw("attempt") or [])
     }
-    spending = _spending(panel, form, data, campaign, gm)
+    spending, guard = _spending(panel, form, character, campaign, gm)
     if panel.errors or not form.in_order():
         return panel
     tested, dice, bonus, what = _tested(form)
@@ -133,21 +133,34 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     )
     _show(panel, form, params, odds)
     panel.after = conditions.after_roll(found, form, lambda outcome: outcome == caerbannog.SUCCESS)
+    if guard is not None:
+        panel.after = _then(guard, panel.after)
     if spending.changes:
         keep, pay = _keep_rozmach(spending.pool), rozmach.pay_lacking(spending.lacking)
         panel.on_result = lambda sheet, result: (keep(sheet, result), pay(sheet, result))
     return panel
 
 
-def _spending(panel: Panel, form: CaerbannogChoices, data, campaign, gm) -> rozmach.Spending:
+def _spending(
+    panel: Panel, form: CaerbannogChoices, character, campaign, gm
+) -> tuple[rozmach.Spending, Callable[[Any], None] | None]:
     """Surprise (the GM's, on a called test) and a reaction's cost, before the dice; the panel
-    shows them and says why it refuses one."""
+    shows them and says why it refuses one, or why it offers none now (RULES.md 4.12: only
+    outside the character's own turn, once per round). With the spending, the roll's check of
+    a reaction posted (``reactions.guard``), None when none was."""
+    data = character.data
     costs = rozmach.reaction_costs(campaign)
     reaction = form.cleaned.get("reaction", "")
     if reaction and reaction not in costs:
         panel.errors.setdefault("reaction", []).append(
             _("“%(reaction)s” is not in the GM's Reaction-cost table.") % {"reaction": reaction}
         )
+        reaction = ""
+    fight, not_now = reactions.now(character, campaign) if costs else (None, "")
+    guard = reactions.guard(character, campaign, not_now) if reaction else None
+    if not_now:
+        # Not offered, so not in the test shown either: what the Roll button rolls is what the
+        # panel shows, and a reaction posted all the same (an older page) is refused.
         reaction = ""
     spending, errors = rozmach.plan(
         pool=_rozmach(data),
@@ -162,11 +175,25 @@ def _spending(panel: Panel, form: CaerbannogChoices, data, campaign, gm) -> rozm
     panel.context |= {
         "reactions": sorted(costs.items()),
         "reaction": reaction or str(form.raw("reaction") or ""),
+        "reaction_refusal": not_now,
+        "fight": fight,
         "forced": bool(form.cleaned.get("forced")),
         "spending": spending,
         "surprise_label": rozmach.SURPRISE_LABELS.get(spending.surprise, ""),
     }
-    return spending
+    return spending, guard
+
+
+def _then(first: Callable[[Any], None], second: Callable[[Any], None] | None):
+    """A panel's ``after`` that runs ``first``, then ``second`` (if any)."""
+    if second is None:
+        return first
+
+    def after(roll) -> None:
+        first(roll)
+        second(roll)
+
+    return after
 
 
 class _Difficulty(forms.Field):

@@ -149,6 +149,17 @@ def sources(spending: Spending) -> list[dict[str, Any]]:
     return found
 
 
+def is_reaction(sources) -> bool:
+    """Whether a logged test's ``sources`` (as ``sources`` above wrote them) paid a reaction."""
+    return isinstance(sources, list) and any(
+        isinstance(s, dict)
+        and s.get("kind") == "rozmach_spent"
+        and isinstance(s.get("source"), dict)
+        and s["source"].get("w") == "reaction"
+        for s in sources
+    )
+
+
 def pay_lacking(lacking: int):
     """``on_result`` part: the Determinacja a forced spending costs, from the locked sheet."""
 

@@ -69,6 +69,12 @@ PAGE = RulesPage(
             "surprised side's pool is halved (rounded down) and a surprising side's doubled "
             "(at most 10): the GM sets it on that test."
         ),
+        _(
+            "A reaction costs the Rozmach the GM's table names, each time it is made, and "
+            "comes only outside the character's own turn, at most once per round. The GM "
+            "marks each turn and any new round on the dashboard; outside a fight nothing "
+            "limits it but its cost."
+        ),
     ),
     example=(
         _(

@@ -6,7 +6,6 @@ from contextlib import suppress
 from dataclasses import replace
 
 from django.db import transaction
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.actions import ActionRefused
@@ -85,6 +84,8 @@ class Caerbannog(BaseSystem):
     facts = ("kept", "result", "przebicia", "rozmach_gained", "rozmach", "heroic_cost")
     gm_controls = panel.GM_CONTROLS
     has_follow_ups = True
+    # RULES.md 4.12: reactions only outside the character's own turn, once per round.
+    turns = True
     xp_path = ("resources", "pd")
     xp_title = gettext_lazy("PD (experience points)")
     # RULES.md: "1 PD za każde stoczone wyzwanie i walkę", to every party member.
@@ -130,11 +131,12 @@ class Caerbannog(BaseSystem):
         return CaerbannogSettings(data, settings=settings)
 
     def card_tools(self, character, campaign):
-        # RULES.md: in combat the PD table's Rozmach comes at the start of the character's turn.
+        # RULES.md: in combat the PD table's Rozmach comes at the start of the character's turn;
+        # the turn itself is marked either way (reactions come only outside it).
         grant = sheet.pd_rozmach(
             self.view(character.data).resource("pd"), system_settings(campaign)["pd_rozmach"]
         )
-        return {"turn": {"grant": grant}} if grant else {}
+        return {"turn": {"grant": grant or 0}}
 
     @transaction.atomic
     def turn_started(self, character, campaign):
@@ -144,9 +146,7 @@ class Caerbannog(BaseSystem):
         view = self.view(locked.data)
         grant = sheet.pd_rozmach(view.resource("pd"), system_settings(campaign)["pd_rozmach"])
         if not grant:
-            raise ActionRefused(
-                _("The GM's PD table grants %(name)s no Rozmach.") % {"name": locked.name}
-            )
+            return None
         before = view.rozmach
         after = caerbannog_pool.gain(before, grant)
         try:

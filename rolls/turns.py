@@ -1,0 +1,125 @@
+"""Whose turn it is and which round: the GM marks each combatant's turn (the party card's "Turn
+starts") and may call a new round (the dashboard's "New round"), where the system keeps turns
+(``System.turns``). The state is ``Turn`` rows in the database, never process memory, so every
+worker reads the same.
+
+Decisions:
+
+- Combat is a scene where a turn was started or a round called: the scene's latest row says
+  where the fight stands. A new scene has none, so turns end with their scene (as Caerbannog's
+  Rozmach does), and a session that ended has no current scene at all.
+- A round is every combatant's turn once: the second turn start of a character in a round
+  starts the next round, with that turn. The GM's "New round" starts the next one at once,
+  with nobody's turn until the GM starts one. The first turn of a scene is round 1.
+- Each row keeps the session's last log entry when it was made (``after_seq``): the entries
+  after a round's first row happened in that round. Rows are made under the session's row
+  lock, the one every roll takes, so a turn and a roll are always in one order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import OuterRef, Subquery
+from django.utils.translation import gettext as _
+
+from campaigns.actions import ActionRefused
+from campaigns.live import broadcast_on_commit, campaign_group
+from campaigns.models import GameSession, Scene
+from rolls.models import Turn
+
+
+@dataclass(frozen=True)
+class Fight:
+    """Where the fight of the current scene stands: its round, whose turn it is (None right
+    after the GM's "New round"), and the last log entry before the round began."""
+
+    session_id: int
+    round: int
+    character_id: int | None
+    character_name: str
+    round_after_seq: int
+
+    def is_turn_of(self, character) -> bool:
+        return self.character_id is not None and self.character_id == character.pk
+
+
+def current(campaign_id: int) -> Fight | None:
+    """The fight in the open session's current scene, None outside combat (two queries)."""
+    scene = Scene.objects.filter(
+        session__campaign_id=campaign_id, session__ended_at__isnull=True
+    ).order_by("-number")
+    last = (
+        Turn.objects.filter(scene=Subquery(scene.values("pk")[:1]))
+        .select_related("character", "scene")
+        .annotate(
+            round_after_seq=Subquery(
+                Turn.objects.filter(scene=OuterRef("scene"), round=OuterRef("round"))
+                .order_by("number")
+                .values("after_seq")[:1]
+            )
+        )
+        .order_by("-number")
+        .first()
+    )
+    if last is None:
+        return None
+    return Fight(
+        session_id=last.scene.session_id,
+        round=last.round,
+        character_id=last.character_id,
+        character_name=last.character.name if last.character else "",
+        round_after_seq=last.round_after_seq,
+    )
+
+
+@transaction.atomic
+def start_turn(session: GameSession, character) -> Fight:
+    """``character``'s turn starts in the session's current scene: in this round, or in the
+    next one when it has had its turn in this one already."""
+    locked, scene, last = _where(session)
+    round_ = last.round if last is not None else 1
+    if last is not None and scene.turns.filter(round=round_, character=character).exists():
+        round_ += 1
+    return _mark(locked, scene, last, round_, character)
+
+
+@transaction.atomic
+def new_round(session: GameSession) -> Fight:
+    """The GM starts the next round in the session's current scene (the first, if no turn was
+    started yet), with nobody's turn until the GM starts one."""
+    locked, scene, last = _where(session)
+    return _mark(locked, scene, last, last.round + 1 if last is not None else 1, None)
+
+
+def _where(session: GameSession) -> tuple[GameSession, Scene, Turn | None]:
+    # The session's row lock is the one every roll takes: a turn falls between two entries.
+    locked = GameSession.objects.select_for_update().get(pk=session.pk)
+    if not locked.is_open:
+        raise ActionRefused(_("This session has ended; the GM can start a new one."))
+    scene = locked.scenes.order_by("-number").first()
+    if scene is None:
+        raise ActionRefused(_("Start a scene first: turns belong to a scene."))
+    return locked, scene, scene.turns.order_by("-number").first()
+
+
+def _mark(locked: GameSession, scene: Scene, last: Turn | None, round_: int, character) -> Fight:
+    Turn.objects.create(
+        scene=scene,
+        number=last.number + 1 if last is not None else 1,
+        round=round_,
+        character=character,
+        after_seq=locked.last_seq,
+    )
+    broadcast_on_commit(
+        campaign_group(locked.campaign_id),
+        {
+            "type": "table.turn",
+            "session": locked.pk,
+            "scene": scene.number,
+            "round": round_,
+            "character": character.pk if character is not None else None,
+        },
+    )
+    return current(locked.campaign_id)
