@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from tests.web.test_browser_conditions import choose, roll
-from tests.web.test_browser_game_night import PHONE, T10, base, browser, open_sheet, run_session
+from tests.web.test_browser_game_night import PHONE, T10, base, open_sheet, run_session
 
 pytestmark = pytest.mark.browser
-__all__ = ["base", "browser"]  # the fixtures, imported for this module's tests
+__all__ = ["base"]  # the fixture, imported for this module's tests
 
 #: Where the screenshots go to be looked at by hand: this directory when set, else the test's.
 SHOTS_DIR = "OPTION_SHOTS"
