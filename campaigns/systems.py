@@ -128,10 +128,22 @@ class System(Protocol):
     #: session)``, None for no box.
     gm_box: Any
 
-    def options_after(self, roll: Any) -> Mapping[str, Any] | None:
-        """The rules' menu after ``roll`` (T10's options, RULES.md 3.6): ``purpose``, ``why``,
-        ``picks`` (how many to choose) and ``options`` (``key``, ``text``, ``original``,
-        ``condition``: a key of ``condition_presets`` or ""); None when the rules have none."""
+    #: The rules offer a menu after a roll (``options_after``); False spares every other system
+    #: the look for one.
+    has_options_after: bool
+
+    def options_after(
+        self, roll: Any, tables: Mapping[str, Sequence[Any]] | None = None
+    ) -> Mapping[str, Any] | None:
+        """The rules' menu after ``roll`` (T10's options, RULES.md 3.6), None when they have
+        none: ``purpose``, ``why``, ``picks`` (how many to choose), ``options`` (``key``,
+        ``text``, ``original``, ``condition``: a key of ``condition_presets`` or ""),
+        ``picker`` ("player": the roller picks on their own panel, the GM only on their behalf;
+        "gm": only the GM), ``counter_move`` (the GM may add a move of their own) and ``title``
+        (what the roller's panel calls the menu). A menu of no options (``picks`` 0) offers the
+        GM's counter-move alone. ``tables``: the campaign's random tables by purpose
+        (``rolls.random_tables.tables_by_purpose``): the options as they hold them; None for
+        the rules' own lists."""
 
     def condition_tests(self, condition: Any, campaign: Any) -> list[Mapping[str, Any]]:
         """The tests a condition on the sheet offers in one click (FastTest's waking test):
@@ -301,6 +313,7 @@ class BaseSystem:
     condition_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ()
     condition_amounts: ClassVar[tuple[int, int]] = (-20, 20)
     gm_box: Any = None
+    has_options_after: ClassVar[bool] = False
 
     def __repr__(self) -> str:
         return f"<System {self.key}>"
@@ -371,7 +384,7 @@ class BaseSystem:
     def tables_after(self, roll):
         return []
 
-    def options_after(self, roll):
+    def options_after(self, roll, tables=None):
         return None
 
     def condition_tests(self, condition, campaign):

@@ -1,6 +1,6 @@
-"""The GM's forms for conditions: one of the rules' own in one click, the GM's own typed, and
-the options chosen after a roll (RULES.md 3.6). What they accept is ``rolls.conditions.Spec``;
-``rolls.conditions`` checks it once more under its lock."""
+"""The forms for conditions: one of the rules' own in one click and the GM's own typed (what
+they accept is ``rolls.conditions.Spec``, which ``rolls.conditions`` checks once more under its
+lock); and the options picked after a roll, with the GM's counter-move (RULES.md 3.6)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,12 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from config.text import TextField
 from rolls.conditions import AMOUNT_MAX, NAME_MAX, Spec, preset_spec
 from rolls.models import Condition
-
-#: The longest option the GM types after a roll.
-OPTION_MAX = 200
+from rolls.roll_options import OWN_MAX, too_many
 
 
 class PresetForm(forms.Form):
@@ -130,14 +128,22 @@ class ConditionForm(forms.Form):
         )
 
 
-class OptionsForm(forms.Form):
-    """The options chosen after a roll: some of the rules' menu (``System.options_after``) and
-    the GM's own words, together no more than the result allows."""
+class _Key(forms.UUIDField):
+    """The page's idempotency key of a pick or a counter-move: one request, one entry."""
 
+    def __init__(self) -> None:
+        message = gettext_lazy("This request is malformed; reload the page and try again.")
+        super().__init__(error_messages={"invalid": message, "required": message})
+
+
+class OptionsForm(forms.Form):
+    """The options picked after a roll: some of the rules' menu (``System.options_after``) and
+    one in the picker's own words, together no more than the result allows
+    (``rolls.roll_options`` checks it again under its lock)."""
+
+    key = _Key()
     chosen = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
-    own = TextField(
-        label=gettext_lazy("Or in your own words"), max_length=OPTION_MAX, required=False
-    )
+    own = TextField(label=gettext_lazy("Or in your own words"), max_length=OWN_MAX, required=False)
 
     def __init__(self, *args, menu=None, **kwargs):
         # ``menu`` may be left out only to look the form's fields over (the text rule's test).
@@ -155,16 +161,19 @@ class OptionsForm(forms.Form):
         if "chosen" in data and picked == 0:
             raise forms.ValidationError(_("Tick an option or write your own."))
         if picked > self.menu["picks"]:
-            raise forms.ValidationError(
-                ngettext(
-                    "This result gives %(n)s option; you chose %(picked)s.",
-                    "This result gives %(n)s options; you chose %(picked)s.",
-                    self.menu["picks"],
-                )
-                % {"n": self.menu["picks"], "picked": picked}
-            )
+            raise forms.ValidationError(too_many(self.menu["picks"], picked))
         return data
 
-    def options(self) -> list[dict[str, Any]]:
-        chosen = set(self.cleaned_data["chosen"])
-        return [option for option in self.menu["options"] if option["key"] in chosen]
+
+class CounterMoveForm(forms.Form):
+    """The GM's own counter-move after a roll, in a line of their own words."""
+
+    key = _Key()
+    text = TextField(
+        label=gettext_lazy("Your counter-move"),
+        max_length=OWN_MAX,
+        error_messages={
+            "required": gettext_lazy("Write the counter-move in at most 200 characters."),
+            "max_length": gettext_lazy("Write the counter-move in at most 200 characters."),
+        },
+    )

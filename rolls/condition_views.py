@@ -1,10 +1,13 @@
 """Conditions at the table: the GM adds one to a character from the party card (the rules'
-own in one click, or typed) and clears it; after a roll, the GM chooses the options its result
-gives (RULES.md 3.6); every member sees a character's conditions beside the sheet.
+own in one click, or typed) and clears it; every member sees a character's conditions beside
+the sheet. After a roll the GM's box shows what the player picked from its options and takes
+the GM's counter-move, the GM's own pick where the rules leave it to the GM (RULES.md 3.6), and
+a pick on an absent player's behalf (``rolls.roll_options``; the player's is on the panel).
 
 GM operations are 404 for anyone else (``gm_campaign``); a character of another table is 404.
 Each form works without JavaScript (a redirect to the dashboard with a message); with htmx each
-answers with the part it changed. Writes go through ``rolls.conditions``.
+answers with the part it changed. Writes go through ``rolls.conditions`` and
+``rolls.roll_options``.
 """
 
 from __future__ import annotations
@@ -19,15 +22,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.access import gm_campaign
 from campaigns.models import Campaign, GameSession
-from rolls import conditions
+from rolls import conditions, roll_options
 from rolls.actions import ActionRefused
-from rolls.condition_forms import ConditionForm, OptionsForm, PresetForm
+from rolls.condition_forms import ConditionForm, CounterMoveForm, OptionsForm, PresetForm
 from rolls.models import Condition, Roll
 from sheets.access import member_character
 from sheets.models import Character
-
-#: How many of the open session's latest rolls the options box looks at.
-OPTIONS_WINDOW = 10
 
 
 def card_context(campaign: Campaign, character: Character, **extra) -> dict:
@@ -112,18 +112,8 @@ def character_conditions(request: HttpRequest, campaign_id: int, pk: int) -> Htt
 
 
 def options_context(campaign: Campaign, session: GameSession | None, **extra) -> dict:
-    """The latest rolls of the open session whose result gives options not yet chosen."""
-    offers = []
-    if session is not None and session.is_open:
-        rolls = (
-            Roll.objects.filter(session=session, kind="test", character__isnull=False)
-            .exclude(follow_ups__kind=conditions.OPTIONS)
-            .order_by("-seq")[:OPTIONS_WINDOW]
-        )
-        for roll in rolls:
-            menu = conditions.options_menu(roll)
-            if menu is not None:
-                offers.append({"roll": roll, "menu": menu})
+    """The open session's latest tests whose menu waits for a pick or the GM's counter-move."""
+    offers = roll_options.offers(campaign, session)
     return {"campaign": campaign, "session": session, "option_offers": offers, **extra}
 
 
@@ -137,6 +127,22 @@ def _options_box(request, campaign, *, status=200, refusal="") -> HttpResponse:
     return render(request, "rolls/_roll_options.html", context, status=status)
 
 
+def _refusal(form) -> str:
+    return " ".join(m for ms in form.errors.values() for m in ms)
+
+
+def _gm_roll(request: HttpRequest, campaign_id: int, roll_id: int) -> tuple[Campaign, Roll]:
+    """A test of a character at the GM's own table, else 404."""
+    campaign = gm_campaign(request, campaign_id)
+    roll = get_object_or_404(
+        Roll.objects.select_related("character", "session"),
+        pk=roll_id,
+        session__campaign=campaign,
+        character__isnull=False,
+    )
+    return campaign, roll
+
+
 @require_GET
 @login_required
 def options_box(request: HttpRequest, campaign_id: int) -> HttpResponse:
@@ -148,25 +154,39 @@ def options_box(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def choose_options(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
-    campaign = gm_campaign(request, campaign_id)
-    roll = get_object_or_404(
-        Roll.objects.select_related("character", "session"),
-        pk=roll_id,
-        session__campaign=campaign,
-        character__isnull=False,
-    )
-    menu = conditions.options_menu(roll)
-    if menu is None:
+    """The GM's pick: the options the rules leave to the GM (a catastrophe's bad options), or a
+    player's on their behalf while the player has not picked."""
+    campaign, roll = _gm_roll(request, campaign_id, roll_id)
+    menu = roll_options.menu_for(roll)
+    if menu is None or not menu["options"]:
         return _options_box(request, campaign, status=409,
                             refusal=_("The rules offer no options after this roll."))  # fmt: skip
     form = OptionsForm(request.POST, menu=menu)
     if not form.is_valid():
-        refusal = " ".join(m for ms in form.errors.values() for m in ms)
-        return _options_box(request, campaign, status=422, refusal=refusal)
+        return _options_box(request, campaign, status=422, refusal=_refusal(form))
     try:
-        conditions.choose_options(
-            roll=roll, actor=request.user, options=form.options(), own=form.cleaned_data["own"]
-        )
+        roll_options.choose_options(
+            roll=roll, actor=request.user, chosen=form.cleaned_data["chosen"],
+            own=form.cleaned_data["own"], key=form.cleaned_data["key"],
+        )  # fmt: skip
+    except ActionRefused as refusal:
+        return _options_box(request, campaign, status=409, refusal=str(refusal))
+    return _options_box(request, campaign)
+
+
+@require_POST
+@login_required
+def counter_move(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
+    """The GM's own counter-move after a roll, in the GM's words (logged once)."""
+    campaign, roll = _gm_roll(request, campaign_id, roll_id)
+    form = CounterMoveForm(request.POST)
+    if not form.is_valid():
+        return _options_box(request, campaign, status=422, refusal=_refusal(form))
+    try:
+        roll_options.counter_move(
+            roll=roll, actor=request.user, text=form.cleaned_data["text"],
+            key=form.cleaned_data["key"],
+        )  # fmt: skip
     except ActionRefused as refusal:
         return _options_box(request, campaign, status=409, refusal=str(refusal))
     return _options_box(request, campaign)

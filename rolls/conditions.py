@@ -485,66 +485,6 @@ def panel_rows(shaping: ForTest, used: Iterable[Any] = (), attempted: Iterable[A
     return rows
 
 
-# --- The options after a roll (RULES.md 3.6) ----------------------------------------------------
-
-OPTIONS = "options"
-
-
-def options_menu(roll: Roll) -> dict[str, Any] | None:
-    """The rules' menu after ``roll`` (``System.options_after``), None when they have none."""
-    return get_system(roll.system).options_after(roll)
-
-
-def options_chosen(roll: Roll) -> Roll | None:
-    return roll.follow_ups.filter(kind=OPTIONS).first()
-
-
-@transaction.atomic
-def choose_options(
-    *, roll: Roll, actor, options: list[dict[str, Any]], own: str = ""
-) -> tuple[Roll, list[Condition]]:
-    """Log the options chosen after ``roll`` (once) and put on the roller's sheet the
-    conditions they leave (knocked down: −2 dice until standing up again)."""
-    GameSession.objects.select_for_update().get(pk=roll.session_id)
-    if roll.character_id is None or options_menu(roll) is None:
-        raise ActionRefused(_("The rules offer no options after this roll."))
-    if options_chosen(roll) is not None:
-        raise ActionRefused(_("The options of this roll have already been chosen."))
-    session = _open_session(roll.character)
-    if roll.session_id != session.pk:
-        raise ActionRefused(_("That roll is of an earlier session; options follow a roll now."))
-    said = [words(option["key"]) for option in options] + ([own] if own else [])
-    entry, _created = record_roll(
-        session=session,
-        actor=actor,
-        system=roll.system,
-        params={"note": OPTIONS, "chosen": [option["key"] for option in options], "own": own},
-        key=uuid.uuid4(),
-        label=words("options_chosen", options=joined_options(said)),
-        character=roll.character,
-        visibility=roll.visibility,
-        kind=OPTIONS,
-        parent=roll,
-        engine=note,
-    )
-    system = get_system(roll.system)
-    left = [
-        add_condition(
-            character=roll.character,
-            actor=actor,
-            spec=preset_spec(system, option["condition"]),
-            source_roll=roll,
-        )
-        for option in options
-        if option.get("condition")
-    ]
-    return entry, left
-
-
-def joined_options(items: list[Any]) -> Any:
-    return {"j": "; ", "i": items} if len(items) > 1 else items[0]
-
-
 def line(condition: Condition) -> str:
     """The condition in one line of the reader's language, as the sheet and the party card
     show it: "−2 dice in the pool: knocked down (condition, #14) · all tests, until “stand

@@ -369,6 +369,7 @@ KIND_LABELS |= {
     "condition": _("condition added"),
     "condition_cleared": _("condition cleared"),
     "options": _("options chosen"),
+    "counter_move": _("counter-move"),
 }
 WORDS |= {
     "condition_added": _("%(name)s (%(concerns)s, %(until)s)"),
@@ -390,6 +391,8 @@ WORDS |= {
     "cleared_session_end": _("the session ended"),
 }
 WORDS["options_chosen"] = _("Chosen: %(options)s")
+# The GM's pick of a player's options on their behalf (rolls.roll_options).
+WORDS["options_chosen_for"] = _("Chosen by the GM for %(name)s: %(options)s")
 # FastTest's states (rolls.systems.fasttest.states): a condition without dice reads "state:
 # unconscious (condition, #14)", with neither sign nor number.
 COUNTED_SOURCE_KINDS["state"] = _("state")

@@ -5,10 +5,11 @@ from __future__ import annotations
 import uuid
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString
@@ -20,8 +21,9 @@ from django_htmx.http import reswap, retarget
 from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
-from rolls import actions, conditions, cues
+from rolls import actions, conditions, cues, roll_options
 from rolls import pending as pending_actions
+from rolls.condition_forms import OptionsForm
 from rolls.engine.note import NOTE_KINDS
 from rolls.log import entry_for, may_see
 from rolls.models import PendingTest, Roll, Visibility
@@ -182,11 +184,20 @@ def _rolled_html(entry: dict | None) -> str | None:
     return None if entry is None else entry_html(entry, translation.get_language())
 
 
+def _roll_menu(request, roll, entry, character, campaign) -> dict | None:
+    """What follows the result shown on its panel: the rules' options after it (RULES.md 3.6),
+    to pick here, or what was picked and the GM's counter-move; none on a result the user may
+    not see."""
+    if entry is None or entry["redacted"]:
+        return None
+    return roll_options.panel_view(roll, request.user, campaign, character)
+
+
 _UNKNOWN = object()
 
 
 def _render(request, campaign, character, choices, *, status=200, rolled=None, refusal="",
-            session=_UNKNOWN, panel=None, settle=_UNKNOWN):  # fmt: skip
+            session=_UNKNOWN, panel=None, settle=_UNKNOWN, options_refusal=""):  # fmt: skip
     """The panel partial; after a roll, with the entry and what may follow it.
 
     ``session`` (the open one, or None), ``panel`` (built from these choices on this very
@@ -216,6 +227,8 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
     entry, follow_ups = _rolled_for(request, rolled, character, campaign)
     visibilities = _visibilities(campaign, request.user)
     context = {
+        "roll_menu": _roll_menu(request, rolled, entry, character, campaign),
+        "options_refusal": options_refusal,
         "campaign": campaign,
         "character": character,
         "panel": panel,
@@ -304,7 +317,8 @@ def panel_on_load(request, campaign, character, *, session=_UNKNOWN) -> SafeStri
     this character must do now is there at once, rendered here, never fetched after the page
     loads. A test the GM called on it opens with the player's choices so far; a side of an
     opposed test whose turn it is to settle (Caerbannog) shows its settling box and its roll;
-    else the idle slot a click on a stat fills.
+    a roll whose options wait for this user's pick (T10) shows its result and the menu; else
+    the idle slot a click on a stat fills.
 
     ``session``: the open session, or None, when the caller knows it (a page without one asks
     nothing more)."""
@@ -318,6 +332,11 @@ def panel_on_load(request, campaign, character, *, session=_UNKNOWN) -> SafeStri
     if settle is not None and settle["may_settle"]:
         response = _render(request, campaign, character, {}, session=session, settle=settle,
                            rolled=settle["final"])  # fmt: skip
+        return SafeString(response.content.decode())
+    waiting = roll_options.awaiting_pick(character, campaign, request.user, session)
+    if waiting is not None:
+        # The options after its latest roll wait for this user's pick: the menu is there.
+        response = _render(request, campaign, character, {}, session=session, rolled=waiting)
         return SafeString(response.content.decode())
     slot = {"campaign": campaign, "character": character}
     return SafeString(render_to_string("rolls/_panel_slot.html", slot, request))
@@ -436,6 +455,7 @@ def _roll_answer(request, campaign, character, roll) -> HttpResponse:
         "rolled": entry,
         "rolled_html": _rolled_html(entry),
         "follow_ups": follow_ups,
+        "roll_menu": _roll_menu(request, roll, entry, character, campaign),
     }
     response = render(request, "rolls/_roll_answer.html", context)
     return reswap(retarget(response, "#test-panel-rolled"), "innerHTML")
@@ -511,6 +531,47 @@ def test_follow_up(
         return refuse(409, str(refusal))
     character.refresh_from_db()
     return _render(request, campaign, character, {}, rolled=roll)
+
+
+@require_POST
+@login_required
+def test_options(request: HttpRequest, campaign_id: int, pk: int, roll_id: int) -> HttpResponse:
+    """The options picked after a roll, on the roller's panel (RULES.md 3.6): its player's pick,
+    or the GM's (where the rules leave it to the GM, or on an absent player's behalf); logged
+    once as the entry that follows the roll. Another player or an outsider gets 404."""
+    campaign, character = _character_to_roll(request, campaign_id, pk)
+    roll = get_object_or_404(
+        Roll.objects.select_related("session", "actor"), pk=roll_id, character=character
+    )
+    if not may_see(roll, request.user, campaign.is_gm(request.user)):
+        raise Http404("No such roll.")
+
+    def answer(status: int = 200, refusal: str = "") -> HttpResponse:
+        if not request.htmx:
+            # Without JavaScript: back to the sheet, the refusal (or the pick) said there.
+            if refusal:
+                messages.error(request, refusal)
+            else:
+                messages.success(request, _("Your pick is in the log."))
+            return redirect("character_detail", campaign.pk, character.pk)
+        return _render(request, campaign, character, {}, status=status, rolled=roll,
+                       options_refusal=refusal)  # fmt: skip
+
+    menu = roll_options.menu_for(roll)
+    if menu is None or not menu["options"]:
+        return answer(409, _("The rules offer no options after this roll."))
+    form = OptionsForm(request.POST, menu=menu)
+    if not form.is_valid():
+        return answer(422, " ".join(m for ms in form.errors.values() for m in ms))
+    try:
+        roll_options.choose_options(
+            roll=roll, actor=request.user, chosen=form.cleaned_data["chosen"],
+            own=form.cleaned_data["own"], key=form.cleaned_data["key"],
+        )  # fmt: skip
+    except actions.ActionRefused as refusal:
+        return answer(409, str(refusal))
+    character.refresh_from_db()
+    return answer()
 
 
 @require_http_methods(["GET"])

@@ -388,9 +388,11 @@ def _fitting_dice(table: RandomTable, rows: list[Row]) -> TableDice:
     return dice
 
 
-def _tables_by_purpose(campaign: Campaign) -> dict[str, list[RandomTable]]:
+def tables_by_purpose(campaign: Campaign | int) -> dict[str, list[RandomTable]]:
+    """The campaign's (or the campaign id's) tables the rules call for, by purpose (one query)."""
+    campaign_id = campaign if isinstance(campaign, int) else campaign.pk
     by_purpose: dict[str, list[RandomTable]] = {}
-    for table in RandomTable.objects.filter(campaign=campaign).exclude(purpose=""):
+    for table in RandomTable.objects.filter(campaign_id=campaign_id).exclude(purpose=""):
         by_purpose.setdefault(table.purpose, []).append(table)
     return by_purpose
 
@@ -410,7 +412,7 @@ def _called_for(
 def _purpose_after(parent: Roll, table: RandomTable) -> str | None:
     """The purpose ``table`` serves after ``parent``, None when the rules do not call for it."""
     system = get_system(parent.system)
-    called = _called_for(system, parent, _tables_by_purpose(table.campaign))
+    called = _called_for(system, parent, tables_by_purpose(table.campaign))
     return next((purpose for purpose, found in called if found.pk == table.pk), None)
 
 
@@ -423,7 +425,7 @@ def offers(campaign: Campaign, session: GameSession | None) -> list[dict[str, An
     system = get_system(campaign.system)
     if not system.table_purposes:
         return []
-    by_purpose = _tables_by_purpose(campaign)
+    by_purpose = tables_by_purpose(campaign)
     if not by_purpose:
         return []
     rolls = list(

@@ -29,6 +29,11 @@ urlpatterns += [
     path("calls/", panel_views.my_calls, name="my_calls"),
     path("characters/<int:pk>/test/roll/", panel_views.test_roll, name="test_roll"),
     path(
+        "characters/<int:pk>/rolls/<int:roll_id>/options/",
+        panel_views.test_options,
+        name="test_options",
+    ),
+    path(
         "characters/<int:pk>/rolls/<int:roll_id>/<slug:kind>/",
         panel_views.test_follow_up,
         name="test_follow_up",
@@ -101,6 +106,11 @@ urlpatterns += [
         "dashboard/rolls/<int:roll_id>/options/",
         condition_views.choose_options,
         name="choose_options",
+    ),
+    path(
+        "dashboard/rolls/<int:roll_id>/counter-move/",
+        condition_views.counter_move,
+        name="counter_move",
     ),
     path("dashboard/characters/<int:pk>/turn/", gm_views.turn_start, name="turn_start"),
     path("dashboard/round/", gm_views.new_round, name="new_round"),

@@ -1,7 +1,7 @@
 """Entries of the log that roll nothing: a condition added or cleared, the options chosen after
-a roll. They go through the same path as every roll (seq, visibility, broadcast, replay), so the
-evening's story reads in one list; this module is their "engine": no dice, an answer that says
-what the entry is. Standard library only.
+a roll, the GM's counter-move. They go through the same path as every roll (seq, visibility,
+broadcast, replay), so the evening's story reads in one list; this module is their "engine": no
+dice, an answer that says what the entry is. Standard library only.
 
 ``params`` are ``{"note": kind}`` plus the entry's own facts (a condition's id, the options
 chosen), all plain JSON: the checker re-runs such an entry like any other and gets no dice.
@@ -15,9 +15,11 @@ from typing import Any
 
 from .core import Die, EngineError, RandomSource
 
-#: The log's kinds of such entries (rolls.conditions, rolls.systems.t10): the fair-dice checker
-#: re-runs them here whatever their system.
-NOTE_KINDS = frozenset({"condition", "condition_cleared", "options", "damage", "healing"})
+#: The log's kinds of such entries (rolls.conditions, rolls.roll_options, rolls.systems.*): the
+#: fair-dice checker re-runs them here whatever their system.
+NOTE_KINDS = frozenset(
+    {"condition", "condition_cleared", "options", "counter_move", "damage", "healing"}
+)
 
 #: The most facts one entry carries, and the longest text of one.
 MAX_FACTS = 20

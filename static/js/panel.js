@@ -28,9 +28,12 @@
     "table:turn": function () { return true; },
     "table:scene": function () { return true; },
     "table:reconnect": function () { return true; },
-    // An entry that follows the result shown (the GM read another white die of it).
+    // An entry that follows the result shown (the GM read another white die of it, the options
+    // after it were picked, the GM's counter-move), unless the panel shows it already (the
+    // reader's own pick: its answer brought it).
     "table:entry": function (d) {
       const shown = document.querySelector("#test-panel-rolled .entries > li[data-seq]");
+      if (document.querySelector('#test-panel [data-entry-seq="' + d.seq + '"]')) return false;
       return !!(shown && d.html && d.html.indexOf('data-parent-seq="' + shown.dataset.seq + '"') >= 0);
     },
   };
@@ -194,6 +197,20 @@
     applyGuard();
   });
   document.addEventListener("htmx:afterSwap", applyGuard);
+
+  // After a pick from the options under a result, what was picked (or why not) takes the focus:
+  // the form that had it is gone from the panel its answer morphed in.
+  const picks = new WeakSet();
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const elt = event.detail.elt;
+    if (elt && elt.closest && elt.closest("#test-panel .roll-menu-form")) picks.add(event.detail.xhr);
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!picks.has(event.detail.xhr)) return;
+    const menu = document.getElementById("roll-menu");
+    const target = (menu && menu.querySelector("[role=alert]")) || menu;
+    if (target) target.focus({ preventScroll: false });
+  });
 
   // After a roll the result (or the reason it was refused) takes the focus, not the page body.
   document.addEventListener("htmx:afterSettle", function (event) {

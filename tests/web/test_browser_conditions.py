@@ -1,5 +1,6 @@
-"""Issue 15's acceptance in real browsers: the GM applies T10's "knocked down" option from a roll,
-the player's next panel shows "−2 dice: knocked down" without a reload and its odds follow, the
+"""Issue 15's acceptance in real browsers: the player picks T10's "you fall" option under a roll
+(issue 25: the options are the player's), the GM's party card shows "knocked down", the
+player's next panel shows "−2 dice: knocked down" without a reload and its odds follow, the
 player stands up (a success clears it), the next panel is back to normal, and every step is in
 every log. The demo table rolls fair dice, so the test rolls until the result it needs comes."""
 
@@ -107,11 +108,10 @@ def test_knocked_down_from_a_roll_shapes_the_next_panel_until_the_player_stands_
     else:
         pytest.fail("no “failure, but” came in the tries")
 
-    # The GM applies the option "you fall" from that roll, on the dashboard.
-    offer = gm.locator("#roll-options li.after-item", has_text="Misslyckande, men").first
-    offer.wait_for()
-    offer.locator("label.option", has_text=FALL_OPTION).locator("input").check()
-    offer.locator("button[type=submit]").click()
+    # The player picks the option "you fall" from the menu under that roll, on the sheet.
+    menu = ala.locator("#roll-menu")
+    menu.locator("label.option", has_text=FALL_OPTION).locator("input").check()
+    menu.get_by_role("button", name="Pick").click()
     card = gm.locator(".party-card", has_text="Astrid")
     card.locator(".card-conditions .condition", has_text=KNOCKED).wait_for()
 

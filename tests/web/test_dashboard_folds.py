@@ -13,7 +13,8 @@ from rolls import pending
 from rolls.models import PendingTest
 from tests.web.test_after_roll import HERO, SETTINGS, rolled
 from tests.web.test_conditions import SHEET as ASTRID
-from tests.web.test_conditions import fail_but
+from tests.web.test_t10_options import FAIL_BUT
+from tests.web.test_t10_options import roll as t10_roll
 
 pytestmark = pytest.mark.django_db
 FOLD = '<details class="folded-rolled"'
@@ -134,7 +135,8 @@ def moorcrest(make_table):
 
 
 def test_only_the_newest_rolls_options_are_open(client, moorcrest, dice):
-    first, second, latest = (fail_but(client, moorcrest, dice) for _ in range(3))
+    client.force_login(moorcrest.players[0])
+    first, second, latest = (t10_roll(client, moorcrest, dice, FAIL_BUT)[1] for _ in range(3))
     client.force_login(moorcrest.gm)
     url = reverse("roll_options_box", args=[moorcrest.campaign.pk])
     shown, _, folded = client.get(url).content.decode().partition(FOLD)

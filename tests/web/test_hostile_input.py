@@ -83,6 +83,10 @@ UNREACHED = {
     # "Clear" shows only beside a condition on a character, and the demo table has none (its
     # refusals: tests/web/test_conditions.py).
     "clear_condition": "needs a condition on a character",
+    # The pick under a result and the GM's counter-move show only after a T10 roll whose result
+    # leaves them, and the crawl's dice are fair (their refusals: tests/web/test_t10_options.py).
+    "test_options": "needs a T10 roll whose result has options",
+    "counter_move": "needs a T10 roll the GM may answer with a counter-move",
 }
 DEEP_LIST = "[" * 5000 + "]" * 5000
 DEEP_OBJECT = '{"a":' * 5000 + "1" + "}" * 5000

@@ -30,6 +30,14 @@ PAGE = RulesPage(
             "options), 0 Misslyckande, 1 Misslyckande, men…, 2 Lyckat, men…, 3 Lyckat, 4 or "
             "more Imponerande, with one extra option for every success above 3."
         ),
+        _(
+            "The options are yours: right after the roll your panel lists your result's "
+            "options (Du får chansen att vrida din handling) and how many to pick, or write "
+            "your own; the GM sees your pick and may add a counter-move. Only a Katastrof's "
+            "bad options are the GM's to pick, and after a Misslyckande (0 successes) the GM "
+            "may make a counter-move (motdrag). An option that lasts, such as falling (−2 dice "
+            "until you stand up), goes on your sheet until it ends."
+        ),
     ),
     example=(
         _("Astrid has Styrka 3 and Svärd 2: five d10 against difficulty 7."),
