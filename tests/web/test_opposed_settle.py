@@ -406,7 +406,7 @@ def test_an_npc_initiators_roll_is_its_final_result_and_the_character_settles_ne
     box = panel_of(client, player, caerbannog.characters[0]).context["opposed_settle"]
     assert (box["turn"], box["may_settle"]) == ("b", True)
     # The initiator alone may use heroic effort: Julio resists, so only a boost or re-roll.
-    assert [f.kind for f in box["follow_ups"]] == ["reroll"]  # no Rozmach to boost with
+    assert [f.kind for f in box["follow_ups"]] == ["reroll", "boost"]
     follow(client, player, ambush.opponent, "boost")  # +2: 7
     settle(client, player, ambush, "b")
     result = results().get()
