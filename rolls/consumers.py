@@ -318,9 +318,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         if payload["seq"] > self.sent.get(payload["session_id"], 0):
             return  # not sent yet: it goes out revealed in its turn (``_send_entry``)
         await self.send(
-            text_data=reveal_frame(
-                for_viewer(payload, self.user_id, self.is_gm), self.language
-            )
+            text_data=reveal_frame(for_viewer(payload, self.user_id, self.is_gm), self.language)
         )
 
     async def table_session(self, event: dict[str, Any]) -> None:

@@ -73,7 +73,9 @@ def shown_wherever(source: Roll, entry: Roll) -> bool:
     if entry.visibility == Visibility.HIDDEN:
         return True
     sealed = sealed_for(source)
-    if sealed is not None and (entry.visibility != Visibility.SECRET or entry.actor_id not in sealed):
+    if sealed is not None and (
+        entry.visibility != Visibility.SECRET or entry.actor_id not in sealed
+    ):
         return False
     if source.visibility == Visibility.PUBLIC:
         return True

@@ -427,4 +427,4 @@ def test_only_an_npc_opponent_can_be_made_the_initiator(client, gm, caerbannog):
 def test_the_rules_page_says_the_sides_settle_in_turn(client, player):
     client.force_login(player)
     page = client.get(reverse("rules", args=["caerbannog"])).content.decode()
-    assert "the initiator settles their boosts and re-rolls" in page.replace("&#x27;", "'")
+    assert "the results are revealed in turn: the initiator settles" in page.replace("&#x27;", "'")
