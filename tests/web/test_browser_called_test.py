@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.web.browser import demo_table, log_in, settled
+from tests.web.browser import demo_table, settled, start_session
 from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -15,13 +15,7 @@ HERO = "Brunhilda z Gór"
 
 
 def gm_dashboard(browser, base):  # noqa: F811
-    gm = log_in(browser, base, "gm")
-    gm.click(f"text={CAMPAIGN}")
-    gm.click("text=Start a session")
-    gm.click(f"nav.crumbs >> text={CAMPAIGN}")
-    gm.click("text=GM dashboard")
-    gm.wait_for_selector(".connection[data-connection-state='live']")
-    return gm
+    return start_session(browser, base, CAMPAIGN, dashboard=True)
 
 
 def call_zrecznosc_on_ice(gm, ala) -> None:

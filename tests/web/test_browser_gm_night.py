@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import DEMO_PASSWORD, demo_table, log_in, settled
+from tests.web.browser import DEMO_PASSWORD, demo_table, log_in, open_sheet, settled, start_session
 from tests.web.test_browser_table import roll_budowa  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -16,21 +16,7 @@ TWOD6 = "Pustkowia (2d6)"
 
 
 def start_and_open_dashboard(browser, base: str, campaign: str):  # noqa: F811
-    gm = log_in(browser, base, "gm")
-    gm.click(f"text={campaign}")
-    gm.click("text=Start a session")
-    gm.click(f"nav.crumbs >> text={campaign}")
-    gm.click("text=GM dashboard")
-    gm.wait_for_selector(".connection[data-connection-state='live']")
-    return gm
-
-
-def open_sheet(browser, base: str, username: str, campaign: str, character: str):  # noqa: F811
-    page = log_in(browser, base, username)
-    page.click(f"text={campaign}")
-    page.click(f"text={character}")
-    page.wait_for_selector(".connection[data-connection-state='live']")
-    return page
+    return start_session(browser, base, campaign, dashboard=True)
 
 
 def call_for(gm, character: str, combat: bool = False, **fields: str):

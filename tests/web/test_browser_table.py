@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table, log_in
+from tests.web.browser import demo_table
+from tests.web.browser import open_sheet as browser_open_sheet
+from tests.web.browser import start_session as browser_start_session
 
 pytestmark = pytest.mark.browser
 CAMPAIGN = "Królestwo Zarith (FastTest)"
@@ -13,21 +15,14 @@ CAMPAIGN = "Królestwo Zarith (FastTest)"
 @pytest.fixture
 def table(browser, tmp_path):
     with demo_table(tmp_path) as base:
-        gm = log_in(browser, base, "gm")
-        gm.click(f"text={CAMPAIGN}")
-        gm.click("text=Start a session")
-        gm.wait_for_selector(".connection[data-connection-state='live']")
+        gm = browser_start_session(browser, base, CAMPAIGN)
         ala = open_sheet(browser, base, "ala", "Brunhilda z Gór")
         bartek = open_sheet(browser, base, "bartek", "Zbyszko Cichy")
         yield gm, ala, bartek
 
 
 def open_sheet(browser, base, username, character):
-    page = log_in(browser, base, username)
-    page.click(f"text={CAMPAIGN}")
-    page.click(f"text={character}")
-    page.wait_for_selector(".connection[data-connection-state='live']")
-    return page
+    return browser_open_sheet(browser, base, username, CAMPAIGN, character)
 
 
 def roll_budowa(page, visibility: str = "public") -> None:
