@@ -358,6 +358,7 @@ class NamedListConformance(_SheetOfASystem):
         every_list = [key for key, value in lists.blank.items() if value == []]
         for key, spec in lists.lists.items():
             data = read(row_fields(key, 0, spec.typed("Styrka")))
+            assert set(data) == set(lists.blank)
             assert data[key] == [spec.typed("Styrka")]
             assert {other: data[other] for other in every_list if other != key} == {
                 other: [] for other in every_list if other != key
