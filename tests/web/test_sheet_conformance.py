@@ -38,6 +38,16 @@ SHEETS: dict[str, SheetCase] = {
                 "positive_states": NamedList(),
                 "negative_states": NamedList({"value": 2}, blank={"value": "1"}),
             },
+            refreshes={
+                box: ["funt"]
+                for box in (
+                    "attributes",
+                    "advantages",
+                    "equipment",
+                    "positive_states",
+                    "negative_states",
+                )
+            },
         )
     ),
     "t10": SheetCase(
@@ -48,6 +58,7 @@ SHEETS: dict[str, SheetCase] = {
                 "skills": NamedList({"value": 4}),
                 "equipment": NamedList({"dice": 1}, blank={"dice": "0"}),
             },
+            refreshes={"attributes": ["skills"]},  # the largest pool needs the best attribute
         )
     ),
     "caerbannog": SheetCase(),
