@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 from config.text import TextField
 from rolls.conditions import AMOUNT_MAX, NAME_MAX, Spec, preset_spec
 from rolls.models import Condition
+from rolls.panels import Key
 from rolls.roll_options import OWN_MAX, too_many
 
 
@@ -128,20 +129,12 @@ class ConditionForm(forms.Form):
         )
 
 
-class _Key(forms.UUIDField):
-    """The page's idempotency key of a pick or a counter-move: one request, one entry."""
-
-    def __init__(self) -> None:
-        message = gettext_lazy("This request is malformed; reload the page and try again.")
-        super().__init__(error_messages={"invalid": message, "required": message})
-
-
 class OptionsForm(forms.Form):
     """The options picked after a roll: some of the rules' menu (``System.options_after``) and
     one in the picker's own words, together no more than the result allows
     (``rolls.roll_options`` checks it again under its lock)."""
 
-    key = _Key()
+    key = Key(gettext_lazy("This request is malformed; reload the page and try again."))
     chosen = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
     own = TextField(label=gettext_lazy("Or in your own words"), max_length=OWN_MAX, required=False)
 
@@ -168,7 +161,7 @@ class OptionsForm(forms.Form):
 class CounterMoveForm(forms.Form):
     """The GM's own counter-move after a roll, in a line of their own words."""
 
-    key = _Key()
+    key = Key(gettext_lazy("This request is malformed; reload the page and try again."))
     text = TextField(
         label=gettext_lazy("Your counter-move"),
         max_length=OWN_MAX,

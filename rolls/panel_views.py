@@ -32,7 +32,7 @@ from rolls.opposed import panel_view as opposed_panel_view
 from rolls.opposed import settle_refusal as opposed_settle_refusal
 from rolls.opposed import settle_view as opposed_settle_view
 from rolls.opposed import settled_in_turn as opposed_settled_in_turn
-from rolls.panels import Name, WholeNumberOrNone, posted, with_target
+from rolls.panels import Key, Name, WholeNumberOrNone, posted, with_target
 from rolls.pending import pending_view
 from rolls.rendered import entry_html
 from sheets.access import member_character
@@ -51,20 +51,6 @@ class PanelRequest(forms.Form):
 def _asked(choices, name: str) -> int | None:
     form = PanelRequest(posted(choices))
     return form.cleaned_data.get(name) if form.is_valid() else None
-
-
-class Key(forms.Field):
-    """A request's idempotency key: a UUID, or ``message`` when it is missing or is not one."""
-
-    def __init__(self, message):
-        super().__init__(required=False)
-        self.message = message
-
-    def clean(self, value) -> uuid.UUID:
-        try:
-            return uuid.UUID(str(value or ""))
-        except ValueError:
-            raise ValidationError(self.message) from None
 
 
 class _Visibility(forms.Field):

@@ -24,6 +24,7 @@ linked to the roll it follows; entries are never edited.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -195,6 +196,20 @@ class WholeNumber(forms.IntegerField):
 
     def refusal(self) -> ValidationError:
         return ValidationError(str(self.message) % self.params, code="range")
+
+
+class Key(forms.Field):
+    """A request's idempotency key: a UUID, or ``message`` when it is missing or is not one."""
+
+    def __init__(self, message):
+        super().__init__(required=False)
+        self.message = message
+
+    def clean(self, value) -> uuid.UUID:
+        try:
+            return uuid.UUID(str(value or ""))
+        except ValueError:
+            raise ValidationError(self.message) from None
 
 
 class WholeNumberOrNone(forms.IntegerField):

@@ -74,6 +74,31 @@ def _seeded() -> tuple[Path, dict[str, str]]:
     return path, sessions
 
 
+@functools.cache
+def _demo_ids() -> tuple[dict[str, int], dict[tuple[str, str], int]]:
+    """The demo's campaigns by name and characters by (campaign, name): every copy has them."""
+    with contextlib.closing(sqlite3.connect(_seeded()[0])) as db:
+        campaigns = dict(db.execute("SELECT name, id FROM campaigns_campaign"))
+        characters = {
+            (campaign, name): pk
+            for campaign, name, pk in db.execute(
+                "SELECT c.name, s.name, s.id FROM sheets_character s"
+                " JOIN campaigns_campaign c ON c.id = s.campaign_id"
+            )
+        }
+    return campaigns, characters
+
+
+def demo_path(campaign: str, character: str | None = None, page: str = "") -> str:
+    """The address of a demo campaign's page (``page``: "dashboard/", "settings/"...) or of
+    one of its characters' sheets: a test opens it at once instead of clicking its way there."""
+    campaigns, characters = _demo_ids()
+    path = f"/c/{campaigns[campaign]}/"
+    if character is not None:
+        path += f"characters/{characters[campaign, character]}/"
+    return path + page
+
+
 def _copy_of_the_demo(path: Path) -> None:
     # SQLite's own backup: a consistent copy whatever journal the database keeps.
     template, _ = _seeded()
@@ -149,6 +174,9 @@ def at_rest(page, selector: str) -> None:
     )
 
 
+LIVE = ".connection[data-connection-state='live']"
+
+
 def log_in(
     browser,
     base: str,
@@ -156,14 +184,33 @@ def log_in(
     width: int = 1280,
     height: int = 900,
     locale: str | None = None,
+    path: str = "/",
 ):
-    """A new browser context of ``username``, logged in (the demo's session), on the home page.
-    ``locale``: the language the reader's browser asks for (Accept-Language)."""
+    """A new browser context of ``username``, logged in (the demo's session), on the home page
+    (or ``path``). ``locale``: the language the reader's browser asks for (Accept-Language)."""
     context = browser.new_context(
         viewport={"width": width, "height": height}, **({"locale": locale} if locale else {})
     )
     context.add_cookies([{"name": "sessionid", "value": _seeded()[1][username], "url": base}])
     context.add_init_script(_IN_FLIGHT)
     page = context.new_page()
-    page.goto(f"{base}/")
+    page.goto(f"{base}{path}")
     return page
+
+
+def open_sheet(browser, base: str, username: str, campaign: str, character: str, **size):
+    """``username``'s page of ``character``'s sheet, its socket live."""
+    page = log_in(browser, base, username, path=demo_path(campaign, character), **size)
+    page.wait_for_selector(LIVE)
+    return page
+
+
+def start_session(browser, base: str, campaign: str, dashboard: bool = False, **size):
+    """The GM starts a session of ``campaign`` and stays on its page, or opens the dashboard."""
+    gm = log_in(browser, base, "gm", path=demo_path(campaign), **size)
+    gm.click("text=Start a session")
+    gm.wait_for_selector(LIVE)
+    if dashboard:
+        gm.goto(f"{base}{demo_path(campaign, page='dashboard/')}")
+        gm.wait_for_selector(LIVE)
+    return gm

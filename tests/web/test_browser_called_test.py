@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.web.browser import demo_table, log_in, settled
+from tests.web.browser import demo_table, settled, start_session
 from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -15,13 +15,7 @@ HERO = "Brunhilda z Gór"
 
 
 def gm_dashboard(browser, base):  # noqa: F811
-    gm = log_in(browser, base, "gm")
-    gm.click(f"text={CAMPAIGN}")
-    gm.click("text=Start a session")
-    gm.click(f"nav.crumbs >> text={CAMPAIGN}")
-    gm.click("text=GM dashboard")
-    gm.wait_for_selector(".connection[data-connection-state='live']")
-    return gm
+    return start_session(browser, base, CAMPAIGN, dashboard=True)
 
 
 def call_zrecznosc_on_ice(gm, ala) -> None:
@@ -43,28 +37,6 @@ def call_zrecznosc_on_ice(gm, ala) -> None:
     add.locator("button", has_text="Add").click()
     gm.wait_for_selector(".pending-card .gm-mods li:has-text('slippery ice')")
     ala.wait_for_selector("#test-panel .sources li:has-text('slippery ice')")
-
-
-def test_a_player_cannot_add_bonus_dice_to_the_gms_circumstances(browser, tmp_path):  # noqa: F811
-    with demo_table(tmp_path) as base:
-        gm = gm_dashboard(browser, base)
-        ala = open_sheet(browser, base, "ala", HERO)
-        call_zrecznosc_on_ice(gm, ala)
-
-        field = ala.locator("#test-panel #bonus_other")
-        assert field.is_disabled()
-        assert field.input_value() == "0"
-        assert ala.locator("#test-panel #penalty_other").input_value() == "4"
-        ala.locator("#test-panel").screenshot(path=str(tmp_path / "called-panel.png"))
-        # A page that re-enables the field (or a forged request) still cannot add the dice.
-        ala.evaluate("document.getElementById('bonus_other').disabled = false")
-        field.fill("12")
-        ala.wait_for_selector("#test-panel .roll-button:not([disabled])")
-        ala.click("#test-panel .roll-button")
-        text = entry(gm, 1).inner_text()
-        assert "+4 penalty dice: slippery ice" in text
-        assert "+12" not in text
-        assert "circumstances" not in text
 
 
 def test_the_gms_card_follows_the_players_choices_then_shows_the_roll(browser, tmp_path):  # noqa: F811
@@ -90,58 +62,6 @@ def test_the_gms_card_follows_the_players_choices_then_shows_the_roll(browser, t
         gm.screenshot(path=str(tmp_path / "gm-card-rolled.png"), full_page=True)
 
 
-# The other four systems: the GM's fields are fixed on the page and a forged value does not count.
-OTHER_SYSTEMS = [
-    # campaign, character, call form choices, fixed fields, (field to forge, value)
-    ("Sagi Północy (AST)", "Olaf", {}, ["#ast-hindrance", "#ast-hindrance-source"],
-     ("#ast-hindrance", "7")),
-    ("Moorcrest (T10)", "Astrid", {"attribute": "Styrka"},
-     ["#t10-circumstance", "#t10-difficulty"], ("#t10-circumstance", "9")),
-    ("Caerbannog 2026", "Julio", {"tested": "skill:Dociekliwość"},
-     ["#cb-easing", "#cb-hindering", "#cb-modifier", "#cb-difficulty"], ("#cb-modifier", "17")),
-    ("Pustkowia (2d6)", "Aoife", {"attribute": "Zręczność", "skill": "Skradanie"},
-     ["#twod6-helpers", "#twod6-cap-raise", "#twod6-difficulty"], ("#twod6-cap-raise", "9")),
-]  # fmt: skip
-
-
-@pytest.mark.parametrize(("campaign", "hero", "call", "fixed", "forged"), OTHER_SYSTEMS)
-def test_in_every_system_the_gms_fields_are_fixed_and_a_forged_value_does_not_count(
-    browser,
-    tmp_path,
-    campaign,
-    hero,
-    call,
-    fixed,
-    forged,
-):
-    with demo_table(tmp_path) as base:
-        gm = log_in(browser, base, "gm")
-        gm.click(f"text={campaign}")
-        gm.click("text=Start a session")
-        gm.click(f"nav.crumbs >> text={campaign}")
-        gm.click("text=GM dashboard")
-        gm.wait_for_selector(".connection[data-connection-state='live']")
-        player = log_in(browser, base, "ala")
-        player.click(f"text={campaign}")
-        player.click(f"text={hero}")
-        player.wait_for_selector(".connection[data-connection-state='live']")
-
-        # By its heading: a 2d6 call form lists the other characters as helpers.
-        card = gm.locator(".party-card", has=gm.locator("h3 a", has_text=hero))
-        card.locator("summary", has_text="Call for a test").click()
-        for name, value in call.items():
-            card.locator(f"select[name={name}]").select_option(value)
-        card.locator("button", has_text="Call").click()
-        player.wait_for_selector("#test-panel .pending-note")
-        for selector in fixed:
-            assert player.locator(f"#test-panel {selector}").is_disabled(), selector
-
-        field, value = forged
-        player.evaluate(
-            "([selector, value]) => { const el = document.querySelector(selector);"
-            " el.disabled = false; el.value = value; }",
-            [f"#test-panel {field}", value],
-        )
-        player.wait_for_selector("#test-panel .roll-button:not([disabled])")
-        player.click("#test-panel .roll-button")
-        assert f"+{value}" not in entry(gm, 1).inner_text()
+# The GM's fields fixed on a called test and a forged value that does not count, in every
+# system, are web tests (tests/web/test_called_test_is_the_gms.py): the page's disabled field and
+# a forged request meet the same server.

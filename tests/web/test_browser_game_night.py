@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import at_rest, demo_table, log_in, settled, until
+from tests.web.browser import at_rest, demo_table, log_in, settled, start_session, until
+from tests.web.browser import open_sheet as browser_open_sheet
 from tests.web.test_browser_table import entry
 
 pytestmark = pytest.mark.browser
@@ -28,24 +29,14 @@ def base(tmp_path):
 
 def run_session(browser, base, campaign, dashboard=False, **size):
     """The GM starts a session of ``campaign`` and stays on its page (or the dashboard)."""
-    gm = log_in(browser, base, "gm", **size)
+    gm = start_session(browser, base, campaign, dashboard, **size)
     gm.context.set_default_timeout(10_000)
-    gm.click(f"text={campaign}")
-    gm.click("text=Start a session")
-    gm.wait_for_selector(LIVE)
-    if dashboard:
-        gm.click(f"nav.crumbs >> text={campaign}")
-        gm.click("text=GM dashboard")
-        gm.wait_for_selector(LIVE)
     return gm
 
 
 def open_sheet(browser, base, username, campaign, character, **size):
-    page = log_in(browser, base, username, **size)
+    page = browser_open_sheet(browser, base, username, campaign, character, **size)
     page.context.set_default_timeout(10_000)
-    page.click(f"text={campaign}")
-    page.click(f"text={character}")
-    page.wait_for_selector(LIVE)
     return page
 
 

@@ -3,12 +3,9 @@ players in separate contexts on the demo table (issue 13, items 11-15, 18 and 20
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 
-from tests.web.browser import DEMO_PASSWORD, demo_table, log_in, settled
+from tests.web.browser import DEMO_PASSWORD, demo_table, log_in, open_sheet, settled, start_session
 from tests.web.test_browser_table import roll_budowa  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -19,21 +16,7 @@ TWOD6 = "Pustkowia (2d6)"
 
 
 def start_and_open_dashboard(browser, base: str, campaign: str):  # noqa: F811
-    gm = log_in(browser, base, "gm")
-    gm.click(f"text={campaign}")
-    gm.click("text=Start a session")
-    gm.click(f"nav.crumbs >> text={campaign}")
-    gm.click("text=GM dashboard")
-    gm.wait_for_selector(".connection[data-connection-state='live']")
-    return gm
-
-
-def open_sheet(browser, base: str, username: str, campaign: str, character: str):  # noqa: F811
-    page = log_in(browser, base, username)
-    page.click(f"text={campaign}")
-    page.click(f"text={character}")
-    page.wait_for_selector(".connection[data-connection-state='live']")
-    return page
+    return start_session(browser, base, campaign, dashboard=True)
 
 
 def call_for(gm, character: str, combat: bool = False, **fields: str):
@@ -301,47 +284,5 @@ def test_the_player_is_told_when_the_gm_calls_the_test_off(browser, tmp_path):  
         ala.screenshot(path=str(tmp_path / "called-off.png"), full_page=True)
 
 
-# --- 18. The Markdown export has the time, the roller and the visibility ------------------------
-
-
-def test_the_gms_markdown_export_marks_a_secret_roll_with_its_time_and_roller(
-    browser,
-    tmp_path,
-):
-    with demo_table(tmp_path) as base:
-        gm = log_in(browser, base, "gm")
-        gm.click(f"text={FASTTEST}")
-        gm.click("text=Start a session")
-        gm.wait_for_selector(".connection[data-connection-state='live']")
-        ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
-        roll_budowa(ala, visibility="secret")
-        gm.wait_for_selector("#roll-log [data-entries] > li[data-seq='1']")
-
-        with gm.expect_download() as download:
-            gm.click(".exports >> text=Markdown")
-        text = Path(download.value.path()).read_text(encoding="utf-8")
-        line = next(line for line in text.splitlines() if line.startswith("- **#1**"))
-        assert re.match(r"- \*\*#1\*\* \d\d:\d\d:\d\d Brunhilda z Gór \(rolled by ala\)", line)
-        assert "*[secret: the roller and the GM]*" in line
-
-
-# --- 20. The demo server shows the app's own 404 ------------------------------------------------
-
-
-def test_a_player_opening_a_gm_page_on_the_demo_server_sees_the_apps_404(
-    browser,
-    tmp_path,
-):
-    with demo_table(tmp_path, DEBUG="0") as base:  # as `make run` serves it
-        ala = log_in(browser, base, "ala")
-        ala.click(f"text={FASTTEST}")
-        campaign_url = ala.url
-        response = ala.goto(campaign_url.rstrip("/") + "/dashboard/")
-        assert response.status == 404
-        assert "Page not found" in ala.inner_text("h1")
-        assert "URLconf" not in ala.content()
-        assert ala.locator(".site-header .brand").count() == 1
-        header = "getComputedStyle(document.querySelector('.site-header')).backgroundColor"
-        assert ala.evaluate(header) != "rgba(0, 0, 0, 0)"  # app.css reached the page
-        assert ala.request.get(f"{base}/static/css/app.css").status == 200
-        ala.screenshot(path=str(tmp_path / "404.png"), full_page=True)
+# Moved down to web tests (issue 26): the Markdown export of a secret roll is
+# tests/web/test_export_markers.py; the app's 404 under `make run` is tests/web/test_make_run.py.

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table, log_in
+from tests.web.browser import demo_table, start_session
+from tests.web.browser import open_sheet as browser_open_sheet
 from tests.web.test_browser_live_refresh import SHEET_CHANGED
 from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
 
@@ -14,20 +15,8 @@ pytestmark = pytest.mark.browser
 CAERBANNOG = "Caerbannog 2026"
 
 
-def start_session(browser, base, campaign):
-    gm = log_in(browser, base, "gm")
-    gm.click(f"text={campaign}")
-    gm.click("text=Start a session")
-    gm.wait_for_selector(".connection[data-connection-state='live']")
-    return gm
-
-
 def open_caerbannog_sheet(browser, base, username, character):
-    page = log_in(browser, base, username)
-    page.click(f"text={CAERBANNOG}")
-    page.click(f"text={character}")
-    page.wait_for_selector(".connection[data-connection-state='live']")
-    return page
+    return browser_open_sheet(browser, base, username, CAERBANNOG, character)
 
 
 def roll_panel(page) -> None:

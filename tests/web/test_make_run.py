@@ -101,6 +101,14 @@ def test_a_player_opening_a_gm_page_under_make_run_gets_the_apps_404_not_the_url
     assert refused.value.code == 404
     assert "Page not found" in body
     assert "URLconf" not in body
+    assert 'href="/static/css/app.css"' in body  # the app's own page, with its look
+
+
+def test_make_run_serves_the_static_files_with_debug_off(served):
+    base, _ = served
+    with urllib.request.urlopen(f"{base}/static/css/app.css") as answer:
+        assert answer.status == 200
+        assert b".site-header" in answer.read()
 
 
 def test_make_run_prints_the_url_and_the_demo_logins(served):

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from campaigns.models import System
-from config.text import MESSAGE as UNSAFE_TEXT
 from rolls.demo import DEMO_CHARACTERS
 from sheets.models import Character
 from sheets.systems import ast as module
-from tests.web.sheet_helpers import HX, SHEET_PAGE_QUERIES, client_for, post, rolls, sheet, url
+from tests.web.sheet_helpers import HX, client_for, post, rolls, sheet, url
 from tests.web.test_sheet_fasttest import errors_of, field_value
 
 pytest_plugins = ["tests.web.sheet_fixtures"]
@@ -23,58 +20,11 @@ def check(data, creating=True):
     return module.validate(data, None, creating=creating)
 
 
-# Defaults and reading the form -----------------------------------------------------------------
+# Reading the form (what every sheet of named lists does: tests/web/test_sheet_conformance.py) --
 
 
-def test_a_blank_sheet_has_five_empty_lists_and_no_funt():
-    data = module.default_data(None)
-    assert data == {
-        "attributes": [],
-        "advantages": [],
-        "equipment": [],
-        "positive_states": [],
-        "negative_states": [],
-        "funt": 0,
-    }
-    assert check(data) == (data, {})
-
-
-def test_the_form_is_read_in_row_order_with_blank_rows_left_out():
-    data = module.data_from_post(
-        post(
-            attributes__2__name="Umysł: sprytny",
-            attributes__0__name="Ciało: silny",
-            attributes__1__name="  ",
-            negative_states__0__name="zmęczony",
-            negative_states__0__value="1",
-            negative_states__1__name="",
-            negative_states__1__value="1",
-            funt="2",
-        ),
-        None,
-    )
-    assert data["attributes"] == [{"name": "Ciało: silny"}, {"name": "Umysł: sprytny"}]
-    assert data["negative_states"] == [{"name": "zmęczony", "value": "1"}]
-    assert data["funt"] == "2"
-
-
-def test_a_ticked_remove_box_drops_its_row():
-    data = module.data_from_post(
-        post(
-            equipment__0__name="ostry topór", equipment__0__remove="1", equipment__1__name="tarcza"
-        ),
-        None,
-    )
-    assert data["equipment"] == [{"name": "tarcza"}]
-
-
-def test_a_state_with_a_value_but_no_name_is_kept_to_be_refused():
-    data = module.data_from_post(
-        post(negative_states__0__name="", negative_states__0__value="3"), None
-    )
-    cleaned, errors = check(data)
-    assert data["negative_states"] == [{"name": "", "value": "3"}]
-    assert errors["negative_states-0-name"] == ["Enter a name."]
+def test_funt_is_read_from_its_box_as_typed():
+    assert module.data_from_post(post(funt="3"), None)["funt"] == "3"
 
 
 def test_a_positive_state_is_read_from_the_form_without_a_value():
@@ -84,66 +34,7 @@ def test_a_positive_state_is_read_from_the_form_without_a_value():
     assert data["positive_states"] == [{"name": "wypoczęty"}]
 
 
-def test_a_post_of_one_box_reads_the_other_lists_as_empty():
-    data = module.data_from_post(post(funt="3"), None)
-    assert data["attributes"] == []
-    assert data["funt"] == "3"
-
-
-def test_forged_field_names_are_ignored():
-    data = module.data_from_post(
-        post(
-            attributes__99999__name="too far",
-            attributes__x__name="not a number",
-            **{"attributes-٣-name": "not ascii digits"},
-        ),
-        None,
-    )
-    assert data["attributes"] == []
-
-
-# Validation ----------------------------------------------------------------------------------
-
-
-def test_olaf_of_the_seed_is_a_valid_sheet():
-    assert check(OLAF) == (OLAF, {})
-
-
-def test_names_are_trimmed_and_inner_spaces_collapsed():
-    cleaned, errors = check(sheet(OLAF, advantages=[{"name": "  walka    toporem "}]))
-    assert errors == {}
-    assert cleaned["advantages"] == [{"name": "walka toporem"}]
-
-
-def test_an_empty_name_is_refused_at_its_field():
-    _cleaned, errors = check(sheet(OLAF, equipment=[{"name": "ostry topór"}, {"name": " "}]))
-    assert errors == {"equipment-1-name": ["Enter a name."]}
-
-
-def test_a_name_longer_than_sixty_characters_is_refused():
-    _cleaned, errors = check(sheet(OLAF, attributes=[{"name": "x" * 61}]))
-    assert errors["attributes-0-name"] == ["At most 60 characters (this name has 61)."]
-
-
-def test_a_name_with_control_characters_is_refused():
-    _cleaned, errors = check(sheet(OLAF, attributes=[{"name": "Ciało\x00silne"}]))
-    assert errors["attributes-0-name"] == [str(UNSAFE_TEXT)]
-
-
-def test_the_same_entry_twice_in_a_list_is_refused_whatever_its_case():
-    _cleaned, errors = check(
-        sheet(OLAF, attributes=[{"name": "Ciało: silny"}, {"name": "CIAŁO: SILNY"}])
-    )
-    assert errors == {"attributes-1-name": ["“CIAŁO: SILNY” is already in this list."]}
-
-
-def test_the_same_name_in_two_lists_is_fine():
-    _cleaned, errors = check(
-        sheet(
-            OLAF, positive_states=[{"name": "czujny", "value": 1}], advantages=[{"name": "czujny"}]
-        )
-    )
-    assert errors == {}
+# Validation (names and lists as in every sheet of named lists: test_sheet_conformance.py) -----
 
 
 @pytest.mark.parametrize("value", [0, 11, -1, "abc", "", "1.5", 1.5, True, None, [1], "9" * 40])
@@ -176,49 +67,6 @@ def test_a_sheet_without_funt_starts_with_none():
     cleaned, errors = check(data)
     assert errors == {}
     assert cleaned["funt"] == 0
-
-
-def test_a_missing_list_is_an_empty_list():
-    data = sheet(OLAF)
-    del data["positive_states"]
-    cleaned, errors = check(data)
-    assert errors == {}
-    assert cleaned["positive_states"] == []
-
-
-def test_a_list_that_is_not_a_list_is_refused_at_the_list():
-    _cleaned, errors = check(sheet(OLAF, equipment="ostry topór"))
-    assert errors == {"equipment": ["This must be a list of entries."]}
-
-
-def test_an_entry_that_is_not_an_object_is_refused_at_its_name():
-    _cleaned, errors = check(sheet(OLAF, advantages=["walka toporem"]))
-    assert errors == {"advantages-0-name": ["Each entry must be an object with a name."]}
-
-
-def test_more_than_thirty_entries_in_a_list_are_refused():
-    many = [{"name": f"atut {number}"} for number in range(31)]
-    _cleaned, errors = check(sheet(OLAF, advantages=many))
-    assert errors == {"advantages": ["At most 30 entries (this list has 31)."]}
-
-
-def test_a_huge_forged_list_is_refused_without_trouble():
-    many = [{"name": f"atut {number}"} for number in range(20_000)]
-    cleaned, errors = check(sheet(OLAF, advantages=many))
-    assert errors["advantages"] == ["At most 30 entries (this list has 20000)."]
-    assert len(cleaned["advantages"]) == module.MAX_ITEMS
-
-
-@pytest.mark.parametrize("data", [[], "sheet", 7, None])
-def test_a_sheet_that_is_not_an_object_is_refused_as_a_whole(data):
-    _cleaned, errors = check(data)
-    assert errors == {"": ["The sheet must be a JSON object."]}
-
-
-def test_unknown_keys_are_dropped():
-    cleaned, errors = check(sheet(OLAF, skills={"Walka": 3}))
-    assert errors == {}
-    assert "skills" not in cleaned
 
 
 # Totals and derived values -------------------------------------------------------------------
@@ -344,52 +192,6 @@ def test_a_wrong_value_on_creation_is_shown_at_its_field_and_everything_typed_st
 
 
 @pytest.mark.django_db
-def test_the_wrong_field_points_to_its_message(ast, player):
-    page = (
-        client_for(player)
-        .post(
-            url("character_create", campaign=ast), creation_post(attributes__1__name="ciało: SILNY")
-        )
-        .content.decode()
-    )
-    assert 'id="attributes-1-name" name="attributes-1-name" value="ciało: SILNY"' in page
-    assert 'aria-invalid="true" aria-describedby="attributes-1-name-error"' in page
-
-
-@pytest.mark.django_db
-def test_the_creation_form_offers_three_blank_rows_per_list(ast, player):
-    page = client_for(player).get(url("character_create", campaign=ast)).content.decode()
-    assert 'name="attributes-2-name"' in page
-    assert 'name="attributes-3-name"' not in page
-
-
-@pytest.mark.django_db
-def test_the_owner_edits_one_box_and_adds_a_state(olaf, player):
-    response = client_for(player).post(
-        url("character_section", character=olaf, section="negative_states"),
-        {"negative_states-0-name": "ranny", "negative_states-0-value": "2"},
-    )
-    olaf.refresh_from_db()
-    assert response.status_code == 302
-    assert olaf.data["negative_states"] == [{"name": "ranny", "value": 2}]
-    assert olaf.data["attributes"] == OLAF["attributes"]
-
-
-@pytest.mark.django_db
-def test_the_owner_removes_an_entry_with_its_box(olaf, player):
-    client_for(player).post(
-        url("character_section", character=olaf, section="equipment"),
-        {
-            "equipment-0-name": "ostry topór",
-            "equipment-0-remove": "1",
-            "equipment-1-name": "bogato zdobiona skórznia",
-        },
-    )
-    olaf.refresh_from_db()
-    assert olaf.data["equipment"] == [{"name": "bogato zdobiona skórznia"}]
-
-
-@pytest.mark.django_db
 def test_a_forged_box_post_is_refused_with_a_message_not_an_error_page(olaf, player):
     response = client_for(player).post(
         url("character_section", character=olaf, section="funt"), {"funt": "9" * 5000}, **HX
@@ -398,63 +200,3 @@ def test_a_forged_box_post_is_refused_with_a_message_not_an_error_page(olaf, pla
     assert response.status_code == 200
     assert "Enter a whole number from 0 to 99." in errors_of(response.content.decode(), "funt")
     assert olaf.data["funt"] == 1
-
-
-@pytest.mark.django_db
-def test_the_edit_box_shows_the_stored_rows_and_two_blank_ones(olaf, player):
-    response = client_for(player).get(
-        url("character_section", character=olaf, section="advantages"), **HX
-    )
-    page = response.content.decode()
-    assert field_value(page, "advantages-1-name") == "orientacja w terenie"
-    assert 'name="advantages-3-name"' in page
-    assert 'name="advantages-4-name"' not in page
-
-
-@pytest.mark.django_db
-def test_another_player_reads_the_sheet_without_roll_targets(olaf, other_player):
-    page = client_for(other_player).get(url("character_detail", character=olaf)).content.decode()
-    assert "walka toporem" in page
-    assert rolls(page) == []
-
-
-@pytest.mark.django_db
-def test_an_outsider_gets_404_for_the_sheet(olaf, outsider):
-    response = client_for(outsider).get(url("character_detail", character=olaf))
-    assert response.status_code == 404
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("size", [1, 30])
-def test_the_sheet_costs_the_same_queries_however_long_its_lists(
-    olaf, player, size, django_assert_num_queries
-):
-    olaf.data = sheet(OLAF, advantages=[{"name": f"atut {n}"} for n in range(size)])
-    olaf.save()
-    client = client_for(player)
-    client.get(url("character_detail", character=olaf))  # warm the session and caches
-    with django_assert_num_queries(SHEET_PAGE_QUERIES):
-        client.get(url("character_detail", character=olaf))
-
-
-@pytest.mark.django_db
-def test_more_empty_rows_keeps_what_was_typed_and_adds_three_blank_rows(ast, player):
-    filled = {f"attributes__{n}__name": f"Cecha {n}" for n in range(3)}
-    response = client_for(player).post(
-        url("character_create", campaign=ast), {**creation_post(**filled), "_more": "1"}
-    )
-    page = response.content.decode()
-    assert not Character.objects.filter(campaign=ast).exists()
-    assert field_value(page, "attributes-2-name") == "Cecha 2"
-    assert 'name="attributes-5-name"' in page
-    assert 'name="attributes-6-name"' not in page
-
-
-@pytest.mark.django_db
-def test_saving_a_list_box_refreshes_the_dice_count_in_the_funt_box(olaf, player):
-    response = client_for(player).post(
-        url("character_section", character=olaf, section="advantages"),
-        {"advantages-0-name": "walka toporem"},
-        **HX,
-    )
-    assert json.loads(response["HX-Trigger"]) == {"sheet-changed": {"boxes": ["funt"]}}

@@ -8,7 +8,7 @@ from campaigns.models import System
 from rolls.demo import DEMO_CHARACTERS
 from sheets.models import Character
 from sheets.systems import twod6 as module
-from tests.web.sheet_helpers import HX, SHEET_PAGE_QUERIES, client_for, post, rolls, sheet, url
+from tests.web.sheet_helpers import HX, client_for, rolls, sheet, url
 from tests.web.test_sheet_fasttest import errors_of, field_value
 
 pytest_plugins = ["tests.web.sheet_fixtures"]
@@ -24,42 +24,8 @@ def advantage(name="Lornetka", category="equipment", modifier=2) -> dict:
     return {"name": name, "category": category, "modifier": modifier}
 
 
-# Defaults and reading the form -----------------------------------------------------------------
-
-
-def test_a_blank_sheet_has_four_empty_lists():
-    data = module.default_data(None)
-    assert data == {"attributes": [], "skills": [], "specialisations": [], "advantages": []}
-    assert check(data) == (data, {})
-
-
-def test_an_advantage_row_showing_only_its_default_category_is_blank():
-    data = module.data_from_post(
-        post(
-            advantages__0__name="", advantages__0__category="personal", advantages__0__modifier=""
-        ),
-        None,
-    )
-    assert data["advantages"] == []
-
-
-def test_an_advantage_row_is_read_as_typed():
-    data = module.data_from_post(
-        post(
-            advantages__0__name="Lekarka",
-            advantages__0__category="personal",
-            advantages__0__modifier="+2",
-        ),
-        None,
-    )
-    assert data["advantages"] == [{"name": "Lekarka", "category": "personal", "modifier": "+2"}]
-
-
-# Validation ----------------------------------------------------------------------------------
-
-
-def test_aoife_of_the_demo_is_a_valid_sheet():
-    assert check(AOIFE) == (AOIFE, {})
+# Validation (names, lists and the form as in every sheet of named lists:
+# tests/web/test_sheet_conformance.py) ----------------------------------------------------------
 
 
 @pytest.mark.parametrize("value", [0, 11, "osiem", None])
@@ -136,16 +102,11 @@ def test_a_weakness_is_a_negative_modifier(typed, modifier):
     assert cleaned["advantages"][0]["modifier"] == modifier
 
 
-def test_thirty_one_advantages_are_refused_at_the_list():
-    many = [advantage(name=f"Zaleta {number}") for number in range(31)]
-    _cleaned, errors = check(sheet(AOIFE, advantages=many))
-    assert errors == {"advantages": ["At most 30 entries (this list has 31)."]}
-
-
-@pytest.mark.parametrize("specialisations", ["Ruiny", {"Ruiny": "Skradanie"}, [None]])
-def test_odd_json_for_specialisations_is_refused_never_raised(specialisations):
-    _cleaned, errors = check(sheet(AOIFE, specialisations=specialisations))
-    assert errors
+@pytest.mark.parametrize("key", ["specialisations", "advantages"])
+def test_specialisations_and_advantages_have_no_older_shape_of_an_object(key):
+    # Attributes and skills read an older {name: value} object as rows; these never had one.
+    _cleaned, errors = check(sheet(AOIFE, **{key: {"Ruiny": "Skradanie"}}))
+    assert errors == {key: ["This must be a list of entries."]}
 
 
 # Totals and derived values -------------------------------------------------------------------
@@ -304,36 +265,6 @@ def test_removing_a_skill_with_a_specialisation_is_refused_in_the_same_box(aoife
 
 
 @pytest.mark.django_db
-def test_the_owner_adds_a_weakness_in_its_box(aoife, player):
-    client_for(player).post(
-        url("character_section", character=aoife, section="advantages"),
-        {
-            "advantages-0-name": "Czujna",
-            "advantages-0-category": "personal",
-            "advantages-0-modifier": "1",
-            "advantages-1-name": "Kulawa",
-            "advantages-1-category": "personal",
-            "advantages-1-modifier": "-2",
-        },
-    )
-    aoife.refresh_from_db()
-    assert aoife.data["advantages"][1] == {"name": "Kulawa", "category": "personal", "modifier": -2}
-
-
-@pytest.mark.django_db
 def test_the_gm_reads_the_sheet_with_roll_targets(aoife, gm):
     page = client_for(gm).get(url("character_detail", character=aoife)).content.decode()
     assert {"attribute": "Zręczność", "value": 7} in rolls(page)
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("size", [1, 30])
-def test_the_sheet_costs_the_same_queries_however_many_advantages(
-    aoife, player, size, django_assert_num_queries
-):
-    aoife.data = sheet(AOIFE, advantages=[advantage(f"Zaleta {n}") for n in range(size)])
-    aoife.save()
-    client = client_for(player)
-    client.get(url("character_detail", character=aoife))
-    with django_assert_num_queries(SHEET_PAGE_QUERIES):
-        client.get(url("character_detail", character=aoife))

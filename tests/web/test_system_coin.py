@@ -20,6 +20,13 @@ from rolls.engine.core import Die, EngineError, check_fields
 from rolls.panels import Panel, posted, source
 from sheets.systems import generic
 from tests.web.dice import Scripted
+from tests.web.sheet_conformance import (
+    NamedList,
+    NamedListConformance,
+    NamedLists,
+    SheetCase,
+    SheetConformance,
+)
 from tests.web.system_conformance import SystemConformance, Table
 
 pytestmark = pytest.mark.django_db
@@ -130,6 +137,10 @@ demo = types.SimpleNamespace(
 )
 
 
+#: Its row of the sheet suite's table (tests/web/test_sheet_conformance.py): one list of values.
+COIN_LISTS = NamedLists(blank={"attributes": []}, lists={"attributes": NamedList({"value": 7})})
+
+
 class Coin(BaseSystem):
     key = "coin"
     position = 99
@@ -151,6 +162,26 @@ class TestTheCoin(SystemConformance):
     @pytest.fixture
     def system(self, coin):
         return coin
+
+
+class TestTheCoinsSheet(SheetConformance):
+    @pytest.fixture
+    def system(self, coin):
+        return coin
+
+    @pytest.fixture
+    def case(self):
+        return SheetCase(named_lists=COIN_LISTS)
+
+
+class TestTheCoinsSheetOfNamedLists(NamedListConformance):
+    @pytest.fixture
+    def system(self, coin):
+        return coin
+
+    @pytest.fixture
+    def lists(self):
+        return COIN_LISTS
 
 
 def test_the_coin_leaves_the_registry_after_its_tests():
