@@ -223,6 +223,8 @@ def test_the_initiators_odds_do_not_count_the_sealed_roll(
     before = side_panel(client, player, opposed.initiator).context["opposed"]["mine"]
     dice(8, 8, 8)  # the rival's best: Julio's odds would fall
     roll_side(client, other_player, opposed.opponent)
+    opposed.opponent.refresh_from_db()
+    assert opposed.opponent.roll is not None  # rolled before the initiator (RULES.md 4.10)
     after = side_panel(client, player, opposed.initiator).context["opposed"]["mine"]
     assert after == before
 
@@ -308,6 +310,9 @@ def test_once_revealed_the_opponent_settles_and_the_result_is_public(client, peo
 
 
 def test_a_session_that_ends_reveals_what_it_kept_sealed(client, people, sealed):
+    assert not whole(
+        log_page(client, people["another"], sealed.session.campaign), rival_roll(sealed)
+    )
     end_session(sealed.session)
     assert whole(log_page(client, people["another"], sealed.session.campaign), rival_roll(sealed))
 
