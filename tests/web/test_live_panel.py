@@ -107,3 +107,29 @@ def test_the_panel_refreshed_after_an_event_is_the_panel_a_reload_shows(
     refreshed = _refresh(client, table.hero, shown)
     assert refreshed.status_code == 200
     assert _panel(refreshed.content.decode()) == _panel(_sheet(client, table.hero))
+
+
+def _cues(html: str) -> str:
+    """What the call cues hold (their refresh swaps it in, innerHTML)."""
+    element = _Elements(html, {"call-cues"}).found["call-cues"]
+    return _same(element[element.index(">") + 1 : element.rindex("</div>")]).strip()
+
+
+@pytest.mark.parametrize("page", ["campaign_detail", "character_detail"])
+@pytest.mark.parametrize("event", EVENTS)
+def test_the_call_cues_refreshed_after_an_event_are_the_cues_a_reload_shows(
+    client, make_table, gm, player, page, event
+):
+    called_before, happen = EVENTS[event]
+    table = make_table("fasttest", characters=[("Bohater", FASTTEST)])
+    if called_before:
+        _call(table, gm, "fasttest")
+    client.force_login(player)
+    hero = table.hero
+    args = [hero.campaign_id] if page == "campaign_detail" else [hero.campaign_id, hero.pk]
+    happen(table, gm, "fasttest")
+    # The page's refresh asks for the cues of every character but the one whose sheet it is.
+    query = {"sheet": hero.pk} if page == "character_detail" else {}
+    refreshed = client.get(reverse("my_calls", args=[hero.campaign_id]), query)
+    reloaded = _cues(client.get(reverse(page, args=args)).content.decode())
+    assert _same(refreshed.content.decode()).strip() == reloaded
