@@ -54,8 +54,8 @@ class Outcome:
 class Declared:
     """A follow-up the initiator may declare as they settle while the opponent's roll is still
     sealed, priced and made (or logged as not made) once settling reveals that roll, in the
-    same transaction (Caerbannog's heroic effort "if it fails"; README, "Decisions taken for
-    these tests"). Each takes the initiator's final roll and its character:
+    same transaction (Caerbannog's heroic effort "if it fails"; docs/rules-decisions.md,
+    "Decisions taken for these tests"). Each takes the initiator's final roll and its character:
 
     ``offer(roll, character, campaign)``: what the settle box offers (a ``FollowUp``), None
     when nothing may be declared now; ``refusal(roll, character, campaign, choices)``: why the

@@ -2,7 +2,7 @@
 a third player): the opponent rolls first and only the GM's page and the opponent's show it;
 the initiator rolls, boosts and settles without it, declaring heroic effort if it fails; then it
 appears whole on every page, live, with what became of the declaration (RULES.md 4.10, issue 25
-item 4; README, "Decisions taken for these tests")."""
+item 4; docs/rules-decisions.md, "Decisions taken for these tests")."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def test_the_opponents_roll_reaches_the_other_pages_only_once_the_initiator_sett
         assert ala.locator(REDACTED.format(seq=1)).count() == 1
         assert ala.locator("#test-panel .opposed-box .die").count() == 0
         ala.wait_for_selector("#test-panel .opposed-settle[data-turn='a'] .settle-button")
-        # Heroic effort if it fails, declared blind as Julio settles (README, "Decisions").
+        # Heroic effort if it fails, declared blind as Julio settles (docs/rules-decisions.md).
         ala.check("#test-panel .opposed-declare input[name='declare']")
         ala.click("#test-panel .settle-button")
 

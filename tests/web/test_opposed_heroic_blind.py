@@ -1,8 +1,8 @@
-"""Heroic effort declared blind in a Caerbannog opposed test (README, "Decisions taken for these
-tests"): the initiator settles without the opponent's result (RULES.md 4.10) and may declare
-"heroic effort if it fails" with what they pay with (4.6, 4.12); settling reveals the
-opponent's roll and, in the same transaction, a failure is paid and made exactly as the heroic
-follow-up makes it, or a note says why nothing was spent."""
+"""Heroic effort declared blind in a Caerbannog opposed test (docs/rules-decisions.md, "Decisions
+taken for these tests"): the initiator settles without the opponent's result (RULES.md 4.10)
+and may declare "heroic effort if it fails" with what they pay with (4.6, 4.12); settling
+reveals the opponent's roll and, in the same transaction, a failure is paid and made exactly as
+the heroic follow-up makes it, or a note says why nothing was spent."""
 
 from __future__ import annotations
 

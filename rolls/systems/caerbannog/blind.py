@@ -1,4 +1,5 @@
-"""Heroic effort declared blind in an opposed test (README, "Decisions taken for these tests").
+"""Heroic effort declared blind in an opposed test (docs/rules-decisions.md, "Decisions taken
+for these tests").
 
 In its turn to settle the initiator does not know the opponent's result (RULES.md 4.10: it is
 sealed until they reveal their own), and heroic effort is priced by the failure against that

@@ -106,8 +106,9 @@ class Caerbannog(BaseSystem):
         settle_in_turn=True,
         settles_both=("heroic",),
         reveals_in_turn=True,
-        # README, "Decisions taken for these tests": heroic effort "if it fails", declared
-        # as the initiator settles without the opponent's result, priced once it is revealed.
+        # docs/rules-decisions.md, "Decisions taken for these tests": heroic effort "if it
+        # fails", declared as the initiator settles without the opponent's result, priced once
+        # it is revealed.
         declared=blind.DECLARE,
     )
     # RULES.md point 9: an initiator and helpers, each boosting with their own pool.
