@@ -57,6 +57,26 @@ class RollKeyForm(forms.Form):
         return self.cleaned_data.get("nonce")
 
 
+class SettleForm(forms.Form):
+    """A side of an opposed test settled in turn (the player's box, the GM's dashboard): which
+    side, whether the initiator declares what the rules let them declare blind (Caerbannog's
+    heroic effort "if it fails", whose own fields the system's form reads) and the request's
+    key, which makes a declaration sent twice count once."""
+
+    side = forms.ChoiceField(choices=(("a", "a"), ("b", "b")))
+    declare = forms.BooleanField(required=False)
+    key = RollKey(required=False)
+
+    def refusal(self) -> str:
+        """Why the request cannot be read ("" when it can)."""
+        self.is_valid()
+        if "side" in self.errors:
+            return _("Say which side settles.")
+        if self.cleaned_data.get("declare") and self.cleaned_data.get("key") is None:
+            return _("This request is malformed; reload the page and try again.")
+        return ""
+
+
 class ChangeTypedForm(forms.Form):
     """The dashboard's change to a pending test: which operation (its own form reads the rest,
     ``rolls.pending_forms``) and what was typed, kept in its field when the change is refused."""

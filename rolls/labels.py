@@ -416,3 +416,18 @@ WORDS |= {
     ),
     "result_of": _("the result of #%(seq)s"),
 }
+
+# Caerbannog (rolls.systems.caerbannog.blind): heroic effort declared before an opposed test's
+# reveal and not made once the opponent's result was known.
+KIND_LABELS["heroic_declared"] = _("heroic effort declared")
+WORDS |= {
+    "heroic_unpaid": _(
+        "Heroic effort declared before the reveal by %(name)s could not be paid: #%(seq)s "
+        "failed against #%(against)s, it cost %(cost)s %(resource)s and the sheet had "
+        "%(have)s; nothing was spent."
+    ),
+    "heroic_not_needed": _(
+        "Heroic effort declared before the reveal by %(name)s was not needed: #%(seq)s is no "
+        "failure against #%(against)s; nothing was spent."
+    ),
+}

@@ -63,16 +63,18 @@ def may_see(roll: Roll, user, is_gm: bool) -> bool:
     )
 
 
-def shown_wherever(source: Roll, entry: Roll) -> bool:
+def shown_wherever(source: Roll, entry: Roll, *, unsealed: bool = False) -> bool:
     """Whether everyone who may see ``entry`` (or a follow-up of it, which keeps its visibility)
     may see ``source`` too: only then may an offer, a cost, odds or a label shown with ``entry``
     be computed from ``source`` (issue 23: a GM's hidden roll told through heroic effort's cost).
     The GM sees everything, so a hidden entry may read anything. A sealed ``source`` (issue 25:
     an opposed test's opponent's roll before the initiator has settled) is its viewers' and the
-    GM's alone: a secret entry of one of them may read it, a public one may not."""
+    GM's alone: a secret entry of one of them may read it, a public one may not. ``unsealed``:
+    as it will be once its seal is lifted (what may be promised now, to be read after the
+    reveal)."""
     if entry.visibility == Visibility.HIDDEN:
         return True
-    sealed = sealed_for(source)
+    sealed = None if unsealed else sealed_for(source)
     if sealed is not None and (
         entry.visibility != Visibility.SECRET or entry.actor_id not in sealed
     ):

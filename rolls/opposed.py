@@ -25,6 +25,7 @@ from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls.actions import ActionRefused, record_roll, reveal
 from rolls.engine import EngineError
+from rolls.engine.note import NOTE_KINDS
 from rolls.log import may_see, shown_wherever
 from rolls.models import OpposedTest, PendingTest, Roll, Visibility
 from rolls.pending import _announce as announce
@@ -33,6 +34,9 @@ from rolls.words import words
 
 #: Idempotency keys of the result entries: one per opposed test, whoever rolls last, whenever.
 _RESULT_KEYS = uuid.UUID("5d1c1d52-5a3e-4c55-9a49-0f3b1b6a0e01")
+#: Idempotency keys of what a declaration made in the initiator's settle logs, one per settle
+#: request's key (the page's key may have served a boost on the same page: it is not reused).
+_DECLARED_KEYS = uuid.UUID("0b6f5d7e-4f0c-4a47-9f3e-2a51c6c8d2b4")
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,25 @@ class Outcome:
     margin: int
     label: str = ""
     answer: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A follow-up the initiator may declare as they settle while the opponent's roll is still
+    sealed, priced and made (or logged as not made) once settling reveals that roll, in the
+    same transaction (Caerbannog's heroic effort "if it fails"; docs/rules-decisions.md,
+    "Decisions taken for these tests"). Each takes the initiator's final roll and its character:
+
+    ``offer(roll, character, campaign)``: what the settle box offers (a ``FollowUp``), None
+    when nothing may be declared now; ``refusal(roll, character, campaign, choices)``: why the
+    posted declaration is refused ("" when it is not), asked before anything is revealed;
+    ``settle(roll, character, campaign, choices, actor=, key=)``: once the opponent's roll is
+    revealed, makes the follow-up or logs why it was not made; returns the entry.
+    """
+
+    offer: Callable[..., Any]
+    refusal: Callable[..., str]
+    settle: Callable[..., Roll]
 
 
 @dataclass(frozen=True)
@@ -77,6 +100,8 @@ class OpposedRules:
     #: the initiator has settled and revealed their final result; the initiator decides
     #: without it. Needs ``settle_in_turn``.
     reveals_in_turn: bool = False
+    #: What the initiator may declare blind as they settle (``Declared``), None for nothing.
+    declared: Declared | None = None
 
 
 def rules_of(system_key: str) -> OpposedRules | None:
@@ -210,10 +235,14 @@ def _root(roll: Roll) -> Roll:
     return roll
 
 
+_NOT_CHAIN = ("opposed", *NOTE_KINDS)
+
+
 def _final(roll: Roll) -> Roll:
-    """The newest entry of the chain ``roll`` starts (the result entry is no part of it)."""
+    """The newest entry of the chain ``roll`` starts (the result entry is no part of it, nor a
+    note that follows a roll without changing it)."""
     while True:
-        newer = roll.follow_ups.exclude(kind="opposed").order_by("-seq").first()
+        newer = roll.follow_ups.exclude(kind__in=_NOT_CHAIN).order_by("-seq").first()
         if newer is None:
             return roll
         roll = newer
@@ -232,9 +261,12 @@ def side_of_roll(roll: Roll) -> tuple[OpposedTest | None, str]:
 class Against:
     """What the initiator's side reads its result against in its turn to settle: the
     opponent's final roll, or None when someone who sees the initiator's roll may not see it
-    (the GM rolled it hidden): then no offer, cost or entry may be computed from it."""
+    (the GM rolled it hidden, or it is sealed): then no offer, cost or entry may be computed
+    from it. ``after_reveal``: it is kept from them by its seal alone, so what is declared now
+    may be priced from it once the initiator's settling reveals it."""
 
     roll: Roll | None
+    after_reveal: bool = False
 
 
 def initiators_difficulty(roll: Roll) -> Against | None:
@@ -252,7 +284,9 @@ def initiators_difficulty(roll: Roll) -> Against | None:
     if other is None:
         return None
     final = _final(other)
-    return Against(final if shown_wherever(final, roll) else None)
+    if shown_wherever(final, roll):
+        return Against(final)
+    return Against(None, after_reveal=shown_wherever(final, roll, unsealed=True))
 
 
 def settled_in_turn(roll: Roll) -> bool:
@@ -307,9 +341,21 @@ def _sides_settled(opposed: OpposedTest, rules: OpposedRules) -> bool:
 
 
 @transaction.atomic
-def settle_side(*, opposed_id: int, user, side: str) -> OpposedTest:
+def settle_side(
+    *,
+    opposed_id: int,
+    user,
+    side: str,
+    declared: Mapping[str, Any] | None = None,
+    key: uuid.UUID | None = None,
+) -> OpposedTest:
     """``side`` ("a" or "b") settles its modifiers: its roll as it stands now is its final
-    result; the initiator's first, then the opponent's, and the result follows both."""
+    result; the initiator's first, then the opponent's, and the result follows both.
+
+    ``declared``: the choices of what the initiator declares blind as they settle
+    (``OpposedRules.declared``), checked before anything changes and made, once the opponent's
+    roll is revealed, in this transaction; a request sent again with its ``key`` gets the
+    opposed test as that first request left it."""
     # Only the opposed test's own row is locked: its sides may be missing (an NPC's), and
     # PostgreSQL locks no row of an outer join's nullable side.
     opposed = (
@@ -320,14 +366,21 @@ def settle_side(*, opposed_id: int, user, side: str) -> OpposedTest:
     rules = _rules(opposed.session)
     if not rules.settle_in_turn:
         raise ActionRefused(_("In this game the result follows both rolls at once."))
-    if opposed.status != OpposedTest.Status.OPEN:
-        raise ActionRefused(_("The opposed test is over; its result stands."))
     pending = opposed.initiator if side == "a" else opposed.opponent
     if pending is None:
         raise ActionRefused(_("The NPC's roll is its final result; nothing to settle."))
     gm = opposed.session.campaign.gm_id == user.pk
     if not gm and pending.character.owner_id != user.pk:
         raise ActionRefused(_("Only that side's player (or the GM) settles it."))
+    declared_key = uuid.uuid5(_DECLARED_KEYS, str(key)) if key is not None else None
+    if declared is not None and declared_key is not None:
+        done = Roll.objects.filter(session_id=opposed.session_id, idempotency_key=declared_key)
+        if done.exists():
+            return opposed  # sent again: the first request made it, and nothing else is done
+    if opposed.status != OpposedTest.Status.OPEN:
+        raise ActionRefused(_("The opposed test is over; its result stands."))
+    if declared is not None and side != "a":
+        raise ActionRefused(_("Only the initiator of an opposed test may do that."))
     if _side_roll(opposed, "a") is None or _side_roll(opposed, "b") is None:
         raise ActionRefused(_("Both sides roll first; then each settles their modifiers."))
     if not may_see(_final(_side_roll(opposed, side)), user, gm):
@@ -337,15 +390,41 @@ def settle_side(*, opposed_id: int, user, side: str) -> OpposedTest:
     field_name = "initiator_settled" if side == "a" else "opponent_settled"
     if getattr(opposed, field_name):
         raise ActionRefused(_("You have settled your side of the opposed test; its result stands."))
+    if declared is not None:
+        _check_declared(opposed, rules, pending, declared)
+    if side == "a":
+        _reveal_opponent(opposed)  # the initiator's final result is out: now the opponent's
+        if declared is not None:
+            # Priced from the opponent's roll now revealed, before the side counts as settled
+            # (what follows the initiator's roll reads it in their turn alone).
+            rules.declared.settle(
+                _final(_side_roll(opposed, "a")),
+                pending.character,
+                opposed.session.campaign,
+                declared,
+                actor=user,
+                key=declared_key or uuid.uuid4(),
+            )
     setattr(opposed, field_name, True)
     if side == "a" and _final(_side_roll(opposed, "a")).kind in rules.settles_both:
         opposed.opponent_settled = opposed.opponent_id is not None
     opposed.save(update_fields=["initiator_settled", "opponent_settled"])
-    if side == "a":
-        _reveal_opponent(opposed)  # the initiator's final result is out: now the opponent's
     _resolve_if_ready(opposed)
     _tell_sides(opposed, rolled_too=True)
     return opposed
+
+
+def _check_declared(
+    opposed: OpposedTest, rules: OpposedRules, pending: PendingTest, declared: Mapping[str, Any]
+) -> None:
+    """Refuse a declaration the rules do not allow here, before anything is revealed."""
+    if rules.declared is None:
+        raise ActionRefused(_("In this game nothing is declared before the reveal."))
+    campaign = opposed.session.campaign
+    final = _final(_side_roll(opposed, "a"))
+    refusal = rules.declared.refusal(final, pending.character, campaign, declared)
+    if refusal:
+        raise ActionRefused(refusal)
 
 
 def side_rolled(sender, pending: PendingTest, **kwargs) -> None:
@@ -695,14 +774,16 @@ def settle_view(character, user) -> dict[str, Any] | None:
         and user.pk in (character.owner_id, campaign.gm_id)
         and may_see(final, user, campaign.gm_id == user.pk)
     )
-    offered = []
+    offered, declare = [], None
     if mine:
         offered = [
             f
             for f in get_system(campaign.system).follow_ups(final, character, campaign)
             if not initiator_only(final, f.kind)
         ]
-    return shown | {"may_settle": mine, "final": final, "follow_ups": offered}
+        if side == "a" and rules.declared is not None:
+            declare = rules.declared.offer(final, character, campaign)
+    return shown | {"may_settle": mine, "final": final, "follow_ups": offered, "declare": declare}
 
 
 def panel_view(pending: PendingTest | None, choices=None, *, viewer) -> dict[str, Any] | None:

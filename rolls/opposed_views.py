@@ -20,7 +20,7 @@ from rolls import npc_rolls
 from rolls import opposed as opposed_actions
 from rolls.actions import ActionRefused
 from rolls.dashboard import _back
-from rolls.gm_forms import OpposedStartForm, RollKeyForm
+from rolls.gm_forms import OpposedStartForm, RollKeyForm, SettleForm
 from rolls.models import OpposedTest
 from sheets.models import NPC, Character
 
@@ -132,13 +132,19 @@ def settle_side(request: HttpRequest, campaign_id: int, opposed_id: int) -> Http
     it was refused."""
     campaign = member_campaign(request, campaign_id)
     opposed = get_object_or_404(OpposedTest, pk=opposed_id, session__campaign=campaign)
-    side = request.POST.get("side", "")
-    refusal = ""
-    if side not in ("a", "b"):
-        refusal = _("Say which side settles.")
-    else:
+    sent = SettleForm(request.POST)
+    refusal = sent.refusal()
+    side = sent.cleaned_data.get("side", "")
+    if not refusal:
         try:
-            opposed_actions.settle_side(opposed_id=opposed.pk, user=request.user, side=side)
+            opposed_actions.settle_side(
+                opposed_id=opposed.pk,
+                user=request.user,
+                side=side,
+                # The declaration's own fields (what it is paid with) are the system's to read.
+                declared=request.POST if sent.cleaned_data["declare"] else None,
+                key=sent.cleaned_data["key"],
+            )
         except ActionRefused as refused:
             refusal = str(refused)
     if request.htmx:

@@ -18,7 +18,15 @@ from .core import Die, EngineError, RandomSource
 #: The log's kinds of such entries (rolls.conditions, rolls.roll_options, rolls.systems.*): the
 #: fair-dice checker re-runs them here whatever their system.
 NOTE_KINDS = frozenset(
-    {"condition", "condition_cleared", "options", "counter_move", "damage", "healing"}
+    {
+        "condition",
+        "condition_cleared",
+        "options",
+        "counter_move",
+        "damage",
+        "healing",
+        "heroic_declared",
+    }
 )
 
 #: The most facts one entry carries, and the longest text of one.

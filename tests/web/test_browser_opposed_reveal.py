@@ -1,7 +1,8 @@
 """A Caerbannog opposed test revealed in turn, in four browsers (the GM, both sides' players and
 a third player): the opponent rolls first and only the GM's page and the opponent's show it;
-the initiator rolls, boosts and settles without it; then it appears whole on every page, live
-(RULES.md 4.10, issue 25 item 4)."""
+the initiator rolls, boosts and settles without it, declaring heroic effort if it fails; then it
+appears whole on every page, live, with what became of the declaration (RULES.md 4.10, issue 25
+item 4; docs/rules-decisions.md, "Decisions taken for these tests")."""
 
 from __future__ import annotations
 
@@ -27,16 +28,17 @@ REDACTED = "#roll-log [data-entries] > li.entry-redacted[data-seq='{seq}']"
 WHOLE = "#roll-log [data-entries] > li.entry:not(.entry-redacted)[data-seq='{seq}']"
 
 
-def give_rozmach(tmp_path, name: str, rozmach: int) -> None:
+def give_resources(tmp_path, name: str, **resources: int) -> None:
     """Julio starts the scene with Rozmach to boost with (the session's first scene emptied
-    the pool): written into the served demo's database as the GM would on the sheet."""
+    the pool), and with what else the test sets: written into the served demo's database as
+    the GM would on the sheet."""
     path = tmp_path / "table.sqlite3"
     with contextlib.closing(sqlite3.connect(path)) as db, db:
         pk, data = db.execute(
             "SELECT id, data FROM sheets_character WHERE name = ?", [name]
         ).fetchone()
         sheet = json.loads(data)
-        sheet["resources"]["rozmach"] = rozmach
+        sheet["resources"] |= resources
         db.execute("UPDATE sheets_character SET data = ? WHERE id = ?", [json.dumps(sheet), pk])
 
 
@@ -45,7 +47,8 @@ def test_the_opponents_roll_reaches_the_other_pages_only_once_the_initiator_sett
 ):
     with demo_table(tmp_path) as base:
         gm = start_session(browser, base, CAERBANNOG)
-        give_rozmach(tmp_path, "Julio", 2)
+        # Nothing to pay heroic effort with: whatever the dice, the declaration ends in a note.
+        give_resources(tmp_path, "Julio", rozmach=2, wytrzymalosc=0, determinacja=0)
         ala = open_caerbannog_sheet(browser, base, "ala", "Julio")
         bartek = open_caerbannog_sheet(browser, base, "bartek", "Morgana")
         celina = open_caerbannog_sheet(browser, base, "celina", "Tristan")
@@ -72,13 +75,19 @@ def test_the_opponents_roll_reaches_the_other_pages_only_once_the_initiator_sett
         assert ala.locator(REDACTED.format(seq=1)).count() == 1
         assert ala.locator("#test-panel .opposed-box .die").count() == 0
         ala.wait_for_selector("#test-panel .opposed-settle[data-turn='a'] .settle-button")
+        # Heroic effort if it fails, declared blind as Julio settles (docs/rules-decisions.md).
+        ala.check("#test-panel .opposed-declare input[name='declare']")
         ala.click("#test-panel .settle-button")
 
-        # Revealed: every page shows Morgana's roll whole, without a reload; Morgana settles.
+        # Revealed: every page shows Morgana's roll whole, without a reload, and the note of
+        # the declaration priced against it; Morgana settles.
         for page in (ala, celina, gm, bartek):
             page.wait_for_selector(WHOLE.format(seq=1))
             assert entry(page, 1).locator(".die").count() == 3
+            assert "Heroic effort declared before the reveal by Julio" in (
+                entry(page, 4).inner_text()
+            )
         bartek.wait_for_selector("#test-panel .opposed-settle[data-turn='b'] .settle-button")
         bartek.click("#test-panel .settle-button")
         for page in (gm, ala, bartek, celina):
-            assert "Opposed test (#3 against #1)" in entry(page, 4).inner_text()
+            assert "Opposed test (#3 against #1)" in entry(page, 5).inner_text()

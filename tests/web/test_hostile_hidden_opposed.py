@@ -64,6 +64,7 @@ def test_heroic_effort_is_not_offered_against_an_opponents_hidden_result(
     box = panel_of(client, player, caerbannog.characters[0]).context["opposed_settle"]
     assert box["may_settle"]
     assert "heroic" not in [offer.kind for offer in box["follow_ups"]]
+    assert box["declare"] is None  # revealed, it would still be hidden where Julio's roll shows
 
 
 @pytest.mark.parametrize("hidden_result", [(2, 1, 3), (7, 1, 8), (8, 8, 8)])

@@ -296,10 +296,12 @@ def test_the_initiator_is_offered_heroic_effort_on_the_opposed_level(
     assert "pay 4 for exactly 1 success" in heroic.label  # a failure of 3, plus 1
 
 
-def test_heroic_effort_is_not_offered_while_the_opponents_result_is_sealed(
+def test_while_the_opponents_result_is_sealed_heroic_effort_is_declared_with_the_settle(
     client, gm, player, other_player, caerbannog, dice
 ):
-    # Its cost, the failure against the rival's result plus 1, would tell that result.
+    # Its cost, the failure against the rival's result plus 1, would tell that result: not
+    # offered with a cost, but declared "if it fails" and priced once settling reveals it
+    # (tests/web/test_opposed_heroic_blind.py).
     opposed = caerbannog_duel(client, gm, caerbannog)
     dice(4, 2, 9)
     roll_side(client, player, opposed.initiator)
@@ -308,6 +310,7 @@ def test_heroic_effort_is_not_offered_while_the_opponents_result_is_sealed(
     box = panel_of(client, player, caerbannog.characters[0]).context["opposed_settle"]
     assert box["may_settle"]
     assert [f.kind for f in box["follow_ups"]] == ["reroll"]  # no Rozmach to boost with
+    assert box["declare"].kind == "heroic"
 
 
 def test_heroic_effort_settles_the_opposed_test_at_exactly_one_success(

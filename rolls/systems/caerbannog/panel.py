@@ -870,36 +870,46 @@ def follow_ups(roll: Roll, character, campaign) -> list[FollowUp]:
                 % {"bonus": f"+{params.bonus}"},
             )
         )
-    against = _opponents_result(roll)
-    if against is not None and not critical and answer["result"] - against <= 0:
-        cost = 1 - (answer["result"] - against)
-        sheet = read_sheet(character.data)
-        names = _resource_names()
-        choices = [
-            (key, _resource_choice(names[key], sheet.resource(key), cost))
-            for key in HEROIC_RESOURCES
-        ]
-        if (other := _heroic_other(roll)) is not None:
-            choices.append((OTHER, _other_choice(other)))
-        # What the player can pay first (the first choice is the one ticked), the sheet's before
-        # the GM's; what the sheet cannot pay last.
-        short = {key for key in HEROIC_RESOURCES if sheet.resource(key) < cost}
-        choices.sort(key=lambda choice: choice[0] in short)
+    against = opponents_result(roll)
+    cost = heroic_cost(answer, against)
+    if cost is not None:
         offers.append(
             FollowUp(
                 "heroic",
                 _("Heroic effort: pay %(cost)s for exactly 1 success") % {"cost": cost},
-                (
-                    {
-                        "type": "radio",
-                        "name": "resource",
-                        "label": _("Pay with"),
-                        "choices": choices,
-                    },
-                ),
+                (heroic_field(roll, character, cost),),
             )
         )
     return offers
+
+
+def heroic_cost(answer: dict[str, Any], against: int | None) -> int | None:
+    """What heroic effort costs after a test whose engine answer is ``answer``, read against
+    ``against`` (the opponent's result, or 0): the failure plus 1 (RULES.md 4.6); None when
+    there is none to make (no failure, a critical failure, or nothing to read it against)."""
+    if against is None or answer["critical_failure"] or answer["result"] - against > 0:
+        return None
+    return 1 - (answer["result"] - against)
+
+
+def heroic_field(roll: Roll, character, cost: int | None) -> dict[str, Any]:
+    """The heroic offer's "Pay with" choice: the sheet's resources (each with what the sheet
+    holds, and "not enough" below ``cost``; None: a cost not known yet) and the other resource
+    the GM allowed on the called test, if any."""
+    sheet = read_sheet(character.data)
+    names = resource_names()
+    choices = [
+        (key, _resource_choice(names[key], sheet.resource(key), cost or 0))
+        for key in HEROIC_RESOURCES
+    ]
+    if (other := heroic_other(roll)) is not None:
+        choices.append((OTHER, _other_choice(other)))
+    if cost is not None:
+        # What the player can pay first (the first choice is the one ticked), the sheet's before
+        # the GM's; what the sheet cannot pay last.
+        short = {key for key in HEROIC_RESOURCES if sheet.resource(key) < cost}
+        choices.sort(key=lambda choice: choice[0] in short)
+    return {"type": "radio", "name": "resource", "label": _("Pay with"), "choices": choices}
 
 
 def build_follow_up(kind: str, roll: Roll, character, campaign, choices) -> Panel:
@@ -933,13 +943,13 @@ def _boost(panel: Panel, roll: Roll) -> None:
 def _heroic(panel: Panel, roll: Roll, character, choices) -> None:
     """Pay for exactly 1 success from the resource chosen, if the sheet holds enough of it."""
     params, faces = {**roll.params, "heroic": True}, list(roll.faces)
-    against = _opponents_result(roll)
+    against = opponents_result(roll)
     if against is None:  # not offered (``follow_ups``): its cost would tell the hidden result
         panel.errors[""] = [_("That can no longer be done with this roll.")]
         return
     if against:
         params["difficulty"] = against
-    other = _heroic_other(roll)
+    other = heroic_other(roll)
     paid_with = HeroicChoice.read(choices, other)
     if paid_with.messages:
         panel.errors |= paid_with.messages
@@ -960,7 +970,7 @@ def _heroic(panel: Panel, roll: Roll, character, choices) -> None:
         ]
         panel.resolver = _reread(faces)
         return
-    name = _resource_names()[resource]
+    name = resource_names()[resource]
     have = read_sheet(character.data).resource(resource)
     if have < cost:
         panel.errors["resource"] = [
@@ -1007,7 +1017,7 @@ def _reroll(panel: Panel, roll: Roll, choices) -> None:
 
 class HeroicChoice(PanelForm):
     """What heroic effort is paid with: a resource of the sheet, or ``OTHER`` when the GM allowed
-    another one on the called test (``other``, see ``_heroic_other``)."""
+    another one on the called test (``other``, see ``heroic_other``)."""
 
     resource = Name()
 
@@ -1028,7 +1038,7 @@ class HeroicChoice(PanelForm):
         return resource
 
 
-def _heroic_other(roll: Roll) -> dict[str, str] | None:
+def heroic_other(roll: Roll) -> dict[str, str] | None:
     """The other resource the GM allowed heroic effort to be paid with on the called test
     ``roll`` belongs to, ``{"name", "price"}`` (RULES.md 4.12), or None. Read defensively: the
     operation (``rolls.pending_forms.HeroicOtherForm``) checked it on the way in."""
@@ -1122,6 +1132,11 @@ def _pay_heroic(keep_rozmach, resource: str, name: str):
     return on_result
 
 
+def may_follow(roll: Roll, character) -> bool:
+    """Whether something may still follow ``roll`` (``_chain_state``)."""
+    return _chain_state(roll, character) is not None
+
+
 def _chain_state(roll: Roll, character) -> dict[str, Any] | None:
     """The test ``roll`` belongs to, if something may still follow it, else None.
 
@@ -1156,7 +1171,7 @@ def _chain_state(roll: Roll, character) -> dict[str, Any] | None:
     return {"params": params}
 
 
-def _opponents_result(roll: Roll) -> int | None:
+def opponents_result(roll: Roll) -> int | None:
     """In an opposed test, the opponent's result is the initiator's difficulty (the seed: "może
     też być wynikiem testu wykonanego przez oponenta"); heroic effort reads the failure against
     it. **Decision**: a result below 0 is a difficulty of 0 (a difficulty never is below 0).
@@ -1173,7 +1188,7 @@ def _opponents_result(roll: Roll) -> int | None:
         return 0
 
 
-def _resource_names() -> dict[str, str]:
+def resource_names() -> dict[str, str]:
     return {"wytrzymalosc": _("Wytrzymałość"), "determinacja": _("Determinacja")}
 
 

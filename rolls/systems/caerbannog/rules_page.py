@@ -40,6 +40,12 @@ PAGE = RulesPage(
             "then everyone sees it, and the opponent settles theirs."
         ),
         _(
+            "So the initiator may declare, as they settle, a heroic effort if it fails, and "
+            "what they pay with. Once the opponent's roll is revealed its price is counted "
+            "(the failure plus 1): a failure the resource covers is paid for exactly one "
+            "success; otherwise nothing is spent and the log says why."
+        ),
+        _(
             "Three 1s are a critical failure: it counts as 0, and neither a boost nor a "
             "heroic effort saves it, only a re-roll."
         ),

@@ -16,7 +16,7 @@ from rolls import npc_rolls, party
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed import OpposedRules, Outcome
-from rolls.systems.caerbannog import consequences, panel
+from rolls.systems.caerbannog import blind, consequences, panel
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import group as group_rules
 from rolls.systems.caerbannog.rules_page import PAGE as RULES_PAGE
@@ -106,6 +106,10 @@ class Caerbannog(BaseSystem):
         settle_in_turn=True,
         settles_both=("heroic",),
         reveals_in_turn=True,
+        # docs/rules-decisions.md, "Decisions taken for these tests": heroic effort "if it
+        # fails", declared as the initiator settles without the opponent's result, priced once
+        # it is revealed.
+        declared=blind.DECLARE,
     )
     # RULES.md point 9: an initiator and helpers, each boosting with their own pool.
     group = group_rules.RULES

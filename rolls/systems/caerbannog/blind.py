@@ -1,0 +1,140 @@
+"""Heroic effort declared blind in an opposed test (docs/rules-decisions.md, "Decisions taken
+for these tests").
+
+In its turn to settle the initiator does not know the opponent's result (RULES.md 4.10: it is
+sealed until they reveal their own), and heroic effort is priced by the failure against that
+result (4.6: the failure plus 1). So the initiator may declare "heroic effort if it fails",
+with what they pay with, as they settle; settling reveals the opponent's roll and, in the same
+transaction, the declaration is read against it: a failure is paid and made exactly as the
+heroic follow-up makes it (``panel.build_follow_up``), one the resource does not cover spends
+nothing, and no failure needs nothing. Either of the last two is a note in the log, following
+the initiator's roll with its visibility. Never after a critical failure (4.3), and only where
+the opponent's result, once revealed, is shown wherever the initiator's roll is (a result the
+GM rolled hidden stays unreadable: its cost would tell it, ``rolls.log.shown_wherever``).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.utils.translation import gettext as _
+
+from rolls.actions import ActionRefused, record_roll, roll_follow_up
+from rolls.engine import note
+from rolls.models import Roll
+from rolls.opposed import Declared, initiators_difficulty
+from rolls.panels import FollowUp
+from rolls.systems.caerbannog import panel
+from rolls.words import words
+from sheets.models import Character
+from sheets.systems.caerbannog import view as read_sheet
+
+#: The log's note of a declaration not made (rolls.engine.note.NOTE_KINDS).
+DECLARED = "heroic_declared"
+#: Why it was not made: the comparison was no failure, or the resource did not cover it.
+NOT_NEEDED, UNPAID = "not_needed", "unpaid"
+HEROIC = "heroic"
+
+
+def offer(roll: Roll, character, campaign) -> FollowUp | None:
+    """The initiator's settle box's "Heroic effort if it fails" after their final ``roll``,
+    while the opponent's roll is sealed; None where it may not be declared."""
+    if _refusal(roll, character):
+        return None
+    hint = _(
+        "Nothing is spent if it is no failure, or if what you pay with does not cover it; "
+        "the log says which."
+    )
+    return FollowUp(
+        HEROIC,
+        _(
+            "Heroic effort if it fails: the failure plus 1, counted once the opponent's result "
+            "is revealed, for exactly 1 success"
+        ),
+        (panel.heroic_field(roll, character, None), {"type": "hint", "text": hint}),
+    )
+
+
+def refusal(roll: Roll, character, campaign, choices) -> str:
+    """Why a declaration posted with the initiator's settle is refused ("" when it is not)."""
+    if why := _refusal(roll, character):
+        return why
+    paid_with = panel.HeroicChoice.read(choices, panel.heroic_other(roll))
+    return " ".join(m for messages in paid_with.messages.values() for m in messages)
+
+
+def _refusal(roll: Roll, character) -> str:
+    if not panel.may_follow(roll, character):
+        return _("That can no longer be done with this roll.")
+    if roll.result["answer"]["critical_failure"]:
+        return _("No heroic effort after a critical failure: only a re-roll saves it.")
+    against = initiators_difficulty(roll)
+    if against is not None and against.roll is not None:
+        return _("The opponent's result is known here: heroic effort is offered as usual.")
+    if against is None or not against.after_reveal:
+        # The opponent's result stays unreadable (the GM rolled it hidden): the words any
+        # withdrawn follow-up gets, which tell nothing of it.
+        return _("That can no longer be done with this roll.")
+    return ""
+
+
+def settle(roll: Roll, character, campaign, choices, *, actor, key: uuid.UUID) -> Roll:
+    """Once the opponent's roll is revealed: the heroic effort declared after ``roll`` made and
+    paid, or a note of why not (nothing spent)."""
+    # The sheet as it stands under its lock: what it holds decides whether it pays.
+    character = Character.objects.select_for_update().get(pk=character.pk)
+    resource = panel.HeroicChoice.read(choices, panel.heroic_other(roll)).cleaned["resource"]
+    opponent = initiators_difficulty(roll).roll
+    cost = panel.heroic_cost(roll.result["answer"], panel.opponents_result(roll))
+    if cost is None:
+        return _note(roll, character, actor, key, NOT_NEEDED, opponent, resource, None, None)
+    if resource != panel.OTHER:
+        have = read_sheet(character.data).resource(resource)
+        if have < cost:
+            return _note(roll, character, actor, key, UNPAID, opponent, resource, cost, have)
+
+    def build():
+        offered = {f.kind for f in panel.follow_ups(roll, character, campaign)}
+        if HEROIC not in offered:
+            raise ActionRefused(_("That can no longer be done with this roll."))
+        built = panel.build_follow_up(HEROIC, roll, character, campaign, choices)
+        if not built.ready:
+            raise ActionRefused(" ".join(m for ms in built.errors.values() for m in ms))
+        return built
+
+    made, _created = roll_follow_up(
+        parent=roll, actor=actor, character=character, kind=HEROIC, build=build, key=key
+    )
+    return made
+
+
+def _note(roll, character, actor, key, why, opponent, resource, cost, have) -> Roll:
+    args = {"name": character.name, "seq": roll.seq, "against": opponent.seq}
+    if why == UNPAID:
+        label = words("heroic_unpaid", **args, cost=cost, resource=words(resource), have=have)
+    else:
+        label = words("heroic_not_needed", **args)
+    entry, _created = record_roll(
+        session=roll.session,
+        actor=actor,
+        system=roll.system,
+        params={
+            "note": DECLARED,
+            "outcome": why,
+            "resource": resource,
+            "cost": cost,
+            "have": have,
+            "against": opponent.seq,
+        },
+        key=key,
+        label=label,
+        character=character,
+        visibility=roll.visibility,
+        kind=DECLARED,
+        parent=roll,
+        engine=note,
+    )
+    return entry
+
+
+DECLARE = Declared(offer=offer, refusal=refusal, settle=settle)
