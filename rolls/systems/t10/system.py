@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
+from campaigns import stored_text
 from campaigns.systems import BaseSystem, register
 from rolls import labels, npc_rolls
 from rolls.engine import t10 as engine
@@ -54,6 +55,13 @@ DEFAULT_TABLES = tuple(
         "rows": tuple(text for text, _original, _condition in OPTIONS[purpose]),
     }
     for purpose, name in _TABLES
+)
+
+# The tables the rules bring are stored in the language of the GM who added them (the GM edits
+# them): their names and rows read in each reader's (campaigns.stored_text).
+stored_text.register(
+    *(name for _purpose, name in _TABLES),
+    *(text for rows in OPTIONS.values() for text, _original, _condition in rows),
 )
 
 # The options, in each reader's language, wherever the log names them.
