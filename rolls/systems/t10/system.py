@@ -22,7 +22,10 @@ CONDITIONS = (
     {
         "key": "knocked_down",
         "name": _("knocked down (faller)"),
-        "original": "-2 tärningar på alla handlingar tills du lyckats resa dig igen",
+        "original": _(
+            "-2 tärningar på alla handlingar tills du lyckats resa dig igen "
+            "(−2 dice on every action until you have got up again)"
+        ),
         "effect": "pool",
         "amount": -2,
         "scope": "all",
@@ -32,7 +35,9 @@ CONDITIONS = (
     {
         "key": "good_method",
         "name": _("a good way of doing it (ett bra sätt)"),
-        "original": "-1 i Svårighet på att göra det igen senare",
+        "original": _(
+            "-1 i Svårighet på att göra det igen senare (−1 difficulty to do it again later)"
+        ),
         "effect": "difficulty",
         "amount": -1,
         "scope": "target",
