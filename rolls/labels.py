@@ -3,6 +3,8 @@
 Game terms keep their original names beside the translation (RULES.md's outcome table).
 """
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -28,6 +30,11 @@ OUTCOME_LABELS = {
     "failure": _("Porażka (failure)"),
     "critical_failure": _("Krytyczna porażka (critical failure)"),
 }
+
+#: The difficulties a system names, as a called test's target stores them ({name: words}),
+#: read in the reader's words wherever the target shows (Caerbannog's "przeciętny",
+#: rolls.systems.caerbannog.panel).
+DIFFICULTY_NAMES: dict[str, Any] = {}
 
 #: Outcomes shown in the good colour.
 GOOD_OUTCOMES = frozenset({"yes_and", "yes", "yes_but", "success_but", "success", "impressive"})
