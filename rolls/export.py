@@ -142,15 +142,16 @@ def as_markdown(session, entries: list[dict[str, Any]]) -> str:
             "zone": timezone.get_current_timezone_name(),
         },
         "",
-        f"{_('Dice commitment (SHA-256 of the seed)')}: `{session.commitment}`",
+        # Messages outside the f-strings: xgettext reads no call inside one.
+        _("Dice commitment (SHA-256 of the seed)") + f": `{session.commitment}`",
     ]
     if session.published_seed:
-        lines.append(f"{_('Seed (published)')}: `{session.published_seed}`")
+        lines.append(_("Seed (published)") + f": `{session.published_seed}`")
     lines.append("")
     for entry in entries:
         head = f"- **#{entry['seq']}** {_time(entry)}"
         if entry["redacted"]:
-            lines.append(f"{head} {_('A hidden roll was made.')}")
+            lines.append(f"{head} " + _("A hidden roll was made."))
             continue
         outcome = _outcome(entry)
         line = f"{head} {_roller(entry)}{_marker(entry)}"

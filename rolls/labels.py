@@ -162,6 +162,10 @@ VALUE_LABELS = {
     "even": _("even (black die read)"),
     "black": _("black"),
     "white": _("white"),
+    # FastTest's magic die (rolls.after_roll); a d66 table's two dice (rolls.engine.tables).
+    "magic": _("magic die (Kość magii)"),
+    "tens": _("tens"),
+    "units": _("units"),
 }
 
 # --- Words stored as data (rolls.words): an entry's label and its sources, by message key -------
