@@ -197,11 +197,11 @@ def table_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         request,
         _("%(name)s (#%(seq)s, %(shown)s): %(total)s → %(text)s")
         % {
-            "name": table.name,
+            "name": as_read(table.name),
             "seq": roll.seq,
             "shown": shown,
             "total": answer["total"],
-            "text": answer["text"],
+            "text": as_read(answer["text"]),
         },
     )
     return redirect(reverse("dashboard", args=[campaign.pk]) + "#random-tables")
