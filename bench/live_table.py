@@ -91,8 +91,9 @@ measured once at the given load.
 
 Targets (issue "Measure the live table under load"): no lost delivery up to the largest load
 held; at the default load p99 under 50 ms embedded and under 30 ms scaled out. Figures go into
-notes and the README; nothing is asserted on them. The exit status is 1 when a delivery was lost
-at a fixed load (not in ramp, where a loss ends the ramp), 2 when nothing could be measured.
+notes and docs/performance.md; nothing is asserted on them. The exit status is 1 when a delivery
+was lost at a fixed load (not in ramp, where a loss ends the ramp), 2 when nothing could be
+measured.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 
 Targets (issue "The resolution engine"): every odds request under 20 ms, exact; over 50,000
 rolls per second (draw with the server's random source + resolve). Prints figures, asserts nothing:
-the machines are noisy, so figures go into notes and the README, never into tests.
+the machines are noisy, so figures go into notes and docs/performance.md, never into tests.
 """
 
 from __future__ import annotations

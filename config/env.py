@@ -141,7 +141,7 @@ def cache_from_url(url: str | None) -> dict:
 def channel_layer_from_url(url: str | None, name: str = "REDIS_URL") -> dict:
     """The in-memory layer for one process, channels-redis when a Redis URL is given.
 
-    The pub/sub layer by default: measured on the live table (README, "Performance") it carries
+    The pub/sub layer by default: measured on the live table (docs/performance.md) it carries
     a roll to a table in one message per worker where the core layer queues one per socket,
     and held nearly twice the rolls per second. ``REDIS_CHANNEL_LAYER=core`` picks the core one.
     """

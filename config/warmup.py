@@ -3,7 +3,7 @@
 Django compiles a template the first time it is rendered, loads a language's translations (and
 imports its number formats) the first time the language is used, and builds its URL resolver
 on the first reverse; the first roll after a start paid for all of it (25 to 52 ms against a
-warm roll's 5 to 10: README, "Performance"). ``warm_up()`` (config/asgi.py) compiles every
+warm roll's 5 to 10: docs/performance.md). ``warm_up()`` (config/asgi.py) compiles every
 template of the project's own template directories (``DIRS``) into the cached loader, loads
 each language's catalog and formats and builds the resolver. It touches no database and no
 cache, so importing the ASGI application stays possible without either.

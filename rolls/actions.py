@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 # The refusal, the broadcasts, sessions and scenes are the campaigns app's; their names stay
@@ -23,7 +23,7 @@ from campaigns.sessions import end_session, new_scene, session_ended, start_sess
 from campaigns.systems import get_system
 from rolls.engine import EngineError, fair
 from rolls.engine.core import RandomSource
-from rolls.models import Roll, Visibility
+from rolls.models import Roll, Seal, Visibility
 from rolls.payload import engine_faces, result_document, roll_payload
 from rolls.rendered import entry_html
 from rolls.words import render
@@ -56,6 +56,7 @@ def record_roll(
     on_result: Callable[[Any, Roll], None] | None = None,
     nonce: str | None = None,
     engine: Any = None,
+    sealed_for: tuple[int, ...] | None = None,
 ) -> tuple[Roll, bool]:
     """Roll on the server, log it under the next seq, broadcast it once committed.
 
@@ -77,12 +78,16 @@ def record_roll(
     ``engine`` replaces the system's engine for a roll that is not one of the system's tests:
     quick dice (``rolls.engine.dice``) or a GM's table (``rolls.random_tables``); its faces are
     stored as a plain list, in draw order.
+
+    ``sealed_for``: the roll is sealed (rolls.models.Seal): the GM and these users alone see it
+    whole until it is revealed (``reveal``); everyone else, that it was made and waits.
     """
     try:
         with transaction.atomic():
             return _record(
                 session, actor, system, params, key, label, sources or [], character, npc,
                 visibility, kind, parent, rng, resolver or _plain_roll, on_result, nonce, engine,
+                sealed_for,
             )  # fmt: skip
     except IntegrityError:
         # The key was used before (a retry, a double click): the first one's roll is the roll,
@@ -117,7 +122,7 @@ def _nonce(nonce: str | None) -> tuple[str, bool]:
 
 
 def _record(session, actor, system, params, key, label, sources, character, npc, visibility,
-            kind, parent, rng, resolver, on_result, nonce, engine=None,
+            kind, parent, rng, resolver, on_result, nonce, engine=None, sealed_for=None,
             ) -> tuple[Roll, bool]:  # fmt: skip
     # The row lock serialises every roll of a session: seq has no gaps and no duplicates.
     # A repeated key is not looked up first: its insert breaks the unique key, which undoes
@@ -161,6 +166,10 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
         server_nonce=server_nonce and bool(drawn),
         drawn=drawn,
     )
+    if sealed_for is not None:
+        Seal.objects.create(roll=roll, viewers=list(sealed_for))  # caches ``roll.seal`` too
+    else:
+        Roll.seal.related.set_cached_value(roll, None)  # no seal: the payload asks no query
     if on_result is not None:
         on_result(result, roll)
     payload = roll_payload(roll)
@@ -231,10 +240,12 @@ def roll_from_panel(
     resolver=None,
     nonce=None,
     defer_after=False,
+    sealed_for=None,
 ) -> tuple[Roll, bool]:
     """Roll a test panel for a character; what the roll spends or gains lands on the sheet in
     the same transaction (experience dice spent, FUNT gained, Rozmach after the roll), then the
-    panel's ``after`` runs (``defer_after``: the caller runs it, once its own rows are saved)."""
+    panel's ``after`` runs (``defer_after``: the caller runs it, once its own rows are saved);
+    ``sealed_for`` seals it as ``record_roll`` says."""
 
     def update_sheet(result, roll: Roll) -> None:
         if not panel.spend and panel.on_result is None:
@@ -264,6 +275,7 @@ def roll_from_panel(
         resolver=resolver,
         on_result=update_sheet,
         nonce=nonce,
+        sealed_for=sealed_for,
     )
     if created and panel.after is not None and not defer_after:
         panel.after(roll)
@@ -297,3 +309,35 @@ def roll_follow_up(
         resolver=panel.resolver,
         nonce=nonce,
     )
+
+
+# --- Sealed rolls -------------------------------------------------------------------------------
+
+
+def reveal(rolls: list[Roll]) -> None:
+    """Lift the seals of ``rolls`` (rolls.models.Seal): from now on each entry is shown as its
+    visibility says, and every page of the table that shows it redacted shows it whole (the
+    ``table.reveal`` event: each socket sends the entries again as its user may see them)."""
+    seals = Seal.objects.filter(roll__in=rolls, revealed_at__isnull=True).select_related(
+        "roll__actor", "roll__parent", "roll__session"
+    )
+    revealed = []
+    for seal in seals:
+        seal.revealed_at = timezone.now()
+        seal.save(update_fields=["revealed_at"])
+        revealed.append(seal.roll)
+    if not revealed:
+        return
+    payloads = [roll_payload(roll) for roll in sorted(revealed, key=lambda roll: roll.seq)]
+    campaign_id = revealed[0].session.campaign_id
+    broadcast_on_commit(campaign_group(campaign_id), {"type": "table.reveal", "payloads": payloads})
+
+
+def reveal_at_end(sender, session, **kwargs) -> None:
+    """A session that ends reveals what it kept sealed: nobody can settle an opposed test any
+    more, and its seed comes out for anyone to check every entry's dice (connected to
+    ``campaigns.sessions.session_ended`` in rolls.apps)."""
+    sealed = Roll.objects.filter(
+        session=session, seal__isnull=False, seal__revealed_at__isnull=True
+    )
+    reveal(list(sealed))

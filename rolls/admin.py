@@ -126,3 +126,21 @@ class TurnAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+# Seals (rolls.opposed: an opposed test's opponent's roll until the initiator settles): set and
+# broken only by the actions, read here.
+from rolls.models import Seal  # noqa: E402
+
+
+@admin.register(Seal)
+class SealAdmin(admin.ModelAdmin):
+    list_display = ["roll", "revealed_at", "created_at"]
+    list_select_related = ["roll"]
+    readonly_fields = ["roll", "viewers", "revealed_at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -10,6 +10,7 @@ class RollsConfig(AppConfig):
     def ready(self) -> None:
         from campaigns.sessions import session_ended
         from rolls import opposed, pending
+        from rolls.actions import reveal_at_end
         from rolls.live_sheets import character_saved
         from rolls.pending import call_off_waiting
         from rolls.sheet_page import beside_sheet
@@ -27,9 +28,11 @@ class RollsConfig(AppConfig):
         # The sheet page shows the table's log and the test the GM has called for.
         page_parts.register("rolls", beside_sheet)
         session_ended.connect(call_off_waiting, dispatch_uid="call-off-waiting-tests")
+        # What was sealed until someone settled is shown once nobody can settle any more.
+        session_ended.connect(reveal_at_end, dispatch_uid="reveal-sealed-at-end")
         # An opposed test is two pending tests: it follows what happens to its sides.
         pending.pending_called_off.connect(opposed.side_called_off, dispatch_uid="opposed-off")
-        pending.before_pending_roll.connect(opposed.may_roll, dispatch_uid="opposed-may-roll")
+        pending.before_pending_roll.connect(opposed.sealed_side, dispatch_uid="opposed-sealed")
         pending.after_pending_roll.connect(opposed.side_rolled, dispatch_uid="opposed-side-rolled")
         pending.pending_shaped.connect(opposed.side_shaped, dispatch_uid="opposed-side-shaped")
 

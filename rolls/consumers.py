@@ -40,7 +40,7 @@ from rolls import limits, presence, socket_slots
 from rolls.actions import campaign_group, user_group
 from rolls.models import Roll
 from rolls.payload import for_viewer, roll_payload
-from rolls.rendered import entry_frame
+from rolls.rendered import entry_frame, reveal_frame
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +117,10 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         self.shows_presence = self._query("presence") == "1"
         self.sent: dict[int, int] = {}  # session id -> highest seq sent to this page
         self.held: list[dict[str, Any]] | None = []  # live events until the page says "since"
+        # Sealed entries revealed since the socket opened, by (session, seq): sent as revealed
+        # whenever they are sent, and sent again (``reveal``) where already sent sealed.
+        self.revealed: dict[tuple[int, int], dict[str, Any]] = {}
+        self.held_reveals: list[dict[str, Any]] = []
         # Join first, then read: a roll committed in between arrives as an event and is dropped
         # as a duplicate, never lost.
         await self._join(campaign_group(self.campaign_id))
@@ -255,6 +259,9 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             held = []
         for payload in held:
             await self._send_entry(payload)
+        reveals, self.held_reveals = self.held_reveals, []
+        for payload in reveals:
+            await self._send_reveal(payload)
         await self.send_json(
             {
                 "type": "synced",
@@ -296,6 +303,23 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             for entry in missing:
                 await self._send_entry(entry)
         await self._send_entry(payload)
+
+    async def table_reveal(self, event: dict[str, Any]) -> None:
+        """Sealed entries were revealed (``rolls.actions.reveal``): a page that shows one shows
+        it again as its user may see it now; one that has not got it yet gets it revealed."""
+        for payload in event["payloads"]:
+            self.revealed[(payload["session_id"], payload["seq"])] = payload
+            if self.held is not None:
+                self.held_reveals.append(payload)
+            else:
+                await self._send_reveal(payload)
+
+    async def _send_reveal(self, payload: dict[str, Any]) -> None:
+        if payload["seq"] > self.sent.get(payload["session_id"], 0):
+            return  # not sent yet: it goes out revealed in its turn (``_send_entry``)
+        await self.send(
+            text_data=reveal_frame(for_viewer(payload, self.user_id, self.is_gm), self.language)
+        )
 
     async def table_session(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "session", "session": event["session"]})
@@ -341,6 +365,8 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         if seq <= self.sent.get(session_id, 0):
             return  # already sent: replay and live event overlapped
         self.sent[session_id] = seq
+        # A live event read before its entry was revealed: the revealed one is the entry now.
+        payload = self.revealed.get((session_id, seq), payload)
         await self.send(
             text_data=entry_frame(for_viewer(payload, self.user_id, self.is_gm), self.language)
         )
@@ -394,7 +420,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             return last_seq, []
         rolls = (
             Roll.objects.filter(session_id=session_id, seq__gt=since)
-            .select_related("actor", "parent")
+            .select_related("actor", "parent", "seal")
             .order_by("seq")[:REPLAY_LIMIT]
         )
         return last_seq, [roll_payload(roll) for roll in rolls]

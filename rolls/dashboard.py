@@ -72,7 +72,7 @@ def _pending_cards(campaign, session) -> list[dict[str, Any]]:
         PendingTest.objects.filter(
             session=session, status__in=[PendingTest.Status.OPEN, PendingTest.Status.ROLLED]
         )
-        .select_related("character", "roll__actor", "roll__parent")
+        .select_related("character", "roll__actor", "roll__parent", "roll__seal")
         .order_by("-created_at", "-pk")
     )
     latest: dict[int, PendingTest] = {}

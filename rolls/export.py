@@ -53,6 +53,17 @@ def _in_words(entry: dict[str, Any]) -> dict[str, Any]:
     return {**entry, "label": render(entry["label"]), "sources": sources}
 
 
+def _redacted(entry: dict[str, Any]) -> str:
+    """What a redacted entry says: a hidden roll, or a sealed one that waits to be revealed
+    (the same words as the log's, ``rolls/_entry.html``)."""
+    if entry.get("sealed"):
+        return _(
+            "%(name)s has rolled their side of the opposed test; it is shown once the "
+            "initiator reveals their final result."
+        ) % {"name": entry["character_name"]}
+    return _("A hidden roll was made.")
+
+
 def _who(entry: dict[str, Any]) -> str:
     return entry["character_name"] or entry["actor_name"]
 
@@ -94,7 +105,7 @@ def as_csv(entries: list[dict[str, Any]]) -> str:
     for entry in entries:
         if entry["redacted"]:
             writer.writerow([entry["seq"], entry["created_at"], entry["visibility"], "", "", "",
-                             _("A hidden roll was made."), "", "", ""])  # fmt: skip
+                             _redacted(entry), "", "", ""])  # fmt: skip
             continue
         writer.writerow(
             [
@@ -151,7 +162,7 @@ def as_markdown(session, entries: list[dict[str, Any]]) -> str:
     for entry in entries:
         head = f"- **#{entry['seq']}** {_time(entry)}"
         if entry["redacted"]:
-            lines.append(f"{head} " + _("A hidden roll was made."))
+            lines.append(f"{head} {_redacted(entry)}")
             continue
         outcome = _outcome(entry)
         line = f"{head} {_roller(entry)}{_marker(entry)}"

@@ -7,7 +7,7 @@ from typing import Any
 from campaigns.models import Campaign, GameSession
 from rolls import presence
 from rolls.models import Roll, Visibility
-from rolls.payload import for_viewer, roll_payload
+from rolls.payload import for_viewer, roll_payload, sealed_for
 from rolls.payload import may_see as payload_may_see
 
 
@@ -26,7 +26,7 @@ PAGE_SIZE = 30
 def entries_for(session: GameSession, user, is_gm: bool, newest_first: bool = True) -> list[dict]:
     """Every entry of the session as this viewer may see it, in two queries whatever the count:
     for the exports and the statistics, never for a page (``page_before``)."""
-    rolls = Roll.objects.filter(session=session).select_related("actor", "parent")
+    rolls = Roll.objects.filter(session=session).select_related("actor", "parent", "seal")
     rolls = rolls.order_by("-seq" if newest_first else "seq")
     return [for_viewer(roll_payload(roll), user.pk, is_gm) for roll in rolls]
 
@@ -39,7 +39,7 @@ def page_before(
 
     One query whatever the log's length: one row more than shown says whether earlier ones exist.
     """
-    rolls = Roll.objects.filter(session=session).select_related("actor", "parent")
+    rolls = Roll.objects.filter(session=session).select_related("actor", "parent", "seal")
     if before is not None:
         rolls = rolls.filter(seq__lt=before)
     rolls = list(rolls.order_by("-seq")[: size + 1])
@@ -57,7 +57,9 @@ def entry_for(roll: Roll, user, is_gm: bool) -> dict:
 def may_see(roll: Roll, user, is_gm: bool) -> bool:
     """Whether this viewer may see the roll whole: the log's rule (``rolls.payload.may_see``)."""
     return payload_may_see(
-        {"visibility": roll.visibility, "actor_id": roll.actor_id}, user.pk, is_gm
+        {"visibility": roll.visibility, "actor_id": roll.actor_id, "sealed": sealed_for(roll)},
+        user.pk,
+        is_gm,
     )
 
 
@@ -65,8 +67,17 @@ def shown_wherever(source: Roll, entry: Roll) -> bool:
     """Whether everyone who may see ``entry`` (or a follow-up of it, which keeps its visibility)
     may see ``source`` too: only then may an offer, a cost, odds or a label shown with ``entry``
     be computed from ``source`` (issue 23: a GM's hidden roll told through heroic effort's cost).
-    The GM sees everything, so a hidden entry may read anything."""
-    if source.visibility == Visibility.PUBLIC or entry.visibility == Visibility.HIDDEN:
+    The GM sees everything, so a hidden entry may read anything. A sealed ``source`` (issue 25:
+    an opposed test's opponent's roll before the initiator has settled) is its viewers' and the
+    GM's alone: a secret entry of one of them may read it, a public one may not."""
+    if entry.visibility == Visibility.HIDDEN:
+        return True
+    sealed = sealed_for(source)
+    if sealed is not None and (
+        entry.visibility != Visibility.SECRET or entry.actor_id not in sealed
+    ):
+        return False
+    if source.visibility == Visibility.PUBLIC:
         return True
     return (
         entry.visibility == Visibility.SECRET

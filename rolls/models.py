@@ -95,6 +95,29 @@ class Roll(models.Model):
         return self.label_data if self.label_data is not None else self.label
 
 
+class Seal(models.Model):
+    """A roll shown whole only to the GM and ``viewers`` until it is revealed: to everyone else
+    it is a roll that waits (RULES.md 4.10: a Caerbannog opposed test's opponent's roll reaches
+    nobody but the GM and the opponent's player until the initiator has settled).
+
+    The log entry itself is never edited: revealing it marks its seal (``revealed_at``), and
+    from then on the entry is shown as its visibility says (rolls.payload).
+    """
+
+    roll = models.OneToOneField(Roll, on_delete=models.PROTECT, related_name="seal")
+    # The users (ids) who see it whole while sealed besides the GM: the opponent's player.
+    viewers = models.JSONField(default=list, blank=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("sealed roll")
+        verbose_name_plural = _("sealed rolls")
+
+    def __str__(self) -> str:
+        return f"seal of #{self.roll_id} ({'revealed' if self.revealed_at else 'sealed'})"
+
+
 class PendingTest(models.Model):
     """A test the GM has called for and is shaping while the player watches.
 

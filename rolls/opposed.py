@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import GameSession
 from campaigns.systems import get_system
-from rolls.actions import ActionRefused, record_roll
+from rolls.actions import ActionRefused, record_roll, reveal
 from rolls.engine import EngineError
 from rolls.log import may_see, shown_wherever
 from rolls.models import OpposedTest, PendingTest, Roll, Visibility
@@ -56,15 +56,13 @@ class OpposedRules:
     ``resolve(engine, a_roll, b_roll)`` reads two stored rolls into an ``Outcome``; ``fixed``
     are the numbers both sides' tests take (a difficulty of 0 when the other side's result is
     the difficulty); ``shared_difficulty`` asks the GM for one difficulty both sides test
-    against; ``initiator_first``: the opponent settles and rolls only once the initiator has;
-    ``initiator_only``: follow-ups the opponent may not make.
+    against; ``initiator_only``: follow-ups the opponent may not make.
     """
 
     win_odds: Callable[..., dict[str, float]]
     resolve: Callable[[Any, Roll, Roll], Outcome]
     fixed: Mapping[str, Any] = field(default_factory=dict)
     shared_difficulty: bool = False
-    initiator_first: bool = False
     #: Follow-ups only the initiator's side may make (Caerbannog: heroic effort).
     initiator_only: tuple[str, ...] = ()
     #: Once both have rolled, the initiator settles their modifiers (the follow-ups of their
@@ -74,6 +72,11 @@ class OpposedRules:
     #: Follow-ups after which the initiator's result no longer depends on the opponent's
     #: (Caerbannog's heroic effort: exactly 1 success): settling the initiator settles both.
     settles_both: tuple[str, ...] = ()
+    #: The results are revealed in turn (Caerbannog, RULES.md 4.10): the opponent's roll is
+    #: sealed (rolls.models.Seal), seen whole by the GM and the opponent's player alone, until
+    #: the initiator has settled and revealed their final result; the initiator decides
+    #: without it. Needs ``settle_in_turn``.
+    reveals_in_turn: bool = False
 
 
 def rules_of(system_key: str) -> OpposedRules | None:
@@ -155,17 +158,39 @@ def opposed_of(pending: PendingTest) -> tuple[OpposedTest | None, str]:
     return OpposedTest.objects.filter(opponent=pending).first(), "b"
 
 
-def may_roll(sender, pending: PendingTest, **kwargs) -> None:
-    """Refuse the opponent's roll while the initiator has not settled and rolled (Caerbannog).
-    Listens to ``rolls.pending.before_pending_roll`` (rolls.apps)."""
+def sealed_side(sender, pending: PendingTest, **kwargs) -> tuple[int, ...] | None:
+    """Who besides the GM sees the opponent's roll about to be made while the initiator has
+    not revealed their final result, where the rules reveal in turn (its player alone); None:
+    it is not sealed. Answers ``rolls.pending.before_pending_roll`` (rolls.apps)."""
     opposed, side = opposed_of(pending)
-    if opposed is None or side != "b":
-        return
+    if opposed is None or side != "b" or not _seals(opposed):
+        return None
+    return (pending.character.owner_id,)
+
+
+def _seals(opposed: OpposedTest) -> bool:
+    """Whether the opponent's roll made now is sealed: the rules reveal in turn and the
+    initiator has not revealed their final result yet."""
     rules = rules_of(opposed.session.campaign.system)
-    if rules is not None and rules.initiator_first and _side_roll(opposed, "a") is None:
-        raise ActionRefused(
-            _("The initiator settles their modifiers and rolls first; wait for their roll.")
-        )
+    return (
+        rules is not None
+        and rules.reveals_in_turn
+        and opposed.status == OpposedTest.Status.OPEN
+        and not _a_revealed(opposed)
+    )
+
+
+def _a_revealed(opposed: OpposedTest) -> bool:
+    """The initiator's final result is out: they settled (an NPC's roll settles as it lands)."""
+    return _a_settled(opposed) and _side_roll(opposed, "a") is not None
+
+
+def _reveal_opponent(opposed: OpposedTest) -> None:
+    """The initiator revealed (or the test is over): the opponent's roll, sealed until now, is
+    shown to everyone who may see it (RULES.md 4.10)."""
+    b_roll = _side_roll(opposed, "b")
+    if b_roll is not None:
+        reveal([b_roll])
 
 
 def initiator_only(roll: Roll, kind: str) -> bool:
@@ -316,6 +341,8 @@ def settle_side(*, opposed_id: int, user, side: str) -> OpposedTest:
     if side == "a" and _final(_side_roll(opposed, "a")).kind in rules.settles_both:
         opposed.opponent_settled = opposed.opponent_id is not None
     opposed.save(update_fields=["initiator_settled", "opponent_settled"])
+    if side == "a":
+        _reveal_opponent(opposed)  # the initiator's final result is out: now the opponent's
     _resolve_if_ready(opposed)
     _tell_sides(opposed, rolled_too=True)
     return opposed
@@ -387,11 +414,8 @@ def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = No
         raise ActionRefused(_("This side has already been rolled or called off."))
     if npc_side(opposed) is None:
         raise ActionRefused(_("This opposed test has no NPC side."))
-    rules = _rules(opposed.session)
-    if rules.initiator_first and npc_side(opposed) == "b" and _side_roll(opposed, "a") is None:
-        raise ActionRefused(
-            _("The initiator settles their modifiers and rolls first; wait for their roll.")
-        )
+    # The NPC opponent's roll waits for the initiator's final result (RULES.md 4.10).
+    sealed = () if npc_side(opposed) == "b" and _seals(opposed) else None
     roll, _created = record_roll(
         session=opposed.session,
         actor=gm,
@@ -402,9 +426,12 @@ def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = No
         sources=opposed.npc_sources,
         npc=opposed.npc,
         nonce=nonce,
+        sealed_for=sealed,
     )
     opposed.npc_roll = roll
     opposed.save(update_fields=["npc_roll"])
+    if npc_side(opposed) == "a":
+        _reveal_opponent(opposed)  # the NPC's roll is its final result, revealed as it lands
     _resolve_if_ready(opposed)
     _tell_sides(opposed)
     return roll
@@ -424,6 +451,7 @@ def cancel_opposed(opposed: OpposedTest) -> None:
     if opposed.status == OpposedTest.Status.OPEN:
         opposed.status = OpposedTest.Status.CANCELLED
         opposed.save(update_fields=["status"])
+        _reveal_opponent(opposed)  # nothing is left for the initiator to decide
         _tell_sides(opposed)
 
 

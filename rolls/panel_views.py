@@ -269,7 +269,11 @@ def _refreshed(request, campaign, character, choices) -> HttpResponse:
     with the result shown, or what has since followed it (the GM read another die)."""
     choices = conditions.without_ended(choices, character)
     asked = _asked(choices, "pending")
-    called = _latest_call(character)
+    session = GameSession.objects.open_of(campaign.pk)
+    if session is None and asked is not None:
+        # The session of the call shown has ended: the panel as a page opens it now.
+        return HttpResponse(panel_on_load(request, campaign, character, session=None))
+    called = _latest_call(character) if session is not None else None
     if called is not None and called.pk != asked:
         return _render(request, campaign, character, _opened(called))
     was = None
@@ -283,8 +287,9 @@ def _refreshed(request, campaign, character, choices) -> HttpResponse:
         return _render(request, campaign, character, choices, rolled=rolled)
     if "key" not in choices:
         # No test opened yet: the panel as a page opens it (a stat click fills an idle slot).
-        return HttpResponse(panel_on_load(request, campaign, character))
-    return _render(request, campaign, character, choices, rolled=_shown(choices, character))
+        return HttpResponse(panel_on_load(request, campaign, character, session=session))
+    return _render(request, campaign, character, choices, rolled=_shown(choices, character),
+                   session=session)  # fmt: skip
 
 
 def _latest_call(character) -> PendingTest | None:

@@ -13,7 +13,7 @@ from typing import Any
 from campaigns.systems import get_system
 from rolls.engine.dice import QUICK_KIND
 from rolls.engine.note import NOTE_KINDS
-from rolls.models import Roll, Visibility
+from rolls.models import Roll, Seal, Visibility
 
 # Facts that say nothing when 0: Caerbannog's heroic effort costs 0 only when it was not made, and
 # a failed test showing "heroic effort cost 0" beside the offer to pay 2 reads as a contradiction.
@@ -30,8 +30,20 @@ def result_document(result: Any) -> dict[str, Any]:
     return {"answer": result.contract(), "dice": [asdict(die) for die in result.dice]}
 
 
+def sealed_for(roll: Roll) -> list[int] | None:
+    """Who besides the GM sees ``roll`` whole while it is sealed (rolls.models.Seal), or None
+    when it is not (never sealed, or revealed). Reads ``roll.seal``: one query unless it was
+    selected with the roll (``select_related("seal")``) or cached as the roll was made."""
+    try:
+        seal = roll.seal
+    except Seal.DoesNotExist:
+        return None
+    return None if seal.revealed_at is not None else list(seal.viewers)
+
+
 def roll_payload(roll: Roll) -> dict[str, Any]:
-    """Everything a log entry shows. Needs ``actor`` (and ``parent``) loaded or cached."""
+    """Everything a log entry shows. Needs ``actor`` (and ``parent``, ``seal``) loaded or
+    cached."""
     answer = roll.result.get("answer", {})
     # The numbers of the engine's answer the entry shows beside the dice (System.facts).
     facts = [
@@ -50,6 +62,8 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
         "note": note,
         "parent_seq": roll.parent.seq if roll.parent_id else None,
         "visibility": roll.visibility,
+        # Sealed: the GM and these users alone see it whole until it is revealed; None: not.
+        "sealed": sealed_for(roll),
         "actor_id": roll.actor_id,
         "actor_name": roll.actor.get_username(),
         "character_id": roll.character_id,
@@ -73,7 +87,7 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
     }
 
 
-def may_see(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
+def _visible(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
     """Server-side visibility: public to the table, secret to roller and GM, hidden to the GM."""
     visibility = payload["visibility"]
     if visibility == Visibility.PUBLIC or is_gm:
@@ -81,11 +95,24 @@ def may_see(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
     return visibility == Visibility.SECRET and payload["actor_id"] == user_id
 
 
+def _unsealed(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
+    """A sealed roll (rolls.models.Seal) is the GM's and its viewers' alone until revealed."""
+    sealed = payload.get("sealed")
+    return sealed is None or is_gm or user_id in sealed
+
+
+def may_see(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
+    """Whether this viewer may see the entry whole: its visibility allows it and no seal hides
+    it from them."""
+    return _visible(payload, user_id, is_gm) and _unsealed(payload, user_id, is_gm)
+
+
 def for_viewer(payload: dict[str, Any], user_id: int, is_gm: bool) -> dict[str, Any]:
-    """The payload itself, or only that a hidden roll happened: no faces, no outcome, no who."""
+    """The payload itself, or only that a hidden roll happened: no faces, no outcome, no who.
+    A roll hidden by its seal alone says whose it is and that it waits to be revealed."""
     if may_see(payload, user_id, is_gm):
         return payload
-    return {
+    redacted = {
         "id": payload["id"],
         "session_id": payload["session_id"],
         "seq": payload["seq"],
@@ -93,3 +120,6 @@ def for_viewer(payload: dict[str, Any], user_id: int, is_gm: bool) -> dict[str, 
         "created_at": payload["created_at"],
         "redacted": True,
     }
+    if _visible(payload, user_id, is_gm):
+        redacted |= {"sealed": True, "character_name": payload["character_name"]}
+    return redacted

@@ -38,7 +38,9 @@ from rolls.pending_forms import (  # noqa: F401 (MAX_DICE_ENTRIES: the cap, read
 # the transaction of the change.
 #: An open test was called off, or replaced by a new call for its character.
 pending_called_off = Signal()
-#: A test is about to be rolled; a receiver refuses the roll by raising ``ActionRefused``.
+#: A test is about to be rolled; a receiver refuses the roll by raising ``ActionRefused``, or
+#: answers the users who alone (with the GM) see the roll until it is revealed (its seal,
+#: ``rolls.actions.record_roll``'s ``sealed_for``), else None.
 before_pending_roll = Signal()
 #: A test was rolled and its system's rules have followed through.
 after_pending_roll = Signal()
@@ -184,7 +186,8 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         raise StaleTest(_("The GM just changed this test — look again."))
     campaign = pending.session.campaign
     system = get_system(campaign.system)
-    before_pending_roll.send(sender=PendingTest, pending=pending)
+    answers = before_pending_roll.send(sender=PendingTest, pending=pending)
+    sealed = next((answer for _receiver, answer in answers if answer is not None), None)
     panel = system.panel.build(pending.character, campaign, choices, pending=pending_view(pending))
     if not panel.ready:
         raise ActionRefused(" ".join(m for ms in panel.errors.values() for m in ms))
@@ -198,6 +201,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         kind=system.pending_roll_kind(pending),
         nonce=nonce,
         defer_after=True,
+        sealed_for=sealed,
     )
     if created:
         pending.status = PendingTest.Status.ROLLED

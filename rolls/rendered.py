@@ -40,7 +40,9 @@ def checkable(entry: dict[str, Any], session) -> bool:
 
 def _cached(entry: dict[str, Any], language: str, session=None) -> list:
     check = checkable(entry, session)
-    key = (entry["id"], entry["created_at"], entry["redacted"], language, check)
+    # Sealed or not (rolls.models.Seal): a roll revealed is rendered again, whole or redacted.
+    sealed = bool(entry.get("sealed"))
+    key = (entry["id"], entry["created_at"], entry["redacted"], sealed, language, check)
     found = _rendered.get(key)
     if found is None:
         with translation.override(language):
@@ -69,3 +71,16 @@ def entry_frame(entry: dict[str, Any], language: str) -> str:
             {"type": "entry", "session": entry["session_id"], "seq": entry["seq"], "html": found[0]}
         )
     return found[1]
+
+
+def reveal_frame(entry: dict[str, Any], language: str) -> str:
+    """The socket's ``reveal`` frame: a sealed entry the page shows, now as its viewer may see
+    it once revealed; the page puts it in the place of the one it shows."""
+    return json.dumps(
+        {
+            "type": "reveal",
+            "session": entry["session_id"],
+            "seq": entry["seq"],
+            "html": entry_html(entry, language),
+        }
+    )

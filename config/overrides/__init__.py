@@ -9,7 +9,7 @@ against the installed packages and fails, saying what to do, when one no longer 
 
 Everything that overrides framework internals lives in this package (and is imported from
 where it is used), so an upgrade has one place to re-read. Each module's docstring says what
-the override buys, as measured (README, "Performance"), and what it copies from which version.
+the override buys, as measured (docs/performance.md), and what it copies from which version.
 """
 
 from __future__ import annotations

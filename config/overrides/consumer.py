@@ -2,7 +2,7 @@
 
 Channels' ``AsyncConsumer.dispatch`` awaits ``aclose_old_connections()`` before each handler:
 a trip to a thread and back per message a socket receives, so per delivered roll and per
-socket, a seventh of the server's time under load (README, "Performance"). The table's
+socket, a seventh of the server's time under load (docs/performance.md). The table's
 consumer reaches the database only through ``database_sync_to_async``, which closes old
 connections itself in the thread that runs the query, so the check before every message buys
 nothing there.

@@ -5,7 +5,7 @@ it synchronous at heart, WhiteNoise sync-only) a request then crosses between th
 and a thread a dozen times, starts a new thread, and opens a new database connection, because
 connections belong to threads. On a table that also fans rolls out to hundreds of websockets
 from that same event loop, every crossing waits behind the fan-out: a roll request measured
-30 ms of CPU and up to seconds of latency under load (README, "Performance").
+30 ms of CPU and up to seconds of latency under load (docs/performance.md).
 
 Here the whole request (signals, middleware, view, response body) runs in one call on a small
 pool of long-lived threads, exactly as under a WSGI server: one crossing in, one out, and each

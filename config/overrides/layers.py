@@ -2,7 +2,7 @@
 
 Channels' ``InMemoryChannelLayer`` walks every channel and every group membership of the process
 on each ``group_send`` and each ``receive``: with 700 open pages that sweep was a quarter of
-the server's CPU under load (README, "Performance"). Expiry only needs to happen eventually
+the server's CPU under load (docs/performance.md). Expiry only needs to happen eventually
 (messages live 60 s, memberships a day), so here the sweep runs at most once a second.
 
 It also deep-copies every message once per receiving channel, to mimic a layer that

@@ -72,6 +72,19 @@
     announce("table:entry", message);
   }
 
+  // A sealed entry the page shows was revealed (an opposed test's opponent's roll, once the
+  // initiator settled): it takes the place of the one shown.
+  function revealEntry(message) {
+    if (message.session !== sessionId()) return;
+    const list = entriesList();
+    const shown = list && list.querySelector(':scope > li[data-seq="' + message.seq + '"]');
+    if (!shown) return;
+    const template = document.createElement("template");
+    template.innerHTML = message.html.trim();
+    shown.replaceWith(template.content.firstElementChild);
+    announce("table:reveal", message);
+  }
+
   function refreshLog() {
     // A session started or ended: the log of the session now shown, then the entries since.
     if (eventsOnly) return;
@@ -110,6 +123,7 @@
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "entry") insertEntry(message);
+      else if (message.type === "reveal") revealEntry(message);
       else if (message.type === "synced" && message.more) sendSince();
       // The user's pages replayed more than a table needs (rolls/limits.py): ask again then.
       else if (message.type === "error" && message.retry) setTimeout(sendSince, message.retry * 1000);

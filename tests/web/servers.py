@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -17,22 +18,27 @@ ROOT = Path(__file__).resolve().parents[2]
 UVICORN = str(Path(sys.executable).with_name("uvicorn"))
 
 
-# Each pytest-xdist worker takes its servers' ports from a range of its own, below Linux's
-# ephemeral ports (32768 and up): a port the kernel hands to some client socket between the
-# probe below and the server's own bind can then never be one of them.
+# Each pytest-xdist worker takes its servers' ports from a range of its own (so two workers of a
+# run never pick the same), below Linux's ephemeral ports (32768 and up: the kernel never hands
+# one of them to a client socket between the probe below and the server's own bind), and at
+# random within it (so another test run on the machine seldom picks the same at once).
 _WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw-1").removeprefix("gw")) + 1
-_PORTS = iter(range(20000 + 500 * _WORKER, 20500 + 500 * _WORKER))
+_RANGE = range(20000 + 1500 * (_WORKER % 8), 21500 + 1500 * (_WORKER % 8))
+_given: set[int] = set()
 
 
 def free_port() -> int:
     """A loopback port free now, never handed out before by this process."""
-    for port in _PORTS:
+    for port in random.sample(_RANGE, len(_RANGE)):
+        if port in _given:
+            continue
         with socket.socket() as sock:
             try:
                 sock.bind(("127.0.0.1", port))
             except OSError:
                 continue
-            return port
+        _given.add(port)
+        return port
     raise RuntimeError("this test process has used up its range of ports")
 
 
@@ -54,11 +60,15 @@ def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
+class _Exited(RuntimeError):
+    """The server stopped before it answered (a port taken meanwhile, among other causes)."""
+
+
 def wait_until_up(base: str, process: subprocess.Popen, seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the server at {base} exited with {process.returncode}")
+            raise _Exited(f"the server at {base} exited with {process.returncode}")
         try:
             urllib.request.urlopen(f"{base}/accounts/login/", timeout=2)
             return
@@ -69,23 +79,40 @@ def wait_until_up(base: str, process: subprocess.Popen, seconds: float = 30) -> 
 
 @contextlib.contextmanager
 def uvicorn(env: dict[str, str], port: int | None = None, stderr=None) -> Iterator[str]:
-    """Serve the app with uvicorn on a free loopback port; yield its base URL.
+    """Serve the app with uvicorn on a free loopback port; yield its base URL. A server that
+    stops before it answers, on a port chosen here, is started again on another (another test
+    run on the machine may have taken the port between the probe and the server's bind).
 
     ``stderr``: a file for the server's log (by default it goes to the test's own stderr).
     """
-    port = port or free_port()
+    for attempt in range(3 if port is None else 1):
+        process = _serve(env, port or free_port(), stderr)
+        try:
+            wait_until_up(process.base, process)
+            break
+        except _Exited:
+            if attempt == 2 or port is not None:
+                raise
+    try:
+        yield process.base
+    finally:
+        _stop(process)
+
+
+def _serve(env: dict[str, str], port: int, stderr) -> subprocess.Popen:
     process = subprocess.Popen(
         [UVICORN, "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
          "--lifespan", "off", "--log-level", "warning"],
         cwd=ROOT, env=env, start_new_session=True, stderr=stderr,
     )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base, process)
-        yield base
-    finally:
+    process.base = f"http://127.0.0.1:{port}"
+    return process
+
+
+def _stop(process: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError):  # it may have stopped by itself
         os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)

@@ -1,9 +1,9 @@
 """What a GM's hidden roll on a player's character changes on the sheet shows; nothing else does.
 
-Issue 11 item 2, our Decision (README, "Who sees a roll"): the sheet always shows its numbers, so
-a hidden roll's Rozmach, FUNT, spent dice or wounds show to the players; the GM is told so next
-to the choice, before rolling hidden. The sheet's live update carries the character alone: no
-label, no faces, no outcome of the roll that changed it.
+Issue 11 item 2, our Decision (docs/security.md, "Who sees a roll"): the sheet always shows its
+numbers, so a hidden roll's Rozmach, FUNT, spent dice or wounds show to the players; the GM is
+told so next to the choice, before rolling hidden. The sheet's live update carries the character
+alone: no label, no faces, no outcome of the roll that changed it.
 """
 
 from __future__ import annotations

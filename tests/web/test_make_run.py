@@ -6,8 +6,8 @@ import http.cookiejar
 import os
 import re
 import signal
-import socket
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -16,13 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.servers import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_for(url: str, process: subprocess.Popen, seconds: float = 90) -> None:
@@ -38,12 +34,13 @@ def wait_for(url: str, process: subprocess.Popen, seconds: float = 90) -> None:
     raise AssertionError(f"{url} did not answer within {seconds} s")
 
 
-@pytest.fixture
-def served(tmp_path):
-    """`make run` on a free port with a fresh SQLite file and the in-memory layer."""
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """`make run` on a free port with a fresh SQLite file and the in-memory layer, once for the
+    module (its tests only read): its base URL and what it has printed so far."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'table.sqlite3'}"
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path_factory.mktemp('make-run') / 'table.sqlite3'}"
     process = subprocess.Popen(
         ["make", "run", f"PORT={port}"],
         cwd=ROOT,
@@ -53,23 +50,18 @@ def served(tmp_path):
         text=True,
         start_new_session=True,
     )
+    printed: list[str] = []
+    threading.Thread(target=lambda: printed.extend(process.stdout), daemon=True).start()
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for(f"{base}/accounts/login/", process)
-        yield base, process
+        yield base, printed
     finally:
-        stop(process)
-
-
-def stop(process: subprocess.Popen) -> str:
-    """End `make` and the server it started; return what they printed."""
-    if process.poll() is None:
         os.killpg(process.pid, signal.SIGTERM)
-    try:
-        return process.communicate(timeout=15)[0]
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        return process.communicate()[0]
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 def logged_in(base: str, username: str) -> tuple[urllib.request.OpenerDirector, str]:
@@ -112,7 +104,10 @@ def test_make_run_serves_the_static_files_with_debug_off(served):
 
 
 def test_make_run_prints_the_url_and_the_demo_logins(served):
-    base, process = served
-    output = stop(process)
-    assert f"{base}/" in output
-    assert "Demo logins: gm, ala, bartek, celina (password: demo-table)" in output
+    base, printed = served
+    expected = [f"{base}/", "Demo logins: gm, ala, bartek, celina (password: demo-table)"]
+    # Printed before the server starts; the reader thread may still be passing it on.
+    deadline = time.monotonic() + 10
+    while not all(line in "".join(printed) for line in expected) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(line in "".join(printed) for line in expected), "".join(printed)

@@ -308,14 +308,15 @@ def caerbannog_duel(client, gm, table):
     return OpposedTest.objects.get()
 
 
-def test_caerbannog_the_opponent_waits_for_the_initiator(
+def test_caerbannog_the_opponent_may_roll_before_the_initiator(
     client, gm, other_player, caerbannog, dice
 ):
+    # RULES.md 4.10: both may roll at once; the results are revealed in turn.
     opposed = caerbannog_duel(client, gm, caerbannog)
     dice(5, 1, 7)
-    response = roll_side(client, other_player, opposed.opponent)
-    assert "The initiator settles their modifiers and rolls first" in response.content.decode()
-    assert not Roll.objects.exists()
+    roll_side(client, other_player, opposed.opponent)
+    opposed.opponent.refresh_from_db()
+    assert opposed.opponent.roll is not None
 
 
 def test_caerbannog_sides_test_at_difficulty_zero(client, gm, caerbannog):

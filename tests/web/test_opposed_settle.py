@@ -277,33 +277,49 @@ def hinder(client, gm, side):
 
 @pytest.fixture
 def losing(client, gm, player, other_player, caerbannog, dice):
-    """Julio's 4 against his rival's 7: the opposed level is −3."""
+    """Julio's 4 against his rival's 7: the opposed level is −3. The GM rolled Julio's side
+    hidden: the rival's result, sealed until Julio settles (RULES.md 4.10), may then be read
+    in what follows Julio's roll, which the GM alone sees."""
     opposed = caerbannog_duel(client, gm, caerbannog)
     dice(4, 2, 9)
-    roll_side(client, player, opposed.initiator)
+    roll_side(client, gm, opposed.initiator, visibility="hidden")
     dice(7, 1, 8)  # 7 (the 8 gives the rival 1 Rozmach)
     roll_side(client, other_player, opposed.opponent)
     return opposed
 
 
 def test_the_initiator_is_offered_heroic_effort_on_the_opposed_level(
-    client, player, caerbannog, losing
+    client, gm, caerbannog, losing
 ):
-    box = panel_of(client, player, caerbannog.characters[0]).context["opposed_settle"]
+    box = panel_of(client, gm, caerbannog.characters[0]).context["opposed_settle"]
     heroic = next(f for f in box["follow_ups"] if f.kind == "heroic")
     assert "pay 4 for exactly 1 success" in heroic.label  # a failure of 3, plus 1
+
+
+def test_heroic_effort_is_not_offered_while_the_opponents_result_is_sealed(
+    client, gm, player, other_player, caerbannog, dice
+):
+    # Its cost, the failure against the rival's result plus 1, would tell that result.
+    opposed = caerbannog_duel(client, gm, caerbannog)
+    dice(4, 2, 9)
+    roll_side(client, player, opposed.initiator)
+    dice(7, 1, 8)
+    roll_side(client, other_player, opposed.opponent)
+    box = panel_of(client, player, caerbannog.characters[0]).context["opposed_settle"]
+    assert box["may_settle"]
+    assert [f.kind for f in box["follow_ups"]] == ["reroll"]  # no Rozmach to boost with
 
 
 def test_heroic_effort_settles_the_opposed_test_at_exactly_one_success(
     client, gm, player, other_player, caerbannog, losing
 ):
-    follow(client, player, losing.initiator, "heroic", resource="wytrzymalosc")
+    follow(client, gm, losing.initiator, "heroic", resource="wytrzymalosc")
     heroic = Roll.objects.get(kind="heroic")
     assert heroic.result["answer"]["heroic_cost"] == 4
     julio = caerbannog.characters[0]
     julio.refresh_from_db()
     assert julio.data["resources"]["wytrzymalosc"] == 8 - 4
-    settle(client, player, losing, "a")
+    settle(client, gm, losing, "a")
     # The opponent has nothing left to change: the initiator's result is exactly 1 success.
     answer = results().get().result["answer"]
     assert (answer["winner"], answer["level"], answer["a_seq"]) == ("a", 1, heroic.seq)
@@ -373,11 +389,11 @@ def test_an_npc_may_initiate_and_the_character_resists(client, gm, ambush):
     assert "Roll Zbir's side" in page
 
 
-def test_the_character_resisting_an_npc_waits_for_the_npcs_roll(client, player, ambush, dice):
+def test_the_character_resisting_an_npc_may_roll_before_the_npc(client, player, ambush, dice):
+    # RULES.md 4.10: both may roll at once; the results are revealed in turn.
     dice(5, 1, 7)
-    response = roll_side(client, player, ambush.opponent)
-    assert "The initiator settles their modifiers and rolls first" in response.content.decode()
-    assert not Roll.objects.exists()
+    roll_side(client, player, ambush.opponent)
+    assert Roll.objects.get().seal.revealed_at is None
 
 
 def test_an_npc_initiators_roll_is_its_final_result_and_the_character_settles_next(
@@ -411,4 +427,4 @@ def test_only_an_npc_opponent_can_be_made_the_initiator(client, gm, caerbannog):
 def test_the_rules_page_says_the_sides_settle_in_turn(client, player):
     client.force_login(player)
     page = client.get(reverse("rules", args=["caerbannog"])).content.decode()
-    assert "the initiator settles their boosts and re-rolls" in page.replace("&#x27;", "'")
+    assert "the results are revealed in turn: the initiator settles" in page.replace("&#x27;", "'")

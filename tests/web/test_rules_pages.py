@@ -117,10 +117,19 @@ def test_every_test_panel_links_to_its_systems_rules_page(client, settings):
         assert "How does this test work?" in html
 
 
+def _readme_and_docs() -> dict[str, str]:
+    """README.md and every file under docs/ (the README's details moved there, issue 27)."""
+    root = Path(settings.BASE_DIR)
+    files = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    return {str(path.relative_to(root)): path.read_text(encoding="utf-8") for path in files}
+
+
 def test_the_readme_points_at_the_apps_own_rules_pages_not_a_file_a_clone_lacks():
-    readme = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8")
-    assert "../shared/RULES.md" not in readme
-    assert "/rules/" in readme
+    texts = _readme_and_docs()
+    for name in ("README.md", "docs/rules-decisions.md"):
+        assert "/rules/" in texts[name], name
+    for name, text in texts.items():
+        assert "../shared/" not in text, name
 
 
 @pytest.mark.django_db
@@ -185,12 +194,12 @@ def test_a_system_brings_its_page_through_the_registry(client, pageless_and_page
 def test_the_caerbannog_page_says_how_a_group_test_shares_its_dice_and_what_surprise_does(
     client, headers, phrases
 ):
-    """The README sends a newcomer to this page for group tests and surprise."""
+    """docs/rules-decisions.md sends its reader to this page for group tests and surprise."""
     html = client.get(reverse("rules", args=["caerbannog"]), **headers).content.decode()
     for phrase in phrases:
         assert phrase in html
 
 
-def test_the_readme_names_no_rules_file_a_clone_lacks():
-    readme = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8")
-    assert "RULES.md" not in readme
+def test_the_readme_and_docs_name_no_rules_file_a_clone_lacks():
+    for name, text in _readme_and_docs().items():
+        assert "RULES.md" not in text, name

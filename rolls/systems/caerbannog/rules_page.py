@@ -33,9 +33,11 @@ PAGE = RulesPage(
         ),
         _(
             "In an opposed test the opponent's result is the initiator's difficulty: the "
-            "initiator's result minus the opponent's is the success level. Both roll; then "
-            "the initiator settles their boosts and re-rolls (a heroic effort is theirs "
-            "alone) and reveals the final result, then the opponent settles theirs."
+            "initiator's result minus the opponent's is the success level. Both may roll at "
+            "once, but the results are revealed in turn: the initiator settles their boosts "
+            "and re-rolls (a heroic effort is theirs alone) and reveals the final result "
+            "while the opponent's roll is shown only to the GM and the opponent's player; "
+            "then everyone sees it, and the opponent settles theirs."
         ),
         _(
             "Three 1s are a critical failure: it counts as 0, and neither a boost nor a "

@@ -98,16 +98,17 @@ class Caerbannog(BaseSystem):
         "fight": gettext_lazy("a fight"),
     }
     settings_template = "systems/caerbannog/settings.html"
-    # RULES.md: the opponent's result is the initiator's difficulty (both sides test at 0), and
-    # the initiator settles modifiers first, then the opponent.
+    # RULES.md 4.10: the opponent's result is the initiator's difficulty (both sides test at
+    # 0); both may roll at once, but the results are revealed in turn: the initiator settles
+    # their modifiers first, without the opponent's result, then the opponent.
     opposed = OpposedRules(
         win_odds=caerbannog_opposed.win_odds,
         resolve=opposed_outcome,
         fixed={"difficulty": 0},
-        initiator_first=True,
         initiator_only=("heroic",),
         settle_in_turn=True,
         settles_both=("heroic",),
+        reveals_in_turn=True,
     )
     # RULES.md point 9: an initiator and helpers, each boosting with their own pool.
     group = group_rules.RULES
