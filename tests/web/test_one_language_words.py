@@ -177,6 +177,19 @@ def test_a_caerbannog_difficulty_keeps_its_polish_name_beside_the_english(
     assert "+3 trudność: przeciętny" in polish
 
 
+def test_an_award_the_app_gives_its_reason_reads_in_the_readers_language(client, make_table, gm):
+    from rolls import awards
+
+    table = make_table("fasttest", settings={"fasttest": {"experience_dice": True}},
+                       characters=[("Brunhilda", FASTTEST_SHEET)])  # fmt: skip
+    with translation.override("en"):
+        awards.give_experience_die(campaign=table.campaign, gm=gm, character_id=table.hero.pk)
+    client.force_login(gm)
+    polish = page(client, "awards_panel", table.campaign.pk, headers=PL)
+    assert "— kość doświadczenia" in polish
+    assert "— experience die" in page(client, "awards_panel", table.campaign.pk, headers=EN)
+
+
 # --- Entries stored before their words were read in each reader's language ------------------------
 
 
