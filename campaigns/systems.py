@@ -118,7 +118,9 @@ class System(Protocol):
     #: system's panel applies no conditions yet (rolls.conditions).
     condition_effects: Mapping[str, Any]
     #: The rules' own conditions, the GM's one-click list: dicts of ``key``, ``name``,
-    #: ``original`` (the seed's words), ``effect``, ``amount``, ``scope``, ``scope_name``,
+    #: ``original`` (the seed's words, with the reader's translation beside them where the seed
+    #: is in another language: one message whose Polish keeps a Polish seed's words alone),
+    #: ``effect``, ``amount``, ``scope``, ``scope_name``,
     #: ``lasts``, ``ends_with`` (rolls.models.Condition's fields).
     condition_presets: tuple[Mapping[str, Any], ...]
     #: The lowest and highest amount of one condition (AST's states: 1 to 10, never below 1).

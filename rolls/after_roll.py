@@ -152,7 +152,7 @@ def _add_wound(character: Character, label: str, severity: str) -> None:
 
 def _wound_the_character(character: Character, roll: Roll, severity: str) -> tuple[str, int]:
     """Add the wound to the (locked) sheet; return its label and the armor worn."""
-    label = _("combat, #%(seq)s") % {"seq": roll.seq}
+    label = str(fasttest_sheet.COMBAT_WOUND) % {"seq": roll.seq}
     _add_wound(character, label, severity)
     return label, get_system(roll.system).view(character.data).armor
 
@@ -192,7 +192,7 @@ def ignore_wounds_after(character_id: int):
         severity = ignored_wounds_added(sheet.wounds)
         if severity is None:
             raise ActionRefused(_("There are no wounds to ignore; roll without ignoring them."))
-        label = _("wounds ignored, #%(seq)s") % {"seq": roll.seq}
+        label = str(fasttest_sheet.IGNORED_WOUNDS) % {"seq": roll.seq}
         _add_wound(character, label, severity)
         armor = sheet.armor
         session = GameSession.objects.select_related("campaign__gm").get(pk=roll.session_id)

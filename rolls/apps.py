@@ -43,6 +43,10 @@ class RollsConfig(AppConfig):
         post_save.connect(campaign_created, sender=Campaign, dispatch_uid="default-tables")
         # What a table rolled after a roll was for, in each reader's language, in the log.
         register_purpose_words()
+        # The occasions an award was given on, kept as its reason, in each reader's language.
+        from rolls.awards import register_occasion_words
+
+        register_occasion_words()
 
         # What ends a condition by itself: its scene's end, its session's end (rolls.conditions).
         from campaigns.sessions import scene_opened, session_ending

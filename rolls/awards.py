@@ -13,8 +13,9 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from campaigns import stored_text
 from campaigns.models import Campaign, GameSession
-from campaigns.systems import get_system
+from campaigns.systems import all_systems, get_system
 from config.text import TextField
 from rolls.actions import ActionRefused
 from rolls.engine.core import SUCCESSES
@@ -32,6 +33,20 @@ RECENT = 8
 #: PD). Both sheets cap at 999.
 XP_MAX = fasttest_sheet.XP_RANGE[1]
 EXPERIENCE_DICE_MAX = fasttest_sheet.EXPERIENCE_DICE_RANGE[1]
+
+
+#: The reasons the app gives an award itself, kept as the award's text (the GM types the others):
+#: written in the GM's language at the time, each read in the reader's (campaigns.stored_text).
+FAILED_TEST = gettext_lazy("failed an important test (#%(seq)s)")
+EXPERIENCE_DIE = gettext_lazy("experience die")
+KEPT_TO_THE_END = gettext_lazy("experience dice kept to the end of the session")
+stored_text.register(FAILED_TEST, EXPERIENCE_DIE, KEPT_TO_THE_END)
+
+
+def register_occasion_words() -> None:
+    """The occasions each system gives XP on (``System.xp_occasions``), which an award keeps as
+    its reason: read in the reader's language too (rolls.apps, once the systems are registered)."""
+    stored_text.register(*(text for s in all_systems() for text in s.xp_occasions.values()))
 
 
 def keeps_xp(campaign: Campaign) -> bool:
@@ -130,7 +145,7 @@ def give_experience_die(
     roll = None
     if roll_id is not None:
         roll = _failed_test(campaign, character, roll_id)
-        reason = reason or _("failed an important test (#%(seq)s)") % {"seq": roll.seq}
+        reason = reason or str(FAILED_TEST) % {"seq": roll.seq}
     current = get_system(campaign.system).view(character.data).experience_dice
     if current >= EXPERIENCE_DICE_MAX:
         raise ActionRefused(
@@ -144,7 +159,7 @@ def give_experience_die(
             return Award.objects.create(
                 campaign=campaign, character=character, character_name=character.name,
                 session=_open_session(campaign), kind=Award.Kind.EXPERIENCE_DIE, amount=1,
-                reason=reason or _("experience die"), roll=roll, given_by=gm,
+                reason=reason or str(EXPERIENCE_DIE), roll=roll, given_by=gm,
             )  # fmt: skip
     except IntegrityError as error:
         raise ActionRefused(_("An experience die was already given for this test.")) from error
@@ -190,7 +205,7 @@ def convert_experience_dice(session: GameSession) -> list[Award]:
                 session=session,
                 kind=Award.Kind.CONVERSION,
                 amount=dice,
-                reason=_("experience dice kept to the end of the session"),
+                reason=str(KEPT_TO_THE_END),
             )  # fmt: skip
         )
     return Award.objects.bulk_create(awards)

@@ -21,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
+from campaigns import stored_text
 from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import GameSession
 from campaigns.systems import all_systems, get_system
@@ -113,23 +114,49 @@ def active_in(campaign) -> dict[int, list[Condition]]:
     return found
 
 
-def name_words(condition: Condition) -> Any:
+def name_words(condition: Condition | Spec) -> Any:
     """The condition's name as the log renders it: the system's own words for its own
     conditions (each reader's language), the GM's text as typed."""
-    key = preset_word(condition.preset)
-    return words(key) if condition.preset and key in WORDS else condition.name
+    return _preset_words(condition, "name", condition.name)
 
 
-def preset_word(key: str) -> str:
-    """The message key (rolls.labels.WORDS) of a system's own condition's name."""
-    return f"condition:{key}"
+def ends_with_words(condition: Condition | Spec) -> Any:
+    """The test whose success ends the condition, in the same way: the system's own words for
+    its own conditions ("stand up (resa dig)"), the GM's text as typed."""
+    return _preset_words(condition, "ends_with", condition.ends_with)
+
+
+def scope_name_words(condition: Condition | Spec) -> Any:
+    """What the condition concerns, by name (T10's "the same target or case"), the same way."""
+    return _preset_words(condition, "scope_name", condition.scope_name)
+
+
+def _preset_words(condition: Condition | Spec, field: str, typed: str) -> Any:
+    key = preset_word(condition.preset, field)
+    return words(key) if condition.preset and key in WORDS else typed
+
+
+def preset_word(key: str, field: str = "name") -> str:
+    """The message key (rolls.labels.WORDS) of a system's own condition's name (or of its
+    other words: ``ends_with``, ``scope_name``)."""
+    return f"condition:{key}" if field == "name" else f"condition_{field}:{key}"
+
+
+#: A rules' condition's words that a condition keeps as text (its row's ``name``, ``ends_with``
+#: and ``scope_name``: a GM's own condition types them), read through its preset's words.
+PRESET_TEXTS = ("name", "ends_with", "scope_name")
 
 
 def register_preset_words() -> None:
-    """Every system's own conditions' names as messages of the log (rolls.apps, once the
-    systems are registered), so an entry names them in each reader's language."""
+    """Every system's own conditions' words as messages of the log (rolls.apps, once the
+    systems are registered), so an entry names them in each reader's language; and as texts
+    the app once stored in the writer's language (an older entry's "until “stand up (resa
+    dig)” succeeds"), which read in the reader's (``campaigns.stored_text``)."""
     for system in all_systems():
-        WORDS.update({preset_word(p["key"]): p["name"] for p in system.condition_presets})
+        for preset in system.condition_presets:
+            found = {f: preset[f] for f in PRESET_TEXTS if preset.get(f)}
+            WORDS.update({preset_word(preset["key"], f): text for f, text in found.items()})
+            stored_text.register(*(found[f] for f in ("ends_with", "scope_name") if f in found))
 
 
 def seq_of(condition: Condition) -> int:
@@ -208,14 +235,14 @@ def _open_session(character: Character) -> GameSession:
 
 def until_words(condition: Condition | Spec) -> Any:
     if condition.lasts == Condition.Lasts.SUCCESS:
-        return words("until_success", test=condition.ends_with)
+        return words("until_success", test=ends_with_words(condition))
     return words(f"until_{condition.lasts}")
 
 
 def concerns_words(condition: Condition | Spec) -> Any:
     if condition.scope == Condition.Scope.ALL:
         return words("concerns_all")
-    return words(f"concerns_{condition.scope}", name=condition.scope_name)
+    return words(f"concerns_{condition.scope}", name=scope_name_words(condition))
 
 
 def _changed(character: Character) -> None:
@@ -358,7 +385,7 @@ def after_test(
         if Condition.objects.filter(pk=condition.pk, cleared_entry=None).exists():
             clear_condition(
                 condition_id=condition.pk, actor=roll.actor,
-                why=words("cleared_by_success", test=condition.ends_with, seq=roll.seq),
+                why=words("cleared_by_success", test=ends_with_words(condition), seq=roll.seq),
                 parent=roll,
             )  # fmt: skip
 
@@ -474,10 +501,10 @@ def panel_rows(shaping: ForTest, used: Iterable[Any] = (), attempted: Iterable[A
                 "source": as_source(condition),
                 "state": "applied" if condition.pk in applied else (
                     "off" if condition.pk in off else "offered"),
-                "target": condition.scope_name
+                "target": render(scope_name_words(condition))
                 if condition.scope == Condition.Scope.TARGET else "",
                 "used": str(condition.pk) in used,
-                "ends_with": condition.ends_with
+                "ends_with": render(ends_with_words(condition))
                 if condition.lasts == Condition.Lasts.SUCCESS else "",
                 "attempting": str(condition.pk) in attempted,
             }

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import GameSession
 from rolls import group
+from rolls.labels import DIFFICULTY_NAMES
 from rolls.models import GroupTest, PendingTest
 from rolls.panels import WholeNumberOrNone
 
@@ -76,6 +77,8 @@ def _what(target: dict) -> str:
     tested = " + ".join(named)
     difficulty = target.get("difficulty")
     if tested and isinstance(difficulty, str | int) and str(difficulty):
+        # A named difficulty (Caerbannog's "przeciętny") reads in the reader's words.
+        difficulty = DIFFICULTY_NAMES.get(difficulty, difficulty)
         return _("%(tested)s against %(difficulty)s") % {"tested": tested, "difficulty": difficulty}
     return tested
 

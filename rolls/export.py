@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
+from campaigns.stored_text import as_read
 from config import csv_cells
 from rolls.engine.dice import QUICK_KIND
 from rolls.labels import outcome_word
@@ -34,7 +35,7 @@ def _outcome(entry: dict[str, Any]) -> str:
         return f"= {entry['result'].get('total')}"
     if entry["kind"] == "table":  # a GM's table: the total, the row and its text
         answer = entry["result"]
-        return f"{answer.get('total')} → {answer.get('range')}: {answer.get('text')}"
+        return f"{answer.get('total')} → {answer.get('range')}: {as_read(answer.get('text'))}"
     return outcome_word(entry["outcome"], entry["system"])
 
 
@@ -152,10 +153,11 @@ def as_markdown(session, entries: list[dict[str, Any]]) -> str:
             "zone": timezone.get_current_timezone_name(),
         },
         "",
-        f"{_('Dice commitment (SHA-256 of the seed)')}: `{session.commitment}`",
+        # Messages outside the f-strings: xgettext reads no call inside one.
+        _("Dice commitment (SHA-256 of the seed)") + f": `{session.commitment}`",
     ]
     if session.published_seed:
-        lines.append(f"{_('Seed (published)')}: `{session.published_seed}`")
+        lines.append(_("Seed (published)") + f": `{session.published_seed}`")
     lines.append("")
     for entry in entries:
         head = f"- **#{entry['seq']}** {_time(entry)}"

@@ -3,6 +3,8 @@
 Game terms keep their original names beside the translation (RULES.md's outcome table).
 """
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -28,6 +30,11 @@ OUTCOME_LABELS = {
     "failure": _("Porażka (failure)"),
     "critical_failure": _("Krytyczna porażka (critical failure)"),
 }
+
+#: The difficulties a system names, as a called test's target stores them ({name: words}),
+#: read in the reader's words wherever the target shows (Caerbannog's "przeciętny",
+#: rolls.systems.caerbannog.panel).
+DIFFICULTY_NAMES: dict[str, Any] = {}
 
 #: Outcomes shown in the good colour.
 GOOD_OUTCOMES = frozenset({"yes_and", "yes", "yes_but", "success_but", "success", "impressive"})
@@ -155,6 +162,10 @@ VALUE_LABELS = {
     "even": _("even (black die read)"),
     "black": _("black"),
     "white": _("white"),
+    # FastTest's magic die (rolls.after_roll); a d66 table's two dice (rolls.engine.tables).
+    "magic": _("magic die (Kość magii)"),
+    "tens": _("tens"),
+    "units": _("units"),
 }
 
 # --- Words stored as data (rolls.words): an entry's label and its sources, by message key -------

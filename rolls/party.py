@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 
 from campaigns.systems import get_system
 from rolls.engine.fasttest_combat import SEVERITIES
+from sheets.systems.caerbannog import RESOURCES as CAERBANNOG_RESOURCES
 from sheets.systems.fasttest import ATTRIBUTES as FASTTEST_ATTRIBUTES
 from sheets.systems.fasttest import SEVERITY_LABELS
 
@@ -52,13 +53,14 @@ def fasttest_vitals(sheet) -> list[tuple[str, Any]]:
 
 
 def caerbannog_vitals(sheet) -> list[tuple[str, Any]]:
-    """The card of a ``CaerbannogSheet``."""
+    """The card of a ``CaerbannogSheet``: its resources named as the sheet names them."""
+    label = {key: text for key, text, _bounds in CAERBANNOG_RESOURCES}
     return [
-        ("Rozmach", f"{sheet.resource('rozmach')}/10"),
-        ("Wytrzymałość", sheet.resource("wytrzymalosc")),
-        ("Determinacja", sheet.resource("determinacja")),
-        ("Żywotność", sheet.resource("zywotnosc")),
-        ("Zdrowie", sheet.resource("zdrowie")),
+        (label["rozmach"], f"{sheet.resource('rozmach')}/10"),
+        *(
+            (label[key], sheet.resource(key))
+            for key in ("wytrzymalosc", "determinacja", "zywotnosc", "zdrowie")
+        ),
     ]
 
 
@@ -66,6 +68,6 @@ def ast_vitals(sheet) -> list[tuple[str, Any]]:
     """The card of an ``ASTSheet``."""
     negative = sheet.negative_states
     return [
-        ("FUNT", sheet.funt),
+        (_("FUNT (special points)"), sheet.funt),
         (_("Negative states"), ", ".join(f"{s['name']} +{s['value']}" for s in negative) or "–"),
     ]

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.access import gm_campaign
 from campaigns.models import GameSession
+from campaigns.stored_text import as_read
 from campaigns.systems import get_system
 from rolls import random_tables
 from rolls.actions import ActionRefused
@@ -102,7 +103,8 @@ def table_defaults(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     made = random_tables.add_default_tables(campaign)
     if made:
-        messages.success(request, ", ".join(table.name for table in made))
+        names = ", ".join(str(as_read(table.name)) for table in made)
+        messages.success(request, _("Tables added: %(names)s.") % {"names": names})
     else:
         messages.info(request, _("The rules' tables are already in this campaign."))
     return redirect("random_tables", campaign.pk)
@@ -195,11 +197,11 @@ def table_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         request,
         _("%(name)s (#%(seq)s, %(shown)s): %(total)s → %(text)s")
         % {
-            "name": table.name,
+            "name": as_read(table.name),
             "seq": roll.seq,
             "shown": shown,
             "total": answer["total"],
-            "text": answer["text"],
+            "text": as_read(answer["text"]),
         },
     )
     return redirect(reverse("dashboard", args=[campaign.pk]) + "#random-tables")

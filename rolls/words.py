@@ -6,7 +6,9 @@ data: ``{"w": key, "a": {name: argument}}``, where ``key`` names a message of
 ``rolls.labels.WORDS`` and each argument is a number, a text typed by someone (a name, "slippery
 ice": shown as it is), another message, or a joined list ``{"j": separator, "i": [items]}``.
 ``render`` turns any of these into text in the active language, ``source_line`` a whole modifier;
-a plain string (the rows logged before this, or a text nobody translates) renders as itself.
+a plain string (the rows logged before this, or a text nobody translates) renders as itself,
+unless it is one of the app's own messages once stored as text (``campaigns.stored_text``: the
+test ending a rules' condition, a table the rules bring), which reads in the reader's language.
 This module reads ``rolls.labels``' messages; labels never reads this module.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from campaigns.stored_text import as_read
 from rolls import labels
 
 #: The most a stored message may nest (a message in a list in a message...): forged or broken
@@ -57,7 +60,7 @@ def render(value: Any, depth: int = 0) -> str:
         return ""
     if isinstance(value, list):
         return ", ".join(render(item, depth + 1) for item in value)
-    return str(value)
+    return as_read(str(value))
 
 
 def _is_number(value: Any) -> bool:

@@ -35,8 +35,8 @@ class QuickNPCForm(forms.Form):
             }
         ),
         help_text=_(
-            "Name, a colon, then traits separated by commas, e.g. “Troll: wielki 3k, paskudny "
-            "3k, głodny”. A level is a number with k at the end of the trait (3k, 3 k, (3) and "
+            "Name, a colon, then traits separated by commas, e.g. “Troll: huge 3k, nasty 3k, "
+            "hungry”. A level is a number with k at the end of the trait (3k, 3 k, (3) and "
             "3d work too); a trait without one is 1k; levels go from 1 to 20. One NPC per line "
             "adds several at once."
         ),

@@ -98,7 +98,7 @@ def parse_npc_line(line: str) -> ParsedNPC:
     """One NPC from ``Name: trait 3k, trait, ...``; raises ``NPCParseError`` with every problem."""
     if ":" not in line:
         raise NPCParseError(
-            [_("Write the name before a colon, like 'Troll: wielki 3k, paskudny 3k, głodny'.")]
+            [_("Write the name before a colon, like 'Troll: huge 3k, nasty 3k, hungry'.")]
         )
     raw_name, raw_traits = line.split(":", 1)
     name = " ".join(raw_name.split())
@@ -109,7 +109,7 @@ def parse_npc_line(line: str) -> ParsedNPC:
         errors.append(_("The name has at most %(max)s characters.") % {"max": NAME_MAX})
     items = [item for item in _SEPARATORS.split(raw_traits) if item.strip()]
     if not items:
-        errors.append(_("List at least one trait after the colon, like 'wielki 3k'."))
+        errors.append(_("List at least one trait after the colon, like 'huge 3k'."))
     elif len(items) > TRAITS_MAX:
         errors.append(_("An NPC has at most %(max)s traits.") % {"max": TRAITS_MAX})
     traits: list[tuple[str, int]] = []
@@ -140,7 +140,7 @@ def parse_npc_lines(text: str) -> list[ParsedNPC]:
     """
     lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
     if not lines:
-        raise NPCParseError([_("Type an NPC, like 'Troll: wielki 3k, paskudny 3k, głodny'.")])
+        raise NPCParseError([_("Type an NPC, like 'Troll: huge 3k, nasty 3k, hungry'.")])
     if len(lines) > LINES_MAX:
         raise NPCParseError(
             [_("At most %(max)s NPCs at once; split the list.") % {"max": LINES_MAX}]

@@ -8,6 +8,7 @@ from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from campaigns import stored_text
 from rolls import conditions, rendered
 from rolls.labels import (
     CONTROL_LABELS,
@@ -50,6 +51,13 @@ def outcome_label(key: str, system: str = "") -> str:
 def words(value) -> str:
     """A label or source stored as data (rolls.words), or plain text, in the reader's language."""
     return render(value)
+
+
+@register.filter
+def as_read(text):
+    """A text the app may have stored in its writer's language (a wound's label, a table the
+    rules bring), in the reader's (``campaigns.stored_text``); anyone's own text as typed."""
+    return stored_text.as_read(text)
 
 
 @register.filter

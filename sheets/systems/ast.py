@@ -189,7 +189,7 @@ def totals(data: Any, campaign) -> list[Total]:
     return [
         dice,
         Total(str(_("Test level added by negative states")), level_modifier(cleaned), "", True),
-        Total(str(_("FUNT")), cleaned["funt"], "", True),
+        Total(str(_("FUNT (special points)")), cleaned["funt"], "", True),
     ]
 
 

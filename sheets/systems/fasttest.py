@@ -25,6 +25,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from campaigns import stored_text
 from campaigns.system_settings import system_settings
 from campaigns.systems import SheetView
 from config.text import text_problem
@@ -53,6 +54,13 @@ NAME_MAX = 60
 ARMOR_RANGE = (0, 10)
 XP_RANGE = (0, 999)
 EXPERIENCE_DICE_RANGE = (0, 20)
+
+#: The labels of the wounds the app adds itself (rolls.after_roll), written in the language of
+#: the request that adds them: a label is text on the sheet, which its player may change, so
+#: each reader reads the app's own in theirs (``wound_label``).
+COMBAT_WOUND = gettext_lazy("combat, #%(seq)s")
+IGNORED_WOUNDS = gettext_lazy("wounds ignored, #%(seq)s")
+stored_text.register(COMBAT_WOUND, IGNORED_WOUNDS)
 
 SEVERITIES = fasttest_combat.SEVERITIES
 SEVERITY_LABELS = {

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import template
 
+from campaigns.stored_text import as_read
 from campaigns.system_settings import system_settings
 from rolls.engine.fasttest_sheet import MAGIC_DICE
 from sheets.systems import fasttest
@@ -37,6 +38,13 @@ def severity_choices() -> list[tuple[str, str]]:
 @register.filter
 def severity_label(key: str) -> str:
     return fasttest.SEVERITY_LABELS.get(key, key)
+
+
+@register.filter
+def wound_label(label: Any) -> Any:
+    """A wound's label as its reader reads it: the app's own ("combat, #12") in the reader's
+    language, a label someone typed as typed (``fasttest.COMBAT_WOUND``)."""
+    return as_read(label)
 
 
 @register.simple_tag

@@ -56,6 +56,7 @@
 
   // "" when the entry's dice are the stream's, else why not.
   async function checkEntry(key, li) {
+    const log = logOf(li);
     const drawn = JSON.parse(li.dataset.drawn || "[]");
     const seq = parseInt(li.dataset.seq, 10);
     const faces = await streamFaces(key, seq, li.dataset.nonce, drawn.map(function (d) { return d[0]; }));
@@ -70,10 +71,10 @@
     });
     for (let i = 0; i < drawn.length; i++) {
       const at = shown.indexOf(drawn[i][0] + ":" + faces[i]);
-      if (at < 0) return "d" + drawn[i][0] + " " + faces[i] + " ∉ log";
+      if (at < 0) return "d" + drawn[i][0] + " " + faces[i] + ": " + log.dataset.fairNotShown;
       shown.splice(at, 1);
     }
-    if (!li.dataset.parentSeq && shown.length) return shown.join(" ") + " ∉ stream";
+    if (!li.dataset.parentSeq && shown.length) return shown.join(" ") + ": " + log.dataset.fairNotDrawn;
     return "";
   }
 

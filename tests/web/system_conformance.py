@@ -129,8 +129,8 @@ class SystemConformance:
         log = client.get(reverse("session_log", args=[table.campaign.pk])).content.decode()
         assert html.escape(roll.label) in log
         for source in roll.sources:
-            if source["source"]:
-                assert html.escape(source["source"]) in log
+            if source["source"]:  # stored as text or as words (rolls.words), read in words
+                assert html.escape(render(source["source"])) in log
 
     def test_an_outsider_gets_404_from_the_panel_and_its_roll(self, client, table, outsider):
         target = table.first_target(client)

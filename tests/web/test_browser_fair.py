@@ -110,6 +110,7 @@ def test_a_forged_face_on_the_page_is_reported_as_a_mismatch(browser, tmp_path):
             """() => {
                 const li = document.querySelector("li[data-nonce]");
                 const drawn = JSON.parse(li.dataset.drawn);
+                li.dataset.honest = li.dataset.drawn;
                 drawn[0][1] = drawn[0][1] % drawn[0][0] + 1;
                 li.dataset.drawn = JSON.stringify(drawn);
             }"""
@@ -118,6 +119,20 @@ def test_a_forged_face_on_the_page_is_reported_as_a_mismatch(browser, tmp_path):
         verdict = gm.locator("[data-fair-verdict]")
         gm.wait_for_function("() => document.querySelector('[data-fair-verdict]').textContent")
         assert "does NOT match" in verdict.inner_text()
+        # A log that drew the die right but shows another face says so, in the page's words.
+        gm.evaluate(
+            """() => {
+                const li = document.querySelector("li[data-nonce]");
+                li.dataset.drawn = li.dataset.honest;
+                for (const die of li.querySelectorAll("li[data-sides]")) {
+                    die.dataset.face = "99";
+                }
+                document.querySelector("[data-fair-verdict]").textContent = "";
+            }"""
+        )
+        gm.click("[data-fair-check]")
+        gm.wait_for_function("() => document.querySelector('[data-fair-verdict]').textContent")
+        assert "drawn, but not shown in the entry" in verdict.inner_text()
 
 
 #: Run in a shell of the server's database: more real rolls than one page of the log shows.

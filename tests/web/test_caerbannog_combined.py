@@ -144,7 +144,7 @@ def test_julios_combined_6_4_8_against_5_is_1_success_in_the_log(client, table, 
     assert answer["rozmach_gained"] == 1
     assert in_words(entry.label) == "Opanowanie I + Ukrycie II + Percepcja III (1d6+1d8+1d10) vs 5"
     assert [source_line(s) for s in entry.sources] == [
-        "+5 difficulty: trudny",
+        "+5 difficulty: trudny (hard)",
         "3 dice rolled: Opanowanie 1d6 + Ukrycie 1d8 + Percepcja 1d10 (combined test)",
     ]
 

@@ -77,7 +77,7 @@ def test_a_name_is_required_before_the_colon():
 
 
 def test_a_name_with_no_traits_is_refused():
-    assert messages_of("Troll:") == ["List at least one trait after the colon, like 'wielki 3k'."]
+    assert messages_of("Troll:") == ["List at least one trait after the colon, like 'huge 3k'."]
 
 
 def test_a_level_without_a_trait_name_is_refused():

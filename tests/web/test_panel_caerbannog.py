@@ -5,6 +5,7 @@ import uuid
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from rolls import actions
 from rolls.engine import caerbannog
@@ -119,13 +120,18 @@ def test_a_named_difficulty_is_its_number_and_named_in_the_sources(client, table
     client.force_login(player)
     shown = panel(client, hero, skill="Jazda", difficulty="trudny")
     assert shown.params["difficulty"] == 5
-    assert shown.sources[0] == {"kind": "difficulty", "amount": 5, "source": "trudny"}
+    assert in_words(shown.sources[0]) == {
+        "kind": "difficulty", "amount": 5, "source": "trudny (hard)",
+    }  # fmt: skip
+    with translation.override("pl"):  # the seed's Polish name alone for a Polish reader
+        assert in_words(shown.sources[0])["source"] == "trudny"
 
 
 def test_a_difficulty_given_as_a_number_keeps_the_name_it_has(client, table, player):
     hero = table.hero
     client.force_login(player)
-    assert panel(client, hero, skill="Jazda", difficulty="3").sources[0]["source"] == "przeciętny"
+    shown = panel(client, hero, skill="Jazda", difficulty="3").sources[0]
+    assert in_words(shown)["source"] == "przeciętny (average)"
     assert panel(client, hero, skill="Jazda", difficulty="0").params["difficulty"] == 0
     assert in_words(panel(client, hero, skill="Jazda", difficulty="7").sources[0]) == {
         "kind": "difficulty", "amount": 7, "source": "set by number",
@@ -138,7 +144,9 @@ def test_a_forged_difficulty_is_refused_with_a_message(client, table, player, fo
     client.force_login(player)
     response = client.post(panel_url(hero), {"skill": "Jazda", "difficulty": forged})
     assert not response.context["panel"].ready
-    assert "Choose a difficulty (łatwy 2, przeciętny 3" in response.content.decode()
+    assert "Choose a difficulty (łatwy (easy, 2), przeciętny (average, 3)" in (
+        response.content.decode()
+    )
 
 
 def test_more_easing_than_hindering_factors_read_the_highest_die(client, table, player):
@@ -329,7 +337,7 @@ def test_a_roll_logs_every_modifier_with_its_source(client, table, player, dice)
     entry = Roll.objects.get()
     assert entry.label == "Odporność I (3d6) vs 2"
     assert [(s["kind"], s["amount"], s["source"]) for s in in_words(entry.sources)] == [
-        ("difficulty", 2, "łatwy"),
+        ("difficulty", 2, "łatwy (easy)"),
         ("ease", 1, "eased ×1, hindered ×0 → eased"),
         ("modifier", 1, "armour"),
     ]

@@ -126,7 +126,7 @@ class TestCalling:
         assert f'id="call-{hero.pk}-form"' in html
         # przeciętny comes first: the select's default is the panel's default.
         difficulty = html.split(f'id="call-{hero.pk}-difficulty"')[1]
-        assert difficulty.index("przeciętny (3)") < difficulty.index("łatwy (2)")
+        assert difficulty.index("przeciętny (average, 3)") < difficulty.index("łatwy (easy, 2)")
 
     def test_a_player_cannot_call_for_a_test(self, client, table, player):
         campaign, hero = table.campaign, table.hero
@@ -193,7 +193,9 @@ class TestTheGMsControls:
         client.force_login(player)
         panel = panel_for(client, called.character, called)
         assert panel.params["difficulty"] == 5
-        assert {"kind": "difficulty", "amount": 5, "source": "trudny"} in panel.sources
+        assert {"kind": "difficulty", "amount": 5, "source": "trudny (hard)"} in in_words(
+            panel.sources
+        )
         assert in_words(panel.label).endswith("vs 5")
 
     def test_a_difficulty_above_the_call_forms_list_is_refused_with_the_rule(self, called, gm):

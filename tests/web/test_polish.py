@@ -7,6 +7,9 @@ any machine that has the committed catalogue.
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +19,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from campaigns.actions import create_campaign, join_campaign
+from tests.conftest import missing
 
 PO = Path(settings.BASE_DIR) / "locale" / "pl" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
@@ -148,6 +152,55 @@ def test_the_compiled_catalogue_answers_with_the_translations_of_the_po(catalogu
     with translation.override("pl"):
         answers = {entry.msgid: translation.gettext(entry.msgid) for entry in sample}
     assert answers == {entry.msgid: entry.msgstr for entry in sample}
+
+
+#: What ``make messages`` does not read, and what a copy of the sources need not hold.
+NOT_SOURCES = (".venv", ".git", "bench", "__pycache__", ".pytest_cache", ".ruff_cache",
+               ".hypothesis", "*.mo")  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def remade(tmp_path_factory) -> list[Entry]:
+    """The catalogue as ``make messages`` would write it for the sources as they are, made in a
+    copy of the repository (the committed file is never rewritten by the test)."""
+    if shutil.which("xgettext") is None or shutil.which("msgmerge") is None:
+        missing("GNU gettext (xgettext, msgmerge) is not installed: apt-get install gettext")
+    copy = tmp_path_factory.mktemp("sources") / "table"
+    shutil.copytree(settings.BASE_DIR, copy, ignore=shutil.ignore_patterns(*NOT_SOURCES))
+    command = [sys.executable, "manage.py", "makemessages", "-l", "pl", "--no-obsolete",
+               "--ignore=.venv", "--ignore=bench"]  # fmt: skip
+    done = subprocess.run(command, cwd=copy, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return parse_po(copy / "locale" / "pl" / "LC_MESSAGES" / "django.po")
+
+
+def test_every_message_the_sources_use_has_a_polish_translation_that_is_not_fuzzy(remade):
+    """A message added or reworded since the catalogue was last made comes out of makemessages
+    empty (new) or fuzzy (a guess from a similar one): each must be translated, and checked."""
+    fuzzy = [entry.msgid for entry in messages(remade) if "fuzzy" in entry.flags]
+    untranslated = [
+        entry.msgid
+        for entry in messages(remade)
+        if (entry.msgid_plural and not all(entry.plurals.get(i) for i in range(4)))
+        or (not entry.msgid_plural and not entry.msgstr)
+    ]
+    assert (fuzzy, untranslated) == ([], [])
+
+
+def test_the_committed_catalogue_is_the_one_makemessages_writes(catalogue, remade):
+    """No message missing from it, none left over, each translated as committed: run ``make
+    messages`` after changing strings, translate what it adds and commit the result."""
+
+    def translations(entries):
+        return {
+            (entry.msgctxt, entry.msgid): (entry.msgstr, entry.plurals)
+            for entry in messages(entries)
+        }
+
+    committed, made = translations(catalogue), translations(remade)
+    assert sorted(set(made) - set(committed), key=str) == [], "missing from the committed .po"
+    assert sorted(set(committed) - set(made), key=str) == [], "no source uses these any more"
+    assert committed == made
 
 
 def test_the_compiled_catalogue_has_the_polish_plural_forms(catalogue):

@@ -129,4 +129,6 @@ def test_a_caerbannog_call_cue_names_the_skill_without_its_kind(client, make_tab
     target = {"tested": "skill:Atletyka", "form": "combined", "difficulty": "przeciętny"}
     pending.call_test(session=table.session, character=table.hero, gm=gm, target=target)
     client.force_login(player)
-    assert "(Atletyka against przeciętny)" in calls(client, table.campaign).content.decode()
+    assert (
+        "(Atletyka against przeciętny (average))" in calls(client, table.campaign).content.decode()
+    )

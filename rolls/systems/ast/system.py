@@ -23,10 +23,12 @@ class AST(BaseSystem):
     condition_amounts = (1, 10)
     condition_presets = (
         {"key": "ast_advantage", "name": _("temporary advantage (tymczasowy atut)"),
-         "original": "tymczasowy atut", "effect": "advantage", "amount": 1, "scope": "all",
+         "original": _("tymczasowy atut (a temporary advantage)"), "effect": "advantage",
+         "amount": 1, "scope": "all",
          "lasts": "next_test"},
         {"key": "ast_hindrance", "name": _("temporary hindrance (tymczasowe utrudnienie)"),
-         "original": "tymczasowe utrudnienie", "effect": "hindrance", "amount": 1,
+         "original": _("tymczasowe utrudnienie (a temporary hindrance)"), "effect": "hindrance",
+         "amount": 1,
          "scope": "all", "lasts": "next_test"},
     )  # fmt: skip
 

@@ -41,6 +41,7 @@ from rolls.panels import source
 from rolls.words import words
 from sheets import actions as sheet_actions
 from sheets.models import Character
+from sheets.systems.caerbannog import RESOURCES
 from sheets.systems.caerbannog import view as read_sheet
 
 DAMAGE, HEALING = "damage", "healing"
@@ -54,10 +55,10 @@ APPLIED_KINDS = (DAMAGE, HEALING, conditions.ADDED)
 #: How many of the open session's latest entries the dashboard's box looks at.
 WINDOW = 10
 TEMPLATE = "systems/caerbannog/_results_box.html"
-#: The pools an attack lowers: physical, mental.
+#: The pools an attack lowers: physical, mental; named as the sheet names them (the log names
+#: them by their message keys, rolls.labels.WORDS).
 DAMAGED = {
-    "wytrzymalosc": "Wytrzymałość",
-    "determinacja": "Determinacja",
+    key: label for key, label, _bounds in RESOURCES if key in ("wytrzymalosc", "determinacja")
 }
 
 
@@ -203,7 +204,7 @@ def _damage(roll, gm, target, amount, pool, session) -> Roll:
     before = read_sheet(target.data).resource(pool)
     after = max(0, before - amount)
     _write(target, {("resources", pool): after})
-    label = words("damage_taken", target=target.name, n=amount, pool=DAMAGED[pool],
+    label = words("damage_taken", target=target.name, n=amount, pool=words(pool),
                   seq=roll.seq, roller=roller(roll), before=before, after=after)  # fmt: skip
     return _log(session, gm, roll, target, DAMAGE, label, amount, {"pool": pool})
 

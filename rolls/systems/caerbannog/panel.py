@@ -49,11 +49,13 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from campaigns import stored_text
 from config.text import text_problem
 from rolls import conditions
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
+from rolls.labels import DIFFICULTY_NAMES, WORDS
 from rolls.models import PendingTest, Roll
 from rolls.opposed import initiators_difficulty
 from rolls.panels import (
@@ -196,6 +198,37 @@ def _then(first: Callable[[Any], None], second: Callable[[Any], None] | None):
     return after
 
 
+#: The seed's named difficulties (RULES.md 4) in the reader's words, the Polish name kept: the
+#: log's message for each (``difficulty_words``), and the select's option with its number.
+DIFFICULTY_WORDS = {
+    "łatwy": gettext_lazy("łatwy (easy)"),
+    "przeciętny": gettext_lazy("przeciętny (average)"),
+    "wymagający": gettext_lazy("wymagający (demanding)"),
+    "trudny": gettext_lazy("trudny (hard)"),
+}
+DIFFICULTY_OPTIONS = {
+    "łatwy": gettext_lazy("łatwy (easy, %(n)s)"),
+    "przeciętny": gettext_lazy("przeciętny (average, %(n)s)"),
+    "wymagający": gettext_lazy("wymagający (demanding, %(n)s)"),
+    "trudny": gettext_lazy("trudny (hard, %(n)s)"),
+}
+WORDS.update({f"caerbannog_difficulty:{name}": text for name, text in DIFFICULTY_WORDS.items()})
+# A called test's target holds the bare name, and so do the sources of the tests logged before
+# these words: both read in the reader's words too.
+DIFFICULTY_NAMES.update(DIFFICULTY_WORDS)
+stored_text.register(*DIFFICULTY_WORDS.values())
+
+
+def difficulty_words(name: str) -> dict[str, Any]:
+    """A named difficulty as the log stores it: in each reader's words."""
+    return words(f"caerbannog_difficulty:{name}")
+
+
+def difficulty_option(name: str) -> str:
+    """A named difficulty as a select offers it: "przeciętny (average, 3)"."""
+    return str(DIFFICULTY_OPTIONS[name]) % {"n": caerbannog.DIFFICULTIES[name]}
+
+
 class _Difficulty(forms.Field):
     """The difficulty and its name: a named one, or any whole number from 0 to MAX_DIFFICULTY
     (the GM's own number, set on the card, stands as it is)."""
@@ -209,13 +242,13 @@ class _Difficulty(forms.Field):
             return value, _difficulty_name(value)
         raw = str(value or "").strip() or "przeciętny"
         if raw in caerbannog.DIFFICULTIES:
-            return caerbannog.DIFFICULTIES[raw], raw
+            return caerbannog.DIFFICULTIES[raw], difficulty_words(raw)
         try:
             number = int(raw)
         except ValueError:
             number = None
         if number is None or not 0 <= number <= MAX_DIFFICULTY:
-            names = ", ".join(f"{name} {value}" for name, value in caerbannog.DIFFICULTIES.items())
+            names = ", ".join(difficulty_option(name) for name in caerbannog.DIFFICULTIES)
             raise ValidationError(
                 _("Choose a difficulty (%(names)s) or a whole number from 0 to %(max)s.")
                 % {"names": names, "max": MAX_DIFFICULTY}
@@ -562,10 +595,10 @@ def _defences(data: dict) -> dict[str, dict]:
     }
 
 
-def _difficulty_name(value: int) -> str | dict:
+def _difficulty_name(value: int) -> dict:
     for name, number in caerbannog.DIFFICULTIES.items():
         if number == value:
-            return name
+            return difficulty_words(name)
     return words("set_by_number")
 
 
@@ -576,7 +609,7 @@ def _difficulty_choices(current: int) -> list[tuple[str, str, bool]]:
     options = []
     for number in range(max(MAX_DIFFICULTY, current) + 1):
         if number in named:
-            options.append((named[number], f"{named[number]} ({number})", number == current))
+            options.append((named[number], difficulty_option(named[number]), number == current))
         elif number <= MAX_DIFFICULTY or number == current:
             options.append((str(number), str(number), number == current))
     return options
@@ -703,8 +736,8 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
     defences = _defences(character.data)
     names = list(caerbannog.DIFFICULTIES)
     names.remove("przeciętny")
-    difficulties = [("przeciętny", f"przeciętny ({caerbannog.DIFFICULTIES['przeciętny']})")]
-    difficulties += [(name, f"{name} ({caerbannog.DIFFICULTIES[name]})") for name in names]
+    difficulties = [("przeciętny", difficulty_option("przeciętny"))]
+    difficulties += [(name, difficulty_option(name)) for name in names]
     difficulties += [(str(n), str(n)) for n in range(MAX_DIFFICULTY + 1)]
     tested = [
         (f"skill:{name}", f"{name} {roman(row['level'])} (d{row['die']})")

@@ -51,13 +51,16 @@ def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
 #: the strength is what a defence later lowers, and it lasts until the GM clears it.
 STATES = (
     {"key": "oszolomiony", "name": gettext_lazy("stunned (oszołomiony)"),
-     "original": "stan oszołomiony", "effect": "hindering_state", "amount": 1, "scope": "all",
+     "original": gettext_lazy("stan oszołomiony (the state: stunned)"),
+     "effect": "hindering_state", "amount": 1, "scope": "all",
      "lasts": "hand"},
     {"key": "ogluszony", "name": gettext_lazy("dazed (ogłuszony)"),
-     "original": "stan ogłuszenie", "effect": "hindering_state", "amount": 1, "scope": "all",
+     "original": gettext_lazy("stan ogłuszenie (the state: dazed)"),
+     "effect": "hindering_state", "amount": 1, "scope": "all",
      "lasts": "hand"},
     {"key": "zmeczony", "name": gettext_lazy("tired (zmęczony)"),
-     "original": "zmęczenie", "effect": "hindering_state", "amount": 1, "scope": "all",
+     "original": gettext_lazy("zmęczenie (tiredness)"), "effect": "hindering_state",
+     "amount": 1, "scope": "all",
      "lasts": "hand"},
 )  # fmt: skip
 

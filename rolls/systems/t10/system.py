@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
+from campaigns import stored_text
 from campaigns.systems import BaseSystem, register
 from rolls import labels, npc_rolls
 from rolls.engine import t10 as engine
@@ -21,7 +22,10 @@ CONDITIONS = (
     {
         "key": "knocked_down",
         "name": _("knocked down (faller)"),
-        "original": "-2 tärningar på alla handlingar tills du lyckats resa dig igen",
+        "original": _(
+            "-2 tärningar på alla handlingar tills du lyckats resa dig igen "
+            "(−2 dice on every action until you have got up again)"
+        ),
         "effect": "pool",
         "amount": -2,
         "scope": "all",
@@ -31,7 +35,9 @@ CONDITIONS = (
     {
         "key": "good_method",
         "name": _("a good way of doing it (ett bra sätt)"),
-        "original": "-1 i Svårighet på att göra det igen senare",
+        "original": _(
+            "-1 i Svårighet på att göra det igen senare (−1 difficulty to do it again later)"
+        ),
         "effect": "difficulty",
         "amount": -1,
         "scope": "target",
@@ -54,6 +60,13 @@ DEFAULT_TABLES = tuple(
         "rows": tuple(text for text, _original, _condition in OPTIONS[purpose]),
     }
     for purpose, name in _TABLES
+)
+
+# The tables the rules bring are stored in the language of the GM who added them (the GM edits
+# them): their names and rows read in each reader's (campaigns.stored_text).
+stored_text.register(
+    *(name for _purpose, name in _TABLES),
+    *(text for rows in OPTIONS.values() for text, _original, _condition in rows),
 )
 
 # The options, in each reader's language, wherever the log names them.

@@ -1,0 +1,286 @@
+"""One language per reader (issue 25, item 9), in plain English and plain Polish: the words the
+issue names, the entries stored before they were read in each reader's language, and the
+pseudo-locale check itself (tests/web/pseudo_locale.py)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.template import Context, Template
+from django.urls import reverse
+from django.utils import translation
+
+from rolls import actions, conditions
+from rolls.engine import note
+from rolls.models import Condition, RandomTable, Roll
+from rolls.templatetags.roll_log import die_words
+from rolls.words import render, words
+from tests.web.dice import deal
+from tests.web.live import panel_url
+from tests.web.pseudo_locale import GAME_TERMS, OPEN, marked, unmarked_words_of
+
+pytestmark = pytest.mark.django_db
+
+EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+HX = {"HTTP_HX_REQUEST": "true"}
+PL = {"HTTP_ACCEPT_LANGUAGE": "pl"}
+T10_SHEET = {
+    "attributes": [{"name": "Styrka", "value": 4}],
+    "skills": [{"name": "Svärd", "value": 3}],
+    "equipment": [],
+}
+FASTTEST_SHEET = {
+    "attributes": {"BUDOWA": 6, "ZRĘCZNOŚĆ": 5, "UMYSŁ": 5, "DUCH": 4},
+    "skills": {"WALKA": 2, "SPRAWNOŚĆ": 1, "KULTURA": -1, "TECHNIKA": -2, "PRZYRODA": 0,
+               "EKWIPUNEK": 0},
+    "traits": [{"name": "Rycerz", "level": 2, "magic": False},
+               {"name": "szermierka", "level": 1, "magic": False}],
+    "flaw": None,
+    "wounds": [{"label": "pchnięcie", "severity": "heavy", "bandaged": False}],
+    "armor": 0, "magic_die": None, "xp": 0, "experience_dice": 0,
+}  # fmt: skip
+
+
+def page(client, name, *args, headers) -> str:
+    response = client.get(reverse(name, args=args), **headers)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def log(client, table, headers) -> str:
+    return page(client, "session_detail", table.campaign.pk, table.session.pk, headers=headers)
+
+
+def sheet(client, character, headers) -> str:
+    return page(client, "character_detail", character.campaign_id, character.pk, headers=headers)
+
+
+@pytest.fixture
+def t10(make_table):
+    with translation.override("en"):  # the rules' tables come in the language of its GM
+        return make_table("t10", name="Moorcrest", characters=[("Astrid", T10_SHEET)])
+
+
+@pytest.fixture
+def fasttest(make_table):
+    return make_table("fasttest", name="Zarith", characters=[("Brunhilda", FASTTEST_SHEET)])
+
+
+# --- The words the issue names, written in English, read in Polish ------------------------------
+
+
+def test_a_polish_reader_reads_the_waking_test_of_a_state_put_on_in_english(
+    client, fasttest, gm, player
+):
+    client.force_login(gm)
+    url = reverse("add_condition", args=[fasttest.campaign.pk, fasttest.hero.pk])
+    client.post(url, {"preset": "ft_unconscious"}, **EN)
+    client.force_login(player)
+    polish = sheet(client, fasttest.hero, PL)
+    assert "do udanego testu „odzyskanie przytomności”" in polish
+    assert "waking test" not in polish.lower()
+    assert "Odzyskanie przytomności: DUCH + SPRAWNOŚĆ" in polish
+
+
+def test_a_wound_the_app_labels_in_english_reads_in_polish_on_the_sheet(
+    client, fasttest, player, monkeypatch
+):
+    client.force_login(player)
+    deal(monkeypatch, *[3] * 10)
+    url = panel_url(fasttest.hero, "test_roll")
+    client.post(url, {"attribute": "BUDOWA", "ignore_wounds": "on", "key": str(uuid.uuid4())}, **EN)
+    fasttest.hero.refresh_from_db()
+    assert fasttest.hero.data["wounds"][-1]["label"] == "wounds ignored, #1"  # as written
+    polish = sheet(client, fasttest.hero, PL)
+    assert "zignorowane rany, #1" in polish
+    assert "wounds ignored" not in polish
+    assert "wounds ignored, #1" in sheet(client, fasttest.hero, EN)
+
+
+def test_a_polish_reader_reads_the_magic_die_in_polish():
+    die = {"sides": 10, "face": 3, "kept": True, "group": "magic", "why": "read"}
+    with translation.override("pl"):
+        assert die_words(die) == "d10, kość magii, odczytana"
+    with translation.override("en"):
+        assert die_words(die) == "d10, magic die (Kość magii), read"
+
+
+def test_stand_up_reads_wstanie_beside_resa_dig_for_a_polish_reader(client, t10, gm):
+    client.force_login(gm)
+    url = reverse("add_condition", args=[t10.campaign.pk, t10.hero.pk])
+    client.post(url, {"preset": "knocked_down"}, **EN)
+    polish = log(client, t10, PL)
+    assert "do udanego testu „wstanie (resa dig)”" in polish
+    assert "stand up" not in polish
+    assert "until “stand up (resa dig)” succeeds" in log(client, t10, EN)
+
+
+def test_the_rules_tables_added_in_english_are_named_in_polish(client, t10, gm):
+    assert RandomTable.objects.filter(campaign=t10.campaign, name="Bad options (Katastrof)")
+    client.force_login(gm)
+    polish = page(client, "random_tables", t10.campaign.pk, headers=PL)
+    assert "Złe opcje (Katastrof)" in polish
+    assert "Bad options" not in polish
+    assert "Extra options" not in polish
+
+
+def test_a_rules_table_roll_written_in_polish_reads_in_english(client, make_table, gm, monkeypatch):
+    with translation.override("pl"):
+        table = make_table("t10", name="Moorcrest", characters=[("Astrid", T10_SHEET)])
+    extra = RandomTable.objects.get(campaign=table.campaign, purpose="impressive")
+    assert extra.name == "Dodatkowe opcje (Imponerande)"
+    client.force_login(gm)
+    deal(monkeypatch, 1)
+    url = reverse("random_table_roll", args=[table.campaign.pk, extra.pk])
+    client.post(url, {"key": str(uuid.uuid4()), "visibility": "public"}, **PL, **HX)
+    english = log(client, table, EN)
+    assert "Table: Extra options (Imponerande) (1d9)" in english
+    assert "The target is disarmed." in english
+    assert "Cel zostaje rozbrojony" not in english
+
+
+def test_the_hidden_table_roll_is_rzuc_jako_ukryty_beside_ukryty(client, t10, gm):
+    client.force_login(gm)
+    polish = page(client, "dashboard", t10.campaign.pk, headers=PL)
+    assert "Rzuć jako ukryty</button>" in polish
+    assert "Rzuć ukrycie" not in polish
+
+
+def test_an_english_reader_sees_the_rules_words_beside_their_translation_on_condition_buttons(
+    client, fasttest, t10, gm
+):
+    client.force_login(gm)
+    english = page(client, "dashboard", fasttest.campaign.pk, headers=EN)
+    assert 'title="Wada (a flaw)"' in english
+    assert 'title="ciężko ranny testuje przytomność (heavily wounded, tests consciousness)"' in (
+        english
+    )
+    assert 'title="Wada"' in page(client, "dashboard", fasttest.campaign.pk, headers=PL)
+    swedish = page(client, "dashboard", t10.campaign.pk, headers=PL)
+    assert "resa dig igen (−2 kości do każdego działania, dopóki się nie podniesiesz)" in swedish
+
+
+def test_a_caerbannog_difficulty_keeps_its_polish_name_beside_the_english(
+    client, make_table, player
+):
+    from tests.web.test_panel_caerbannog import SHEET
+
+    table = make_table("caerbannog", characters=[("Morgana", SHEET)])
+    client.force_login(player)
+    form = {"skill": "Jazda", "difficulty": "przeciętny"}
+    english = client.post(panel_url(table.hero), form, **EN).content.decode()
+    assert '<option value="przeciętny" selected>przeciętny (average, 3)</option>' in english
+    assert "+3 difficulty: przeciętny (average)" in english
+    polish = client.post(panel_url(table.hero), form, **PL).content.decode()
+    assert '<option value="przeciętny" selected>przeciętny (3)</option>' in polish
+    assert "+3 trudność: przeciętny" in polish
+
+
+def test_an_award_the_app_gives_its_reason_reads_in_the_readers_language(client, make_table, gm):
+    from rolls import awards
+
+    table = make_table("fasttest", settings={"fasttest": {"experience_dice": True}},
+                       characters=[("Brunhilda", FASTTEST_SHEET)])  # fmt: skip
+    with translation.override("en"):
+        awards.give_experience_die(campaign=table.campaign, gm=gm, character_id=table.hero.pk)
+    client.force_login(gm)
+    polish = page(client, "awards_panel", table.campaign.pk, headers=PL)
+    assert "— kość doświadczenia" in polish
+    assert "— experience die" in page(client, "awards_panel", table.campaign.pk, headers=EN)
+
+
+# --- Entries stored before their words were read in each reader's language ------------------------
+
+
+def _old_entry(table, label, sources=()):
+    """An entry as the code before this change logged it: the words typed out in English."""
+    roll, _created = actions.record_roll(
+        session=table.session, actor=table.gm, system=table.campaign.system,
+        params={"note": "condition"}, key=uuid.uuid4(), label=label, sources=list(sources),
+        character=table.hero, kind="condition", engine=note,
+    )  # fmt: skip
+    return roll
+
+
+def test_an_older_entry_with_the_ending_test_in_english_reads_in_polish(client, t10, gm):
+    label = words(
+        "condition_added", name=words("condition:knocked_down"), concerns=words("concerns_all"),
+        until=words("until_success", test="stand up (resa dig)"),
+    )  # fmt: skip
+    _old_entry(t10, label)
+    client.force_login(gm)
+    assert "do udanego testu „wstanie (resa dig)”" in log(client, t10, PL)
+    assert "until “stand up (resa dig)” succeeds" in log(client, t10, EN)
+
+
+def test_an_older_condition_typed_by_its_target_in_english_reads_in_polish(t10, gm):
+    condition = conditions.add_condition(
+        character=t10.hero, actor=gm,
+        spec=conditions.preset_spec(t10.campaign.rules, "good_method"),
+    )  # fmt: skip
+    Condition.objects.filter(pk=condition.pk).update(scope_name="the same target or case")
+    condition.refresh_from_db()
+    with translation.override("pl"):
+        assert "testy przeciw: ten sam cel lub przypadek" in conditions.line(condition)
+
+
+def test_an_older_caerbannog_difficulty_stored_by_name_reads_in_the_readers_words(make_table):
+    table = make_table("caerbannog", characters=[("Morgana", {})])
+    roll = _old_entry(table, "Jazda II (3d8) vs 3", [{"kind": "difficulty", "amount": 3,
+                                                       "source": "przeciętny"}])  # fmt: skip
+    with translation.override("en"):
+        assert render(roll.sources[0]["source"]) == "przeciętny (average)"
+    with translation.override("pl"):
+        assert render(roll.sources[0]["source"]) == "przeciętny"
+
+
+def test_a_text_someone_typed_stays_as_typed_in_every_language(make_table):
+    table = make_table("fasttest", characters=[("Brunhilda", FASTTEST_SHEET)])
+    roll = _old_entry(table, "moja własna notatka: stand up later")
+    for language in ("en", "pl"):
+        with translation.override(language):
+            assert render(Roll.objects.get(pk=roll.pk).label_words) == (
+                "moja własna notatka: stand up later"
+            )
+
+
+# --- The pseudo-locale check itself --------------------------------------------------------------
+
+
+def test_the_pseudo_locale_marks_a_translated_message_with_its_arguments_outside():
+    with marked("pl"), translation.override("pl"):
+        text = Template(
+            "{% load i18n %}{% blocktranslate with name='Zarith' %}Edit {{ name }}"
+            "{% endblocktranslate %} {% translate 'Roll hidden' %}"
+        ).render(Context())
+    assert text == "⟦Edytuj: ⟧Zarith ⟦Rzuć jako ukryty⟧"
+
+
+def test_the_pseudo_locale_leaves_no_marked_language_behind():
+    with marked("pl"):
+        pass
+    with translation.override("pl"):
+        assert translation.gettext("Roll hidden") == "Rzuć jako ukryty"
+    with translation.override("en"):
+        assert OPEN not in str(render(words("condition:knocked_down")))
+
+
+def test_the_check_finds_a_word_no_message_holds():
+    html = '<p>⟦Rzuć⟧ hidden <button title="Roll">⟦Zapisz⟧</button></p>'
+    found = unmarked_words_of(html, set())
+    assert [word.split(":")[0] for word in found] == ["hidden", "Roll"]
+
+
+def test_the_check_leaves_names_numbers_terms_code_and_quoted_originals_alone():
+    html = (
+        '<html lang="pl"><p>⟦Rzut⟧ Brunhilda z Gór 3d8+2 = 14 (#3) II</p>'
+        "<p><code>python3 -m rolls.engine check export.json</code></p>"
+        '<p>⟦Udaje się⟧ <small lang="sv">Du lyckas men tar lite skada</small></p></html>'
+    )
+    assert unmarked_words_of(html, {"Brunhilda z Gór"}) == []
+    assert unmarked_words_of(html, set())[0].startswith("Brunhilda")
+
+
+def test_the_game_terms_allowed_outside_messages_are_few():
+    assert len(GAME_TERMS) <= 12
