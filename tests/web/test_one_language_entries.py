@@ -110,9 +110,10 @@ def play_fasttest(table, seats, monkeypatch):
             {"attribute": "BUDOWA", "skill": "WALKA"}, monkeypatch)  # fmt: skip
 
 
-def opposed(seats, table, first: dict, second: dict, monkeypatch, **form):
+def opposed(seats, table, first: dict, second: dict, monkeypatch, settle=None, **form):
     """The GM starts an opposed test between the table's first two characters, each side
-    rolls (on plenty of scripted 3s), and the side that must settles (Caerbannog)."""
+    rolls (on plenty of scripted 3s), and the side that must settles (Caerbannog), the
+    initiator with ``settle`` besides its side (a heroic effort declared blind)."""
     a, b = table.characters[:2]
     post(seats.gm, "start_opposed", table.campaign.pk, data={
         "initiator": a.pk, "opponent": f"character-{b.pk}", **form,
@@ -127,8 +128,9 @@ def opposed(seats, table, first: dict, second: dict, monkeypatch, **form):
     for name in ("a", "b"):
         if not Roll.objects.filter(kind="opposed", session=table.session).exists():
             character = a if name == "a" else b
+            data = {"side": name, **((settle or {}) if name == "a" else {})}
             seats.of(character).post(
-                reverse("opposed_settle", args=[table.campaign.pk, test.pk]), {"side": name}, **HX
+                reverse("opposed_settle", args=[table.campaign.pk, test.pk]), data, **HX
             )
 
 
@@ -272,7 +274,14 @@ def play_caerbannog(table, seats, monkeypatch):
     )
     test.refresh_from_db()
     post(gm, "group_settle", campaign.pk, test.pk, data={"revision": test.revision}, **HX)
-    opposed(seats, table, {"skill": "Atletyka"}, {"skill": "Dociekliwość"}, monkeypatch)
+    # Heroic effort declared blind (the opponent's roll sealed), with Determinacja Julio no
+    # longer has: a tie is a failure by 0, costing 1, and the note says it could not be paid.
+    julio.refresh_from_db()
+    julio.data["resources"]["determinacja"] = 0
+    julio.save()
+    declared = {"declare": "1", "resource": "determinacja", "key": str(uuid.uuid4())}
+    opposed(seats, table, {"skill": "Atletyka"}, {"skill": "Dociekliwość"}, monkeypatch,
+            settle=declared)  # fmt: skip
 
 
 def play_twod6(table, seats, monkeypatch):
@@ -312,6 +321,7 @@ KINDS = {
         "group_die",
         "group_reroll",
         "opposed",
+        "heroic_declared",
     },
     "2d6": {"test", "condition", "opposed"},
 }
