@@ -155,5 +155,8 @@ def settle_side(request: HttpRequest, campaign_id: int, opposed_id: int) -> Http
         return _back(request, campaign, refusal)
     if refusal:
         messages.error(request, refusal)
-    pending = opposed.initiator if side == "a" else opposed.opponent
+    # Back to the sheet of the side settled; a side that is none, or an NPC's, has no sheet.
+    pending = {"a": opposed.initiator, "b": opposed.opponent}.get(side)
+    if pending is None or pending.character_id is None:
+        return redirect(reverse("campaign_detail", args=[campaign.pk]))
     return redirect(reverse("character_detail", args=[campaign.pk, pending.character_id]))

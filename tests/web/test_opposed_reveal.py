@@ -372,3 +372,20 @@ def test_another_systems_opposed_roll_is_public_at_once(
     roll_side(client, other_player, opposed.opponent)
     opposed.opponent.refresh_from_db()
     assert whole(log_page(client, player, table.campaign), opposed.opponent.roll)
+
+
+@pytest.mark.parametrize("side", ["b", "x", ""])
+def test_a_settle_posted_without_htmx_for_a_side_with_no_sheet_is_refused_not_a_500(
+    client, player, against_npc, side
+):
+    """A page without JavaScript posts the settle form; a forged side, or the NPC's, has no
+    sheet to go back to: the campaign page, with the refusal."""
+    client.force_login(player)
+    campaign = against_npc.session.campaign
+    response = client.post(
+        reverse("opposed_settle", args=[campaign.pk, against_npc.pk]), {"side": side}
+    )
+    assert response.status_code == 302
+    assert response.url == reverse("campaign_detail", args=[campaign.pk])
+    against_npc.refresh_from_db()
+    assert not against_npc.opponent_settled
