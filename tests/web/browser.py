@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from importlib import import_module
 from pathlib import Path
 
-from tests.web.servers import app_env, manage, uvicorn
+from tests.web.servers import app_env, forked, manage, uvicorn
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -121,6 +121,10 @@ def demo_table(tmp_path, stderr=None, **server_env: str) -> Iterator[str]:
     if path.exists():  # a second table in one test
         path = tmp_path / f"table-{len(list(tmp_path.glob('table*.sqlite3')))}.sqlite3"
     _copy_of_the_demo(path)
+    if not server_env:  # the embedded default as it is: forked, the app imported already
+        with forked(path, stderr=stderr) as base:
+            yield base
+        return
     env = app_env(DATABASE_URL=f"sqlite:///{path}")
     with uvicorn(env | server_env, stderr=stderr) as base:
         yield base

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
+import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -73,7 +78,7 @@ def wait_until_up(base: str, process: subprocess.Popen, seconds: float = 30) -> 
             urllib.request.urlopen(f"{base}/accounts/login/", timeout=2)
             return
         except OSError:
-            time.sleep(0.2)
+            time.sleep(0.05)
     raise RuntimeError(f"{base} did not answer within {seconds} s")
 
 
@@ -85,8 +90,23 @@ def uvicorn(env: dict[str, str], port: int | None = None, stderr=None) -> Iterat
 
     ``stderr``: a file for the server's log (by default it goes to the test's own stderr).
     """
+    with _running(lambda port: _serve(env, port, stderr), port) as base:
+        yield base
+
+
+@contextlib.contextmanager
+def forked(database: Path, stderr=None) -> Iterator[str]:
+    """Serve the embedded default over the SQLite file ``database``, as ``uvicorn`` does, from
+    a copy of this process's zygote (tests/web/zygote.py): the app imported once, not per test.
+    """
+    with _running(lambda port: _fork(database, port, stderr), None) as base:
+        yield base
+
+
+@contextlib.contextmanager
+def _running(start, port: int | None) -> Iterator[str]:
     for attempt in range(3 if port is None else 1):
-        process = _serve(env, port or free_port(), stderr)
+        process = start(port or free_port())
         try:
             wait_until_up(process.base, process)
             break
@@ -107,6 +127,57 @@ def _serve(env: dict[str, str], port: int, stderr) -> subprocess.Popen:
     )  # fmt: skip
     process.base = f"http://127.0.0.1:{port}"
     return process
+
+
+class _Forked:
+    """A server the zygote forked, seen as the tests see a Popen: its pid, ``poll``, ``wait``.
+    Not this process's child (the zygote reaps it): it has ended when its pid is gone."""
+
+    def __init__(self, pid: int, port: int) -> None:
+        self.pid = pid
+        self.base = f"http://127.0.0.1:{port}"
+        self.returncode = None
+
+    def poll(self) -> int | None:
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            self.returncode = -1  # its status went to the zygote
+        return self.returncode
+
+    def wait(self, timeout: float) -> int:
+        deadline = time.monotonic() + timeout
+        while self.poll() is None:
+            if time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"server {self.pid}", timeout)
+            time.sleep(0.02)
+        return self.returncode
+
+
+@functools.cache
+def _zygote() -> subprocess.Popen:
+    """This test process's zygote, its application imported and ready to fork."""
+    folder = tempfile.mkdtemp(prefix="zygote-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    # The database each copy serves is its own; this one is never opened.
+    env = app_env(DATABASE_URL=f"sqlite:///{folder}/none.sqlite3")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.web.zygote"], cwd=ROOT, env=env, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    )  # fmt: skip
+    atexit.register(process.wait, 10)
+    atexit.register(process.stdin.close)  # (run first: its end of input ends it)
+    if "ready" not in json.loads(process.stdout.readline() or "{}"):
+        raise RuntimeError(f"the zygote did not start (exit status {process.poll()})")
+    return process
+
+
+def _fork(database: Path, port: int, stderr) -> _Forked:
+    zygote = _zygote()
+    ask = {"database": str(database), "port": port, "stderr": stderr.name if stderr else None}
+    zygote.stdin.write(json.dumps(ask) + "\n")
+    zygote.stdin.flush()
+    return _Forked(json.loads(zygote.stdout.readline())["pid"], port)
 
 
 def _stop(process: subprocess.Popen) -> None:
