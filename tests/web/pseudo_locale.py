@@ -95,6 +95,10 @@ def marked(language: str) -> Iterator[None]:
     for code in ("en", "pl"):  # the real ones exist first, so neither falls back to a marked one
         trans_real.translation(code)
     real = trans_real._translations[language]
+    # Django's fallback for a thread with no language active is cached process-wide on first
+    # use: made while marked, it would read every later test's words marked.
+    default = trans_real._default
+    trans_real._default = None
     saved = rendered._rendered
     rendered._rendered = OrderedDict()
     options._seed_rows.cache_clear()
@@ -104,6 +108,7 @@ def marked(language: str) -> Iterator[None]:
         yield
     finally:
         trans_real._translations[language] = real
+        trans_real._default = default
         rendered._rendered = saved
         options._seed_rows.cache_clear()
         stored_text.forget()
