@@ -134,4 +134,5 @@
     out.textContent = summary + " " +
       (committed ? log.dataset.fairCommitmentOk : log.dataset.fairCommitmentBad);
   });
+  document.documentElement.classList.add("fair-check-ready"); // the buttons show (app.css)
 })();

@@ -12,6 +12,7 @@ from rolls.log import PAGE_SIZE
 from tests.web.browser import demo_table, log_in
 from tests.web.servers import app_env, manage
 from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
+from tests.web.test_browser_table import roll_budowa as roll
 
 pytestmark = pytest.mark.browser
 HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
@@ -21,21 +22,6 @@ def listen(page, frames: list[str]) -> None:
     page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
     page.reload()  # from the first frame of a fresh socket
     page.wait_for_selector(".connection[data-connection-state='live']")
-
-
-def roll(page, visibility: str = "public") -> None:
-    """``roll_budowa``, waiting for the panel's refresh after the visibility changes: a click
-    while htmx swaps the form in would land on the form being replaced."""
-    if not page.query_selector("#test-panel form"):
-        page.click("button.roll-target:has-text('BUDOWA')")
-        page.wait_for_selector("#test-panel form")
-    page.select_option("#visibility", visibility)
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
-    page.wait_for_selector("#test-panel .roll-button:not([disabled])")
-    shown = "(document.querySelector('#test-panel .rolled .entry') || {dataset: {}}).dataset.seq"
-    before = page.evaluate(shown)
-    page.click("#test-panel .roll-button")
-    page.wait_for_function(f"before => {shown} && {shown} !== before", arg=before)
 
 
 def test_after_the_end_the_browser_checks_every_visible_entry_and_the_seed_never_showed_before(
@@ -133,6 +119,36 @@ def test_a_forged_face_on_the_page_is_reported_as_a_mismatch(browser, tmp_path):
         gm.click("[data-fair-check]")
         gm.wait_for_function("() => document.querySelector('[data-fair-verdict]').textContent")
         assert "drawn, but not shown in the entry" in verdict.inner_text()
+
+
+def slow_network(page, latency_ms: int) -> None:
+    """Every request of the page takes ``latency_ms`` longer, as on a phone's poor connection:
+    a page's deferred scripts then arrive well after its HTML is on screen."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
+def test_a_check_clicked_as_soon_as_it_shows_on_a_slow_connection_is_answered(browser, tmp_path):
+    """CI once clicked "Check the dice" while fair-check.js was still on its way: the button was
+    there and did nothing. It shows only once the script that answers it has run."""
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={CAMPAIGN}")
+        gm.click("text=Start a session")
+        gm.wait_for_selector(".connection[data-connection-state='live']")
+        roll(open_sheet(browser, base, "ala", "Brunhilda z Gór"))
+        gm.click("text=End the session")
+        slow_network(gm, 800)
+        gm.click("text=Yes, end the session")
+        gm.click("[data-fair-check]")
+        gm.wait_for_function(
+            "() => document.querySelector('[data-fair-verdict]').textContent", timeout=10_000
+        )
+        assert "matches" in gm.inner_text("[data-fair-verdict]")
 
 
 #: Run in a shell of the server's database: more real rolls than one page of the log shows.
