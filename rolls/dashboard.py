@@ -31,7 +31,7 @@ from rolls.condition_forms import ConditionForm
 from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.log import log_context
 from rolls.models import PendingTest, RandomTable
-from rolls.opposed import dashboard_view as opposed_view
+from rolls.opposed.actions import dashboard_view as opposed_view
 from rolls.panels import gm_limits
 from rolls.party import vitals
 from rolls.payload import roll_payload

@@ -27,11 +27,11 @@ from rolls.condition_forms import OptionsForm
 from rolls.engine.note import NOTE_KINDS
 from rolls.log import entry_for, may_see
 from rolls.models import PendingTest, Roll, Visibility
-from rolls.opposed import initiator_only as opposed_initiator_only
-from rolls.opposed import panel_view as opposed_panel_view
-from rolls.opposed import settle_refusal as opposed_settle_refusal
-from rolls.opposed import settle_view as opposed_settle_view
-from rolls.opposed import settled_in_turn as opposed_settled_in_turn
+from rolls.opposed.actions import initiator_only as opposed_initiator_only
+from rolls.opposed.actions import panel_view as opposed_panel_view
+from rolls.opposed.actions import settle_refusal as opposed_settle_refusal
+from rolls.opposed.actions import settle_view as opposed_settle_view
+from rolls.opposed.actions import settled_in_turn as opposed_settled_in_turn
 from rolls.panels import Key, Name, WholeNumberOrNone, posted, with_target
 from rolls.pending import pending_view
 from rolls.rendered import entry_html

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from campaigns.sessions import end_session
 from rolls.models import OpposedTest, Roll, Visibility
-from rolls.opposed import cancel_opposed
+from rolls.opposed.actions import cancel_opposed
 from sheets.models import NPC
 from tests.web.test_hostile_hidden_opposed import initiators_panel
 from tests.web.test_opposed import (

@@ -36,7 +36,7 @@ from rolls import conditions
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import note
 from rolls.models import Roll, Visibility
-from rolls.opposed import side_of_roll
+from rolls.opposed.actions import side_of_roll
 from rolls.panels import source
 from rolls.words import words
 from sheets import actions as sheet_actions

@@ -57,7 +57,7 @@ from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
 from rolls.labels import DIFFICULTY_NAMES, WORDS
 from rolls.models import PendingTest, Roll
-from rolls.opposed import initiators_difficulty
+from rolls.opposed.actions import initiators_difficulty
 from rolls.panels import (
     FollowUp,
     Indices,

@@ -10,7 +10,7 @@ from campaigns.systems import BaseSystem, register
 from rolls import after_roll, awards, npc_rolls, party
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
-from rolls.opposed import OpposedRules, Outcome
+from rolls.opposed.actions import OpposedRules, Outcome
 from rolls.systems.fasttest import demo as demo_fasttest
 from rolls.systems.fasttest import panel, states
 from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE

@@ -17,11 +17,11 @@ from campaigns.models import GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
 from rolls import npc_rolls
-from rolls import opposed as opposed_actions
 from rolls.actions import ActionRefused
 from rolls.dashboard import _back
 from rolls.gm_forms import OpposedStartForm, RollKeyForm, SettleForm
 from rolls.models import OpposedTest
+from rolls.opposed import actions as opposed_actions
 from sheets.models import NPC, Character
 
 
@@ -150,7 +150,7 @@ def settle_side(request: HttpRequest, campaign_id: int, opposed_id: int) -> Http
     if request.htmx:
         context = {"refusal": refusal}
         status = 409 if refusal else 200
-        return render(request, "rolls/_opposed_settle_answer.html", context, status=status)
+        return render(request, "rolls/opposed/_settle_answer.html", context, status=status)
     if campaign.is_gm(request.user):
         return _back(request, campaign, refusal)
     if refusal:

@@ -1,0 +1,1 @@
+"""Opposed tests: the GM starts one between two sides, each side rolls, one entry says who won."""
