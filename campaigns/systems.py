@@ -154,8 +154,8 @@ class System(Protocol):
     #: Opposed tests between two sides (``rolls.opposed.actions.OpposedRules``), None when the rules
     #: have none (AST, T10).
     opposed: Any
-    #: Group tests of an initiator and helpers (``rolls.group.GroupRules``), None when the rules
-    #: have none.
+    #: Group tests of an initiator and helpers (``rolls.group.actions.GroupRules``), None when
+    #: the rules have none.
     group: Any
 
     def engine_faces(self, dice: Sequence[Mapping[str, Any]]) -> Any:

@@ -12,7 +12,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 from campaigns.models import GameSession
-from rolls import group
+from rolls.group import actions as group
 from rolls.labels import DIFFICULTY_NAMES
 from rolls.models import GroupTest, PendingTest
 from rolls.panels import WholeNumberOrNone
@@ -84,7 +84,7 @@ def _what(target: dict) -> str:
 
 
 def group_cue(campaign, user, *, session=UNKNOWN, here: bool = False) -> dict[str, Any]:
-    """What ``rolls/_group_cue.html`` needs: the group test under way (``cue``) or, in a running
+    """What ``rolls/group/_cue.html`` needs: the group test under way (``cue``) or, in a running
     session, the offer to start one; ``here`` on the group test's own page, which it does not
     link to. ``session``: the open session (or None) when the page knows it. One query where
     the rules have group tests (none elsewhere), and the helper's characters while one is

@@ -156,8 +156,8 @@ urlpatterns += [
     path("opposed/<int:opposed_id>/settle/", opposed_views.settle_side, name="opposed_settle"),
 ]
 
-# Group tests (rolls.group_views): the screen every participant and the GM share.
-from rolls import group_views  # noqa: E402
+# Group tests (rolls.group.views): the screen every participant and the GM share.
+from rolls.group import views as group_views  # noqa: E402
 
 urlpatterns += [
     path("group/", group_views.group_page, name="group_test"),

@@ -1,5 +1,5 @@
 """The cues above every page of the table, in its first HTML (``rolls/_call_cue.html``,
-``rolls/_group_slot.html``): one query each, from ``rolls.cues``, the functions their refreshes
+``rolls/group/_slot.html``): one query each, from ``rolls.cues``, the functions their refreshes
 use. The page may say what it knows: ``panel_character``, whose panel it shows, and
 ``cues_session``, the open session (or None)."""
 
@@ -27,6 +27,6 @@ def call_cues(context, campaign) -> list[dict[str, Any]]:
 
 @register.simple_tag(takes_context=True)
 def group_cue(context, campaign, here=False) -> dict[str, Any]:
-    """What ``rolls/_group_cue.html`` shows, ``here`` on the group test's own page."""
+    """What ``rolls/group/_cue.html`` shows, ``here`` on the group test's own page."""
     session = context.get("cues_session", cues.UNKNOWN)
     return cues.group_cue(campaign, _user(context), session=session, here=bool(here))

@@ -3,7 +3,7 @@
 import pytest
 from asgiref.sync import sync_to_async
 
-from rolls import group as group_actions
+from rolls.group import actions as group_actions
 from tests.web.live import socket_for
 from tests.web.test_group_test import sheet
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError
 from rolls.engine import caerbannog_group as engine
-from rolls.group import GroupRules
+from rolls.group.actions import GroupRules
 from sheets import actions as sheet_actions
 from sheets.systems import caerbannog as sheet
 

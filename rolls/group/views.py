@@ -22,9 +22,9 @@ from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from config.text import TextField, text_problem
 from rolls import cues
-from rolls import group as actions
 from rolls.actions import ActionRefused
 from rolls.gm_forms import RollKeyForm
+from rolls.group import actions
 from rolls.models import GroupTest
 from sheets.models import Character
 
@@ -78,7 +78,7 @@ def _context(request, campaign, refusal: str = "") -> dict:
 
 def _answer(request, campaign, refusal: str = "") -> HttpResponse:
     if request.htmx:
-        return render(request, "rolls/_group_section.html", _context(request, campaign, refusal))
+        return render(request, "rolls/group/_section.html", _context(request, campaign, refusal))
     if refusal:
         messages.error(request, refusal)
     return redirect(reverse("group_test", args=[campaign.pk]))
@@ -96,14 +96,14 @@ def _campaign_with_rules(request, campaign_id: int):
 def group_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign_with_rules(request, campaign_id)
     context = _context(request, campaign)
-    return render(request, "rolls/group_page.html", context | {"cues_session": context["session"]})
+    return render(request, "rolls/group/page.html", context | {"cues_session": context["session"]})
 
 
 @require_GET
 @login_required
 def group_section(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign_with_rules(request, campaign_id)
-    return render(request, "rolls/_group_section.html", _context(request, campaign))
+    return render(request, "rolls/group/_section.html", _context(request, campaign))
 
 
 def _read(request) -> tuple[dict, str]:
@@ -279,4 +279,4 @@ def group_cue(request: HttpRequest, campaign_id: int) -> HttpResponse:
     the group test's own page)."""
     campaign = member_campaign(request, campaign_id)
     context = cues.group_cue(campaign, request.user, here=cues.asked(request)["here"])
-    return render(request, "rolls/_group_cue.html", context)
+    return render(request, "rolls/group/_cue.html", context)
