@@ -22,7 +22,7 @@ class RollsConfig(AppConfig):
         # Each package in rolls/systems registers its system in campaigns.systems' registry.
         register_all()
         # The names of the rules' own conditions, in each reader's language, in the log.
-        from rolls import conditions
+        from rolls.conditions import actions as conditions
 
         conditions.register_preset_words()
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")
@@ -51,7 +51,7 @@ class RollsConfig(AppConfig):
 
         # What ends a condition by itself: its scene's end, its session's end (rolls.conditions).
         from campaigns.sessions import scene_opened, session_ending
-        from rolls import conditions
+        from rolls.conditions import actions as conditions
 
         scene_opened.connect(conditions.scene_started, dispatch_uid="conditions-scene-end")
         session_ending.connect(conditions.session_ending, dispatch_uid="conditions-session-end")

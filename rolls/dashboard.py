@@ -16,18 +16,12 @@ from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
-from rolls import (
-    after_roll,
-    awards,
-    condition_views,
-    conditions,
-    gm_readings,
-    random_tables,
-    turns,
-)
+from rolls import after_roll, awards, gm_readings, random_tables, turns
 from rolls import pending as pending_actions
 from rolls.actions import ActionRefused
-from rolls.condition_forms import ConditionForm
+from rolls.conditions import actions as conditions
+from rolls.conditions import views as condition_views
+from rolls.conditions.forms import ConditionForm
 from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.log import log_context
 from rolls.models import PendingTest, RandomTable
@@ -133,7 +127,7 @@ def party_context(campaign, session) -> dict[str, Any]:
         "party": party,
         **turns_context(campaign, session),
         "marks_combat": "combat" in system.gm_controls,
-        # The party card's conditions part (rolls/_card_conditions.html).
+        # The party card's conditions part (rolls/conditions/_card.html).
         "presets": system.condition_presets,
         "has_conditions": bool(system.condition_effects),
     }

@@ -20,7 +20,8 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from campaigns.access import gm_campaign
-from rolls import condition_views, dashboard
+from rolls import dashboard
+from rolls.conditions import views as condition_views
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,10 @@ from django_htmx.http import reswap, retarget
 from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
-from rolls import actions, conditions, cues, roll_options
+from rolls import actions, cues, roll_options
 from rolls import pending as pending_actions
-from rolls.condition_forms import OptionsForm
+from rolls.conditions import actions as conditions
+from rolls.conditions.forms import OptionsForm
 from rolls.engine.note import NOTE_KINDS
 from rolls.log import entry_for, may_see
 from rolls.models import PendingTest, Roll, Visibility

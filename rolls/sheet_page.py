@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from campaigns.models import Campaign
-from rolls import conditions
+from rolls.conditions import actions as conditions
 from rolls.log import log_context
 from rolls.panel_views import panel_on_load
 

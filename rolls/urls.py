@@ -61,7 +61,8 @@ urlpatterns += [
 ]
 
 # The GM's tools on the dashboard: after the roll, awards, a night's rest, an NPC's own test.
-from rolls import condition_views, gm_views  # noqa: E402
+from rolls import gm_views  # noqa: E402
+from rolls.conditions import views as condition_views  # noqa: E402
 
 urlpatterns += [
     path("dashboard/after-roll/", gm_views.after_roll_strip, name="after_roll_strip"),

@@ -9,7 +9,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from campaigns import stored_text
-from rolls import conditions, rendered
+from rolls import rendered
+from rolls.conditions import actions as conditions
 from rolls.labels import (
     CONTROL_LABELS,
     DIE_REASONS,
@@ -175,7 +176,7 @@ def json_attr(value) -> str:
 
 @register.filter
 def condition_line(condition) -> str:
-    """A condition as the sheet and the party card show it (rolls.conditions.line)."""
+    """A condition as the sheet and the party card show it (rolls.conditions.actions.line)."""
     return conditions.line(condition)
 
 

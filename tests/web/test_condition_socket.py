@@ -4,7 +4,7 @@ that reconnects ("since N"), rendered in the page's language."""
 import pytest
 from asgiref.sync import sync_to_async
 
-from rolls import conditions
+from rolls.conditions import actions as conditions
 from tests.web.live import socket_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from rolls import conditions
+from rolls.conditions import actions as conditions
 from rolls.models import Condition, PendingTest, Roll
 from rolls.systems.fasttest import states
 from rolls.words import render

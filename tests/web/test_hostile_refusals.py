@@ -74,10 +74,10 @@ def test_letters_tabs_and_line_breaks_are_ordinary_text(text):
 def _app_forms():
     import campaigns.forms
     import rolls.awards
-    import rolls.condition_forms
+    import rolls.conditions.forms
     import sheets.npc_forms
 
-    modules = (campaigns.forms, rolls.awards, rolls.condition_forms, sheets.npc_forms)
+    modules = (campaigns.forms, rolls.awards, rolls.conditions.forms, sheets.npc_forms)
     seen, stack = [], list(forms.Form.__subclasses__())
     while stack:
         cls = stack.pop()

@@ -11,7 +11,8 @@ from django.template import Context, Template
 from django.urls import reverse
 from django.utils import translation
 
-from rolls import actions, conditions
+from rolls import actions
+from rolls.conditions import actions as conditions
 from rolls.engine import note
 from rolls.models import Condition, RandomTable, Roll
 from rolls.templatetags.roll_log import die_words

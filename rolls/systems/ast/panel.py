@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Scene
-from rolls import conditions
+from rolls.conditions import actions as conditions
 from rolls.engine import EngineError
 from rolls.engine import ast as engine
 from rolls.engine.core import OUTCOMES, RANK, SUCCESSES

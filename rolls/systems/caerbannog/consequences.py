@@ -32,8 +32,8 @@ from django.utils.translation import gettext_lazy
 
 from campaigns.models import GameSession
 from campaigns.systems import get_system
-from rolls import conditions
 from rolls.actions import ActionRefused, record_roll
+from rolls.conditions import actions as conditions
 from rolls.engine import note
 from rolls.models import Roll, Visibility
 from rolls.opposed.actions import side_of_roll

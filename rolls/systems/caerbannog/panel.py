@@ -51,8 +51,8 @@ from django.utils.translation import gettext_lazy
 
 from campaigns import stored_text
 from config.text import text_problem
-from rolls import conditions
 from rolls.actions import ActionRefused
+from rolls.conditions import actions as conditions
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
 from rolls.labels import DIFFICULTY_NAMES, WORDS

@@ -13,7 +13,6 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from campaigns.models import GameSession
 from campaigns.system_settings import system_settings
-from rolls import conditions
 from rolls.after_roll import (
     MAGIC_DIE,
     ignore_wounds_after,
@@ -21,6 +20,7 @@ from rolls.after_roll import (
     magic_die_panel,
     magic_follow_ups,
 )
+from rolls.conditions import actions as conditions
 from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES, SUCCESSES
 from rolls.engine.fasttest_combat import ignored_wounds_added, wounds_for_test

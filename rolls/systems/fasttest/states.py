@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from rolls import conditions
 from rolls.actions import ActionRefused
+from rolls.conditions import actions as conditions
 from rolls.labels import WORDS
 from rolls.models import Condition, Roll
 from rolls.words import words

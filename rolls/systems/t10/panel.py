@@ -21,7 +21,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rolls import conditions
+from rolls.conditions import actions as conditions
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
 from rolls.panels import (
@@ -111,7 +111,7 @@ class T10Choices(conditions.ConditionChoices, PanelForm):
     @classmethod
     def read(cls, choices, cleaned: Mapping[str, Any], pending=None, in_force=()) -> T10Choices:
         """The choices for this sheet; ``pending``'s target and the GM's numbers fixed;
-        ``in_force`` the character's conditions (rolls.conditions.active)."""
+        ``in_force`` the character's conditions (rolls.conditions.actions.active)."""
         fixed = dict((pending or {}).get("target") or {})
         gm_difficulty = ((pending or {}).get("modifiers") or {}).get("difficulty")
         if pending is not None:

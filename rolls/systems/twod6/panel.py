@@ -43,7 +43,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.text import text_problem
-from rolls import conditions
+from rolls.conditions import actions as conditions
 from rolls.engine import EngineError, twod6
 from rolls.panels import Limit, Name, Names, Panel, PanelForm, source
 from rolls.words import joined, words

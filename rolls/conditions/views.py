@@ -22,16 +22,17 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.access import gm_campaign
 from campaigns.models import Campaign, GameSession
-from rolls import conditions, roll_options
+from rolls import roll_options
 from rolls.actions import ActionRefused
-from rolls.condition_forms import ConditionForm, CounterMoveForm, OptionsForm, PresetForm
+from rolls.conditions import actions as conditions
+from rolls.conditions.forms import ConditionForm, CounterMoveForm, OptionsForm, PresetForm
 from rolls.models import Condition, Roll
 from sheets.access import member_character
 from sheets.models import Character
 
 
 def card_context(campaign: Campaign, character: Character, **extra) -> dict:
-    """What a party card's conditions part shows (rolls/_card_conditions.html)."""
+    """What a party card's conditions part shows (rolls/conditions/_card.html)."""
     return {
         "campaign": campaign,
         "character": character,
@@ -53,7 +54,7 @@ def _card(request, campaign, character, *, status=200, refusal="", form=None) ->
     context = card_context(
         campaign, character, condition_refusal=refusal, **({"condition_form": form} if form else {})
     )
-    return render(request, "rolls/_card_conditions.html", context, status=status)
+    return render(request, "rolls/conditions/_card.html", context, status=status)
 
 
 @require_POST
@@ -102,7 +103,7 @@ def character_conditions(request: HttpRequest, campaign_id: int, pk: int) -> Htt
     character = member_character(request, campaign_id, pk)
     return render(
         request,
-        "rolls/_sheet_conditions.html",
+        "rolls/conditions/_sheet.html",
         {"campaign": character.campaign, "character": character,
          "conditions": conditions.active(character)},
     )  # fmt: skip

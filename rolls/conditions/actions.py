@@ -484,7 +484,7 @@ def after_roll(found: ForTest, form, succeeded):
 
 
 def panel_rows(shaping: ForTest, used: Iterable[Any] = (), attempted: Iterable[Any] = ()) -> list:
-    """The conditions as a panel lists them (rolls/_panel_conditions.html): each with its
+    """The conditions as a panel lists them (rolls/conditions/_panel.html): each with its
     modifier line, whether it applies, and the boxes it offers (a target, an ending test)."""
     applied = {c.pk for c in shaping.applied}
     off = {c.pk for c in shaping.off}
