@@ -144,7 +144,7 @@ class System(Protocol):
         "gm": only the GM), ``counter_move`` (the GM may add a move of their own) and ``title``
         (what the roller's panel calls the menu). A menu of no options (``picks`` 0) offers the
         GM's counter-move alone. ``tables``: the campaign's random tables by purpose
-        (``rolls.random_tables.tables_by_purpose``): the options as they hold them; None for
+        (``rolls.tables.random_tables.tables_by_purpose``): the options as they hold them; None for
         the rules' own lists."""
 
     def condition_tests(self, condition: Any, campaign: Any) -> list[Mapping[str, Any]]:

@@ -76,8 +76,8 @@ def record_roll(
     (rolls.words), which each reader of the log gets in their own language.
 
     ``engine`` replaces the system's engine for a roll that is not one of the system's tests:
-    quick dice (``rolls.engine.dice``) or a GM's table (``rolls.random_tables``); its faces are
-    stored as a plain list, in draw order.
+    quick dice (``rolls.engine.dice``) or a GM's table (``rolls.tables.random_tables``); its
+    faces are stored as a plain list, in draw order.
 
     ``sealed_for``: the roll is sealed (rolls.models.Seal): the GM and these users alone see it
     whole until it is revealed (``reveal``); everyone else, that it was made and waits.

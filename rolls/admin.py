@@ -53,7 +53,7 @@ class AwardAdmin(admin.ModelAdmin):
 
 @admin.register(RandomTable)
 class RandomTableAdmin(admin.ModelAdmin):
-    # Dice and rows are written together through rolls.random_tables (checked by the engine
+    # Dice and rows are written together through rolls.tables.random_tables (checked by the engine
     # against each other), not edited here: new dice under the old rows would leave totals
     # no row covers.
     list_display = ["name", "dice", "purpose", "campaign", "updated_at"]

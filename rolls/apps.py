@@ -39,7 +39,7 @@ class RollsConfig(AppConfig):
 
         # A new campaign starts with the tables its rules bring (T10's option lists), editable.
         from campaigns.models import Campaign
-        from rolls.random_tables import campaign_created, register_purpose_words
+        from rolls.tables.random_tables import campaign_created, register_purpose_words
 
         post_save.connect(campaign_created, sender=Campaign, dispatch_uid="default-tables")
         # What a table rolled after a roll was for, in each reader's language, in the log.

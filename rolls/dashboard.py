@@ -16,7 +16,7 @@ from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
-from rolls import after_roll, awards, gm_readings, random_tables, turns
+from rolls import after_roll, awards, gm_readings, turns
 from rolls import pending as pending_actions
 from rolls.actions import ActionRefused
 from rolls.conditions import actions as conditions
@@ -29,6 +29,7 @@ from rolls.opposed.actions import dashboard_view as opposed_view
 from rolls.panels import gm_limits
 from rolls.party import vitals
 from rolls.payload import roll_payload
+from rolls.tables import random_tables
 from sheets import actions as sheet_actions
 from sheets.models import NPC, Character
 from sheets.npc_forms import QuickNPCForm

@@ -303,10 +303,10 @@ COUNTED_SOURCE_KINDS |= {
 }
 UNSIGNED_SOURCE_KINDS = UNSIGNED_SOURCE_KINDS | {"wounds_ignored", "rozmach_spent"}
 SOURCE_KINDS |= {"wounds_ignored": _("wound dice ignored"), "rozmach_spent": _("Rozmach spent")}
-# The GM's random tables (rolls.random_tables): the log's kind and label of a table roll.
+# The GM's random tables (rolls.tables.random_tables): the log's kind and label of a table roll.
 KIND_LABELS["table"] = _("table")
 WORDS["table_roll"] = _("Table: %(name)s (%(dice)s)")
-# A table the rules call for after a roll, with what for (rolls.random_tables.purpose_word).
+# A table the rules call for after a roll, with what for (rolls.tables.random_tables.purpose_word).
 WORDS["table_roll_for"] = _("Table: %(name)s (%(dice)s), %(why)s")
 # Opposed tests (rolls.opposed): the one entry that says who won, and the NPC's side.
 KIND_LABELS["opposed"] = _("opposed test")

@@ -41,7 +41,7 @@ def _plain(
 
 
 def _part(id: str, template: str, context: Callable, events: str) -> Part:
-    return Part(id, f"rolls/_{template}.html", context, frozenset(events.split()))
+    return Part(id, template, context, frozenset(events.split()))
 
 
 # The GM's dashboard: part, its template, its context, the events that change it. "entry": a
@@ -51,14 +51,14 @@ def _part(id: str, template: str, context: Callable, events: str) -> Part:
 # fmt: off
 # ruff: noqa: E501 (one row per part reads as the table it is)
 DASHBOARD = (
-    _part("dash-meta", "dash_meta", _plain(dashboard.meta_context), "scene session pending entry"),
-    _part("pending-tests", "pending_list", dashboard.pending_part_context, "pending sheet session entry"),
-    _part("after-roll", "after_roll", _plain(dashboard.after_roll_context), "entry pending session"),
-    _part("gm-readings", "gm_readings", _plain(dashboard.gm_readings_context), "entry session"),
-    _part("roll-options", "roll_options", _plain(condition_views.options_context), "entry session"),
-    _part("roll-results", "gm_box", _plain(dashboard.gm_box_context), "entry session"),  # the system's box
-    _part("party", "party", _plain(dashboard.party_context), "entry sheet session scene turn"),
-    _part("random-tables", "tables_box", _plain(dashboard.tables_context), "entry session"),
+    _part("dash-meta", "rolls/_dash_meta.html", _plain(dashboard.meta_context), "scene session pending entry"),
+    _part("pending-tests", "rolls/_pending_list.html", dashboard.pending_part_context, "pending sheet session entry"),
+    _part("after-roll", "rolls/_after_roll.html", _plain(dashboard.after_roll_context), "entry pending session"),
+    _part("gm-readings", "rolls/_gm_readings.html", _plain(dashboard.gm_readings_context), "entry session"),
+    _part("roll-options", "rolls/_roll_options.html", _plain(condition_views.options_context), "entry session"),
+    _part("roll-results", "rolls/_gm_box.html", _plain(dashboard.gm_box_context), "entry session"),  # the system's box
+    _part("party", "rolls/_party.html", _plain(dashboard.party_context), "entry sheet session scene turn"),
+    _part("random-tables", "rolls/tables/_box.html", _plain(dashboard.tables_context), "entry session"),
 )
 # fmt: on
 

@@ -265,13 +265,13 @@ class Award(models.Model):
         return f"{self.character_name} +{self.amount} {self.kind}"
 
 
-# --- The GM's random tables (rolls.random_tables) -----------------------------------------------
+# --- The GM's random tables (rolls.tables.random_tables) -------------------------------------
 
 
 class RandomTable(models.Model):
     """A table the GM rolls on: its dice (``rolls.engine.tables``) and rows that cover every
     total exactly once. ``rows`` holds ``[low, high, text]`` lists, read through
-    ``rolls.random_tables.rows_of`` and written only through that module's actions.
+    ``rolls.tables.random_tables.rows_of`` and written only through that module's actions.
     ``purpose`` names when the rules call for it (a key of the system's ``table_purposes``;
     "" for the GM's own encounters, names, weather)."""
 

@@ -29,7 +29,7 @@ from rolls.engine import note
 from rolls.labels import WORDS
 from rolls.log import may_see
 from rolls.models import Roll
-from rolls.random_tables import tables_by_purpose
+from rolls.tables.random_tables import tables_by_purpose
 from rolls.words import words
 from sheets.models import Character
 

@@ -22,7 +22,8 @@ urlpatterns = [
     ),
 ]
 
-from rolls import panel_views, quick_dice  # noqa: E402
+from rolls import panel_views  # noqa: E402
+from rolls.tables import quick_dice  # noqa: E402
 
 urlpatterns += [
     path("characters/<int:pk>/test/", panel_views.test_panel, name="test_panel"),
@@ -119,8 +120,8 @@ urlpatterns += [
     path("dashboard/npcs/<int:pk>/roll/form/", gm_views.npc_roll_box, name="npc_roll_box"),
 ]
 
-# The GM's random tables (rolls.table_views).
-from rolls import table_views  # noqa: E402
+# The GM's random tables (rolls.tables.views).
+from rolls.tables import views as table_views  # noqa: E402
 
 urlpatterns += [
     path("tables/", table_views.tables, name="random_tables"),

@@ -1,4 +1,4 @@
-"""The quick dice box's choices and key, for ``rolls/_quick_dice.html``."""
+"""The quick dice box's choices and key, for ``rolls/tables/_quick_dice.html``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from rolls import quick_dice
+from rolls.tables import quick_dice
 
 register = template.Library()
 

@@ -71,7 +71,7 @@ PARTS = [
     ("pending_context", "rolls/_pending_list.html"),
     ("after_roll_context", "rolls/_after_roll.html"),
     ("awards_context", "rolls/_awards.html"),
-    ("tables_context", "rolls/_tables_box.html"),
+    ("tables_context", "rolls/tables/_box.html"),
     ("gm_readings_context", "rolls/_gm_readings.html"),
 ]
 

@@ -60,7 +60,7 @@ def test_the_demo_is_refused_outside_debug(settings):
 def test_every_demo_campaign_has_a_random_table_that_rolls():
     from campaigns.systems import get_system
     from rolls.engine.tables import parse_table
-    from rolls.random_tables import rows_text
+    from rolls.tables.random_tables import rows_text
 
     for campaign in seed_demo():
         for table in campaign.random_tables.all():

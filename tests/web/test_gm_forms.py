@@ -14,7 +14,7 @@ from django.utils import translation
 from rolls import gm_forms, npc_rolls, pending_forms
 from rolls.models import Roll
 from rolls.panels import Limit
-from rolls.quick_dice import read_form
+from rolls.tables.quick_dice import read_form
 from tests.web.test_random_tables import table, weather  # noqa: F401 (fixture)
 
 NUL = "a\x00b"

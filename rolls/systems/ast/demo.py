@@ -40,7 +40,7 @@ CHARACTERS = [
     ]
 ]
 
-#: The GM's random tables (``rolls.random_tables``): name, dice, when offered, quick entry.
+#: The GM's random tables (``rolls.tables.random_tables``): name, dice, when offered, quick entry.
 TABLES = [
     (
         "Na szlaku (d66)",

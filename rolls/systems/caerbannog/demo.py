@@ -98,7 +98,7 @@ CHARACTERS = [
     ),
 ]
 
-#: The GM's random tables (``rolls.random_tables``): name, dice, when offered, quick entry.
+#: The GM's random tables (``rolls.tables.random_tables``): name, dice, when offered, quick entry.
 TABLES = [
     (
         "Kto siedzi w karczmie",

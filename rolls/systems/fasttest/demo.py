@@ -104,7 +104,7 @@ CHARACTERS = [
     ),
 ]
 
-#: The GM's random tables (``rolls.random_tables``): name, dice, when offered, quick entry.
+#: The GM's random tables (``rolls.tables.random_tables``): name, dice, when offered, quick entry.
 #: Our own words: the seed says an eruption is drawn from a table but gives none.
 TABLES = [
     (

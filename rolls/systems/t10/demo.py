@@ -42,7 +42,7 @@ CHARACTERS = [
     ]
 ]
 
-#: The GM's random tables (``rolls.random_tables``): name, dice, when offered, quick entry.
+#: The GM's random tables (``rolls.tables.random_tables``): name, dice, when offered, quick entry.
 #: (The rules' option lists are the "Add the rules' tables" button of the tables page.)
 TABLES = [
     (

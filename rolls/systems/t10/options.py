@@ -21,7 +21,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from rolls.random_tables import rows_of
+from rolls.tables.random_tables import rows_of
 
 #: The seed's option lists (RULES.md 3.6), one per result: each option in the project's words
 #: with the seed's Swedish beside it, and the condition it leaves (``CONDITIONS``), if any.

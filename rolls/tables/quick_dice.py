@@ -207,5 +207,5 @@ def quick_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "quick_rolled": rolled,
         "quick_next": _next(request, campaign),
     }
-    template = "rolls/_quick_dice.html" if request.htmx else "rolls/quick_dice.html"
+    template = "rolls/tables/_quick_dice.html" if request.htmx else "rolls/tables/quick_dice.html"
     return render(request, template, context, status=status)

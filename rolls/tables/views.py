@@ -1,7 +1,7 @@
 """The GM's random tables: write, import, export and roll them. GM-only: 404 for anyone else.
 
-Writes go through ``rolls.random_tables``; a refused form comes back with what was typed and a
-message naming the lines to fix, so nothing is lost.
+Writes go through ``rolls.tables.random_tables``; a refused form comes back with what was typed
+and a message naming the lines to fix, so nothing is lost.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.stored_text import as_read
 from campaigns.systems import get_system
-from rolls import random_tables
 from rolls.actions import ActionRefused
 from rolls.gm_forms import TableImportForm, TableRollForm
 from rolls.log import entry_for
 from rolls.models import RandomTable, Roll, Visibility
+from rolls.tables import random_tables
 
 
 def _tables_page(
@@ -36,7 +36,7 @@ def _tables_page(
         "import_typed": import_typed or {},
         "has_defaults": bool(get_system(campaign.system).default_tables),
     }
-    return render(request, "rolls/tables.html", context, status=status)
+    return render(request, "rolls/tables/list.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -84,7 +84,7 @@ def table_edit(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         }
         form = random_tables.TableForm(initial=initial, campaign=campaign, table=table)
     context = {"campaign": campaign, "table": table, "form": form}
-    return render(request, "rolls/table_edit.html", context, status=status)
+    return render(request, "rolls/tables/edit.html", context, status=status)
 
 
 @require_POST
@@ -165,7 +165,7 @@ def _box(request, campaign, status=200, **extra) -> HttpResponse:
         "table_offers": random_tables.offers(campaign, session),
         **extra,
     }
-    return render(request, "rolls/_tables_box.html", context, status=status)
+    return render(request, "rolls/tables/_box.html", context, status=status)
 
 
 @require_GET
