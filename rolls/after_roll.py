@@ -25,7 +25,6 @@ from django.utils.translation import gettext_lazy
 from campaigns.models import Campaign, GameSession
 from campaigns.system_settings import system_settings
 from campaigns.systems import get_system
-from rolls import pending as pending_actions
 from rolls.actions import ActionRefused, roll_follow_up
 from rolls.engine import EngineError
 from rolls.engine.core import SUCCESSES, Die
@@ -49,6 +48,7 @@ from rolls.engine.fasttest_sheet import (
 )
 from rolls.models import AppliedWound, Award, PendingTest, Roll
 from rolls.panels import FollowUp, Panel, source
+from rolls.pending import actions as pending_actions
 from rolls.systems.fasttest import states
 from rolls.words import words
 from sheets import actions as sheet_actions

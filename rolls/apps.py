@@ -9,11 +9,11 @@ class RollsConfig(AppConfig):
 
     def ready(self) -> None:
         from campaigns.sessions import session_ended
-        from rolls import pending
         from rolls.actions import reveal_at_end
         from rolls.live_sheets import character_saved
         from rolls.opposed import actions as opposed
-        from rolls.pending import call_off_waiting
+        from rolls.pending import actions as pending
+        from rolls.pending.actions import call_off_waiting
         from rolls.sheet_page import beside_sheet
         from rolls.systems import register_all
         from sheets import page_parts

@@ -17,7 +17,6 @@ from campaigns.models import GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
 from rolls import after_roll, awards, gm_readings, turns
-from rolls import pending as pending_actions
 from rolls.actions import ActionRefused
 from rolls.conditions import actions as conditions
 from rolls.conditions import views as condition_views
@@ -29,6 +28,7 @@ from rolls.opposed.actions import dashboard_view as opposed_view
 from rolls.panels import gm_limits
 from rolls.party import vitals
 from rolls.payload import roll_payload
+from rolls.pending import actions as pending_actions
 from rolls.tables import random_tables
 from sheets import actions as sheet_actions
 from sheets.models import NPC, Character
@@ -277,7 +277,7 @@ def dashboard_party(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def dashboard_pending(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     context = pending_part_context(request, campaign, open_session(campaign))
-    return render(request, "rolls/_pending_list.html", context)
+    return render(request, "rolls/pending/_list.html", context)
 
 
 # The latest refusal of a GM's action on the dashboard is state, kept in the GM's session: every
@@ -333,7 +333,7 @@ def _back(request, campaign, message: str = "", card: int | None = None) -> Http
     _remember_refusal(request, campaign, message, card)
     if request.htmx:
         context = pending_part_context(request, campaign, open_session(campaign))
-        return render(request, "rolls/_pending_list.html", context)
+        return render(request, "rolls/pending/_list.html", context)
     if message:
         messages.error(request, message)
     anchor = f"#pending-{card}" if card is not None and message else "#pending-tests"
@@ -378,7 +378,7 @@ def _values(post) -> list[str]:
 def change_test(request: HttpRequest, campaign_id: int, pending_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     test = get_object_or_404(PendingTest, pk=pending_id, session__campaign=campaign)
-    # The operation's own form reads the rest of the POST (rolls.pending_forms).
+    # The operation's own form reads the rest of the POST (rolls.pending.forms).
     op = ChangeTypedForm(request.POST).typed()["op"]
     try:
         pending_actions.change_test(test.pk, request.user, op, data=request.POST)

@@ -1,6 +1,6 @@
 """The small forms of the GM's tools on the dashboard (and of quick dice and random tables):
 each view reads its POST through one of these, never by hand. The changes to a pending test
-have theirs in ``rolls.pending_forms``; an NPC's own test in ``rolls.npc_rolls``.
+have theirs in ``rolls.pending.forms``; an NPC's own test in ``rolls.npc_rolls``.
 
 Fields read text as posted (``Text``: a NUL is refused by the rule that reads it, in its own
 words) and numbers as ``WholeNumber`` (text that is no whole number kept as text, so the view
@@ -16,7 +16,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from rolls.pending_forms import Text, WholeNumber, YesNo, whole
+from rolls.pending.forms import Text, WholeNumber, YesNo, whole
 
 #: The largest id a row can have (PostgreSQL's bigint): a larger posted one names no row.
 MAX_ID = 2**63
@@ -79,7 +79,7 @@ class SettleForm(forms.Form):
 
 class ChangeTypedForm(forms.Form):
     """The dashboard's change to a pending test: which operation (its own form reads the rest,
-    ``rolls.pending_forms``) and what was typed, kept in its field when the change is refused."""
+    ``rolls.pending.forms``) and what was typed, kept in its field when the change is refused."""
 
     op = Text()
     value = Text()

@@ -1,8 +1,8 @@
 """What the rules let the GM do after a player's free roll, one the GM did not call (AST: read
 another white die of a hindered test, RULES.md 2.3; the worst is read at once).
 
-A called test offers the same on its card (``rolls.pending.follow_rolled_test``). A free test
-has no card, so the dashboard lists the open session's latest free entries the GM may still act
+A called test offers the same on its card (``rolls.pending.actions.follow_rolled_test``). A free
+test has no card, so the dashboard lists the open session's latest free entries the GM may still act
 on; what the GM does is logged as a follow-up of that entry (same visibility, live on every
 page), checked again under the session's lock.
 """

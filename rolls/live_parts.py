@@ -52,7 +52,7 @@ def _part(id: str, template: str, context: Callable, events: str) -> Part:
 # ruff: noqa: E501 (one row per part reads as the table it is)
 DASHBOARD = (
     _part("dash-meta", "rolls/_dash_meta.html", _plain(dashboard.meta_context), "scene session pending entry"),
-    _part("pending-tests", "rolls/_pending_list.html", dashboard.pending_part_context, "pending sheet session entry"),
+    _part("pending-tests", "rolls/pending/_list.html", dashboard.pending_part_context, "pending sheet session entry"),
     _part("after-roll", "rolls/_after_roll.html", _plain(dashboard.after_roll_context), "entry pending session"),
     _part("gm-readings", "rolls/_gm_readings.html", _plain(dashboard.gm_readings_context), "entry session"),
     _part("roll-options", "rolls/_roll_options.html", _plain(condition_views.options_context), "entry session"),

@@ -28,7 +28,7 @@ from rolls.engine import EngineError, caerbannog, fasttest, t10
 from rolls.engine.core import OUTCOMES
 from rolls.models import Roll, Visibility
 from rolls.panels import source
-from rolls.pending_forms import Text, WholeNumber, whole
+from rolls.pending.forms import Text, WholeNumber, whole
 from rolls.systems.caerbannog import panel as caerbannog_panel
 from rolls.systems.twod6 import panel as twod6_panel
 from rolls.words import joined, words

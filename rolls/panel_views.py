@@ -22,7 +22,6 @@ from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls import actions, cues, roll_options
-from rolls import pending as pending_actions
 from rolls.conditions import actions as conditions
 from rolls.conditions.forms import OptionsForm
 from rolls.engine.note import NOTE_KINDS
@@ -34,7 +33,8 @@ from rolls.opposed.actions import settle_refusal as opposed_settle_refusal
 from rolls.opposed.actions import settle_view as opposed_settle_view
 from rolls.opposed.actions import settled_in_turn as opposed_settled_in_turn
 from rolls.panels import Key, Name, WholeNumberOrNone, posted, with_target
-from rolls.pending import pending_view
+from rolls.pending import actions as pending_actions
+from rolls.pending.actions import pending_view
 from rolls.rendered import entry_html
 from sheets.access import member_character
 

@@ -28,8 +28,8 @@ from rolls.engine import EngineError
 from rolls.engine.note import NOTE_KINDS
 from rolls.log import may_see, shown_wherever
 from rolls.models import OpposedTest, PendingTest, Roll, Visibility
-from rolls.pending import _announce as announce
-from rolls.pending import call_test, card_panel, pending_view
+from rolls.pending.actions import _announce as announce
+from rolls.pending.actions import call_test, card_panel, pending_view
 from rolls.words import words
 
 #: Idempotency keys of the result entries: one per opposed test, whoever rolls last, whenever.
@@ -186,7 +186,7 @@ def opposed_of(pending: PendingTest) -> tuple[OpposedTest | None, str]:
 def sealed_side(sender, pending: PendingTest, **kwargs) -> tuple[int, ...] | None:
     """Who besides the GM sees the opponent's roll about to be made while the initiator has
     not revealed their final result, where the rules reveal in turn (its player alone); None:
-    it is not sealed. Answers ``rolls.pending.before_pending_roll`` (rolls.apps)."""
+    it is not sealed. Answers ``rolls.pending.actions.before_pending_roll`` (rolls.apps)."""
     opposed, side = opposed_of(pending)
     if opposed is None or side != "b" or not _seals(opposed):
         return None
@@ -430,7 +430,7 @@ def _check_declared(
 def side_rolled(sender, pending: PendingTest, **kwargs) -> None:
     """Inside a side's roll transaction: once both sides have rolled, log who won; a side
     still to roll is told, so its panel shows the new odds of winning. Listens to
-    ``rolls.pending.after_pending_roll`` (rolls.apps)."""
+    ``rolls.pending.actions.after_pending_roll`` (rolls.apps)."""
     opposed, _side = opposed_of(pending)
     if opposed is not None:
         locked = OpposedTest.objects.select_for_update().get(pk=opposed.pk)
@@ -469,7 +469,7 @@ def _event_fields(opposed: OpposedTest, other: PendingTest | None) -> dict[str, 
 def side_shaped(sender, pending: PendingTest, **kwargs):
     """A side's test changed shape (a GM change, its player's draft): its event names the
     opposed test and the other side, and the other side, still to roll, is told too, since its
-    odds of winning follow this side's choices. Answers ``rolls.pending.pending_shaped``
+    odds of winning follow this side's choices. Answers ``rolls.pending.actions.pending_shaped``
     (connected in rolls.apps)."""
     opposed, side = opposed_of(pending)
     if opposed is None or opposed.status != OpposedTest.Status.OPEN:
@@ -518,7 +518,7 @@ def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = No
 
 def side_called_off(sender, pending: PendingTest, **kwargs) -> None:
     """A side called off (or replaced by a new call) calls off its opposed test. Listens to
-    ``rolls.pending.pending_called_off`` (rolls.apps)."""
+    ``rolls.pending.actions.pending_called_off`` (rolls.apps)."""
     found, _side = opposed_of(pending)
     if found is not None:
         cancel_opposed(found)

@@ -27,7 +27,7 @@ from rolls.engine import dice
 from rolls.gm_forms import RollKeyForm
 from rolls.log import entry_for
 from rolls.models import Roll, Visibility
-from rolls.pending_forms import Text
+from rolls.pending.forms import Text
 
 #: The engine's refusals (``dice.MESSAGES``) in the reader's language, by code.
 MESSAGES = {

@@ -312,7 +312,7 @@ def test_the_wound_test_is_not_offered_as_a_new_fight(client, monkeypatch, table
 
 def test_another_called_test_is_left_alone_by_the_wound_reading(client, table, gm, player):
     campaign, hero, session = table.campaign, table.hero, table.session
-    from rolls import pending
+    from rolls.pending import actions as pending
 
     pending.call_test(session=session, character=hero, gm=gm, target={"attribute": "DUCH"})
     test = PendingTest.objects.get()

@@ -7,10 +7,10 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls import pending
 from rolls.engine import ast as engine
 from rolls.engine.core import SUCCESSES
 from rolls.models import PendingTest, Roll
+from rolls.pending import actions as pending
 from rolls.templatetags.roll_log import percent
 from tests.web.live import panel_url
 from tests.web.test_panel_ast import FIVE, SHEET, TIRED, TIRED_AND_WOUNDED, ticked

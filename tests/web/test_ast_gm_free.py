@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from rolls import pending
 from rolls.models import Roll
+from rolls.pending import actions as pending
 from tests.web.live import panel_url
 from tests.web.test_panel_ast import FIVE, SHEET, TIRED_AND_WOUNDED
 

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from config.text import has_unsafe_text
-from rolls import pending
 from rolls.actions import ActionRefused, user_group
 from rolls.models import Roll
+from rolls.pending import actions as pending
 from rolls.systems.caerbannog import panel as caerbannog_panel
 from rolls.words import source_line
 from tests.web.hostile import encode

@@ -11,9 +11,10 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from rolls import actions, pending, turns
+from rolls import actions, turns
 from rolls.actions import ActionRefused
 from rolls.models import Roll, Turn
+from rolls.pending import actions as pending
 from rolls.systems.caerbannog import panel as caerbannog_panel
 from tests.web.live import panel_url
 

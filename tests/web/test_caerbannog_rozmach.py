@@ -10,9 +10,9 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls import pending
 from rolls.actions import ActionRefused
 from rolls.models import Award, Roll
+from rolls.pending import actions as pending
 from rolls.words import source_line
 from tests.web.live import panel_url
 

@@ -7,8 +7,8 @@ import copy
 
 import pytest
 
-from rolls import pending
 from rolls.models import PendingTest
+from rolls.pending import actions as pending
 from sheets.models import Character
 from tests.web.live import panel_url
 from tests.web.test_panel_fasttest import SHEET

@@ -7,8 +7,8 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls import pending
 from rolls.models import Roll
+from rolls.pending import actions as pending
 from tests.web import test_panel_ast, test_panel_caerbannog, test_panel_t10, test_panel_twod6
 from tests.web.test_panel_fasttest import SHEET as FASTTEST
 from tests.web.test_pending_twod6 import AMBUSH

@@ -11,9 +11,10 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign
-from rolls import actions, after_roll, pending
+from rolls import actions, after_roll
 from rolls.actions import ActionRefused
 from rolls.models import AppliedWound, PendingTest
+from rolls.pending import actions as pending
 from sheets.models import Character
 from tests.web.dice import Scripted, deal
 from tests.web.live import seat

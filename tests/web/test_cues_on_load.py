@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from rolls import pending
+from rolls.pending import actions as pending
 from tests.web import test_group_test as group_tests
 from tests.web import test_opposed_settle as settling
 from tests.web.test_group_test import gathered

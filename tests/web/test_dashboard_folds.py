@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from rolls import pending
 from rolls.models import PendingTest
+from rolls.pending import actions as pending
 from tests.web.test_after_roll import HERO, SETTINGS, rolled
 from tests.web.test_conditions import SHEET as ASTRID
 from tests.web.test_t10_options import FAIL_BUT

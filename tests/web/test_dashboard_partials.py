@@ -68,7 +68,7 @@ def test_a_partials_queries_do_not_grow_with_the_log(client, table, gm, name):
 PARTS = [
     ("meta_context", "rolls/_dash_meta.html"),
     ("party_context", "rolls/_party.html"),
-    ("pending_context", "rolls/_pending_list.html"),
+    ("pending_context", "rolls/pending/_list.html"),
     ("after_roll_context", "rolls/_after_roll.html"),
     ("awards_context", "rolls/_awards.html"),
     ("tables_context", "rolls/tables/_box.html"),

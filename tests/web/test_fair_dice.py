@@ -158,7 +158,7 @@ def test_the_roll_form_pages_load_the_nonce_script(client, table, player):
 
 
 def test_a_test_the_gm_called_for_is_rolled_with_the_players_page_nonce(client, gm, player):
-    from rolls import pending
+    from rolls.pending import actions as pending
     from tests.web.test_pending_twod6 import AMBUSH, NOMAD
 
     campaign = Campaign.objects.create(name="Pustkowia", system="2d6", gm=gm)

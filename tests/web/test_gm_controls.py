@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from rolls import pending
 from rolls.actions import ActionRefused
 from rolls.models import PendingTest
+from rolls.pending import actions as pending
 from rolls.systems.twod6 import panel as twod6_panel
 from tests.web.live import panel_url
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET

@@ -1,5 +1,5 @@
 """Each GM operation reads its POST through a Django form that refuses a forged value with the
-operation's own sentence (rolls.pending_forms, rolls.gm_forms, rolls.npc_rolls)."""
+operation's own sentence (rolls.pending.forms, rolls.gm_forms, rolls.npc_rolls)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from django.http import QueryDict
 from django.urls import reverse
 from django.utils import translation
 
-from rolls import gm_forms, npc_rolls, pending_forms
+from rolls import gm_forms, npc_rolls
 from rolls.models import Roll
 from rolls.panels import Limit
+from rolls.pending import forms as pending_forms
 from rolls.tables.quick_dice import read_form
 from tests.web.test_random_tables import table, weather  # noqa: F401 (fixture)
 

@@ -17,9 +17,10 @@ from django.urls import reverse
 
 from campaigns.models import Campaign, GameSession, Scene
 from config.text import MESSAGE, TextField, text_problem
-from rolls import actions, pending
+from rolls import actions
 from rolls.demo import seed_demo
 from rolls.models import Award, PendingTest, RandomTable, Roll
+from rolls.pending import actions as pending
 from sheets.models import NPC, Character
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns import sessions
-from rolls import pending
+from rolls.pending import actions as pending
 from tests.web import test_panel_ast, test_panel_caerbannog, test_panel_t10, test_panel_twod6
 from tests.web.hostile import parse
 from tests.web.test_live_parts import _Elements, _same

@@ -135,7 +135,7 @@ def opposed(seats, table, first: dict, second: dict, monkeypatch, settle=None, *
 
 
 def play_ast(table, seats, monkeypatch):
-    from rolls import pending
+    from rolls.pending import actions as pending
     from tests.web.test_panel_ast import THREE, TIRED_AND_WOUNDED
 
     hero = table.characters[0]

@@ -15,13 +15,13 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from rolls import pending as pending_actions
 from rolls.actions import user_group
 from rolls.engine import caerbannog as caerbannog_engine
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.engine import twod6 as twod6_engine
 from rolls.models import OpposedTest, Roll, Visibility
+from rolls.pending import actions as pending_actions
 from sheets.models import NPC
 from tests.web.live import socket_for
 from tests.web.test_opposed import caerbannog_duel, duel, fasttest_duel, roll_side, start

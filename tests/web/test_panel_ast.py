@@ -6,9 +6,10 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls import actions, pending
+from rolls import actions
 from rolls.engine import ast as engine
 from rolls.models import PendingTest, Roll
+from rolls.pending import actions as pending
 from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 

@@ -7,9 +7,10 @@ import pytest
 from django.urls import reverse
 
 from campaigns.systems import get_system
-from rolls import actions, pending
+from rolls import actions
 from rolls.engine import t10 as engine
 from rolls.models import PendingTest, Roll
+from rolls.pending import actions as pending
 from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 

@@ -6,9 +6,9 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls import pending
 from rolls.actions import ActionRefused
 from rolls.models import PendingTest, Roll
+from rolls.pending import actions as pending
 from tests.web.test_panel_caerbannog import SHEET
 from tests.web.words_helpers import in_words
 

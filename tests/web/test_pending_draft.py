@@ -7,9 +7,9 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls import pending
 from rolls.actions import user_group
 from rolls.models import PendingTest
+from rolls.pending import actions as pending
 from rolls.templatetags.roll_log import percent
 from tests.web.test_pending_tests import roll_form, table  # noqa: F401
 

@@ -8,8 +8,9 @@ from django.db import connection
 from django.urls import reverse
 
 from campaigns.models import Campaign
-from rolls import actions, pending
+from rolls import actions
 from rolls.models import PendingTest, Roll
+from rolls.pending import actions as pending
 from sheets.models import NPC
 from tests.web.test_panel_fasttest import SHEET
 

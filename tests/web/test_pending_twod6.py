@@ -7,8 +7,9 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls import actions, pending
+from rolls import actions
 from rolls.models import PendingTest, Roll
+from rolls.pending import actions as pending
 from tests.web.test_panel_twod6 import NOMAD
 from tests.web.words_helpers import in_words
 

@@ -6,8 +6,8 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls import pending
 from rolls.models import Roll
+from rolls.pending import actions as pending
 from tests.web.live import panel_url
 from tests.web.test_panel_fasttest import table  # noqa: F401
 from tests.web.test_pending_tests import roll_form

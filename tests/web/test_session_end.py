@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import GameSession
-from rolls import pending
 from rolls.models import PendingTest
+from rolls.pending import actions as pending
 from tests.web.test_panel_fasttest import SHEET
 
 pytestmark = pytest.mark.django_db

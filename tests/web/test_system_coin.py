@@ -237,7 +237,7 @@ def noting():
 def test_scene_start_session_end_and_a_rolled_call_reach_the_systems_hooks(
     client, noting, gm, player, other_player
 ):
-    from rolls import pending as pending_actions
+    from rolls.pending import actions as pending_actions
 
     table = Table(noting, gm, player, other_player)
     actions.new_scene(table.session, "Most")

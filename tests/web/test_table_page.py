@@ -6,7 +6,8 @@ import copy
 import pytest
 from django.urls import reverse
 
-from rolls import actions, pending
+from rolls import actions
+from rolls.pending import actions as pending
 from sheets.models import Character
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET
 from tests.web.test_panel_fasttest import SHEET

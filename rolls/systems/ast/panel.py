@@ -354,7 +354,7 @@ def _challenge(modifiers: Mapping[str, Any]) -> int:
 
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
 
-#: What the GM may change on a pending AST test (see rolls.pending.OPERATIONS): challenge
+#: What the GM may change on a pending AST test (see rolls.pending.actions.OPERATIONS): challenge
 #: points and temporary hindrances, each on the test level.
 GM_CONTROLS = ("challenge", "hindrance")
 

@@ -662,7 +662,7 @@ def _gm_ease_text(
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
 
 
-#: What the GM may change on a pending Caerbannog test (see rolls.pending.OPERATIONS).
+#: What the GM may change on a pending Caerbannog test (see rolls.pending.actions.OPERATIONS).
 GM_CONTROLS = (
     "difficulty",
     "easing",
@@ -1074,7 +1074,7 @@ class HeroicChoice(PanelForm):
 def heroic_other(roll: Roll) -> dict[str, str] | None:
     """The other resource the GM allowed heroic effort to be paid with on the called test
     ``roll`` belongs to, ``{"name", "price"}`` (RULES.md 4.12), or None. Read defensively: the
-    operation (``rolls.pending_forms.HeroicOtherForm``) checked it on the way in."""
+    operation (``rolls.pending.forms.HeroicOtherForm``) checked it on the way in."""
     root = roll
     while root.parent_id is not None and root.kind in ("reroll", "boost", "heroic"):
         root = root.parent

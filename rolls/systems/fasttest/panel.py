@@ -455,7 +455,7 @@ def _split(posted: int | None, parsed: fasttest.Params, best: int, pending) -> i
 
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
 
-#: What the GM may change on a pending FastTest test (see rolls.pending.OPERATIONS).
+#: What the GM may change on a pending FastTest test (see rolls.pending.actions.OPERATIONS).
 GM_CONTROLS = ("bonus", "penalty", "npc", "extra_d10", "combat")
 
 

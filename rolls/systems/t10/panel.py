@@ -243,7 +243,7 @@ def _gm_dice(modifiers: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
 
-#: What the GM may change on a pending T10 test (see rolls.pending.OPERATIONS).
+#: What the GM may change on a pending T10 test (see rolls.pending.actions.OPERATIONS).
 GM_CONTROLS = ("bonus", "penalty", "difficulty")
 #: The GM's numbers and their ranges (RULES.md section 3: 4..10, usually 7).
 GM_LIMITS = {

@@ -395,7 +395,7 @@ def _show(panel: Panel, form, params, sources, parsed: twod6.Params) -> None:
 # --- The GM's side: calling for a test and shaping it -------------------------------------------
 
 #: What the GM may change on a pending 2d6 test: the difficulty and modifiers in any category
-#: (rolls.pending's ``set_difficulty`` and ``add_category_modifier``).
+#: (rolls.pending.actions's ``set_difficulty`` and ``add_category_modifier``).
 GM_CONTROLS = ("difficulty", "category_modifier")
 #: The GM's difficulty takes the same range as the player's field and the call form's list.
 GM_LIMITS = {

@@ -25,7 +25,7 @@ from rolls.actions import (
 )
 from rolls.models import PendingTest
 from rolls.panels import gm_limits, posted
-from rolls.pending_forms import (  # noqa: F401 (MAX_DICE_ENTRIES: the cap, read by tests)
+from rolls.pending.forms import (  # noqa: F401 (MAX_DICE_ENTRIES: the cap, read by tests)
     COMBAT,
     KIND_CONTROL,
     MAX_DICE_ENTRIES,
@@ -112,7 +112,7 @@ def call_test(
 @transaction.atomic
 def change_test(pending_id: int, gm, operation: str, data=None, **args: Any) -> PendingTest:
     """Apply one GM operation to an open pending test and bump its revision. The operation's
-    form (``rolls.pending_forms.OPERATIONS``) reads ``data`` (the dashboard's POST) or, from an
+    form (``rolls.pending.forms.OPERATIONS``) reads ``data`` (the dashboard's POST) or, from an
     action, the keyword ``args``."""
     pending = (
         PendingTest.objects.select_for_update()

@@ -1,10 +1,10 @@
 """The GM's changes to a pending test, one small Django form each.
 
-A form reads the dashboard's POST or an action's own arguments (``rolls.pending.change_test``
-gets either): posted text and Python values are cleaned the same way, with the same sentence
-for what is refused. The system's ranges (``rolls.panels.Limit``) reach a form as ``limits``;
-what is checked against the locked row (the scene's challenge points, room for another
-modifier) is checked by ``apply``, which makes the change.
+A form reads the dashboard's POST or an action's own arguments
+(``rolls.pending.actions.change_test`` gets either): posted text and Python values are cleaned the
+same way, with the same sentence for what is refused. The system's ranges (``rolls.panels.Limit``)
+reach a form as ``limits``; what is checked against the locked row (the scene's challenge points,
+room for another modifier) is checked by ``apply``, which makes the change.
 """
 
 from __future__ import annotations
