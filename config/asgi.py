@@ -19,7 +19,7 @@ from django.conf import settings  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.overrides.http import ThreadedASGIHandler  # noqa: E402
 from config.warmup import warm_up  # noqa: E402
-from rolls.routing import websocket_urlpatterns  # noqa: E402
+from rolls.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -113,12 +113,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # database connection: with PostgreSQL, workers x HTTP_THREADS stays under max_connections.
 HTTP_THREADS = env_int("HTTP_THREADS", 2, minimum=1, maximum=64)
 
-# Table sockets (rolls/socket_slots.py): at most so many open per user and per table, counted
+# Table sockets (rolls/live/socket_slots.py): at most so many open per user and per table, counted
 # in the cache across workers; a killed worker's sockets drop out of the count within two leases.
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 20, minimum=1, maximum=10_000)
 SOCKETS_PER_TABLE = env_int("SOCKETS_PER_TABLE", 200, minimum=1, maximum=100_000)
 SOCKET_LEASE_SECONDS = env_int("SOCKET_LEASE_SECONDS", 30, minimum=1, maximum=3600)
-# Who is at the table (rolls/presence.py): a member whose last page closed still shows as here
+# Who is at the table (rolls/live/presence.py): a member whose last page closed still shows as here
 # for the grace (a reload, a click to another page), then as away, then not at all.
 PRESENCE_GRACE_SECONDS = env_int("PRESENCE_GRACE_SECONDS", 15, minimum=0, maximum=3600)
 PRESENCE_AWAY_SECONDS = env_int("PRESENCE_AWAY_SECONDS", 600, minimum=1, maximum=86_400)

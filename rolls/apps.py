@@ -10,7 +10,7 @@ class RollsConfig(AppConfig):
     def ready(self) -> None:
         from campaigns.sessions import session_ended
         from rolls.actions import reveal_at_end
-        from rolls.live_sheets import character_saved
+        from rolls.live.sheets import character_saved
         from rolls.opposed import actions as opposed
         from rolls.pending import actions as pending
         from rolls.pending.actions import call_off_waiting

@@ -5,7 +5,7 @@ four times a second doubled everyone's latency. So each user has a budget per wi
 ``RATE_WINDOW_SECONDS``: ``ROLL_RATE_LIMIT`` rolls (every endpoint that makes an entry by dice:
 ``ROLL_VIEWS``) and ``REPLAY_ENTRY_LIMIT`` entries replayed over their sockets. The counts live
 in the cache every worker shares (Redis in the scale-out), raised and read in one atomic step
-(``cache.incr``), like the sockets' leases (``rolls.socket_slots``), so two workers cannot both
+(``cache.incr``), like the sockets' leases (``rolls.live.socket_slots``), so two workers cannot both
 spend the last of a budget.
 
 A roll over its budget is refused before anything is read or written (429, a sentence in the

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns.models import Campaign, GameSession
-from rolls import presence
+from rolls.live import presence
 from rolls.models import Roll, Visibility
 from rolls.payload import for_viewer, roll_payload, sealed_for
 from rolls.payload import may_see as payload_may_see

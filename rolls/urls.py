@@ -42,7 +42,8 @@ urlpatterns += [
     path("quick-dice/", quick_dice.quick_roll, name="quick_roll"),
 ]
 
-from rolls import dashboard, live_parts  # noqa: E402
+from rolls import dashboard  # noqa: E402
+from rolls.live import parts as live_parts  # noqa: E402
 
 urlpatterns += [
     path("dashboard/", dashboard.dashboard, name="dashboard"),

@@ -20,7 +20,7 @@ from campaigns.models import GameSession
 from config.text import text_problem
 from rolls import actions, export, sheet_page, stats
 from rolls.awards import experience_dice_on
-from rolls.consumers import MAX_SEQ
+from rolls.live.consumers import MAX_SEQ
 from rolls.log import entries_for, log_context, page_before
 from rolls.models import PendingTest
 from sheets.models import Character

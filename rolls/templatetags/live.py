@@ -2,7 +2,7 @@
 
 from django import template
 
-from rolls import live_parts
+from rolls.live import parts as live_parts
 
 register = template.Library()
 

@@ -1,4 +1,4 @@
-// Who is at the table (rolls/presence.py): the list in the log's header, kept current.
+// Who is at the table (rolls/live/presence.py): the list in the log's header, kept current.
 // The socket (table.js) passes on each new list as a "table:presence" event; a list older than
 // the one shown (two workers may deliver out of order) is ignored. Each person marked with
 // data-away-in / data-gone-in turns "away", then leaves the list, after so many seconds,

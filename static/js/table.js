@@ -9,7 +9,7 @@
   const root = document.querySelector("[data-table-socket]") || document.querySelector("[data-table-events]");
   if (!root) return;
   const eventsOnly = !root.hasAttribute("data-table-socket");
-  // Close codes of rolls/consumers.py. Past a socket cap, retrying at once cannot help: the page
+  // Close codes of rolls/live/consumers.py. Past a socket cap, retrying at once cannot help: the page
   // connects again when it is shown again (visibilitychange below), when another page of this
   // browser closes, or after a minute or two (the places a killed server held are freed within
   // a minute).

@@ -1,7 +1,7 @@
 """A socket's place and a member's pages, whatever the page or the GM does (issue 23, 2 and 3).
 
 A page that closes at any step of its socket's life gives its place back (the lease every worker
-counts, ``rolls.socket_slots``), even when the server was sending to it as it went and so never
+counts, ``rolls.live.socket_slots``), even when the server was sending to it as it went and so never
 heard its close; and a member who is removed, leaves, or whose campaign is deleted has every open
 page of that table closed at once, hearing nothing more of it.
 """
@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from config.asgi import application
-from rolls import consumers, socket_slots
+from rolls.live import consumers, socket_slots
 from tests.web.live import roll, socket_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -1,5 +1,5 @@
 """A live part of the GM's dashboard after a table event is exactly the part a reload shows: for
-every part the one map (rolls/live_parts.py) refreshes and every kind of event, in all five
+every part the one map (rolls/live/parts.py) refreshes and every kind of event, in all five
 systems, the refresher's answer carries the same HTML as a fresh page load."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns import sessions
-from rolls import live_parts, turns
+from rolls import turns
+from rolls.live import parts as live_parts
 
 pytestmark = pytest.mark.django_db
 

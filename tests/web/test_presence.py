@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from campaigns.models import Membership
 from config.asgi import application
-from rolls import presence
+from rolls.live import presence
 from sheets.models import Character
 from tests.web.test_panel_fasttest import SHEET
 

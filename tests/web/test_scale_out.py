@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from rolls import actions
-from rolls.consumers import CLOSE_NOT_A_MEMBER
+from rolls.live.consumers import CLOSE_NOT_A_MEMBER
 from tests.web.servers import app_env, uvicorn
 from tests.web.test_panel_fasttest import SHEET
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from asgiref.sync import sync_to_async
 
-from rolls import consumers, socket_slots
+from rolls.live import consumers, socket_slots
 from tests.web.live import roll, socket_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -249,7 +249,7 @@ from django.conf import settings
 
 settings.CACHES["default"]["KEY_PREFIX"] = {prefix!r}
 django.setup()
-from rolls import socket_slots
+from rolls.live import socket_slots
 
 for _ in range(2):
     socket_slots.take({{"user:{user}": 2}})
@@ -379,7 +379,7 @@ async def test_a_replay_in_pages_loses_no_entry_to_a_roll_made_while_the_page_as
 async def test_a_flood_leaves_one_line_in_the_log(table, player, caplog):
     campaign = table.campaign
     socket = await connected(player, campaign)
-    with caplog.at_level(logging.INFO, logger="rolls.consumers"):
+    with caplog.at_level(logging.INFO, logger="rolls.live.consumers"):
         for _ in range(consumers.FRAME_BURST * 10):
             await socket.send_to(text_data='{"type": "ping"}')
         while (await socket.receive_output(timeout=3))["type"] == "websocket.send":

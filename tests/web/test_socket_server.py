@@ -17,7 +17,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from rolls.consumers import CLOSE_FLOOD, FRAME_BURST
+from rolls.live.consumers import CLOSE_FLOOD, FRAME_BURST
 from tests.web.browser import DEMO_PASSWORD, demo_table
 from tests.web.test_scale_out import Browser
 

@@ -7,8 +7,8 @@ import uuid
 import pytest
 from django.core.cache import cache
 
-from rolls import socket_slots
-from rolls.socket_slots import Lease, release, renew, take
+from rolls.live import socket_slots
+from rolls.live.socket_slots import Lease, release, renew, take
 
 PERIOD = 30
 

@@ -6,7 +6,7 @@ HTTP through ``rolls.actions``; a consumer never relays a client's message to th
 Whatever a client sends, the socket answers it or closes with a code of its own, never with a
 crash: a frame that is not a small JSON object gets an ``error`` frame and the socket stays.
 A page that shows who is at the table (``?presence=1``) also gets a ``presence`` frame, the list
-rendered in its language, whenever a page of the table opens or closes (``rolls.presence``).
+rendered in its language, whenever a page of the table opens or closes (``rolls.live.presence``).
 
 Close codes the page tells its reader about (static/js/table.js):
 
@@ -36,8 +36,9 @@ from django.utils import translation
 
 from campaigns.models import Campaign, GameSession
 from config.overrides.consumer import DispatchWithoutConnectionCheck
-from rolls import limits, presence, socket_slots
+from rolls import limits
 from rolls.actions import campaign_group, user_group
+from rolls.live import presence, socket_slots
 from rolls.models import Roll
 from rolls.payload import for_viewer, roll_payload
 from rolls.rendered import entry_frame, reveal_frame
@@ -336,7 +337,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
     async def table_presence(self, event: dict[str, Any]) -> None:
         """Who is at the table changed: the list, rendered here (no query) in the page's words."""
         with translation.override(self.language):
-            html = render_to_string("rolls/_presence_people.html", {"people": event["people"]})
+            html = render_to_string("rolls/live/_presence_people.html", {"people": event["people"]})
         await self.send_json({"type": "presence", "at": event["at"], "html": html})
 
     async def table_membership_ended(self, event: dict[str, Any]) -> None:

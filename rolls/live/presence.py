@@ -1,6 +1,6 @@
 """Who is at the table: the members with a table page open now, and those who just left.
 
-Built on the sockets' leases (``rolls.socket_slots``): every table socket also holds a lease in
+Built on the sockets' leases (``rolls.live.socket_slots``): every table socket also holds a lease in
 the scope ``seat:<campaign>:<user>``, so the shared cache (Redis when scaled out) counts each
 member's open pages of each table across every worker, and forgets a killed worker's pages
 within two lease periods. A socket that closes notes the time (``left``); a member with no page
@@ -23,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db.models import FilteredRelation, Q
 
-from rolls import socket_slots
+from rolls.live import socket_slots
 
 HERE = "here"
 AWAY = "away"
