@@ -25,7 +25,7 @@ from collections import defaultdict
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
-# A FastTest entry as the app renders it (templates/rolls/_entry.html), so the frames have the
+# A FastTest entry as the app renders it (templates/rolls/log/_entry.html), so the frames have the
 # size and the compressibility of the real ones.
 ENTRY_HTML = """
 <li class="entry good" id="roll-{session}-{seq}" data-seq="{seq}" data-session="{session}">

@@ -23,9 +23,9 @@ from campaigns.sessions import end_session, new_scene, session_ended, start_sess
 from campaigns.systems import get_system
 from rolls.engine import EngineError, fair
 from rolls.engine.core import RandomSource
+from rolls.log.payload import engine_faces, result_document, roll_payload
+from rolls.log.rendered import entry_html
 from rolls.models import Roll, Seal, Visibility
-from rolls.payload import engine_faces, result_document, roll_payload
-from rolls.rendered import entry_html
 from rolls.words import render
 from sheets import actions as sheet_actions
 from sheets.models import Character
@@ -175,7 +175,7 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
     payload = roll_payload(roll)
     if (language := translation.get_language()) is not None:
         # Rendered once as it commits, before the broadcast: the roller's answer and this
-        # process's sockets in the roller's language reuse it (rolls.rendered).
+        # process's sockets in the roller's language reuse it (rolls.log.rendered).
         transaction.on_commit(lambda: entry_html(payload, language), robust=True)
     broadcast_on_commit(campaign_group(campaign_id), {"type": "table.roll", "payload": payload})
     return roll, True

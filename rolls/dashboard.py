@@ -22,12 +22,12 @@ from rolls.conditions import actions as conditions
 from rolls.conditions import views as condition_views
 from rolls.conditions.forms import ConditionForm
 from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
-from rolls.log import log_context
+from rolls.log.payload import roll_payload
+from rolls.log.reading import log_context
 from rolls.models import PendingTest, RandomTable
 from rolls.opposed.actions import dashboard_view as opposed_view
 from rolls.panels import gm_limits
 from rolls.party import vitals
-from rolls.payload import roll_payload
 from rolls.pending import actions as pending_actions
 from rolls.tables import random_tables
 from sheets import actions as sheet_actions

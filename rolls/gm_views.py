@@ -34,7 +34,7 @@ from rolls.dashboard import (
     turns_context,
 )
 from rolls.gm_forms import CardPartForm, RollKeyForm, WoundForm
-from rolls.log import entry_for
+from rolls.log.reading import entry_for
 from rolls.models import Roll
 from sheets.models import NPC, Character
 

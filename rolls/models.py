@@ -101,7 +101,7 @@ class Seal(models.Model):
     nobody but the GM and the opponent's player until the initiator has settled).
 
     The log entry itself is never edited: revealing it marks its seal (``revealed_at``), and
-    from then on the entry is shown as its visibility says (rolls.payload).
+    from then on the entry is shown as its visibility says (rolls.log.payload).
     """
 
     roll = models.OneToOneField(Roll, on_delete=models.PROTECT, related_name="seal")

@@ -25,7 +25,8 @@ from rolls import actions, cues, roll_options
 from rolls.conditions import actions as conditions
 from rolls.conditions.forms import OptionsForm
 from rolls.engine.note import NOTE_KINDS
-from rolls.log import entry_for, may_see
+from rolls.log.reading import entry_for, may_see
+from rolls.log.rendered import entry_html
 from rolls.models import PendingTest, Roll, Visibility
 from rolls.opposed.actions import initiator_only as opposed_initiator_only
 from rolls.opposed.actions import panel_view as opposed_panel_view
@@ -35,7 +36,6 @@ from rolls.opposed.actions import settled_in_turn as opposed_settled_in_turn
 from rolls.panels import Key, Name, WholeNumberOrNone, posted, with_target
 from rolls.pending import actions as pending_actions
 from rolls.pending.actions import pending_view
-from rolls.rendered import entry_html
 from sheets.access import member_character
 
 MALFORMED = gettext_lazy("This roll request is malformed; reload the page and try again.")
@@ -167,7 +167,7 @@ def _rolled_for(request, roll, character, campaign) -> tuple[dict | None, list]:
 
 def _rolled_html(entry: dict | None) -> str | None:
     """The rolled entry's HTML as ``rolls/_rolled.html`` shows it: rendered once in this
-    language as the roll committed (rolls.rendered), for this answer and the table's sockets."""
+    language as the roll committed (rolls.log.rendered), for this answer and the table's sockets."""
     return None if entry is None else entry_html(entry, translation.get_language())
 
 

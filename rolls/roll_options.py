@@ -27,7 +27,7 @@ from rolls.actions import ActionRefused, record_roll
 from rolls.conditions.actions import add_condition, preset_spec
 from rolls.engine import note
 from rolls.labels import WORDS
-from rolls.log import may_see
+from rolls.log.reading import may_see
 from rolls.models import Roll
 from rolls.tables.random_tables import tables_by_purpose
 from rolls.words import words

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from rolls import views
+from rolls.log import views
 
 urlpatterns = [
     path("log/", views.session_log, name="session_log"),

@@ -39,9 +39,9 @@ from config.overrides.consumer import DispatchWithoutConnectionCheck
 from rolls import limits
 from rolls.actions import campaign_group, user_group
 from rolls.live import presence, socket_slots
+from rolls.log.payload import for_viewer, roll_payload
+from rolls.log.rendered import entry_frame, reveal_frame
 from rolls.models import Roll
-from rolls.payload import for_viewer, roll_payload
-from rolls.rendered import entry_frame, reveal_frame
 
 logger = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from campaigns.systems import get_system
 from rolls.actions import ActionRefused, record_roll, reveal
 from rolls.engine import EngineError
 from rolls.engine.note import NOTE_KINDS
-from rolls.log import may_see, shown_wherever
+from rolls.log.reading import may_see, shown_wherever
 from rolls.models import OpposedTest, PendingTest, Roll, Visibility
 from rolls.pending.actions import _announce as announce
 from rolls.pending.actions import call_test, card_panel, pending_view

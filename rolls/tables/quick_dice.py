@@ -25,7 +25,7 @@ from config.redirects import safe_next
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import dice
 from rolls.gm_forms import RollKeyForm
-from rolls.log import entry_for
+from rolls.log.reading import entry_for
 from rolls.models import Roll, Visibility
 from rolls.pending.forms import Text
 

@@ -9,7 +9,6 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from campaigns import stored_text
-from rolls import rendered
 from rolls.conditions import actions as conditions
 from rolls.labels import (
     CONTROL_LABELS,
@@ -23,6 +22,7 @@ from rolls.labels import (
     outcome_word,
     signed_number,
 )
+from rolls.log import rendered
 from rolls.words import render
 from rolls.words import source_line as _source_line
 
@@ -31,14 +31,14 @@ register = template.Library()
 
 @register.filter
 def checkable_in(entry, session) -> bool:
-    """Whether the entry offers to check its dice in the log of ``session`` (rolls.rendered)."""
+    """Whether the entry offers to check its dice in the log of ``session`` (rolls.log.rendered)."""
     return rendered.checkable(entry, session or None)
 
 
 @register.simple_tag
 def log_entry(entry, session=None):
-    """One entry of a log, as ``rolls/_entry.html`` renders it: rendered once per process for
-    every page and socket that shows it in this language (rolls.rendered)."""
+    """One entry of a log, as ``rolls/log/_entry.html`` renders it: rendered once per process for
+    every page and socket that shows it in this language (rolls.log.rendered)."""
     return mark_safe(rendered.entry_html(entry, translation.get_language(), session or None))
 
 

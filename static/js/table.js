@@ -165,7 +165,7 @@
     drop: function () { if (socket) socket.close(); },
     state: function () { return (logRoot().querySelector("[data-connection-state]") || root).dataset.connectionState; },
   };
-  // Earlier entries (rolls/_log_earlier_link.html) are appended below the shown ones; they are
+  // Earlier entries (rolls/log/_earlier_link.html) are appended below the shown ones; they are
   // older, so lastSeq() and the replay are untouched. The focus was on the link the answer
   // replaced: it goes to the first entry loaded, where reading goes on.
   document.body.addEventListener("htmx:afterSwap", function (event) {

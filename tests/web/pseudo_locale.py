@@ -89,7 +89,7 @@ def marked(language: str) -> Iterator[None]:
     """``language`` reads marked (see the module's notes) until the block ends; what caches a
     rendering by language is emptied before and after, so nothing marked outlives it."""
     from campaigns import stored_text
-    from rolls import rendered
+    from rolls.log import rendered
     from rolls.systems.t10 import options
 
     for code in ("en", "pl"):  # the real ones exist first, so neither falls back to a marked one

@@ -1,5 +1,5 @@
 """Counting a template's renders: the log's entry is rendered once per language and redaction,
-whatever shows it (rolls.rendered)."""
+whatever shows it (rolls.log.rendered)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from django.test.signals import template_rendered
 
-ENTRY = "rolls/_entry.html"
+ENTRY = "rolls/log/_entry.html"
 
 
 @contextlib.contextmanager

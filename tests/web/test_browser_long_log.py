@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rolls.log import PAGE_SIZE
+from rolls.log.reading import PAGE_SIZE
 from tests.web.browser import demo_table, log_in
 from tests.web.servers import app_env, manage
 from tests.web.test_browser_table import (

@@ -10,10 +10,10 @@ from django.utils import translation
 from campaigns.models import Campaign
 from campaigns.sessions import end_session, new_scene
 from campaigns.systems import all_systems, get_system
-from rolls import export
 from rolls.conditions import actions as conditions
 from rolls.engine import t10 as engine
-from rolls.log import entries_for
+from rolls.log import export
+from rolls.log.reading import entries_for
 from rolls.models import Condition, Roll
 from sheets.models import Character
 from tests.web.live import panel_url, seat

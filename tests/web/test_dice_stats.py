@@ -11,9 +11,9 @@ from django.urls import reverse
 
 from campaigns.models import GameSession
 from rolls.engine.registry import system_module
+from rolls.log.payload import engine_faces, result_document
+from rolls.log.stats import chi_square_sf, upper_regularized_gamma
 from rolls.models import Roll
-from rolls.payload import engine_faces, result_document
-from rolls.stats import chi_square_sf, upper_regularized_gamma
 
 TWOD6 = {"attribute": 4, "skill": 7, "difficulty": 15}
 FASTTEST = {"attribute": 5, "skills": [1], "bonus": 1, "penalty": 0}

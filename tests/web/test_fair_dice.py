@@ -455,8 +455,8 @@ FIRST_ROLLS = {
 @pytest.mark.parametrize("system", list(FIRST_ROLLS))
 def test_the_logged_entries_of_every_system_check_out_from_the_export(gm, system):
     from rolls.engine.check import check_document
-    from rolls.export import as_json
-    from rolls.log import entries_for
+    from rolls.log.export import as_json
+    from rolls.log.reading import entries_for
 
     campaign = Campaign.objects.create(name="All", system=system, gm=gm)
     session = actions.start_session(campaign)

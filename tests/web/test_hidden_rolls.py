@@ -2,7 +2,7 @@
 
 Issue 11 item 1: the error answer of a follow-up (a bad key, an unknown kind) showed the whole
 hidden entry to the character's owner. Every answer that shows a roll now goes through the log's
-rule (``rolls.log.entry_for``), and a follow-up of a roll the requester may not see is a 404
+rule (``rolls.log.reading.entry_for``), and a follow-up of a roll the requester may not see is a 404
 before anything else is checked. The last test walks every URL pattern of ``rolls.urls``, so an
 endpoint added later is checked too (or fails, asking how to fill its new URL parameter).
 """

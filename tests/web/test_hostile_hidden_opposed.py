@@ -4,7 +4,7 @@ Caerbannog's heroic effort in an opposed test costs the failure against the oppo
 plus one: offered against a hidden result, the offer (and its absence) told that result, and the
 public heroic entry carried it as its difficulty. The rule, for every system: nothing a viewer
 is shown (an offer, a cost, odds, a label, an error, an export) is computed from what they may
-not see (``rolls.log.shown_wherever``).
+not see (``rolls.log.reading.shown_wherever``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls.log import shown_wherever
+from rolls.log.reading import shown_wherever
 from rolls.models import Roll, Visibility
 from tests.web.test_opposed import caerbannog_duel, duel, roll_side
 from tests.web.test_opposed_settle import follow, panel_of

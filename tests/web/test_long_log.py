@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns import sessions
-from rolls.log import PAGE_SIZE
+from rolls.log.reading import PAGE_SIZE
 from tests.web.long_log import HIDDEN_EVERY, SECRET_EVERY, long_log
 from tests.web.renders import renders_of
 from tests.web.test_after_roll import zarith
@@ -246,7 +246,8 @@ def test_the_exports_still_carry_the_whole_log(client, long_evening):
 
 
 def _entries_rendered(client, urls) -> list[str]:
-    """The ``rolls/_entry.html`` renders the pages at ``urls`` cost, asked for one after another."""
+    """The ``rolls/log/_entry.html`` renders the pages at ``urls`` cost, asked for one after
+    another."""
     with renders_of() as rendered:
         for url in urls:
             assert get(client, url).status_code == 200
@@ -265,7 +266,7 @@ def test_the_log_renders_each_entry_once_for_every_page_and_viewer_of_a_language
     # Another player sees the same entries the same way, but for the first one's secret roll
     # (#2), which they see as a hidden one: that one is rendered for them.
     client.force_login(other_player)
-    assert _entries_rendered(client, [log]) == ["rolls/_entry.html"]
+    assert _entries_rendered(client, [log]) == ["rolls/log/_entry.html"]
     assert "A hidden roll was made." in get(client, log).content.decode()
 
 

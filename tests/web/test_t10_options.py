@@ -545,9 +545,9 @@ def test_the_fair_dice_checker_reads_the_pick_and_the_counter_move_as_entries_of
 ):
     import json
 
-    from rolls import export
     from rolls.engine.check import check_document
-    from rolls.log import entries_for
+    from rolls.log import export
+    from rolls.log.reading import entries_for
 
     client.force_login(table.players[0])
     _response, rolled = roll(client, table, dice, FAIL)

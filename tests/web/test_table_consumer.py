@@ -11,7 +11,7 @@ from django.test import Client
 
 from rolls import actions, turns
 from rolls.actions import campaign_group
-from rolls.payload import roll_payload
+from rolls.log.payload import roll_payload
 from tests.web.live import panel_url, roll, socket_for
 from tests.web.renders import renders_of
 
@@ -194,7 +194,7 @@ async def test_an_entry_is_rendered_once_for_every_page_of_one_language(
         await sync_to_async(roll)(session, player)
         htmls = {(await socket.receive_json_from(timeout=3))["html"] for socket in sockets}
     assert len(htmls) == 1
-    assert rendered == ["rolls/_entry.html"]
+    assert rendered == ["rolls/log/_entry.html"]
     for socket in sockets:
         await socket.disconnect()
 
@@ -226,7 +226,7 @@ async def test_a_roll_from_the_page_answers_with_the_very_entry_every_socket_get
         frames = [await socket.receive_from(timeout=3) for socket in sockets]
     html = json.loads(frames[0])["html"]
     assert html in answer
-    assert rendered == ["rolls/_entry.html"]
+    assert rendered == ["rolls/log/_entry.html"]
     # Byte for byte the frame send_json made of the entry before frames were cached.
     assert (
         frames == [json.dumps({"type": "entry", "session": session.pk, "seq": 1, "html": html})] * 3

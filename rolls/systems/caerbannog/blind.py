@@ -10,7 +10,7 @@ heroic follow-up makes it (``panel.build_follow_up``), one the resource does not
 nothing, and no failure needs nothing. Either of the last two is a note in the log, following
 the initiator's roll with its visibility. Never after a critical failure (4.3), and only where
 the opponent's result, once revealed, is shown wherever the initiator's roll is (a result the
-GM rolled hidden stays unreadable: its cost would tell it, ``rolls.log.shown_wherever``).
+GM rolled hidden stays unreadable: its cost would tell it, ``rolls.log.reading.shown_wherever``).
 """
 
 from __future__ import annotations

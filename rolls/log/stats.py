@@ -1,7 +1,7 @@
 """Dice statistics of a session: how often each face came up per die size, and how likely fair
 dice were to spread at least that unevenly (Pearson's chi-square goodness of fit).
 
-Counted from the log entries one viewer may see (``rolls.log.entries_for``), so a statistic
+Counted from the log entries one viewer may see (``rolls.log.reading.entries_for``), so a statistic
 never tells more than the log does. Each entry counts the dice it drew from the fair stream
 (``drawn``): a re-roll or a magic die counts its new dice, not those it kept from the entry it
 follows, and an entry that draws none (a boost, an opposed or group result) counts nothing. An

@@ -18,10 +18,11 @@ from campaigns import sessions
 from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import GameSession
 from config.text import text_problem
-from rolls import actions, export, sheet_page, stats
+from rolls import actions, sheet_page
 from rolls.awards import experience_dice_on
 from rolls.live.consumers import MAX_SEQ
-from rolls.log import entries_for, log_context, page_before
+from rolls.log import export, stats
+from rolls.log.reading import entries_for, log_context, page_before
 from rolls.models import PendingTest
 from sheets.models import Character
 from sheets.views import sheet_and_panel_context
@@ -41,7 +42,7 @@ def _session_of(campaign, session_id: int) -> GameSession:
 def session_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The log partial of the campaign's current session (htmx refreshes it on a new session)."""
     campaign = member_campaign(request, campaign_id)
-    return render(request, "rolls/_log.html", log_context(campaign, request.user))
+    return render(request, "rolls/log/_log.html", log_context(campaign, request.user))
 
 
 class EarlierForm(forms.Form):
@@ -65,7 +66,7 @@ def session_log_earlier(request: HttpRequest, campaign_id: int, session_id: int)
     if not form.is_valid():
         # Shown where the link was (the page's configuration swaps a 400 in), not in the log.
         response = render(
-            request, "rolls/_log_earlier_refused.html", {"refusal": form.refusal()}, status=400
+            request, "rolls/log/_earlier_refused.html", {"refusal": form.refusal()}, status=400
         )
         response["HX-Retarget"] = "#log-earlier"
         response["HX-Reswap"] = "innerHTML"
@@ -79,7 +80,7 @@ def session_log_earlier(request: HttpRequest, campaign_id: int, session_id: int)
         "log_entries": entries,
         "log_earlier": earlier,
     }
-    template = "rolls/_log_earlier.html" if request.htmx else "rolls/log_earlier.html"
+    template = "rolls/log/_earlier.html" if request.htmx else "rolls/log/earlier.html"
     return render(request, template, context)
 
 
@@ -99,11 +100,11 @@ def session_detail(request: HttpRequest, campaign_id: int, session_id: int) -> H
         context = {"cues_session": session if session.is_open else None}
     context |= log_context(campaign, request.user, session)
     context |= _side_context(request, campaign, session)
-    return render(request, "rolls/session_detail.html", context)
+    return render(request, "rolls/log/session_detail.html", context)
 
 
 def _side_context(request: HttpRequest, campaign, session) -> dict[str, Any]:
-    """What ``rolls/_session_side.html`` shows: the session, its scenes, the GM's tools."""
+    """What ``rolls/log/_session_side.html`` shows: the session, its scenes, the GM's tools."""
     return {
         "campaign": campaign,
         "session": session,
@@ -119,7 +120,9 @@ def session_side(request: HttpRequest, campaign_id: int, session_id: int) -> Htt
     session ends or (with challenge points) a roll spends them."""
     campaign = member_campaign(request, campaign_id)
     session = _session_of(campaign, session_id)
-    return render(request, "rolls/_session_side.html", _side_context(request, campaign, session))
+    return render(
+        request, "rolls/log/_session_side.html", _side_context(request, campaign, session)
+    )
 
 
 @require_GET
@@ -142,7 +145,7 @@ def session_stats(request: HttpRequest, campaign_id: int, session_id: int) -> Ht
         "min_expected": stats.MIN_EXPECTED,
         "chart": {"width": stats.CHART_WIDTH, "height": stats.CHART_HEIGHT},
     }
-    return render(request, "rolls/session_stats.html", context)
+    return render(request, "rolls/log/session_stats.html", context)
 
 
 @require_POST
@@ -177,7 +180,7 @@ def session_end(request: HttpRequest, campaign_id: int, session_id: int) -> Http
             "open_tests": session.pending_tests.filter(status=PendingTest.Status.OPEN).count(),
             "converts_dice": experience_dice_on(campaign),
         }
-        return render(request, "rolls/session_end.html", context)
+        return render(request, "rolls/log/session_end.html", context)
     try:
         sessions.end_session(session)
     except actions.ActionRefused as refusal:

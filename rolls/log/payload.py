@@ -1,6 +1,6 @@
 """A roll as the log shows it: one JSON-able dict built once, then filtered per viewer.
 
-The page and the websocket broadcast both render ``templates/rolls/_entry.html`` from this dict,
+The page and the websocket broadcast both render ``templates/rolls/log/_entry.html`` from this dict,
 so a live entry and a reloaded one can never disagree, and a consumer never queries the database
 per event.
 """

@@ -55,7 +55,7 @@ def _in_words(entry: dict[str, Any]) -> dict[str, Any]:
 
 def _redacted(entry: dict[str, Any]) -> str:
     """What a redacted entry says: a hidden roll, or a sealed one that waits to be revealed
-    (the same words as the log's, ``rolls/_entry.html``)."""
+    (the same words as the log's, ``rolls/log/_entry.html``)."""
     if entry.get("sealed"):
         return _(
             "%(name)s has rolled their side of the opposed test; it is shown once the "

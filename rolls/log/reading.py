@@ -6,9 +6,9 @@ from typing import Any
 
 from campaigns.models import Campaign, GameSession
 from rolls.live import presence
+from rolls.log.payload import for_viewer, roll_payload, sealed_for
+from rolls.log.payload import may_see as payload_may_see
 from rolls.models import Roll, Visibility
-from rolls.payload import for_viewer, roll_payload, sealed_for
-from rolls.payload import may_see as payload_may_see
 
 
 def current_session(campaign: Campaign) -> GameSession | None:
@@ -55,7 +55,8 @@ def entry_for(roll: Roll, user, is_gm: bool) -> dict:
 
 
 def may_see(roll: Roll, user, is_gm: bool) -> bool:
-    """Whether this viewer may see the roll whole: the log's rule (``rolls.payload.may_see``)."""
+    """Whether this viewer may see the roll whole: the log's rule
+    (``rolls.log.payload.may_see``)."""
     return payload_may_see(
         {"visibility": roll.visibility, "actor_id": roll.actor_id, "sealed": sealed_for(roll)},
         user.pk,
@@ -89,7 +90,7 @@ def shown_wherever(source: Roll, entry: Roll, *, unsealed: bool = False) -> bool
 
 
 def log_context(campaign: Campaign, user, session: GameSession | None = None) -> dict[str, Any]:
-    """What ``rolls/_log.html`` needs."""
+    """What ``rolls/log/_log.html`` needs."""
     session = session or current_session(campaign)
     is_gm = campaign.is_gm(user)
     entries, earlier = page_before(session, user, is_gm) if session else ([], None)

@@ -1,6 +1,6 @@
 """Log entries as this process rendered them: once per (entry, language, redaction).
 
-Every page of a table shows the same entry, so ``rolls/_entry.html`` is rendered once per
+Every page of a table shows the same entry, so ``rolls/log/_entry.html`` is rendered once per
 language (and once redacted), not once per socket nor once per page that shows the log
 (``{% log_entry %}``), and the socket's ``entry`` frame is encoded once too and sent as it is
 to every socket. A roll renders its entry in the roller's language
@@ -47,7 +47,7 @@ def _cached(entry: dict[str, Any], language: str, session=None) -> list:
     if found is None:
         with translation.override(language):
             html = render_to_string(
-                "rolls/_entry.html", {"entry": entry, "log_session": session if check else None}
+                "rolls/log/_entry.html", {"entry": entry, "log_session": session if check else None}
             )
         found = [html, None]
         _rendered[key] = found
@@ -57,7 +57,7 @@ def _cached(entry: dict[str, Any], language: str, session=None) -> list:
 
 
 def entry_html(entry: dict[str, Any], language: str, session=None) -> str:
-    """``rolls/_entry.html`` for this entry as one viewer may see it, in ``language``, as the
+    """``rolls/log/_entry.html`` for this entry as one viewer may see it, in ``language``, as the
     log of ``session`` shows it (None: outside a log, as the roller's answer shows it)."""
     return _cached(entry, language, session)[0]
 
