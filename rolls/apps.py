@@ -12,9 +12,9 @@ class RollsConfig(AppConfig):
         from rolls.actions import reveal_at_end
         from rolls.live.sheets import character_saved
         from rolls.opposed import actions as opposed
+        from rolls.panels.sheet_page import beside_sheet
         from rolls.pending import actions as pending
         from rolls.pending.actions import call_off_waiting
-        from rolls.sheet_page import beside_sheet
         from rolls.systems import register_all
         from sheets import page_parts
         from sheets.models import Character

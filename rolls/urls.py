@@ -22,7 +22,7 @@ urlpatterns = [
     ),
 ]
 
-from rolls import panel_views  # noqa: E402
+from rolls.panels import views as panel_views  # noqa: E402
 from rolls.tables import quick_dice  # noqa: E402
 
 urlpatterns += [

@@ -300,7 +300,7 @@ def _detail_page(request: HttpRequest, campaign: Campaign, context: dict) -> Htt
 def sheet_and_panel_context(
     request: HttpRequest, campaign: Campaign, character: Character
 ) -> dict[str, Any]:
-    """What ``sheets/_paper.html`` and ``rolls/_panel_slot.html`` need (but the test the GM has
+    """What ``sheets/_paper.html`` and ``rolls/panels/_slot.html`` need (but the test the GM has
     called for, which is the rolls app's), for another page that shows a character to play (the
     table page)."""
     character.campaign = campaign

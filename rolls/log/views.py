@@ -18,12 +18,13 @@ from campaigns import sessions
 from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import GameSession
 from config.text import text_problem
-from rolls import actions, sheet_page
+from rolls import actions
 from rolls.awards import experience_dice_on
 from rolls.live.consumers import MAX_SEQ
 from rolls.log import export, stats
 from rolls.log.reading import entries_for, log_context, page_before
 from rolls.models import PendingTest
+from rolls.panels import sheet_page
 from sheets.models import Character
 from sheets.views import sheet_and_panel_context
 

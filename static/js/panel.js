@@ -2,7 +2,7 @@
 // renders it with exact odds. Every request of the panel waits for the one before it
 // (hx-sync="this:queue all" on #test-panel), answers are morphed in, and what the panel shows
 // (a call that arrived, a result and what followed it) is rendered by the server
-// (rolls/panel_views.py, _refreshed): no answer here is ever judged stale by hand.
+// (rolls/panels/views.py, _refreshed): no answer here is ever judged stale by hand.
 (function () {
   "use strict";
   const phone = window.matchMedia("(max-width: 700px)");

@@ -19,7 +19,11 @@ def test_the_warm_up_compiles_every_template_of_the_project_into_the_cached_load
     loader.reset()
     names = {path.relative_to(TEMPLATES).as_posix() for path in TEMPLATES.rglob("*.html")}
     assert warm_up() == len(names)
-    assert {"rolls/log/_entry.html", "rolls/_roll_answer.html", "rolls/_panel.html"} <= names
+    assert {
+        "rolls/log/_entry.html",
+        "rolls/panels/_roll_answer.html",
+        "rolls/panels/_panel.html",
+    } <= names
     assert names <= set(loader.get_template_cache)
 
 

@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from campaigns.models import Campaign
 from rolls.conditions import actions as conditions
 from rolls.log.reading import log_context
-from rolls.panel_views import panel_on_load
+from rolls.panels.views import panel_on_load
 
 
 def panel_context(

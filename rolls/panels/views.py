@@ -166,7 +166,7 @@ def _rolled_for(request, roll, character, campaign) -> tuple[dict | None, list]:
 
 
 def _rolled_html(entry: dict | None) -> str | None:
-    """The rolled entry's HTML as ``rolls/_rolled.html`` shows it: rendered once in this
+    """The rolled entry's HTML as ``rolls/panels/_rolled.html`` shows it: rendered once in this
     language as the roll committed (rolls.log.rendered), for this answer and the table's sockets."""
     return None if entry is None else entry_html(entry, translation.get_language())
 
@@ -234,7 +234,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
         "opposed": opposed_panel_view(pending, choices, viewer=request.user),
         "opposed_settle": opposed_settle,
     }
-    return render(request, "rolls/_panel.html", context, status=status)
+    return render(request, "rolls/panels/_panel.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -331,7 +331,7 @@ def panel_on_load(request, campaign, character, *, session=_UNKNOWN) -> SafeStri
         response = _render(request, campaign, character, {}, session=session, rolled=waiting)
         return SafeString(response.content.decode())
     slot = {"campaign": campaign, "character": character}
-    return SafeString(render_to_string("rolls/_panel_slot.html", slot, request))
+    return SafeString(render_to_string("rolls/panels/_slot.html", slot, request))
 
 
 def _shown(choices, character) -> Roll | None:
@@ -449,7 +449,7 @@ def _roll_answer(request, campaign, character, roll) -> HttpResponse:
         "follow_ups": follow_ups,
         "roll_menu": _roll_menu(request, roll, entry, character, campaign),
     }
-    response = render(request, "rolls/_roll_answer.html", context)
+    response = render(request, "rolls/panels/_roll_answer.html", context)
     return reswap(retarget(response, "#test-panel-rolled"), "innerHTML")
 
 
