@@ -104,7 +104,7 @@ class System(Protocol):
     #: Tables the rules bring (RULES.md's lists): dicts of ``name``, ``dice``, ``purpose`` and
     #: ``rows`` (quick entry lines); the GM adds them to a campaign and edits them.
     default_tables: tuple[Mapping[str, Any], ...]
-    #: How the system's test works, for its page under /rules/ (``rolls.rules_pages.RulesPage``);
+    #: How the system's test works, for its page under /rules/ (``rolls.rules.pages.RulesPage``);
     #: None for no page.
     rules_page: Any
     #: Outcome keys the log reads in the system's own words ({"success": "Lyckat (success)"} in

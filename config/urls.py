@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from campaigns import views as campaign_views
 from config import account_views
-from rolls import rules_views
+from rolls.rules import views as rules_views
 
 accounts = [
     path("signup/", account_views.signup, name="signup"),

@@ -12,7 +12,7 @@ from django.utils.html import escape
 from campaigns.models import System
 from campaigns.systems import BaseSystem, get_system, register, unregister
 from rolls.demo import seed_demo
-from rolls.rules_pages import RulesPage, rules_pages
+from rolls.rules.pages import RulesPage, rules_pages
 from sheets.models import Character
 
 #: Each registered system's page, read through the registry (``System.rules_page``).

@@ -1,10 +1,10 @@
-"""How Caerbannog's test works, in our words, for its page under /rules/ (``rolls.rules_pages``)."""
+"""How Caerbannog's test works, in our words, for its page under /rules/ (``rolls.rules.pages``)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from rolls.rules_pages import RulesPage
+from rolls.rules.pages import RulesPage
 
 PAGE = RulesPage(
     system="caerbannog",

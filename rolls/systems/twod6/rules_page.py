@@ -1,10 +1,10 @@
-"""How 2d6's test works, in our words, for its page under /rules/ (``rolls.rules_pages``)."""
+"""How 2d6's test works, in our words, for its page under /rules/ (``rolls.rules.pages``)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from rolls.rules_pages import RulesPage
+from rolls.rules.pages import RulesPage
 
 PAGE = RulesPage(
     system="2d6",

@@ -7,7 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from rolls.rules_pages import rules_page_of, rules_pages
+from rolls.rules.pages import rules_page_of, rules_pages
 
 
 @require_safe
