@@ -65,7 +65,7 @@ class System(Protocol):
     #: The rules allow something after a roll (``follow_ups`` and ``build_follow_up``).
     has_follow_ups: bool
     #: The rules let the GM do something after a test's roll (``gm_follow_ups``), called or
-    #: free (the dashboard's box of the latest free rolls, ``rolls.gm_readings``).
+    #: free (the dashboard's box of the latest free rolls, ``rolls.dashboard.gm_readings``).
     has_gm_follow_ups: bool
     #: Why the GM may do nothing after a roll the rules offer the GM nothing on.
     gm_follow_up_refusal: Any
@@ -84,7 +84,7 @@ class System(Protocol):
     #: The dashboard shows the strip of what the GM may apply after a roll (FastTest).
     after_roll_strip: bool
     #: The GM marks combat turns and rounds on the dashboard ("Turn starts" on each party card,
-    #: "New round"): the rules count on them (``rolls.turns``; Caerbannog's reactions).
+    #: "New round"): the rules count on them (``rolls.dashboard.turns``; Caerbannog's reactions).
     turns: bool
     #: The sheet has the wound tracker's actions (FastTest).
     wound_tracker: bool
@@ -182,7 +182,8 @@ class System(Protocol):
         """The panel of one follow-up offered by ``gm_follow_ups``."""
 
     def npc_fields(self) -> tuple[Any, ...]:
-        """The numbers of the GM's form for an NPC's own test (``rolls.npc_rolls.Field``)."""
+        """The numbers of the GM's form for an NPC's own test
+        (``rolls.dashboard.npc_rolls.Field``)."""
 
     def npc_params(self, values: Mapping[str, int]) -> tuple[dict[str, Any], list[dict]]:
         """The engine's params and the log's sources for an NPC's test typed by the GM."""

@@ -30,7 +30,8 @@ class PendingTestAdmin(admin.ModelAdmin):
     readonly_fields = ["revision", "roll"]
 
 
-# After the roll and awards (rolls.after_roll, rolls.awards): records of what the GM applied.
+# After the roll and awards (rolls.after_roll, rolls.dashboard.awards): records of what the GM
+# applied.
 from rolls.models import AppliedWound, Award  # noqa: E402
 
 
@@ -111,7 +112,7 @@ class ConditionAdmin(admin.ModelAdmin):
         return False
 
 
-# Turns and rounds (rolls.turns): written only through its actions, read here.
+# Turns and rounds (rolls.dashboard.turns): written only through its actions, read here.
 from rolls.models import Turn  # noqa: E402
 
 

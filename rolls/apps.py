@@ -45,7 +45,7 @@ class RollsConfig(AppConfig):
         # What a table rolled after a roll was for, in each reader's language, in the log.
         register_purpose_words()
         # The occasions an award was given on, kept as its reason, in each reader's language.
-        from rolls.awards import register_occasion_words
+        from rolls.dashboard.awards import register_occasion_words
 
         register_occasion_words()
 

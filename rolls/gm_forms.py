@@ -1,6 +1,6 @@
 """The small forms of the GM's tools on the dashboard (and of quick dice and random tables):
 each view reads its POST through one of these, never by hand. The changes to a pending test
-have theirs in ``rolls.pending.forms``; an NPC's own test in ``rolls.npc_rolls``.
+have theirs in ``rolls.pending.forms``; an NPC's own test in ``rolls.dashboard.npc_rolls``.
 
 Fields read text as posted (``Text``: a NUL is refused by the rule that reads it, in its own
 words) and numbers as ``WholeNumber`` (text that is no whole number kept as text, so the view

@@ -170,7 +170,7 @@ class PendingTest(models.Model):
         return f"{self.character} r{self.revision} ({self.status})"
 
 
-# --- After the roll: combat wounds and awards (rolls.after_roll, rolls.awards) ------------------
+# --- After the roll: combat wounds and awards (rolls.after_roll, rolls.dashboard.awards) -------
 
 
 class AppliedWound(models.Model):
@@ -479,12 +479,12 @@ class Condition(models.Model):
 class Turn(models.Model):
     """A combat turn the GM started in a scene (the party card's "Turn starts"), or a new round
     the GM called (``character`` None): the table's whose-turn and which-round, kept in the
-    database so every worker reads the same (rolls.turns).
+    database so every worker reads the same (rolls.dashboard.turns).
 
     The scene's latest row is where the fight stands; a new scene has none, so the turns end
     with their scene. ``after_seq`` is the session's last log entry when the row was made: the
     entries after it happened in this turn (a reaction within a round, Caerbannog). Written
-    only through ``rolls.turns``.
+    only through ``rolls.dashboard.turns``.
     """
 
     scene = models.ForeignKey("campaigns.Scene", on_delete=models.CASCADE, related_name="turns")

@@ -42,7 +42,7 @@ urlpatterns += [
     path("quick-dice/", quick_dice.quick_roll, name="quick_roll"),
 ]
 
-from rolls import dashboard  # noqa: E402
+from rolls.dashboard import views as dashboard  # noqa: E402
 from rolls.live import parts as live_parts  # noqa: E402
 
 urlpatterns += [
@@ -63,8 +63,8 @@ urlpatterns += [
 ]
 
 # The GM's tools on the dashboard: after the roll, awards, a night's rest, an NPC's own test.
-from rolls import gm_views  # noqa: E402
 from rolls.conditions import views as condition_views  # noqa: E402
+from rolls.dashboard import gm_views  # noqa: E402
 
 urlpatterns += [
     path("dashboard/after-roll/", gm_views.after_roll_strip, name="after_roll_strip"),

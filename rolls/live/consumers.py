@@ -331,7 +331,8 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         )
 
     async def table_turn(self, event: dict[str, Any]) -> None:
-        """The fight's turn or round changed (rolls.turns): the panels and the party follow."""
+        """The fight's turn or round changed (rolls.dashboard.turns): the panels and the party
+        follow."""
         await self.send_json({k: v for k, v in event.items() if k != "type"} | {"type": "turn"})
 
     async def table_presence(self, event: dict[str, Any]) -> None:

@@ -20,8 +20,8 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from campaigns.access import gm_campaign
-from rolls import dashboard
 from rolls.conditions import views as condition_views
+from rolls.dashboard import views as dashboard
 
 
 @dataclass(frozen=True)
@@ -47,17 +47,17 @@ def _part(id: str, template: str, context: Callable, events: str) -> Part:
 # The GM's dashboard: part, its template, its context, the events that change it. "entry": a
 # roll or a note landed; "pending": a called test changed (or its player's choices did);
 # "sheet": a character changed; "session"/"scene": the session or its scene changed; "turn":
-# the fight's turn or round changed (rolls.turns).
+# the fight's turn or round changed (rolls.dashboard.turns).
 # fmt: off
 # ruff: noqa: E501 (one row per part reads as the table it is)
 DASHBOARD = (
-    _part("dash-meta", "rolls/_dash_meta.html", _plain(dashboard.meta_context), "scene session pending entry"),
+    _part("dash-meta", "rolls/dashboard/_meta.html", _plain(dashboard.meta_context), "scene session pending entry"),
     _part("pending-tests", "rolls/pending/_list.html", dashboard.pending_part_context, "pending sheet session entry"),
-    _part("after-roll", "rolls/_after_roll.html", _plain(dashboard.after_roll_context), "entry pending session"),
-    _part("gm-readings", "rolls/_gm_readings.html", _plain(dashboard.gm_readings_context), "entry session"),
+    _part("after-roll", "rolls/dashboard/_after_roll.html", _plain(dashboard.after_roll_context), "entry pending session"),
+    _part("gm-readings", "rolls/dashboard/_gm_readings.html", _plain(dashboard.gm_readings_context), "entry session"),
     _part("roll-options", "rolls/_roll_options.html", _plain(condition_views.options_context), "entry session"),
-    _part("roll-results", "rolls/_gm_box.html", _plain(dashboard.gm_box_context), "entry session"),  # the system's box
-    _part("party", "rolls/_party.html", _plain(dashboard.party_context), "entry sheet session scene turn"),
+    _part("roll-results", "rolls/dashboard/_gm_box.html", _plain(dashboard.gm_box_context), "entry session"),  # the system's box
+    _part("party", "rolls/dashboard/_party.html", _plain(dashboard.party_context), "entry sheet session scene turn"),
     _part("random-tables", "rolls/tables/_box.html", _plain(dashboard.tables_context), "entry session"),
 )
 # fmt: on

@@ -19,7 +19,7 @@ from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import GameSession
 from config.text import text_problem
 from rolls import actions
-from rolls.awards import experience_dice_on
+from rolls.dashboard.awards import experience_dice_on
 from rolls.live.consumers import MAX_SEQ
 from rolls.log import export, stats
 from rolls.log.reading import entries_for, log_context, page_before

@@ -16,9 +16,9 @@ from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
-from rolls import npc_rolls
 from rolls.actions import ActionRefused
-from rolls.dashboard import _back
+from rolls.dashboard import npc_rolls
+from rolls.dashboard.views import _back
 from rolls.gm_forms import OpposedStartForm, RollKeyForm, SettleForm
 from rolls.models import OpposedTest
 from rolls.opposed import actions as opposed_actions

@@ -5,7 +5,7 @@ sheet, panel, settings, log facts, party vitals, awards, NPC tests, hooks, which
 itself), ``panel.py`` (its test panel and follow-ups), ``demo.py`` (its demo campaign) and
 ``rules_page.py`` (its page under /rules/); its templates are in ``templates/systems/<key>/``.
 The package's ``__init__`` stays empty on purpose: a module of the package (a panel's limits,
-read by ``rolls.npc_rolls``) can be imported without the whole System and what it imports.
+read by ``rolls.dashboard.npc_rolls``) can be imported without the whole System and what it imports.
 
 Two parts of a system live elsewhere, because the apps import one way, ``campaigns <- sheets <-
 rolls``: its sheet schema in ``sheets/systems/<key>.py`` (sheets may not import rolls) and its

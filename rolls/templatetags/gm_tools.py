@@ -9,7 +9,8 @@ from typing import Any
 
 from django import template
 
-from rolls import after_roll, awards, npc_rolls
+from rolls import after_roll
+from rolls.dashboard import awards, npc_rolls
 
 register = template.Library()
 

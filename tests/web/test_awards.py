@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
-from rolls import actions, awards
+from rolls import actions
+from rolls.dashboard import awards
 from rolls.models import Award
 from sheets.models import Character
 from tests.web.sheet_helpers import JULIO

@@ -1,7 +1,7 @@
 """Caerbannog's reaction limits (RULES.md 4.12, "Reactions"; issue 25, item 6): only outside the
 character's own turn, at most once per round, where the GM's "Turn starts" and "New round"
-on the dashboard say whose turn it is and which round (rolls.turns). Outside combat reactions
-stay as they were."""
+on the dashboard say whose turn it is and which round (rolls.dashboard.turns). Outside combat
+reactions stay as they were."""
 
 import copy
 import html
@@ -11,8 +11,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from rolls import actions, turns
+from rolls import actions
 from rolls.actions import ActionRefused
+from rolls.dashboard import turns
 from rolls.models import Roll, Turn
 from rolls.pending import actions as pending
 from rolls.systems.caerbannog import panel as caerbannog_panel

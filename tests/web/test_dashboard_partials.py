@@ -7,7 +7,7 @@ from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from rolls import dashboard
+from rolls.dashboard import views as dashboard
 from tests.web.test_after_roll import rolled, zarith
 
 pytestmark = pytest.mark.django_db
@@ -66,13 +66,13 @@ def test_a_partials_queries_do_not_grow_with_the_log(client, table, gm, name):
 #: Each part's context function and template: the template renders from what the function
 #: read, so neither it nor a template tag it loads runs a query.
 PARTS = [
-    ("meta_context", "rolls/_dash_meta.html"),
-    ("party_context", "rolls/_party.html"),
+    ("meta_context", "rolls/dashboard/_meta.html"),
+    ("party_context", "rolls/dashboard/_party.html"),
     ("pending_context", "rolls/pending/_list.html"),
-    ("after_roll_context", "rolls/_after_roll.html"),
-    ("awards_context", "rolls/_awards.html"),
+    ("after_roll_context", "rolls/dashboard/_after_roll.html"),
+    ("awards_context", "rolls/dashboard/_awards.html"),
     ("tables_context", "rolls/tables/_box.html"),
-    ("gm_readings_context", "rolls/_gm_readings.html"),
+    ("gm_readings_context", "rolls/dashboard/_gm_readings.html"),
 ]
 
 

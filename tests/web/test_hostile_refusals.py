@@ -74,11 +74,11 @@ def test_letters_tabs_and_line_breaks_are_ordinary_text(text):
 
 def _app_forms():
     import campaigns.forms
-    import rolls.awards
     import rolls.conditions.forms
+    import rolls.dashboard.awards
     import sheets.npc_forms
 
-    modules = (campaigns.forms, rolls.awards, rolls.conditions.forms, sheets.npc_forms)
+    modules = (campaigns.forms, rolls.dashboard.awards, rolls.conditions.forms, sheets.npc_forms)
     seen, stack = [], list(forms.Form.__subclasses__())
     while stack:
         cls = stack.pop()

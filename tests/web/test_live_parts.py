@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns import sessions
-from rolls import turns
+from rolls.dashboard import turns
 from rolls.live import parts as live_parts
 
 pytestmark = pytest.mark.django_db

@@ -179,7 +179,7 @@ def test_a_caerbannog_difficulty_keeps_its_polish_name_beside_the_english(
 
 
 def test_an_award_the_app_gives_its_reason_reads_in_the_readers_language(client, make_table, gm):
-    from rolls import awards
+    from rolls.dashboard import awards
 
     table = make_table("fasttest", settings={"fasttest": {"experience_dice": True}},
                        characters=[("Brunhilda", FASTTEST_SHEET)])  # fmt: skip

@@ -9,8 +9,9 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.test import Client
 
-from rolls import actions, turns
+from rolls import actions
 from rolls.actions import campaign_group
+from rolls.dashboard import turns
 from rolls.log.payload import roll_payload
 from tests.web.live import panel_url, roll, socket_for
 from tests.web.renders import renders_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.systems import BaseSystem, register
-from rolls import npc_rolls, party
+from rolls.dashboard import npc_rolls, party
 from rolls.engine import ast as engine
 from rolls.systems.ast import demo as demo_ast
 from rolls.systems.ast import panel

@@ -12,7 +12,7 @@ from campaigns.actions import ActionRefused
 from campaigns.forms import CaerbannogSettings
 from campaigns.system_settings import system_settings
 from campaigns.systems import BaseSystem, register
-from rolls import npc_rolls, party
+from rolls.dashboard import npc_rolls, party
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed.actions import OpposedRules, Outcome

@@ -7,7 +7,8 @@ from django.utils.translation import gettext_lazy
 from campaigns.forms import FastTestSettingsForm
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
 from campaigns.systems import BaseSystem, register
-from rolls import after_roll, awards, npc_rolls, party
+from rolls import after_roll
+from rolls.dashboard import awards, npc_rolls, party
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.opposed.actions import OpposedRules, Outcome

@@ -6,7 +6,8 @@ from django.utils.translation import gettext_lazy
 
 from campaigns import stored_text
 from campaigns.systems import BaseSystem, register
-from rolls import labels, npc_rolls
+from rolls import labels
+from rolls.dashboard import npc_rolls
 from rolls.engine import t10 as engine
 from rolls.systems.t10 import demo as demo_t10
 from rolls.systems.t10 import options as options_after

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from campaigns.systems import BaseSystem, register
-from rolls import npc_rolls
+from rolls.dashboard import npc_rolls
 from rolls.engine import twod6 as engine
 from rolls.opposed.actions import OpposedRules, Outcome
 from rolls.systems.twod6 import demo as demo_twod6

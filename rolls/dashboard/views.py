@@ -16,18 +16,19 @@ from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
-from rolls import after_roll, awards, gm_readings, turns
+from rolls import after_roll
 from rolls.actions import ActionRefused
 from rolls.conditions import actions as conditions
 from rolls.conditions import views as condition_views
 from rolls.conditions.forms import ConditionForm
+from rolls.dashboard import awards, gm_readings, turns
+from rolls.dashboard.party import vitals
 from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.log.payload import roll_payload
 from rolls.log.reading import log_context
 from rolls.models import PendingTest, RandomTable
 from rolls.opposed.actions import dashboard_view as opposed_view
 from rolls.panels import gm_limits
-from rolls.party import vitals
 from rolls.pending import actions as pending_actions
 from rolls.tables import random_tables
 from sheets import actions as sheet_actions
@@ -135,7 +136,8 @@ def party_context(campaign, session) -> dict[str, Any]:
 
 
 def turns_context(campaign, session) -> dict[str, Any]:
-    """The fight's round and whose turn it is, where the rules keep turns (``rolls.turns``)."""
+    """The fight's round and whose turn it is, where the rules keep turns
+    (``rolls.dashboard.turns``)."""
     keeps = get_system(campaign.system).turns
     return {
         "keeps_turns": keeps,
@@ -251,7 +253,7 @@ def _dashboard_context(request, campaign, **forms) -> dict[str, Any]:
 @login_required
 def dashboard(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
-    return render(request, "rolls/dashboard.html", _dashboard_context(request, campaign))
+    return render(request, "rolls/dashboard/page.html", _dashboard_context(request, campaign))
 
 
 @require_GET
@@ -260,7 +262,7 @@ def dashboard_meta(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The head line alone: it follows a new scene, the session, the challenge points."""
     campaign = gm_campaign(request, campaign_id)
     context = meta_context(campaign, open_session(campaign))
-    return render(request, "rolls/_dash_meta.html", context)
+    return render(request, "rolls/dashboard/_meta.html", context)
 
 
 @require_GET
@@ -269,7 +271,7 @@ def dashboard_party(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The party grid alone: the dashboard refreshes it when a sheet or a roll changes it."""
     campaign = gm_campaign(request, campaign_id)
     context = party_context(campaign, open_session(campaign))
-    return render(request, "rolls/_party.html", context)
+    return render(request, "rolls/dashboard/_party.html", context)
 
 
 @require_GET

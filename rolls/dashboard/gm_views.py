@@ -1,6 +1,6 @@
 """The GM's tools on the dashboard: after a roll (wound, magic die, experience die), awards, a
 night's rest and an NPC's own test. GM-only (404 for anyone else); writes go through
-``rolls.after_roll``, ``rolls.awards`` and ``rolls.npc_rolls``.
+``rolls.after_roll``, ``rolls.dashboard.awards`` and ``rolls.dashboard.npc_rolls``.
 
 Each form works without JavaScript (a redirect to the dashboard, or the dashboard again with
 the typed values kept); with htmx each answers with the partial it changed, and tells the page
@@ -24,9 +24,10 @@ from django_htmx.http import trigger_client_event
 
 from campaigns.access import gm_campaign
 from campaigns.models import Campaign, GameSession
-from rolls import after_roll, awards, gm_readings, npc_rolls, turns
+from rolls import after_roll
 from rolls.actions import ActionRefused
-from rolls.dashboard import (
+from rolls.dashboard import awards, gm_readings, npc_rolls, turns
+from rolls.dashboard.views import (
     _dashboard_context,
     after_roll_context,
     awards_context,
@@ -57,7 +58,7 @@ def _key(request: HttpRequest) -> uuid.UUID | None:
 def _whole_dashboard(request, campaign, extra: dict[str, Any], status: int) -> HttpResponse:
     """Without JavaScript, an invalid form comes back inside the whole dashboard, values kept."""
     context = _dashboard_context(request, campaign, **extra) | extra
-    return render(request, "rolls/dashboard.html", context, status=status)
+    return render(request, "rolls/dashboard/page.html", context, status=status)
 
 
 # --- After the roll -----------------------------------------------------------------------------
@@ -70,7 +71,7 @@ def _strip(request, campaign, *, status=200, refusal="", changed=False) -> HttpR
             messages.error(request, refusal)
         return _dashboard(campaign, "#after-roll")
     context = after_roll_context(campaign, _session(campaign)) | {"after_roll_refusal": refusal}
-    response = render(request, "rolls/_after_roll.html", context, status=status)
+    response = render(request, "rolls/dashboard/_after_roll.html", context, status=status)
     if changed:
         trigger_client_event(response, SHEET_CHANGED)
     return response
@@ -95,7 +96,7 @@ def _fasttest_roll(campaign: Campaign, roll_id: int) -> Roll:
 def after_roll_strip(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     context = after_roll_context(campaign, _session(campaign))
-    return render(request, "rolls/_after_roll.html", context)
+    return render(request, "rolls/dashboard/_after_roll.html", context)
 
 
 @require_POST
@@ -158,7 +159,7 @@ def _readings(request, campaign, *, status=200, refusal="") -> HttpResponse:
             messages.error(request, refusal)
         return _dashboard(campaign, "#gm-readings")
     context = gm_readings_context(campaign, _session(campaign)) | {"gm_reading_refusal": refusal}
-    return render(request, "rolls/_gm_readings.html", context, status=status)
+    return render(request, "rolls/dashboard/_gm_readings.html", context, status=status)
 
 
 @require_GET
@@ -166,7 +167,9 @@ def _readings(request, campaign, *, status=200, refusal="") -> HttpResponse:
 def gm_readings_box(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     return render(
-        request, "rolls/_gm_readings.html", gm_readings_context(campaign, _session(campaign))
+        request,
+        "rolls/dashboard/_gm_readings.html",
+        gm_readings_context(campaign, _session(campaign)),
     )
 
 
@@ -199,7 +202,7 @@ def _characters(campaign: Campaign) -> list[Character]:
 
 def _awards(request, campaign, *, status=200, changed=False, **forms) -> HttpResponse:
     context = awards_context(campaign, **forms) | forms
-    response = render(request, "rolls/_awards.html", context, status=status)
+    response = render(request, "rolls/dashboard/_awards.html", context, status=status)
     if changed:
         trigger_client_event(response, SHEET_CHANGED)
     return response
@@ -292,7 +295,7 @@ def _card(
         "card_refusal": refusal,
         "card_note": note,
     }
-    response = render(request, "rolls/_card_tools.html", context, status=status)
+    response = render(request, "rolls/dashboard/_card_tools.html", context, status=status)
     if changed:
         trigger_client_event(response, SHEET_CHANGED)
     return response
@@ -323,8 +326,8 @@ def night_rest(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
-    """A character's combat turn starts: marked in the current scene (``rolls.turns``), with
-    what the rules grant then (``System.turn_started``), in one transaction."""
+    """A character's combat turn starts: marked in the current scene (``rolls.dashboard.turns``),
+    with what the rules grant then (``System.turn_started``), in one transaction."""
     campaign = gm_campaign(request, campaign_id)
     character = get_object_or_404(Character, pk=pk, campaign=campaign)
     try:
@@ -362,7 +365,7 @@ def _turn_started(campaign: Campaign, character: Character):
 @require_POST
 @login_required
 def new_round(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The GM starts the next round of the current scene's fight (``rolls.turns``)."""
+    """The GM starts the next round of the current scene's fight (``rolls.dashboard.turns``)."""
     campaign = gm_campaign(request, campaign_id)
     session = _session(campaign)
     try:
@@ -384,7 +387,7 @@ def new_round(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 def _turns(request, campaign, session, *, status=200, refusal="") -> HttpResponse:
     context = turns_context(campaign, session) | {"turn_refusal": refusal}
-    return render(request, "rolls/_turns.html", context, status=status)
+    return render(request, "rolls/dashboard/_turns.html", context, status=status)
 
 
 # --- An NPC's own test --------------------------------------------------------------------------
@@ -401,7 +404,7 @@ def npc_roll_box(request: HttpRequest, campaign_id: int, pk: int) -> HttpRespons
     if request.GET:
         form = npc_rolls.read_form(campaign.system, request.GET, npc)
         context["npc_roll"] = {"npc_id": npc.pk, "form": form}
-    return render(request, "rolls/_npc_roll.html", context)
+    return render(request, "rolls/dashboard/_npc_roll.html", context)
 
 
 @require_POST
@@ -437,4 +440,4 @@ def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     if not request.htmx:
         return _whole_dashboard(request, campaign, {"npc_roll": state}, status=status)
     context = {"campaign": campaign, "session": _session(campaign), "npc": npc, "npc_roll": state}
-    return render(request, "rolls/_npc_roll.html", context, status=status)
+    return render(request, "rolls/dashboard/_npc_roll.html", context, status=status)
