@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from rolls.log import views
+from rolls.sessions import views
 
 urlpatterns = [
     path("log/", views.session_log, name="session_log"),
@@ -42,8 +42,8 @@ urlpatterns += [
     path("quick-dice/", quick_dice.quick_roll, name="quick_roll"),
 ]
 
+from rolls.dashboard import live_parts  # noqa: E402
 from rolls.dashboard import views as dashboard  # noqa: E402
-from rolls.live import parts as live_parts  # noqa: E402
 
 urlpatterns += [
     path("dashboard/", dashboard.dashboard, name="dashboard"),

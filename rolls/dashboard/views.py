@@ -24,8 +24,8 @@ from rolls.conditions.forms import ConditionForm
 from rolls.dashboard import awards, gm_readings, turns
 from rolls.dashboard.party import vitals
 from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
+from rolls.live.presence import log_context
 from rolls.log.payload import roll_payload
-from rolls.log.reading import log_context
 from rolls.models import PendingTest, RandomTable
 from rolls.opposed.actions import dashboard_view as opposed_view
 from rolls.panels import gm_limits

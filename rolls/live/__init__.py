@@ -1,2 +1,2 @@
-"""The live table: one websocket per open page (the consumer, its places, presence) and the map of
-which table event refreshes which part of a page."""
+"""The live table: one websocket per open page (the consumer, its places) and what reaches it
+when a character changes."""

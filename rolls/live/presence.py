@@ -24,6 +24,7 @@ from django.core.cache import cache
 from django.db.models import FilteredRelation, Q
 
 from rolls.live import socket_slots
+from rolls.log import reading
 
 HERE = "here"
 AWAY = "away"
@@ -93,3 +94,10 @@ def people(campaign, now: float | None = None) -> dict[str, Any]:
         found.append(person)
     found.sort(key=lambda person: not person["gm"])  # stable: the GM first, then by name
     return {"at": now, "people": found}
+
+
+def log_context(campaign, user, session=None) -> dict[str, Any]:
+    """What ``rolls/log/_log.html`` needs: the log (``rolls.log.reading.log_context``) and who is
+    at the table beside it. Here, not in the log: presence is read from the sockets' places,
+    which sit above the log (the consumer reads the log to replay it)."""
+    return reading.log_context(campaign, user, session) | {"log_presence": people(campaign)}

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns.models import Campaign, GameSession
-from rolls.live import presence
 from rolls.log.payload import for_viewer, roll_payload, sealed_for
 from rolls.log.payload import may_see as payload_may_see
 from rolls.models import Roll, Visibility
@@ -90,7 +89,8 @@ def shown_wherever(source: Roll, entry: Roll, *, unsealed: bool = False) -> bool
 
 
 def log_context(campaign: Campaign, user, session: GameSession | None = None) -> dict[str, Any]:
-    """What ``rolls/log/_log.html`` needs."""
+    """What ``rolls/log/_log.html`` needs but who is at the table
+    (``rolls.live.presence.log_context`` adds it)."""
     session = session or current_session(campaign)
     is_gm = campaign.is_gm(user)
     entries, earlier = page_before(session, user, is_gm) if session else ([], None)
@@ -101,5 +101,4 @@ def log_context(campaign: Campaign, user, session: GameSession | None = None) ->
         "log_earlier": earlier,
         "log_last_seq": session.last_seq if session else 0,
         "log_is_gm": is_gm,
-        "log_presence": presence.people(campaign),
     }

@@ -10,7 +10,7 @@ from django.http import HttpRequest
 
 from campaigns.models import Campaign
 from rolls.conditions import actions as conditions
-from rolls.log.reading import log_context
+from rolls.live.presence import log_context
 from rolls.panels.views import panel_on_load
 
 

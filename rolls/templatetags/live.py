@@ -2,7 +2,7 @@
 
 from django import template
 
-from rolls.live import parts as live_parts
+from rolls.dashboard import live_parts
 
 register = template.Library()
 

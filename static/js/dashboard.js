@@ -1,4 +1,4 @@
-// The GM's dashboard keeps itself current through rolls/live/parts.py (one refresher, parts
+// The GM's dashboard keeps itself current through rolls/dashboard/live_parts.py (one refresher, parts
 // morphed in). What is left here: one-handed on a phone, the NPC lists start folded (the
 // hand, an NPC picked for a test), so the party and the tests being shaped come first.
 (function () {

@@ -15,7 +15,7 @@
     if (phone.matches) panel.scrollIntoView({ block: "start" });
   }
 
-  // --- Which table event refreshes the panel (the dashboard's map: rolls/live/parts.py) ---
+  // --- Which table event refreshes the panel (the dashboard's map: rolls/dashboard/live_parts.py) ---
   const REFRESHES = {
     "table:pending": function (d) {
       // Not the GM's card following this player's own choices (draft).

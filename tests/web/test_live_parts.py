@@ -1,6 +1,6 @@
 """A live part of the GM's dashboard after a table event is exactly the part a reload shows: for
-every part the one map (rolls/live/parts.py) refreshes and every kind of event, in all five
-systems, the refresher's answer carries the same HTML as a fresh page load."""
+every part the one map (rolls/dashboard/live_parts.py) refreshes and every kind of event, in all
+five systems, the refresher's answer carries the same HTML as a fresh page load."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns import sessions
-from rolls.dashboard import turns
-from rolls.live import parts as live_parts
+from rolls.dashboard import live_parts, turns
 
 pytestmark = pytest.mark.django_db
 

@@ -139,7 +139,8 @@ def test_the_parts_of_a_page_that_show_the_session_are_refreshed_when_it_changes
     hero.data = copy.deepcopy(SHEET)
     hero.save()
     client.force_login(gm)
-    # The dashboard asks once for every part the session's event changes (rolls/live/parts.py).
+    # The dashboard asks once for every part the session's event changes
+    # (rolls/dashboard/live_parts.py).
     live = reverse("dashboard_live", args=[campaign.pk])
     answer = client.get(live, {"event": "table:session"}, HTTP_HX_REQUEST="true").content.decode()
     for part in ("dash-meta", "pending-tests", "party", "after-roll", "random-tables"):

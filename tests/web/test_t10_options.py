@@ -12,7 +12,7 @@ from django.utils import translation
 from campaigns.models import Campaign, Membership
 from campaigns.sessions import end_session
 from rolls import actions
-from rolls.live import parts as live_parts
+from rolls.dashboard import live_parts
 from rolls.models import Condition, RandomTable, Roll
 from sheets.models import Character
 from tests.web.live import panel_url, seat

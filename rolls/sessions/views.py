@@ -21,8 +21,9 @@ from config.text import text_problem
 from rolls import actions
 from rolls.dashboard.awards import experience_dice_on
 from rolls.live.consumers import MAX_SEQ
+from rolls.live.presence import log_context
 from rolls.log import export, stats
-from rolls.log.reading import entries_for, log_context, page_before
+from rolls.log.reading import entries_for, page_before
 from rolls.models import PendingTest
 from rolls.panels import sheet_page
 from sheets.models import Character
@@ -101,11 +102,11 @@ def session_detail(request: HttpRequest, campaign_id: int, session_id: int) -> H
         context = {"cues_session": session if session.is_open else None}
     context |= log_context(campaign, request.user, session)
     context |= _side_context(request, campaign, session)
-    return render(request, "rolls/log/session_detail.html", context)
+    return render(request, "rolls/sessions/detail.html", context)
 
 
 def _side_context(request: HttpRequest, campaign, session) -> dict[str, Any]:
-    """What ``rolls/log/_session_side.html`` shows: the session, its scenes, the GM's tools."""
+    """What ``rolls/sessions/_side.html`` shows: the session, its scenes, the GM's tools."""
     return {
         "campaign": campaign,
         "session": session,
@@ -121,9 +122,7 @@ def session_side(request: HttpRequest, campaign_id: int, session_id: int) -> Htt
     session ends or (with challenge points) a roll spends them."""
     campaign = member_campaign(request, campaign_id)
     session = _session_of(campaign, session_id)
-    return render(
-        request, "rolls/log/_session_side.html", _side_context(request, campaign, session)
-    )
+    return render(request, "rolls/sessions/_side.html", _side_context(request, campaign, session))
 
 
 @require_GET
@@ -146,7 +145,7 @@ def session_stats(request: HttpRequest, campaign_id: int, session_id: int) -> Ht
         "min_expected": stats.MIN_EXPECTED,
         "chart": {"width": stats.CHART_WIDTH, "height": stats.CHART_HEIGHT},
     }
-    return render(request, "rolls/log/session_stats.html", context)
+    return render(request, "rolls/sessions/stats.html", context)
 
 
 @require_POST
@@ -181,7 +180,7 @@ def session_end(request: HttpRequest, campaign_id: int, session_id: int) -> Http
             "open_tests": session.pending_tests.filter(status=PendingTest.Status.OPEN).count(),
             "converts_dice": experience_dice_on(campaign),
         }
-        return render(request, "rolls/log/session_end.html", context)
+        return render(request, "rolls/sessions/end.html", context)
     try:
         sessions.end_session(session)
     except actions.ActionRefused as refusal:

@@ -2,7 +2,7 @@
 
 DESIGN.md, "How a page stays current": the socket tells a page what changed (``table:entry``,
 ``table:pending`` ...); the page asks once for the parts that event changes (its refresher,
-``rolls/live/_refresh.html``), and the answer carries each of them, morphed into place
+``rolls/dashboard/_live_refresh.html``), and the answer carries each of them, morphed into place
 (``hx-swap-oob="morph"``). A part is rendered by the very context function and template the
 full page uses, so a refresh shows exactly what a reload shows.
 """
