@@ -3,7 +3,7 @@
 Every system's ``sheet`` (``campaigns.systems.System.sheet``) offers the same small interface,
 which the generic sheet views call; nothing outside these modules knows a system's sheet rules.
 A system without sheet templates of its own may use the generic ones
-(``sheets/_generic_form.html``, ``sheets/_generic_sheet.html``: a list of named values).
+(``sheets/generic/form.html``, ``sheets/generic/sheet.html``: a list of named values).
 
 - ``default_data(campaign) -> dict``: a blank sheet for a new character in that campaign.
 - ``data_from_post(post, campaign) -> dict``: the sheet as typed in the form (a ``QueryDict``),
