@@ -26,11 +26,11 @@ from rolls.dashboard.party import vitals
 from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.live.presence import log_context
 from rolls.log.payload import roll_payload
-from rolls.models import PendingTest, RandomTable
+from rolls.models import PendingTest
 from rolls.opposed.actions import dashboard_view as opposed_view
 from rolls.panels import gm_limits
 from rolls.pending import actions as pending_actions
-from rolls.tables import random_tables
+from rolls.tables.views import box_context as tables_context  # the tables box, as it shows
 from sheets import actions as sheet_actions
 from sheets.models import NPC, Character
 from sheets.npc_forms import QuickNPCForm
@@ -219,16 +219,6 @@ def awards_context(campaign, **forms) -> dict[str, Any]:
         "note": forms.get("awards_note", ""),
     }
     return {"campaign": campaign, "awards_box": box}
-
-
-def tables_context(campaign, session) -> dict[str, Any]:
-    """The GM's random tables, and those the rules call for after the latest rolls."""
-    return {
-        "campaign": campaign,
-        "session": session,
-        "random_tables": list(RandomTable.objects.filter(campaign=campaign)),
-        "table_offers": random_tables.offers(campaign, session),
-    }
 
 
 def _dashboard_context(request, campaign, **forms) -> dict[str, Any]:

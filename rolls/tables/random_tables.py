@@ -447,6 +447,13 @@ def offers(campaign: Campaign, session: GameSession | None) -> list[dict[str, An
     return found
 
 
+def latest_roll(session) -> Roll | None:
+    """The open session's latest table roll: what the GM's tables box shows as rolled."""
+    if session is None or not session.is_open:
+        return None
+    return Roll.objects.filter(session=session, kind=TABLE).order_by("-seq").first()
+
+
 def purpose_word(system_key: str, purpose: str) -> str:
     """The log's message naming what a table was rolled for (``register_purpose_words``)."""
     return f"table_purpose:{system_key}:{purpose}"

@@ -6,6 +6,8 @@ and a message naming the lines to fix, so nothing is lost.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -156,15 +158,24 @@ def table_export(request: HttpRequest, campaign_id: int, pk: int, fmt: str) -> H
     return response
 
 
-def _box(request, campaign, status=200, **extra) -> HttpResponse:
-    session = GameSession.objects.open().filter(campaign=campaign).first()
-    context = {
+def box_context(campaign, session) -> dict[str, Any]:
+    """What the GM's tables box shows (the dashboard's part and this box's own answers alike):
+    the tables, those the rules call for after the latest rolls, and the latest table rolled.
+    The rolled entry is read from the log, not carried by the roll's answer, so the refresh the
+    roll's own table event sets off shows it too, whichever of the two answers lands last."""
+    rolled = random_tables.latest_roll(session)
+    return {
         "campaign": campaign,
         "session": session,
-        "random_tables": RandomTable.objects.filter(campaign=campaign),
+        "random_tables": list(RandomTable.objects.filter(campaign=campaign)),
         "table_offers": random_tables.offers(campaign, session),
-        **extra,
+        "table_rolled": entry_for(rolled, campaign.gm, True) if rolled else None,
     }
+
+
+def _box(request, campaign, status=200, **extra) -> HttpResponse:
+    session = GameSession.objects.open().filter(campaign=campaign).first()
+    context = box_context(campaign, session) | extra
     return render(request, "rolls/tables/_box.html", context, status=status)
 
 
@@ -190,7 +201,7 @@ def table_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         messages.error(request, str(refusal))
         return redirect(reverse("dashboard", args=[campaign.pk]) + "#random-tables")
     if request.htmx:
-        return _box(request, campaign, table_rolled=entry_for(roll, request.user, True))
+        return _box(request, campaign)
     shown = _("hidden") if roll.visibility == Visibility.HIDDEN else _("public")
     answer = roll.result["answer"]
     messages.success(

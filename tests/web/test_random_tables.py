@@ -434,6 +434,33 @@ def test_with_htmx_the_box_answers_with_the_rolled_entry(client, monkeypatch, ta
     assert "1 → 1-3:</span> a gust of wind" in body
 
 
+def tables_box(html: str) -> str:
+    """The GM's tables box of a page or a refresh (no other part is inside it)."""
+    start = html.index('id="random-tables"')
+    return html[start : html.index("</section>", start)]
+
+
+def test_the_table_events_own_refresh_of_the_box_shows_the_roll_too(client, monkeypatch, table, gm):
+    """CI saw the rolled entry vanish: the roll's own table event refreshes the dashboard's parts,
+    and that answer, landing after the roll's, morphed the box back to one with no entry."""
+    campaign = table.campaign
+    client.force_login(gm)
+    deal(monkeypatch, 6)
+    roll(client, campaign, weather(campaign), visibility="hidden", **HX)
+    live = reverse("dashboard_live", args=[campaign.pk])
+    refreshed = client.get(live, {"event": "table:entry"}).content.decode()
+    assert "6 → 6:</span> a clear sky" in tables_box(refreshed)
+
+
+def test_a_reload_of_the_dashboard_shows_the_latest_table_roll(client, monkeypatch, table, gm):
+    campaign = table.campaign
+    client.force_login(gm)
+    deal(monkeypatch, 4)
+    roll(client, campaign, weather(campaign))
+    page = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
+    assert "4 → 4-5:</span> rain" in tables_box(page)
+
+
 def test_with_htmx_a_refusal_is_shown_in_the_box(client, table, gm):
     campaign = table.campaign
     client.force_login(gm)
