@@ -121,11 +121,6 @@ FEATURES = (
 #: done (issue 27). The test fails on any other, and on one of these that is gone, so the list
 #: only shrinks.
 NOT_YET = {
-    # The NPC test's fields per system (FASTTEST_/CAERBANNOG_FIELDS) are still in npc_rolls.
-    ("rolls.dashboard.npc_rolls", "rolls.systems.caerbannog"),
-    ("rolls.dashboard.npc_rolls", "rolls.systems.caerbannog.panel"),
-    ("rolls.dashboard.npc_rolls", "rolls.systems.twod6"),
-    ("rolls.dashboard.npc_rolls", "rolls.systems.twod6.panel"),
     # Opposed tests answer with the dashboard's pending part, which shows them beside the calls.
     ("rolls.opposed.views", "rolls.dashboard"),
     ("rolls.opposed.views", "rolls.dashboard.npc_rolls"),

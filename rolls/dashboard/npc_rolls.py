@@ -5,8 +5,11 @@ penalty dice against the players), so the GM types a chance (1-9) and bonus or p
 plain FastTest test. The other systems get one small form each, mapped to the engine's params:
 Caerbannog a skill level (three dice of its size), a difficulty and easing; T10 a pool and a
 difficulty; AST white dice and what is added to the test level; 2d6 attribute, skill and
-difficulty. The engine checks the params again; nothing is rolled that it refuses. A difficulty
-takes the same range as the system's called tests (its panel's ``GM_LIMITS``).
+difficulty. Each system's form and its params are in its own folder
+(``rolls/systems/<key>/npc_test.py``, ``System.npc_fields`` and ``System.npc_params``); this
+module reads and rolls any of them. The engine checks the params again; nothing is rolled that it
+refuses. A difficulty takes the same range as the system's called tests (its panel's
+``GM_LIMITS``).
 """
 
 from __future__ import annotations
@@ -18,27 +21,20 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
 from rolls.actions import ActionRefused, record_roll
-from rolls.engine import EngineError, caerbannog, fasttest, t10
+from rolls.engine import EngineError
 from rolls.engine.core import OUTCOMES
 from rolls.models import Roll, Visibility
-from rolls.panels import source
 from rolls.pending.forms import Text, WholeNumber, whole
-from rolls.systems.caerbannog import panel as caerbannog_panel
-from rolls.systems.twod6 import panel as twod6_panel
 from rolls.words import joined, words
 from sheets.models import NPC
-from sheets.systems.fasttest import ATTRIBUTES as FASTTEST_ATTRIBUTES
 
 WHAT_MAX = 80
 MAX_DICE_TYPED = 20
-ROMAN = ("0", "I", "II", "III", "IV")
-DEFAULT_CAERBANNOG_DIFFICULTY = caerbannog.DIFFICULTIES["przeciętny"]
 RANKS = {key: rank for rank, key in enumerate(OUTCOMES)}
 
 
@@ -53,70 +49,6 @@ class Field:
     default: int
     choices: tuple[tuple[int, Any], ...] = ()
 
-
-# Each system's own form (``System.npc_fields``), with its builder (``System.npc_params``).
-FASTTEST_FIELDS: tuple[Field, ...] = (
-    Field("chance", gettext_lazy("Chance (1–9)"), fasttest.CHANCE_MIN, fasttest.CHANCE_MAX, 5),
-    Field("bonus", gettext_lazy("Bonus dice"), 0, MAX_DICE_TYPED, 0),
-    Field("penalty", gettext_lazy("Penalty dice"), 0, MAX_DICE_TYPED, 0),
-)
-CAERBANNOG_FIELDS: tuple[Field, ...] = (
-    Field(
-        "level",
-        gettext_lazy("Skill level"),
-        0,
-        len(caerbannog.SKILL_DICE) - 1,
-        1,
-        tuple(
-            (index, f"{ROMAN[index]} (3k{sides})")
-            for index, sides in enumerate(caerbannog.SKILL_DICE)
-        ),
-    ),
-    Field(
-        "difficulty",
-        gettext_lazy("Difficulty"),
-        caerbannog_panel.GM_LIMITS["difficulty"].low,
-        caerbannog_panel.GM_LIMITS["difficulty"].high,
-        DEFAULT_CAERBANNOG_DIFFICULTY,
-    ),
-    Field(
-        "ease",
-        gettext_lazy("Eased or hindered"),
-        -1,
-        1,
-        0,
-        (
-            (0, gettext_lazy("neither")),
-            (1, gettext_lazy("eased: read the highest die")),
-            (-1, gettext_lazy("hindered: read the lowest die")),
-        ),
-    ),
-)
-T10_FIELDS: tuple[Field, ...] = (
-    Field("pool", gettext_lazy("Dice in the pool"), 0, 30, 4),
-    Field(
-        "difficulty",
-        gettext_lazy("Difficulty"),
-        t10.MIN_DIFFICULTY,
-        t10.MAX_DIFFICULTY,
-        t10.DEFAULT_DIFFICULTY,
-    ),
-)
-AST_FIELDS: tuple[Field, ...] = (
-    Field("white", gettext_lazy("White dice"), 0, MAX_DICE_TYPED, 2),
-    Field("level_mod", gettext_lazy("Added to the test level"), 0, MAX_DICE_TYPED, 0),
-)
-TWOD6_FIELDS: tuple[Field, ...] = (
-    Field("attribute", gettext_lazy("Attribute"), 0, 20, 5),
-    Field("skill", gettext_lazy("Skill"), 0, 20, 3),
-    Field(
-        "difficulty",
-        gettext_lazy("Difficulty"),
-        twod6_panel.GM_LIMITS["difficulty"].low,
-        twod6_panel.GM_LIMITS["difficulty"].high,
-        twod6_panel.DEFAULT_DIFFICULTY,
-    ),
-)
 
 VISIBILITIES = (
     (Visibility.HIDDEN, Visibility.HIDDEN.label),
@@ -253,137 +185,6 @@ def _ready(form: NPCRollForm) -> None:
     odds = answer.get("odds") if isinstance(answer, dict) else None
     if isinstance(odds, dict):
         form.odds = sorted(odds.items(), key=lambda item: -RANKS.get(item[0], -1))
-
-
-def fasttest_params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    params: dict[str, Any] = {
-        "attribute": v["chance"], "skills": [], "bonus": v["bonus"], "penalty": v["penalty"],
-    }  # fmt: skip
-    _best_split(params)
-    sources = [source("attribute", v["chance"], words("chance_typed_by_gm"))]
-    if v["bonus"]:
-        sources.append(source("bonus", v["bonus"], words("typed_by_gm")))
-    if v["penalty"]:
-        sources.append(source("penalty", v["penalty"], words("typed_by_gm")))
-    return params, sources
-
-
-def fasttest_stats(npc: NPC | None) -> tuple[tuple[str, int], ...] | None:
-    """A full-stat NPC's attributes in sheet order, None for a trait-only NPC."""
-    stats = npc.stats if npc is not None and isinstance(npc.stats, dict) else {}
-    attributes = stats.get("attributes")
-    if not isinstance(attributes, dict) or not attributes:
-        return None
-    # In the sheet's order, never the stored one (PostgreSQL's jsonb keeps no key order).
-    return tuple(
-        (name, attributes[name]) for name in FASTTEST_ATTRIBUTES if whole(attributes.get(name))
-    )
-
-
-def fasttest_skills(npc: NPC, skill_names) -> tuple[tuple[str, int], ...]:
-    """The campaign's skills with the NPC's values (a skill it does not list is 0)."""
-    skills = npc.stats.get("skills") if isinstance(npc.stats.get("skills"), dict) else {}
-    return tuple((name, skills[name] if whole(skills.get(name)) else 0) for name in skill_names)
-
-
-def fasttest_stat_fields(npc: NPC, skill_names) -> tuple[Field, ...]:
-    """The form of a full-stat NPC's test, like a player's: an attribute, a skill (or none), and
-    the GM's bonus and penalty dice (its traits that apply, circumstances)."""
-    attributes = fasttest_stats(npc) or ()
-    skills = fasttest_skills(npc, skill_names)
-    return (
-        Field(
-            "attribute",
-            gettext_lazy("Attribute"),
-            0,
-            len(attributes) - 1,
-            0,
-            tuple((i, f"{name} {value}") for i, (name, value) in enumerate(attributes)),
-        ),
-        Field(
-            "skill",
-            gettext_lazy("Skill"),
-            0,
-            len(skills),
-            0,
-            ((0, gettext_lazy("none")),)
-            + tuple((i + 1, f"{name} {value:+d}") for i, (name, value) in enumerate(skills)),
-        ),
-    ) + FASTTEST_FIELDS[1:]
-
-
-def fasttest_stat_params(
-    v: dict[str, int], npc: NPC, skill_names
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The engine's params of a full-stat NPC's test: its attribute and skill read from its
-    stats, the split of bonus dice the best one (as the panel recommends to players)."""
-    name, attribute = (fasttest_stats(npc) or ())[v["attribute"]]
-    skills = fasttest_skills(npc, skill_names)
-    skill = skills[v["skill"] - 1] if v["skill"] else None
-    params: dict[str, Any] = {
-        "attribute": attribute,
-        "skills": [skill[1]] if skill else [],
-        "bonus": v["bonus"],
-        "penalty": v["penalty"],
-    }
-    parsed = _best_split(params)
-    sources = [source("attribute", attribute, name)]
-    if skill:
-        sources.append(source("skill", skill[1], skill[0]))
-    if v["bonus"]:
-        sources.append(source("bonus", v["bonus"], words("typed_by_gm")))
-    if v["penalty"]:
-        sources.append(source("penalty", v["penalty"], words("typed_by_gm")))
-    # As on a player's panel: points above 9 or below 1 are bonus or penalty dice.
-    if parsed.overflow_bonus:
-        sources.append(source("bonus", parsed.overflow_bonus, words("chance_above_9")))
-    if parsed.overflow_penalty:
-        sources.append(source("penalty", parsed.overflow_penalty, words("chance_below_1")))
-    return params, sources
-
-
-def _best_split(params: dict[str, Any]) -> fasttest.Params:
-    parsed = fasttest.parse_params(params)
-    if parsed.net > 0:
-        # Bonus dice: the split with the best odds, as the panel recommends to players. Penalty
-        # dice stay all d10 (RULES.md's Decision for the GM's choice).
-        params["extra_d10"] = fasttest.choose_split(fasttest.split_odds(parsed)).extra_d10
-    return parsed
-
-
-def caerbannog_params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    sides = caerbannog.SKILL_DICE[v["level"]]
-    params = {"dice": [sides] * 3, "difficulty": v["difficulty"], "ease": v["ease"]}
-    sources = [
-        source("rolled", 3, f"{ROMAN[v['level']]} (3d{sides})"),
-        source("difficulty", v["difficulty"]),
-    ]
-    if v["ease"]:
-        sources.append(source("ease" if v["ease"] > 0 else "hinder", 1))
-    return params, sources
-
-
-def t10_params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    params = {"pool": v["pool"], "difficulty": v["difficulty"]}
-    return params, [source("pool", v["pool"]), source("difficulty", v["difficulty"])]
-
-
-def ast_params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    params = {"white": v["white"], "level_mod": v["level_mod"]}
-    sources = [source("white", v["white"])]
-    if v["level_mod"]:
-        sources.append(source("level", v["level_mod"]))
-    return params, sources
-
-
-def twod6_params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    params = {"attribute": v["attribute"], "skill": v["skill"], "difficulty": v["difficulty"]}
-    sources = [
-        source("attribute", v["attribute"]),
-        source("skill", v["skill"]),
-        source("difficulty", v["difficulty"]),
-    ]
-    return params, sources
 
 
 def npc_label(npc: NPC, what: str) -> dict[str, Any]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.systems import BaseSystem, register
-from rolls.dashboard import npc_rolls, party
+from rolls.dashboard import party
 from rolls.engine import ast as engine
 from rolls.systems.ast import demo as demo_ast
-from rolls.systems.ast import panel
+from rolls.systems.ast import npc_test, panel
 from rolls.systems.ast.rules_page import PAGE as RULES_PAGE
 from sheets.systems import ast as sheet
 
@@ -71,10 +71,10 @@ class AST(BaseSystem):
         return panel.build_gm_follow_up(kind, roll, character, campaign, choices)
 
     def npc_fields(self):
-        return npc_rolls.AST_FIELDS
+        return npc_test.FIELDS
 
     def npc_params(self, values):
-        return npc_rolls.ast_params(values)
+        return npc_test.params(values)
 
 
 SYSTEM = register(AST())

@@ -12,11 +12,11 @@ from campaigns.actions import ActionRefused
 from campaigns.forms import CaerbannogSettings
 from campaigns.system_settings import system_settings
 from campaigns.systems import BaseSystem, register
-from rolls.dashboard import npc_rolls, party
+from rolls.dashboard import party
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed.actions import OpposedRules, Outcome
-from rolls.systems.caerbannog import blind, consequences, panel
+from rolls.systems.caerbannog import blind, consequences, npc_test, panel
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import group as group_rules
 from rolls.systems.caerbannog.rules_page import PAGE as RULES_PAGE
@@ -130,10 +130,10 @@ class Caerbannog(BaseSystem):
         return panel.build_follow_up(kind, roll, character, campaign, choices)
 
     def npc_fields(self):
-        return npc_rolls.CAERBANNOG_FIELDS
+        return npc_test.FIELDS
 
     def npc_params(self, values):
-        return npc_rolls.caerbannog_params(values)
+        return npc_test.params(values)
 
     def settings_form(self, campaign, settings, data=None):
         return CaerbannogSettings(data, settings=settings)

@@ -8,12 +8,12 @@ from campaigns.forms import FastTestSettingsForm
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
 from campaigns.systems import BaseSystem, register
 from rolls import after_roll
-from rolls.dashboard import awards, npc_rolls, party
+from rolls.dashboard import awards, party
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.opposed.actions import OpposedRules, Outcome
 from rolls.systems.fasttest import demo as demo_fasttest
-from rolls.systems.fasttest import panel, states
+from rolls.systems.fasttest import npc_test, panel, states
 from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
 from sheets.actions import rename_skills
 from sheets.systems import fasttest as sheet
@@ -96,10 +96,10 @@ class FastTest(BaseSystem):
         return panel.build_follow_up(kind, roll, character, campaign, choices)
 
     def npc_fields(self):
-        return npc_rolls.FASTTEST_FIELDS
+        return npc_test.FIELDS
 
     def npc_params(self, values):
-        return npc_rolls.fasttest_params(values)
+        return npc_test.params(values)
 
     # The seed allows two kinds of NPC: a trait list (penalty dice against the players) or
     # stats like a player's, rolled by the GM with the same engine.
@@ -107,14 +107,14 @@ class FastTest(BaseSystem):
         return sheet.ATTRIBUTES, tuple(system_settings(campaign)["skills"])
 
     def npc_roll_fields(self, npc):
-        if npc_rolls.fasttest_stats(npc) is None:
+        if npc_test.stats(npc) is None:
             return self.npc_fields()
-        return npc_rolls.fasttest_stat_fields(npc, self._skills(npc))
+        return npc_test.stat_fields(npc, self._skills(npc))
 
     def npc_roll_params(self, values, npc):
-        if npc_rolls.fasttest_stats(npc) is None:
+        if npc_test.stats(npc) is None:
             return self.npc_params(values)
-        return npc_rolls.fasttest_stat_params(values, npc, self._skills(npc))
+        return npc_test.stat_params(values, npc, self._skills(npc))
 
     @staticmethod
     def _skills(npc):

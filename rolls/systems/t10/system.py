@@ -7,11 +7,10 @@ from django.utils.translation import gettext_lazy
 from campaigns import stored_text
 from campaigns.systems import BaseSystem, register
 from rolls import labels
-from rolls.dashboard import npc_rolls
 from rolls.engine import t10 as engine
 from rolls.systems.t10 import demo as demo_t10
+from rolls.systems.t10 import npc_test, panel
 from rolls.systems.t10 import options as options_after
-from rolls.systems.t10 import panel
 from rolls.systems.t10.options import OPTIONS
 from rolls.systems.t10.rules_page import PAGE as RULES_PAGE
 from sheets.systems import t10 as sheet
@@ -110,10 +109,10 @@ class T10(BaseSystem):
         return sheet.view(data)
 
     def npc_fields(self):
-        return npc_rolls.T10_FIELDS
+        return npc_test.FIELDS
 
     def npc_params(self, values):
-        return npc_rolls.t10_params(values)
+        return npc_test.params(values)
 
 
 SYSTEM = register(T10())

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from campaigns.systems import BaseSystem, register
-from rolls.dashboard import npc_rolls
 from rolls.engine import twod6 as engine
 from rolls.opposed.actions import OpposedRules, Outcome
 from rolls.systems.twod6 import demo as demo_twod6
-from rolls.systems.twod6 import panel
+from rolls.systems.twod6 import npc_test, panel
 from rolls.systems.twod6.rules_page import PAGE as RULES_PAGE
 from sheets.systems import twod6 as sheet
 
@@ -47,10 +46,10 @@ class TwoD6(BaseSystem):
         return sheet.view(data)
 
     def npc_fields(self):
-        return npc_rolls.TWOD6_FIELDS
+        return npc_test.FIELDS
 
     def npc_params(self, values):
-        return npc_rolls.twod6_params(values)
+        return npc_test.params(values)
 
 
 SYSTEM = register(TwoD6())

@@ -1,0 +1,61 @@
+"""An NPC's own Caerbannog test (``rolls.dashboard.npc_rolls``): a skill level (three dice of its
+size), a difficulty and easing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy
+
+from rolls.dashboard.npc_rolls import Field
+from rolls.engine import caerbannog
+from rolls.panels import source
+from rolls.systems.caerbannog import panel
+
+ROMAN = ("0", "I", "II", "III", "IV")
+DEFAULT_DIFFICULTY = caerbannog.DIFFICULTIES["przeciętny"]
+
+FIELDS: tuple[Field, ...] = (
+    Field(
+        "level",
+        gettext_lazy("Skill level"),
+        0,
+        len(caerbannog.SKILL_DICE) - 1,
+        1,
+        tuple(
+            (index, f"{ROMAN[index]} (3k{sides})")
+            for index, sides in enumerate(caerbannog.SKILL_DICE)
+        ),
+    ),
+    Field(
+        "difficulty",
+        gettext_lazy("Difficulty"),
+        panel.GM_LIMITS["difficulty"].low,
+        panel.GM_LIMITS["difficulty"].high,
+        DEFAULT_DIFFICULTY,
+    ),
+    Field(
+        "ease",
+        gettext_lazy("Eased or hindered"),
+        -1,
+        1,
+        0,
+        (
+            (0, gettext_lazy("neither")),
+            (1, gettext_lazy("eased: read the highest die")),
+            (-1, gettext_lazy("hindered: read the lowest die")),
+        ),
+    ),
+)
+
+
+def params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    sides = caerbannog.SKILL_DICE[v["level"]]
+    params = {"dice": [sides] * 3, "difficulty": v["difficulty"], "ease": v["ease"]}
+    sources = [
+        source("rolled", 3, f"{ROMAN[v['level']]} (3d{sides})"),
+        source("difficulty", v["difficulty"]),
+    ]
+    if v["ease"]:
+        sources.append(source("ease" if v["ease"] > 0 else "hinder", 1))
+    return params, sources
