@@ -147,7 +147,7 @@ urlpatterns += [
 ]
 
 # Opposed tests (rolls.opposed): the GM starts one and rolls an NPC's side.
-from rolls.opposed import views as opposed_views  # noqa: E402
+from rolls.dashboard import opposed_views  # noqa: E402
 
 urlpatterns += [
     path("dashboard/opposed/", opposed_views.start_opposed, name="start_opposed"),

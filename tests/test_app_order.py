@@ -117,16 +117,6 @@ FEATURES = (
     "templatetags",
 )
 
-#: The imports against that order that stand today, each until the work named beside it is
-#: done (issue 27). The test fails on any other, and on one of these that is gone, so the list
-#: only shrinks.
-NOT_YET = {
-    # Opposed tests answer with the dashboard's pending part, which shows them beside the calls.
-    ("rolls.opposed.views", "rolls.dashboard"),
-    ("rolls.opposed.views", "rolls.dashboard.npc_rolls"),
-    ("rolls.opposed.views", "rolls.dashboard.views"),
-}
-
 
 def _feature(module: str) -> str | None:
     parts = module.split(".")
@@ -154,4 +144,4 @@ def test_a_feature_imports_only_the_features_before_it() -> None:
             other = _feature(imported)
             if other is not None and FEATURES.index(other) > FEATURES.index(feature):
                 against.add((module, imported))
-    assert against == NOT_YET
+    assert against == set()
