@@ -151,7 +151,7 @@ class System(Protocol):
         """The tests a condition on the sheet offers in one click (FastTest's waking test):
         dicts of ``label`` and ``roll`` (the panel's choices a click opens), [] for none."""
 
-    #: Opposed tests between two sides (``rolls.opposed.actions.OpposedRules``), None when the rules
+    #: Opposed tests between two sides (``rolls.opposed.rules.OpposedRules``), None when the rules
     #: have none (AST, T10).
     opposed: Any
     #: Group tests of an initiator and helpers (``rolls.group.actions.GroupRules``), None when

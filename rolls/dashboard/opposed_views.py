@@ -22,6 +22,7 @@ from rolls.dashboard.views import _back
 from rolls.gm_forms import OpposedStartForm, RollKeyForm, SettleForm
 from rolls.models import OpposedTest
 from rolls.opposed import actions as opposed_actions
+from rolls.opposed import settle
 from sheets.models import NPC, Character
 
 
@@ -137,7 +138,7 @@ def settle_side(request: HttpRequest, campaign_id: int, opposed_id: int) -> Http
     side = sent.cleaned_data.get("side", "")
     if not refusal:
         try:
-            opposed_actions.settle_side(
+            settle.settle_side(
                 opposed_id=opposed.pk,
                 user=request.user,
                 side=side,

@@ -27,7 +27,7 @@ from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.live.presence import log_context
 from rolls.log.payload import roll_payload
 from rolls.models import PendingTest
-from rolls.opposed.actions import dashboard_view as opposed_view
+from rolls.opposed.shown import dashboard_view as opposed_view
 from rolls.panels import gm_limits
 from rolls.pending import actions as pending_actions
 from rolls.tables.views import box_context as tables_context  # the tables box, as it shows

@@ -29,10 +29,10 @@ from rolls.log.reading import entry_for, may_see
 from rolls.log.rendered import entry_html
 from rolls.models import PendingTest, Roll, Visibility
 from rolls.opposed.actions import initiator_only as opposed_initiator_only
-from rolls.opposed.actions import panel_view as opposed_panel_view
-from rolls.opposed.actions import settle_refusal as opposed_settle_refusal
-from rolls.opposed.actions import settle_view as opposed_settle_view
-from rolls.opposed.actions import settled_in_turn as opposed_settled_in_turn
+from rolls.opposed.settle import settle_refusal as opposed_settle_refusal
+from rolls.opposed.settle import settled_in_turn as opposed_settled_in_turn
+from rolls.opposed.shown import panel_view as opposed_panel_view
+from rolls.opposed.shown import settle_view as opposed_settle_view
 from rolls.panels import Key, Name, WholeNumberOrNone, posted, with_target
 from rolls.pending import actions as pending_actions
 from rolls.pending.actions import pending_view

@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 from rolls.actions import ActionRefused, record_roll, roll_follow_up
 from rolls.engine import note
 from rolls.models import Roll
-from rolls.opposed.actions import Declared, initiators_difficulty
+from rolls.opposed.actions import initiators_difficulty
+from rolls.opposed.rules import Declared
 from rolls.panels import FollowUp
 from rolls.systems.caerbannog import panel
 from rolls.words import words

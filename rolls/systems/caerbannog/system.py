@@ -15,7 +15,7 @@ from campaigns.systems import BaseSystem, register
 from rolls.dashboard import party
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
-from rolls.opposed.actions import OpposedRules, Outcome
+from rolls.opposed.rules import OpposedRules, Outcome
 from rolls.systems.caerbannog import blind, consequences, npc_test, panel
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import group as group_rules

@@ -11,7 +11,7 @@ from rolls import after_roll
 from rolls.dashboard import awards, party
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
-from rolls.opposed.actions import OpposedRules, Outcome
+from rolls.opposed.rules import OpposedRules, Outcome
 from rolls.systems.fasttest import demo as demo_fasttest
 from rolls.systems.fasttest import npc_test, panel, states
 from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from campaigns.systems import BaseSystem, register
 from rolls.engine import twod6 as engine
-from rolls.opposed.actions import OpposedRules, Outcome
+from rolls.opposed.rules import OpposedRules, Outcome
 from rolls.systems.twod6 import demo as demo_twod6
 from rolls.systems.twod6 import npc_test, panel
 from rolls.systems.twod6.rules_page import PAGE as RULES_PAGE
