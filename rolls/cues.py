@@ -1,6 +1,6 @@
 """The cues above a page of the table: what the reader must do now elsewhere. The tests the GM
 calls for on their characters, and the group test under way. Rendered into the page's first
-HTML (``rolls/templatetags/cues.py``) and by their refreshes (``panel_views.my_calls``,
+HTML (``rolls/templatetags/cues.py``) and by their refreshes (``my_calls`` below,
 ``group_views.group_cue``), from these same functions."""
 
 from __future__ import annotations
@@ -8,9 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth.decorators import login_required
 from django.db.models import OuterRef, Subquery
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
 
+from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from rolls.group import actions as group
 from rolls.labels import DIFFICULTY_NAMES
@@ -113,3 +118,13 @@ def _open_session_and_group(campaign) -> tuple[GameSession | None, GroupTest | N
     if session is None or session.group_under_way is None:
         return session, None
     return session, GroupTest.objects.get(pk=session.group_under_way)
+
+
+@require_http_methods(["GET"])
+@login_required
+def my_calls(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The tests the GM is calling for on the user's characters: the cue every page shows
+    (``?sheet=`` leaves out the character whose panel is on that page)."""
+    campaign = member_campaign(request, campaign_id)
+    shown = call_cues(campaign, request.user, sheet=asked(request)["sheet"])
+    return render(request, "rolls/_call_cues.html", {"campaign": campaign, "cues": shown})

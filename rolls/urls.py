@@ -22,12 +22,13 @@ urlpatterns = [
     ),
 ]
 
+from rolls import cues  # noqa: E402
 from rolls.panels import views as panel_views  # noqa: E402
 from rolls.tables import quick_dice  # noqa: E402
 
 urlpatterns += [
     path("characters/<int:pk>/test/", panel_views.test_panel, name="test_panel"),
-    path("calls/", panel_views.my_calls, name="my_calls"),
+    path("calls/", cues.my_calls, name="my_calls"),
     path("characters/<int:pk>/test/roll/", panel_views.test_roll, name="test_roll"),
     path(
         "characters/<int:pk>/rolls/<int:roll_id>/options/",

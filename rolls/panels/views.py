@@ -4,24 +4,20 @@ from __future__ import annotations
 
 import uuid
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
-from rolls import actions, cues, roll_options
+from rolls import actions, roll_options
 from rolls.conditions import actions as conditions
 from rolls.conditions.forms import OptionsForm
 from rolls.engine.note import NOTE_KINDS
@@ -33,76 +29,17 @@ from rolls.opposed.settle import settle_refusal as opposed_settle_refusal
 from rolls.opposed.settle import settled_in_turn as opposed_settled_in_turn
 from rolls.opposed.shown import panel_view as opposed_panel_view
 from rolls.opposed.shown import settle_view as opposed_settle_view
-from rolls.panels import Key, Name, WholeNumberOrNone, posted, with_target
+from rolls.panels import posted, with_target
+from rolls.panels.requests import (
+    MALFORMED,
+    FollowUpRequest,
+    RollRequest,
+    ShownRequest,
+    asked_for,
+)
 from rolls.pending import actions as pending_actions
 from rolls.pending.actions import pending_view
 from sheets.access import member_character
-
-MALFORMED = gettext_lazy("This roll request is malformed; reload the page and try again.")
-
-
-class PanelRequest(forms.Form):
-    """Which test the panel shows: the GM's open call (``pending``), or one it was just told is
-    off (``called_off``); a number that is not one is no call at all."""
-
-    pending = WholeNumberOrNone()
-    called_off = WholeNumberOrNone()
-
-
-def _asked(choices, name: str) -> int | None:
-    form = PanelRequest(posted(choices))
-    return form.cleaned_data.get(name) if form.is_valid() else None
-
-
-class _Visibility(forms.Field):
-    """Who may see the roll, from what this user may choose; public when not posted."""
-
-    def __init__(self):
-        super().__init__(required=False)
-        self.allowed: dict[str, str] = {}
-
-    def clean(self, value):
-        value = Visibility.PUBLIC if value is None else value
-        if value not in self.allowed:
-            raise ValidationError(_("Choose who may see this roll."))
-        return value
-
-
-class _PendingId(Name):
-    """The called test being rolled: None for a free test, else its number."""
-
-    def clean(self, value):
-        raw = super().clean(value)
-        if not raw:
-            return None
-        try:
-            return int(raw)
-        except ValueError:
-            raise ValidationError(MALFORMED) from None
-
-
-class RollRequest(forms.Form):
-    """A roll's own fields beside the panel's choices: its key (a repeated key answers with the
-    first roll), who may see it, the page's nonce, and the called test and revision rolled."""
-
-    key = Key(MALFORMED)
-    visibility = _Visibility()
-    # As the page sent it: the fair dice check it and say what a nonce must be.
-    nonce = forms.Field(required=False)
-    pending = _PendingId()
-    revision = WholeNumberOrNone()
-
-    def __init__(self, choices=None, visibilities=()):
-        super().__init__(posted(choices))
-        self.fields["visibility"].allowed = dict(visibilities)
-        self.is_valid()
-
-
-class FollowUpRequest(forms.Form):
-    """A follow-up's own fields: its key and the page's nonce."""
-
-    key = Key(gettext_lazy("This request is malformed; reload the page and try again."))
-    nonce = forms.Field(required=False)
 
 
 def _character_to_roll(request: HttpRequest, campaign_id: int, pk: int):
@@ -129,7 +66,7 @@ def _visibilities(campaign, user) -> list[tuple[str, str]]:
 
 def _pending_for(character, choices) -> PendingTest | None:
     """The open pending test the panel was asked to show, if it is this character's."""
-    pending_id = _asked(choices, "pending")
+    pending_id = asked_for(choices, "pending")
     if pending_id is None:
         return None
     return PendingTest.objects.filter(
@@ -140,7 +77,7 @@ def _pending_for(character, choices) -> PendingTest | None:
 def _called_off(character, choices) -> PendingTest | None:
     """The GM's call the panel was just told is off (``called_off``), if it is this character's
     and really called off: the panel says so rather than silently turning into a free test."""
-    pending_id = _asked(choices, "called_off")
+    pending_id = asked_for(choices, "called_off")
     if pending_id is None:
         return None
     return PendingTest.objects.filter(
@@ -257,19 +194,13 @@ def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     return _render(request, campaign, character, choices)
 
 
-class ShownRequest(forms.Form):
-    """The result the panel shows (its roll's number), kept through the page's refreshes."""
-
-    shown = WholeNumberOrNone()
-
-
 def _refreshed(request, campaign, character, choices) -> HttpResponse:
     """The panel as the table stands now, for the page's refresh after a table event
     (static/js/panel.js): a call that arrived, or the one shown called off or rolled; else the
     same choices on the sheet as it is now (not a refusal of a condition a roll just ended),
     with the result shown, or what has since followed it (the GM read another die)."""
     choices = conditions.without_ended(choices, character)
-    asked = _asked(choices, "pending")
+    asked = asked_for(choices, "pending")
     session = GameSession.objects.open_of(campaign.pk)
     if session is None and asked is not None:
         # The session of the call shown has ended: the panel as a page opens it now.
@@ -564,13 +495,3 @@ def test_options(request: HttpRequest, campaign_id: int, pk: int, roll_id: int) 
         return answer(409, str(refusal))
     character.refresh_from_db()
     return answer()
-
-
-@require_http_methods(["GET"])
-@login_required
-def my_calls(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The tests the GM is calling for on the user's characters: the cue every page shows
-    (``?sheet=`` leaves out the character whose panel is on that page)."""
-    campaign = member_campaign(request, campaign_id)
-    shown = cues.call_cues(campaign, request.user, sheet=cues.asked(request)["sheet"])
-    return render(request, "rolls/_call_cues.html", {"campaign": campaign, "cues": shown})
