@@ -25,6 +25,7 @@ from rolls import cues
 from rolls.actions import ActionRefused
 from rolls.gm_forms import RollKeyForm
 from rolls.group import actions
+from rolls.group import shown as group_shown
 from rolls.models import GroupTest
 from sheets.models import Character
 
@@ -72,7 +73,7 @@ def _session(campaign) -> GameSession | None:
 
 def _context(request, campaign, refusal: str = "") -> dict:
     session = _session(campaign)
-    shown = actions.view(actions.current(session), request.user, campaign)
+    shown = group_shown.view(actions.current(session), request.user, campaign)
     return shown | {"campaign": campaign, "session": session, "refusal": refusal}
 
 
