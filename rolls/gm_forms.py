@@ -16,7 +16,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from rolls.pending.forms import Text, WholeNumber, YesNo, whole
+from rolls.fields import Text, WholeNumber, YesNo, whole
 
 #: The largest id a row can have (PostgreSQL's bigint): a larger posted one names no row.
 MAX_ID = 2**63

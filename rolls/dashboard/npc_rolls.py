@@ -28,8 +28,8 @@ from config.text import text_problem
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError
 from rolls.engine.core import OUTCOMES
+from rolls.fields import Text, WholeNumber, whole
 from rolls.models import Roll, Visibility
-from rolls.pending.forms import Text, WholeNumber, whole
 from rolls.words import joined, words
 from sheets.models import NPC
 

@@ -24,10 +24,10 @@ from campaigns.models import Campaign, GameSession
 from config.redirects import safe_next
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import dice
+from rolls.fields import Text
 from rolls.gm_forms import RollKeyForm
 from rolls.log.reading import entry_for
 from rolls.models import Roll, Visibility
-from rolls.pending.forms import Text
 
 #: The engine's refusals (``dice.MESSAGES``) in the reader's language, by code.
 MESSAGES = {

@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy
 
 from rolls.dashboard.npc_rolls import MAX_DICE_TYPED, Field
 from rolls.engine import fasttest
+from rolls.fields import whole
 from rolls.panels import source
-from rolls.pending.forms import whole
 from rolls.words import words
 from sheets.models import NPC
 from sheets.systems.fasttest import ATTRIBUTES
