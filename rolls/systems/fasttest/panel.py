@@ -21,7 +21,6 @@ from rolls.after_roll import (
     magic_follow_ups,
 )
 from rolls.conditions import actions as conditions
-from rolls.conditions import in_force
 from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES, SUCCESSES
 from rolls.engine.fasttest_combat import ignored_wounds_added, wounds_for_test
@@ -62,7 +61,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     sheet = read_sheet(character.data)
     settings = system_settings(campaign)
     form = FastTestChoices.read(
-        choices, sheet, settings, pending, in_force=in_force.active(character)
+        choices, sheet, settings, pending, in_force=conditions.active(character)
     )
     if pending is None and form.value("magic_die"):
         # The sheet's magic-die button: the die after the caster's spell, not a test.
@@ -91,7 +90,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     # Conditions of penalty dice join the sources; a state adds no dice; wounds stay counted
     # from the sheet above (they are not conditions, so nothing is counted twice).
     shaped = [c for c in shaping.applied if c.effect == states.PENALTY]
-    sources += [in_force.as_source(condition) for condition in shaped]
+    sources += [conditions.as_source(condition) for condition in shaped]
     spell = _spell(form, character, campaign, panel)
     if spell is not None:
         sources += spell["sources"]
@@ -119,7 +118,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     return panel
 
 
-def _shaping(form: FastTestChoices, pending) -> in_force.ForTest:
+def _shaping(form: FastTestChoices, pending) -> conditions.ForTest:
     """The conditions that shape this test: those of all tests, of its attribute, of any of
     its skills (one test may use several), those concerning a target the player ticked."""
     modifiers = (pending or {}).get("modifiers", {})
@@ -128,7 +127,7 @@ def _shaping(form: FastTestChoices, pending) -> in_force.ForTest:
         conditions.shaping(form, modifiers, attribute=attribute, skill=skill)
         for skill in form.cleaned["skill"] or [""]
     ]
-    return in_force.ForTest(*(_union(getattr(f, part) for f in found) for part in PARTS))
+    return conditions.ForTest(*(_union(getattr(f, part) for f in found) for part in PARTS))
 
 
 PARTS = ("applied", "off", "offered", "attempts")
