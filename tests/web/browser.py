@@ -218,3 +218,14 @@ def start_session(browser, base: str, campaign: str, dashboard: bool = False, **
         gm.goto(f"{base}{demo_path(campaign, page='dashboard/')}")
         gm.wait_for_selector(LIVE)
     return gm
+
+
+def slow_network(page, latency_ms: int) -> None:
+    """Every request of the page takes ``latency_ms`` longer, as on a phone's poor connection:
+    a page's deferred scripts then arrive well after its HTML is on screen."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1},
+    )

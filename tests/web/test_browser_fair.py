@@ -9,7 +9,7 @@ import re
 import pytest
 
 from rolls.log.reading import PAGE_SIZE
-from tests.web.browser import demo_table, log_in
+from tests.web.browser import demo_table, log_in, slow_network
 from tests.web.servers import app_env, manage
 from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
 from tests.web.test_browser_table import roll_budowa as roll
@@ -119,17 +119,6 @@ def test_a_forged_face_on_the_page_is_reported_as_a_mismatch(browser, tmp_path):
         gm.click("[data-fair-check]")
         gm.wait_for_function("() => document.querySelector('[data-fair-verdict]').textContent")
         assert "drawn, but not shown in the entry" in verdict.inner_text()
-
-
-def slow_network(page, latency_ms: int) -> None:
-    """Every request of the page takes ``latency_ms`` longer, as on a phone's poor connection:
-    a page's deferred scripts then arrive well after its HTML is on screen."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
 
 
 def test_a_check_clicked_as_soon_as_it_shows_on_a_slow_connection_is_answered(browser, tmp_path):

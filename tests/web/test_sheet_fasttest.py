@@ -280,8 +280,9 @@ def test_totals_survive_garbage_input(fasttest, player):
 def test_the_creation_form_posts_to_the_totals_as_the_player_types(fasttest, player):
     page = client_for(player).get(url("character_create", campaign=fasttest)).content.decode()
     assert f'hx-post="{url("character_totals", campaign=fasttest)}"' in page
-    # Each keystroke's request replaces the one in flight, so the last answer is the one shown.
-    assert 'hx-trigger="input changed" hx-sync="this:replace"' in page
+    # Each keystroke's request replaces the one in flight, so the last answer is the one shown;
+    # the fields as they are when htmx arrives are sent too (typed on a slow phone before it).
+    assert 'hx-trigger="input changed, load" hx-sync="this:replace"' in page
 
 
 # After creation: what is locked ----------------------------------------------------------------

@@ -11,7 +11,7 @@ import types
 import pytest
 
 from sheets.models import Character
-from tests.web.browser import demo_table, log_in
+from tests.web.browser import demo_table, log_in, slow_network
 from tests.web.sheet_helpers import JAGA, SHEET_PAGE_QUERIES, client_for, url
 from tests.web.test_sheet_fasttest import creation_post
 
@@ -361,6 +361,23 @@ def test_in_a_browser_totals_follow_typing_and_boxes_save_in_place(browser, tmp_
         page.reload()  # what the server saved
         assert page.inner_text("#section-armor .big-number__value").strip() == "4"
         assert page.locator(".wound--heavy:has-text('ugryzienie')").count() == 1
+
+
+@pytest.mark.browser
+def test_a_number_typed_before_the_pages_scripts_arrive_still_updates_the_totals(browser, tmp_path):
+    """CI once typed into the new sheet before htmx had run: the keystroke's request was never
+    sent and the totals stayed as they were. A phone on a slow connection does the same; the
+    totals follow what the fields hold once the scripts are there."""
+    with demo_table(tmp_path) as base:
+        page = log_in(browser, base, "ala", width=360, height=800, locale="en-US")
+        page.click("text=Królestwo Zarith (FastTest)")
+        slow_network(page, 800)
+        page.click("text=New character")
+        page.fill("#id_attr_BUDOWA", "4")
+        assert page.evaluate("typeof htmx") == "undefined"  # typed before the scripts
+        page.wait_for_function(
+            "document.querySelector('#sheet-totals').textContent.includes('19 / 20')"
+        )
 
 
 # A system module without SECTIONS: the whole sheet is one box --------------------------------
