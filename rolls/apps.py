@@ -23,8 +23,9 @@ class RollsConfig(AppConfig):
         register_all()
         # The names of the rules' own conditions, in each reader's language, in the log.
         from rolls.conditions import actions as conditions
+        from rolls.conditions import in_force
 
-        conditions.register_preset_words()
+        in_force.register_preset_words()
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")
         # The sheet page shows the table's log and the test the GM has called for.
         page_parts.register("rolls", beside_sheet)
@@ -51,7 +52,7 @@ class RollsConfig(AppConfig):
 
         # What ends a condition by itself: its scene's end, its session's end (rolls.conditions).
         from campaigns.sessions import scene_opened, session_ending
-        from rolls.conditions import actions as conditions
+        from rolls.conditions import in_force
 
         scene_opened.connect(conditions.scene_started, dispatch_uid="conditions-scene-end")
         session_ending.connect(conditions.session_ending, dispatch_uid="conditions-session-end")

@@ -24,7 +24,8 @@ from django.utils.translation import ngettext
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
 from rolls.actions import ActionRefused, record_roll
-from rolls.conditions.actions import add_condition, preset_spec
+from rolls.conditions.actions import add_condition
+from rolls.conditions.in_force import preset_spec
 from rolls.engine import note
 from rolls.labels import WORDS
 from rolls.log.reading import may_see

@@ -1,5 +1,5 @@
 """The forms for conditions: one of the rules' own in one click and the GM's own typed (what
-they accept is ``rolls.conditions.actions.Spec``, which ``rolls.conditions`` checks once more
+they accept is ``rolls.conditions.in_force.Spec``, which ``rolls.conditions`` checks once more
 under its lock); and the options picked after a roll, with the GM's counter-move (RULES.md 3.6)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.text import TextField
-from rolls.conditions.actions import AMOUNT_MAX, NAME_MAX, Spec, preset_spec
+from rolls.conditions.in_force import AMOUNT_MAX, NAME_MAX, Spec, preset_spec
 from rolls.models import Condition
 from rolls.panels import Key
 from rolls.roll_options import OWN_MAX, too_many

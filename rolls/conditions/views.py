@@ -25,6 +25,7 @@ from campaigns.models import Campaign, GameSession
 from rolls import roll_options
 from rolls.actions import ActionRefused
 from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from rolls.conditions.forms import ConditionForm, CounterMoveForm, OptionsForm, PresetForm
 from rolls.models import Condition, Roll
 from sheets.access import member_character
@@ -37,7 +38,7 @@ def card_context(campaign: Campaign, character: Character, **extra) -> dict:
         "campaign": campaign,
         "character": character,
         "session": GameSession.objects.open().filter(campaign=campaign).first(),
-        "conditions": conditions.active(character),
+        "conditions": in_force.active(character),
         "presets": campaign.rules.condition_presets,
         "has_conditions": bool(campaign.rules.condition_effects),
         "condition_form": extra.pop("condition_form", None)
@@ -105,7 +106,7 @@ def character_conditions(request: HttpRequest, campaign_id: int, pk: int) -> Htt
         request,
         "rolls/conditions/_sheet.html",
         {"campaign": character.campaign, "character": character,
-         "conditions": conditions.active(character)},
+         "conditions": in_force.active(character)},
     )  # fmt: skip
 
 

@@ -18,7 +18,7 @@ from campaigns.systems import get_system
 from config.text import text_problem
 from rolls import after_roll
 from rolls.actions import ActionRefused
-from rolls.conditions import actions as conditions
+from rolls.conditions import in_force as conditions_in_force
 from rolls.conditions import views as condition_views
 from rolls.conditions.forms import ConditionForm
 from rolls.dashboard import awards, gm_readings, turns
@@ -116,7 +116,7 @@ def party_context(campaign, session) -> dict[str, Any]:
     """The party grid: each character's vitals, the call form's fields and the card's tools."""
     system = get_system(campaign.system)
     party = _party(campaign)
-    in_force = conditions.active_in(campaign)
+    in_force = conditions_in_force.active_in(campaign)
     for member in party:
         member["target_fields"] = system.panel.target_fields(member["character"], campaign)
         member["conditions"] = in_force.get(member["character"].pk, [])

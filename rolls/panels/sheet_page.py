@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from campaigns.models import Campaign
-from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from rolls.live.presence import log_context
 from rolls.panels.views import panel_on_load
 
@@ -37,5 +37,5 @@ def beside_sheet(request: HttpRequest, campaign: Campaign, context: dict) -> dic
         | panel_context(
             request, campaign, context, session if session and session.is_open else None
         )
-        | {"sheet_conditions": conditions.active(context["character"])}
+        | {"sheet_conditions": in_force.active(context["character"])}
     )

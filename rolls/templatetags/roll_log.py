@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from campaigns import stored_text
 from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from rolls.labels import (
     CONTROL_LABELS,
     DIE_REASONS,
@@ -182,7 +183,7 @@ def condition_line(condition) -> str:
 
 @register.filter
 def condition_name(condition) -> str:
-    return render(conditions.name_words(condition))
+    return render(in_force.name_words(condition))
 
 
 @register.filter

@@ -5,6 +5,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from tests.web.live import socket_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -21,7 +22,7 @@ def knock_down(table):
     return conditions.add_condition(
         character=table.hero,
         actor=table.gm,
-        spec=conditions.preset_spec(table.campaign.rules, "knocked_down"),
+        spec=in_force.preset_spec(table.campaign.rules, "knocked_down"),
     )
 
 

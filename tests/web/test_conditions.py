@@ -11,6 +11,7 @@ from campaigns.models import Campaign
 from campaigns.sessions import end_session, new_scene
 from campaigns.systems import all_systems, get_system
 from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from rolls.engine import t10 as engine
 from rolls.log import export
 from rolls.log.reading import entries_for
@@ -52,7 +53,7 @@ def knock_down(table):
     return conditions.add_condition(
         character=table.hero,
         actor=table.gm,
-        spec=conditions.preset_spec(table.campaign.rules, "knocked_down"),
+        spec=in_force.preset_spec(table.campaign.rules, "knocked_down"),
     )
 
 

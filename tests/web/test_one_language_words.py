@@ -13,6 +13,7 @@ from django.utils import translation
 
 from rolls import actions
 from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from rolls.engine import note
 from rolls.models import Condition, RandomTable, Roll
 from rolls.templatetags.roll_log import die_words
@@ -218,7 +219,7 @@ def test_an_older_entry_with_the_ending_test_in_english_reads_in_polish(client, 
 def test_an_older_condition_typed_by_its_target_in_english_reads_in_polish(t10, gm):
     condition = conditions.add_condition(
         character=t10.hero, actor=gm,
-        spec=conditions.preset_spec(t10.campaign.rules, "good_method"),
+        spec=in_force.preset_spec(t10.campaign.rules, "good_method"),
     )  # fmt: skip
     Condition.objects.filter(pk=condition.pk).update(scope_name="the same target or case")
     condition.refresh_from_db()

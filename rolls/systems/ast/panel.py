@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Scene
 from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from rolls.engine import EngineError
 from rolls.engine import ast as engine
 from rolls.engine.core import OUTCOMES, RANK, SUCCESSES
@@ -60,7 +61,7 @@ ITEM_LISTS = tuple(spec.key for spec in sheet.LISTS if spec.positive)
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
     form = ASTChoices.read(choices, cleaned, pending)
-    form.in_force = conditions.active(character)
+    form.in_force = in_force.active(character)
     panel = Panel(system="ast", template=TEMPLATE, errors=form.messages)
     modifiers = (pending or {}).get("modifiers") or {}
     found = conditions.shaping(form, modifiers)
@@ -215,7 +216,7 @@ def _sources(
     challenge = _challenge(modifiers)
     if challenge:
         sources.append(source("challenge", challenge))
-    left = [conditions.as_source(condition) for condition in lasting]
+    left = [in_force.as_source(condition) for condition in lasting]
     sources += left
     advantage += sum(entry["amount"] for entry in left if entry["kind"] == "advantage")
     hindrance += sum(entry["amount"] for entry in left if entry["kind"] == "hindrance")

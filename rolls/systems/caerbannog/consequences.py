@@ -34,6 +34,7 @@ from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls.actions import ActionRefused, record_roll
 from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from rolls.engine import note
 from rolls.models import Roll, Visibility
 from rolls.opposed.actions import side_of_roll
@@ -51,7 +52,7 @@ RESULT_KINDS = ("test", "reroll", "boost", "heroic")
 OPPOSED = "opposed"
 OFFERED_KINDS = (*RESULT_KINDS, OPPOSED)
 #: What follows a roll once its result is applied: the damage, the healing, the state's adding.
-APPLIED_KINDS = (DAMAGE, HEALING, conditions.ADDED)
+APPLIED_KINDS = (DAMAGE, HEALING, in_force.ADDED)
 #: How many of the open session's latest entries the dashboard's box looks at.
 WINDOW = 10
 TEMPLATE = "systems/caerbannog/_results_box.html"
@@ -231,7 +232,7 @@ def _heal(roll, gm, target, amount, session) -> Roll:
 def _state(roll, gm, target, amount, key) -> Roll:
     system = get_system("caerbannog")
     low, high = system.condition_amounts
-    spec = replace(conditions.preset_spec(system, key), amount=min(max(amount, low), high))
+    spec = replace(in_force.preset_spec(system, key), amount=min(max(amount, low), high))
     condition = conditions.add_condition(
         character=target, actor=gm, spec=spec, source_roll=roll, on_target=True
     )

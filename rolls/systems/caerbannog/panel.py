@@ -53,6 +53,7 @@ from campaigns import stored_text
 from config.text import text_problem
 from rolls.actions import ActionRefused
 from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice, draw_reroll
 from rolls.labels import DIFFICULTY_NAMES, WORDS
@@ -100,7 +101,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     data = character.data
     gm = _gm_modifiers((pending or {}).get("modifiers") or {})
     form = CaerbannogChoices.read(choices, data, pending, gm["difficulty"])
-    form.in_force = conditions.active(character)
+    form.in_force = in_force.active(character)
     panel = Panel(system="caerbannog", template=TEMPLATE, errors=form.messages)
     found = _states(form, pending)
     panel.context = _context(form, data, gm, pending) | {
@@ -130,7 +131,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     panel.params = params
     panel.sources = (
         _sources(form, gm, tested, dice, params["ease"], states)
-        + [conditions.as_source(condition) for condition in found.applied]
+        + [in_force.as_source(condition) for condition in found.applied]
         + rozmach.sources(spending)
     )
     _show(panel, form, params, odds)
@@ -261,7 +262,7 @@ def _factors(label: Any) -> WholeNumber:
     return WholeNumber(0, MAX_FACTORS, message, label=label, max=MAX_FACTORS)
 
 
-def _states(form: CaerbannogChoices, pending) -> conditions.ForTest:
+def _states(form: CaerbannogChoices, pending) -> in_force.ForTest:
     """The states on the sheet that concern this test: those of all tests, and those of the
     main skill or defence tested (RULES.md 8: the first named)."""
     tested = form.in_order()

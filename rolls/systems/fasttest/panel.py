@@ -21,6 +21,7 @@ from rolls.after_roll import (
     magic_follow_ups,
 )
 from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES, SUCCESSES
 from rolls.engine.fasttest_combat import ignored_wounds_added, wounds_for_test
@@ -61,7 +62,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     sheet = read_sheet(character.data)
     settings = system_settings(campaign)
     form = FastTestChoices.read(
-        choices, sheet, settings, pending, in_force=conditions.active(character)
+        choices, sheet, settings, pending, in_force=in_force.active(character)
     )
     if pending is None and form.value("magic_die"):
         # The sheet's magic-die button: the die after the caster's spell, not a test.
@@ -90,7 +91,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     # Conditions of penalty dice join the sources; a state adds no dice; wounds stay counted
     # from the sheet above (they are not conditions, so nothing is counted twice).
     shaped = [c for c in shaping.applied if c.effect == states.PENALTY]
-    sources += [conditions.as_source(condition) for condition in shaped]
+    sources += [in_force.as_source(condition) for condition in shaped]
     spell = _spell(form, character, campaign, panel)
     if spell is not None:
         sources += spell["sources"]
@@ -118,7 +119,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     return panel
 
 
-def _shaping(form: FastTestChoices, pending) -> conditions.ForTest:
+def _shaping(form: FastTestChoices, pending) -> in_force.ForTest:
     """The conditions that shape this test: those of all tests, of its attribute, of any of
     its skills (one test may use several), those concerning a target the player ticked."""
     modifiers = (pending or {}).get("modifiers", {})
@@ -127,7 +128,7 @@ def _shaping(form: FastTestChoices, pending) -> conditions.ForTest:
         conditions.shaping(form, modifiers, attribute=attribute, skill=skill)
         for skill in form.cleaned["skill"] or [""]
     ]
-    return conditions.ForTest(*(_union(getattr(f, part) for f in found) for part in PARTS))
+    return in_force.ForTest(*(_union(getattr(f, part) for f in found) for part in PARTS))
 
 
 PARTS = ("applied", "off", "offered", "attempts")

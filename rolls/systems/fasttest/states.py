@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rolls.actions import ActionRefused
 from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from rolls.labels import WORDS
 from rolls.models import Condition, Roll
 from rolls.words import words
@@ -118,7 +119,7 @@ def _state(character_id: int, preset: str, roll: Roll) -> Condition | None:
 
 def _put_state(character_id: int, preset: str, roll: Roll) -> Condition | None:
     character = Character.objects.select_related("campaign").get(pk=character_id)
-    held = [c for c in conditions.active(character) if c.effect == STATE]
+    held = [c for c in in_force.active(character) if c.effect == STATE]
     if any(c.preset == DEAD for c in held):
         return None
     if preset in ASLEEP and any(c.preset in ASLEEP for c in held):
@@ -130,7 +131,7 @@ def _put_state(character_id: int, preset: str, roll: Roll) -> Condition | None:
                     condition_id=condition.pk, actor=roll.actor,
                     why=words("cleared_by_death", seq=roll.seq), parent=roll,
                 )  # fmt: skip
-    spec = conditions.preset_spec(character.campaign.rules, preset)
+    spec = in_force.preset_spec(character.campaign.rules, preset)
     return conditions.add_condition(
         character=character, actor=roll.actor, spec=spec, source_roll=roll
     )

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
 from rolls.panels import (
@@ -49,7 +50,7 @@ SUCCESS_KEYS = ("success_but", "success", "impressive")
 
 def build(character, campaign, choices, pending: dict[str, Any] | None = None) -> Panel:
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
-    form = T10Choices.read(choices, cleaned, pending, in_force=conditions.active(character))
+    form = T10Choices.read(choices, cleaned, pending, in_force=in_force.active(character))
     panel = Panel(system="t10", template=TEMPLATE, errors=form.messages)
     modifiers = (pending or {}).get("modifiers") or {}
     shaping = conditions.shaping(
@@ -67,7 +68,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         return panel
     base = _base(form)
     sources = _sources(form, _chosen_items(form), modifiers)
-    sources += [conditions.as_source(condition) for condition in shaping.applied]
+    sources += [in_force.as_source(condition) for condition in shaping.applied]
     pool = base + sum(entry["amount"] for entry in sources if entry["kind"] == "pool")
     params = {"pool": pool, "difficulty": _difficulty(form, sources)}
     panel.after = conditions.after_roll(shaping, form, lambda outcome: outcome in SUCCESS_KEYS)
@@ -111,7 +112,7 @@ class T10Choices(conditions.ConditionChoices, PanelForm):
     @classmethod
     def read(cls, choices, cleaned: Mapping[str, Any], pending=None, in_force=()) -> T10Choices:
         """The choices for this sheet; ``pending``'s target and the GM's numbers fixed;
-        ``in_force`` the character's conditions (rolls.conditions.actions.active)."""
+        ``in_force`` the character's conditions (rolls.conditions.in_force.active)."""
         fixed = dict((pending or {}).get("target") or {})
         gm_difficulty = ((pending or {}).get("modifiers") or {}).get("difficulty")
         if pending is not None:

@@ -44,6 +44,7 @@ from django.utils.translation import gettext_lazy
 
 from config.text import text_problem
 from rolls.conditions import actions as conditions
+from rolls.conditions import in_force
 from rolls.engine import EngineError, twod6
 from rolls.panels import Limit, Name, Names, Panel, PanelForm, source
 from rolls.words import joined, words
@@ -78,7 +79,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     gm = _gm_modifiers((pending or {}).get("modifiers") or {})
     form = TwoD6Choices.read(choices, sheet, pending, gm["difficulty"])
     form.table = _table_helpers(character, campaign)
-    form.in_force = conditions.active(character)
+    form.in_force = in_force.active(character)
     panel = Panel(system="2d6", template=TEMPLATE, errors=form.messages)
     found = conditions.shaping(
         form,
@@ -94,7 +95,7 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     entries = _entries(form, panel.context["categories"], gm)
     # A lasting modifier (a condition) joins the others of its category, before the clamp.
     for condition in found.applied:
-        entries[condition.effect].append((conditions.source_words(condition), condition.amount))
+        entries[condition.effect].append((in_force.source_words(condition), condition.amount))
     panel.after = conditions.after_roll(found, form, lambda outcome: outcome == "success")
     params = _params(form, entries)
     try:
