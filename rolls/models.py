@@ -297,112 +297,6 @@ class RandomTable(models.Model):
         return f"{self.name} ({self.dice})"
 
 
-class OpposedTest(models.Model):
-    """Two sides of one opposed test (RULES.md: FastTest, 2d6, Caerbannog), started by the GM.
-
-    Each side is a character's pending test or, on one side only, an NPC with its own numbers
-    (``npc_params``, the engine's), rolled by the GM: the opponent's side, or the initiator's when
-    ``initiator`` is None (the NPC acts, the character resists).
-    Each player shapes and rolls their own side as any called test; once both have rolled,
-    ``result`` is the one log entry (kind "opposed") that says who won.
-    """
-
-    class Status(models.TextChoices):
-        OPEN = "open", _("waiting for the rolls")
-        RESOLVED = "resolved", _("resolved")
-        CANCELLED = "cancelled", _("called off")
-
-    session = models.ForeignKey(
-        "campaigns.GameSession", on_delete=models.CASCADE, related_name="opposed_tests"
-    )
-    # None: the NPC is the initiator (its numbers below), and ``opponent`` the character resisting.
-    initiator = models.OneToOneField(
-        PendingTest,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="opposed_as_initiator",
-    )
-    opponent = models.OneToOneField(
-        PendingTest,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="opposed_as_opponent",
-    )
-    npc = models.ForeignKey(
-        "sheets.NPC", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    npc_name = models.CharField(max_length=120, blank=True)
-    npc_params = models.JSONField(default=dict, blank=True)
-    npc_sources = models.JSONField(default=list, blank=True)
-    npc_roll = models.OneToOneField(
-        Roll, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    result = models.OneToOneField(
-        Roll, on_delete=models.PROTECT, null=True, blank=True, related_name="opposed_test"
-    )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    # Caerbannog (``OpposedRules.settle_in_turn``): once both have rolled, the initiator settles
-    # their modifiers and reveals the final result, then the opponent; the result waits for both.
-    initiator_settled = models.BooleanField(default=False)
-    opponent_settled = models.BooleanField(default=False)
-    started_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        verbose_name = _("opposed test")
-        verbose_name_plural = _("opposed tests")
-
-    def __str__(self) -> str:
-        return f"opposed #{self.pk} ({self.status})"
-
-
-class GroupTest(models.Model):
-    """A group test (RULES.md: Caerbannog, section 4 point 9): an initiator and their helpers.
-
-    The GM or the initiator's player gathers the helpers; each participant's dice are rolled for
-    them (one log entry each, kind "group_die"); ``result`` is the one entry (kind "group") read
-    from everyone's dice. ``members`` holds, initiator first, each participant's character, the
-    skill and die they test with, their category bonus, their faces once rolled, the seq of their
-    roll and whether they boost (rolls.group). ``revision`` grows with every change, so a page
-    acting on what it showed is refused once the test has moved on.
-    """
-
-    class Status(models.TextChoices):
-        GATHERING = "gathering", _("gathering helpers")
-        ROLLING = "rolling", _("rolling")
-        RESOLVED = "resolved", _("resolved")
-        CANCELLED = "cancelled", _("called off")
-
-    session = models.ForeignKey(
-        "campaigns.GameSession", on_delete=models.CASCADE, related_name="group_tests"
-    )
-    difficulty = models.PositiveSmallIntegerField(default=0)
-    ease = models.SmallIntegerField(default=0)
-    members = models.JSONField(default=list)
-    revision = models.PositiveIntegerField(default=1)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.GATHERING)
-    result = models.OneToOneField(
-        Roll, on_delete=models.PROTECT, null=True, blank=True, related_name="group_test"
-    )
-    started_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        verbose_name = _("group test")
-        verbose_name_plural = _("group tests")
-
-    def __str__(self) -> str:
-        return f"group #{self.pk} ({self.status})"
-
-
 class Condition(models.Model):
     """What a roll (or the GM) left on a character that shapes later tests by itself: knocked
     down, −2 dice on all actions until standing up again (RULES.md 3.6).
@@ -507,3 +401,23 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round}, turn {self.number}"
+
+
+# The models a feature owns live in its folder; Django finds an app's models here, so they are
+# imported here too, and every module may keep importing any model of the app from here.
+from rolls.group.models import GroupTest  # noqa: E402
+from rolls.opposed.models import OpposedTest  # noqa: E402
+
+__all__ = [
+    "AppliedWound",
+    "Award",
+    "Condition",
+    "GroupTest",
+    "OpposedTest",
+    "PendingTest",
+    "RandomTable",
+    "Roll",
+    "Seal",
+    "Turn",
+    "Visibility",
+]
