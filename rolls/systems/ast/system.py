@@ -8,6 +8,7 @@ from campaigns.systems import BaseSystem, register
 from rolls.dashboard import party
 from rolls.engine import ast as engine
 from rolls.systems.ast import demo as demo_ast
+from rolls.systems.ast import follow_ups as after
 from rolls.systems.ast import npc_test, panel
 from rolls.systems.ast.rules_page import PAGE as RULES_PAGE
 from sheets.systems import ast as sheet
@@ -33,6 +34,7 @@ class AST(BaseSystem):
     )  # fmt: skip
 
     key = "ast"
+    name = _("Alternative Test System")
     position = 2
     engine = engine
     sheet = sheet
@@ -44,7 +46,7 @@ class AST(BaseSystem):
     has_follow_ups = True
     # RULES.md (AST): hindered, the GM reads the white die (from the card of the rolled test).
     has_gm_follow_ups = True
-    gm_follow_up_refusal = panel.GM_NOTHING_TO_CHOOSE
+    gm_follow_up_refusal = after.GM_NOTHING_TO_CHOOSE
     # RULES.md (AST): at the start of each scene the GM gets one point per player.
     challenge_points = True
 
@@ -59,16 +61,16 @@ class AST(BaseSystem):
         return party.ast_vitals(self.view(data))
 
     def follow_ups(self, roll, character, campaign):
-        return panel.follow_ups(roll, character, campaign)
+        return after.follow_ups(roll, character, campaign)
 
     def build_follow_up(self, kind, roll, character, campaign, choices):
-        return panel.build_follow_up(kind, roll, character, campaign, choices)
+        return after.build_follow_up(kind, roll, character, campaign, choices)
 
     def gm_follow_ups(self, roll, character, campaign):
-        return panel.gm_follow_ups(roll, character, campaign)
+        return after.gm_follow_ups(roll, character, campaign)
 
     def build_gm_follow_up(self, kind, roll, character, campaign, choices):
-        return panel.build_gm_follow_up(kind, roll, character, campaign, choices)
+        return after.build_gm_follow_up(kind, roll, character, campaign, choices)
 
     def npc_fields(self):
         return npc_test.FIELDS
