@@ -13,7 +13,7 @@ from django.utils import translation
 from rolls.actions import ActionRefused
 from rolls.models import PendingTest
 from rolls.pending import actions as pending
-from rolls.systems.twod6 import panel as twod6_panel
+from rolls.systems.twod6 import choices as twod6_choices
 from tests.web.live import panel_url
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET
 from tests.web.test_panel_fasttest import SHEET as FASTTEST_SHEET
@@ -156,7 +156,7 @@ def test_the_2d6_call_list_and_the_cards_field_run_over_one_range(client, call_i
     html = client.get(reverse("dashboard", args=[campaign_id])).content.decode()
     call_list = re.search(r'<select[^>]*name="difficulty".*?</select>', html, re.S).group(0)
     listed = [int(n) for n in re.findall(r'<option value="(\d+)"', call_list)]
-    low, high = twod6_panel.DIFFICULTY_MIN, twod6_panel.DIFFICULTY_MAX
+    low, high = twod6_choices.DIFFICULTY_MIN, twod6_choices.DIFFICULTY_MAX
     assert (min(listed), max(listed)) == (low, high)
     card = card_of(html, test)
     assert f'id="difficulty-{test.pk}" name="value" type="number" min="{low}" max="{high}"' in card

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 
 from rolls.dashboard.npc_rolls import Field
 from rolls.panels import source
-from rolls.systems.twod6 import panel
+from rolls.systems.twod6 import choices, panel
 
 FIELDS: tuple[Field, ...] = (
     Field("attribute", gettext_lazy("Attribute"), 0, 20, 5),
@@ -18,7 +18,7 @@ FIELDS: tuple[Field, ...] = (
         gettext_lazy("Difficulty"),
         panel.GM_LIMITS["difficulty"].low,
         panel.GM_LIMITS["difficulty"].high,
-        panel.DEFAULT_DIFFICULTY,
+        choices.DEFAULT_DIFFICULTY,
     ),
 )
 
