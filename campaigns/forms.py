@@ -7,8 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.models import Campaign, System
-from campaigns.systems import get_system
+from campaigns.models import Campaign
+from campaigns.systems import get_system, system_choices
 from config.text import TextField
 
 SKILL_NAME_MAX = 30
@@ -29,7 +29,7 @@ class CampaignForm(forms.Form):
     )
     system = forms.ChoiceField(
         label=_("Rule system"),
-        choices=System.choices,
+        choices=system_choices,
         help_text=_("It cannot change later: every character sheet follows it."),
     )
 

@@ -8,17 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.systems import system_choices
 from rolls.engine import fair
-
-
-class System(models.TextChoices):
-    """The five rule systems of RULES.md; the values are the engine's system keys."""
-
-    FASTTEST = "fasttest", "FastTest"
-    AST = "ast", _("Alternative Test System")
-    T10 = "t10", _("T10 pool (Moorcrest)")
-    CAERBANNOG = "caerbannog", "Caerbannog 2026"
-    TWOD6 = "2d6", _("Post-apocalyptic 2d6")
 
 
 def new_invite_token() -> str:
@@ -35,7 +26,7 @@ class CampaignQuerySet(models.QuerySet):
 
 class Campaign(models.Model):
     name = models.CharField(_("name"), max_length=120)
-    system = models.CharField(_("rule system"), max_length=20, choices=System.choices)
+    system = models.CharField(_("rule system"), max_length=20, choices=system_choices)
     gm = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,

@@ -48,6 +48,8 @@ class System(Protocol):
 
     #: The key stored in ``Campaign.system`` and ``Roll.system``.
     key: str
+    #: Its name in lists of systems and on a campaign ("FastTest", "Alternative Test System").
+    name: Any
     #: Where it comes in lists of systems (RULES.md's section number).
     position: int
     #: The pure engine module (or any object with its interface).
@@ -321,6 +323,11 @@ class BaseSystem:
     def __repr__(self) -> str:
         return f"<System {self.key}>"
 
+    @property
+    def name(self) -> Any:
+        """A system that gives itself no name is listed by its key."""
+        return self.key
+
     def engine_faces(self, dice):
         return [die["face"] for die in dice]
 
@@ -425,3 +432,9 @@ def get_system(key: str) -> System:
 def all_systems() -> list[System]:
     """Every registered system, in RULES.md's order (``position``)."""
     return sorted(_REGISTRY.values(), key=lambda system: system.position)
+
+
+def system_choices() -> list[tuple[str, Any]]:
+    """(key, name) of every registered system, in RULES.md's order: ``Campaign.system``'s
+    choices, so a new system is offered once it registers, with no list to edit."""
+    return [(system.key, system.name) for system in all_systems()]

@@ -13,7 +13,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from campaigns.models import Campaign, System
+from campaigns.models import Campaign
+from campaigns.systems import system_choices
 from config.text import MAX_JSON_DEPTH, TooDeep, has_unsafe_text, load_json
 from config.text import MESSAGE as UNSAFE_TEXT
 from sheets.actions import clean_name, validate_sheet
@@ -87,7 +88,7 @@ def read_import(raw: bytes | str, campaign: Campaign) -> Imported:
         )
     system = document.get("system")
     if system != campaign.system:
-        names = dict(System.choices)
+        names = dict(system_choices())
         return Imported(
             problems=[
                 _("This character is for %(found)s; this campaign plays %(system)s.")

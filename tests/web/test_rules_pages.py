@@ -9,7 +9,6 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 
-from campaigns.models import System
 from campaigns.systems import BaseSystem, get_system, register, unregister
 from rolls.demo import seed_demo
 from rolls.rules.pages import RulesPage, rules_pages
@@ -37,7 +36,7 @@ ENGLISH_EXAMPLES = {
 
 
 def test_every_rule_system_has_its_page():
-    assert set(PAGES) == set(System.values)
+    assert set(PAGES) == {"fasttest", "ast", "t10", "caerbannog", "2d6"}
 
 
 @pytest.mark.parametrize("system", list(PAGES))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.models import System
 from rolls.demo import DEMO_CHARACTERS
 from sheets.models import Character
 from sheets.systems import twod6 as module
@@ -13,7 +12,7 @@ from tests.web.test_sheet_fasttest import errors_of, field_value
 
 pytest_plugins = ["tests.web.sheet_fixtures"]
 
-AOIFE = next(data for _p, name, data in DEMO_CHARACTERS[System.TWOD6] if name == "Aoife")
+AOIFE = next(data for _p, name, data in DEMO_CHARACTERS["2d6"] if name == "Aoife")
 
 
 def check(data, creating=True):

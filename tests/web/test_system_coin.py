@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.urls import reverse
 
+from campaigns.models import Campaign
 from campaigns.systems import BaseSystem, UnknownSystem, get_system, register, unregister
 from rolls import actions
 from rolls.engine.core import Die, EngineError, check_fields
@@ -182,6 +184,16 @@ class TestTheCoinsSheetOfNamedLists(NamedListConformance):
     @pytest.fixture
     def lists(self):
         return COIN_LISTS
+
+
+def test_a_registered_system_is_offered_for_a_new_campaign_with_no_list_to_edit(
+    coin, client, outsider
+):
+    client.force_login(outsider)
+    form = client.get(reverse("campaign_create")).content.decode()
+    assert '<option value="coin">coin</option>' in form  # a system without a name shows its key
+    client.post(reverse("campaign_create"), {"name": "Heads or tails", "system": "coin"})
+    assert Campaign.objects.get(name="Heads or tails").system == "coin"
 
 
 def test_the_coin_leaves_the_registry_after_its_tests():

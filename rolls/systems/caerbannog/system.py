@@ -75,6 +75,7 @@ class Caerbannog(BaseSystem):
     gm_box = consequences.BOX
 
     key = "caerbannog"
+    name = "Caerbannog 2026"
     position = 4
     engine = engine
     sheet = sheet

@@ -44,6 +44,7 @@ def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
 
 class FastTest(BaseSystem):
     key = "fasttest"
+    name = "FastTest"
     position = 1
     engine = engine
     sheet = sheet

@@ -76,6 +76,7 @@ labels.WORDS |= {f"t10_option:{purpose}:{at}": row[0] for purpose, rows in OPTIO
 
 class T10(BaseSystem):
     key = "t10"
+    name = gettext_lazy("T10 pool (Moorcrest)")
     position = 3
     engine = engine
     sheet = sheet

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 from campaigns.systems import BaseSystem, register
 from rolls.engine import twod6 as engine
 from rolls.opposed.rules import OpposedRules, Outcome
@@ -29,6 +31,7 @@ class TwoD6(BaseSystem):
     condition_effects = sheet.CATEGORY_LABELS
 
     key = "2d6"
+    name = gettext_lazy("Post-apocalyptic 2d6")
     position = 5
     engine = engine
     sheet = sheet
