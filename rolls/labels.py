@@ -33,7 +33,7 @@ OUTCOME_LABELS = {
 
 #: The difficulties a system names, as a called test's target stores them ({name: words}),
 #: read in the reader's words wherever the target shows (Caerbannog's "przeciętny",
-#: rolls.systems.caerbannog.panel).
+#: rolls.systems.caerbannog.difficulty).
 DIFFICULTY_NAMES: dict[str, Any] = {}
 
 #: Outcomes shown in the good colour.

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from rolls.models import PendingTest, Roll
-from rolls.systems.caerbannog import panel as panel_module
+from rolls.systems.caerbannog import follow_ups, gm_call
 from rolls.words import source_line
 from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
@@ -158,7 +158,7 @@ def test_a_combined_test_led_by_a_defence_offers_no_boost(client, table, player,
     dice(6, 4, 8)
     entry = rolled(client, hero, response)
     hero.refresh_from_db()
-    assert "boost" not in [f.kind for f in panel_module.follow_ups(entry, hero, hero.campaign)]
+    assert "boost" not in [f.kind for f in follow_ups.follow_ups(entry, hero, hero.campaign)]
 
 
 # --- The player orders them -----------------------------------------------------------------
@@ -251,7 +251,7 @@ def test_the_gms_call_form_calls_julios_combined_test_in_that_order(client, tabl
 
 
 def test_the_call_form_offers_every_skill_and_defence_in_each_place(table):
-    fields = panel_module.target_fields(table.hero, table.campaign)
+    fields = gm_call.target_fields(table.hero, table.campaign)
     places = [field for field in fields if field["name"].startswith("tested")]
     assert [field["name"] for field in places] == ["tested", "tested_2", "tested_3", "tested_4"]
     first = [value for value, _text in places[0]["choices"]]

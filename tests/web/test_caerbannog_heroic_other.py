@@ -14,7 +14,7 @@ from config.text import has_unsafe_text
 from rolls.actions import ActionRefused, user_group
 from rolls.models import Roll
 from rolls.pending import actions as pending
-from rolls.systems.caerbannog import panel as caerbannog_panel
+from rolls.systems.caerbannog import follow_ups
 from rolls.words import source_line
 from tests.web.hostile import encode
 from tests.web.test_caerbannog_rozmach import SHEET  # Morgana: the Rozmach tests' sheet
@@ -69,7 +69,7 @@ def heroic(client, table, parent, **choices):
 
 def offer(table, parent):
     table.hero.refresh_from_db()
-    offers = caerbannog_panel.follow_ups(parent, table.hero, table.campaign)
+    offers = follow_ups.follow_ups(parent, table.hero, table.campaign)
     return next(o for o in offers if o.kind == "heroic")
 
 

@@ -55,10 +55,10 @@ def rozmach(hero):
 
 
 def offered(client, hero, entry):
-    from rolls.systems.caerbannog import panel as caerbannog
+    from rolls.systems.caerbannog import follow_ups
 
     hero.refresh_from_db()
-    return [f.kind for f in caerbannog.follow_ups(entry, hero, hero.campaign)]
+    return [f.kind for f in follow_ups.follow_ups(entry, hero, hero.campaign)]
 
 
 @pytest.fixture

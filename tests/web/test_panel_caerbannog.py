@@ -10,6 +10,7 @@ from django.utils import translation
 from rolls import actions
 from rolls.engine import caerbannog
 from rolls.models import Roll
+from rolls.systems.caerbannog import follow_ups
 from rolls.systems.caerbannog import panel as panel_module
 from rolls.words import source_line
 from tests.web.live import panel_url
@@ -425,7 +426,7 @@ def charyzma_fails(client, table, player, dice):
 
 def offered(parent, hero):
     hero.refresh_from_db()
-    return [f.kind for f in panel_module.follow_ups(parent, hero, hero.campaign)]
+    return [f.kind for f in follow_ups.follow_ups(parent, hero, hero.campaign)]
 
 
 def test_a_failure_offers_a_re_roll_a_boost_and_heroic_effort(charyzma_fails):

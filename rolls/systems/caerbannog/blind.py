@@ -6,11 +6,12 @@ sealed until they reveal their own), and heroic effort is priced by the failure 
 result (4.6: the failure plus 1). So the initiator may declare "heroic effort if it fails",
 with what they pay with, as they settle; settling reveals the opponent's roll and, in the same
 transaction, the declaration is read against it: a failure is paid and made exactly as the
-heroic follow-up makes it (``panel.build_follow_up``), one the resource does not cover spends
-nothing, and no failure needs nothing. Either of the last two is a note in the log, following
-the initiator's roll with its visibility. Never after a critical failure (4.3), and only where
-the opponent's result, once revealed, is shown wherever the initiator's roll is (a result the
-GM rolled hidden stays unreadable: its cost would tell it, ``rolls.log.reading.shown_wherever``).
+heroic follow-up makes it (``follow_ups.build_follow_up``), one the resource does not cover
+spends nothing, and no failure needs nothing. Either of the last two is a note in the log,
+following the initiator's roll with its visibility. Never after a critical failure (4.3), and
+only where the opponent's result, once revealed, is shown wherever the initiator's roll is (a
+result the GM rolled hidden stays unreadable: its cost would tell it,
+``rolls.log.reading.shown_wherever``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from rolls.models import Roll
 from rolls.opposed.actions import initiators_difficulty
 from rolls.opposed.rules import Declared
 from rolls.panels import FollowUp
-from rolls.systems.caerbannog import panel
+from rolls.systems.caerbannog import follow_ups
 from rolls.words import words
 from sheets.models import Character
 from sheets.systems.caerbannog import view as read_sheet
@@ -52,7 +53,7 @@ def offer(roll: Roll, character, campaign) -> FollowUp | None:
             "Heroic effort if it fails: the failure plus 1, counted once the opponent's result "
             "is revealed, for exactly 1 success"
         ),
-        (panel.heroic_field(roll, character, None), {"type": "hint", "text": hint}),
+        (follow_ups.heroic_field(roll, character, None), {"type": "hint", "text": hint}),
     )
 
 
@@ -60,12 +61,12 @@ def refusal(roll: Roll, character, campaign, choices) -> str:
     """Why a declaration posted with the initiator's settle is refused ("" when it is not)."""
     if why := _refusal(roll, character):
         return why
-    paid_with = panel.HeroicChoice.read(choices, panel.heroic_other(roll))
+    paid_with = follow_ups.HeroicChoice.read(choices, follow_ups.heroic_other(roll))
     return " ".join(m for messages in paid_with.messages.values() for m in messages)
 
 
 def _refusal(roll: Roll, character) -> str:
-    if not panel.may_follow(roll, character):
+    if not follow_ups.may_follow(roll, character):
         return _("That can no longer be done with this roll.")
     if roll.result["answer"]["critical_failure"]:
         return _("No heroic effort after a critical failure: only a re-roll saves it.")
@@ -84,21 +85,23 @@ def settle(roll: Roll, character, campaign, choices, *, actor, key: uuid.UUID) -
     paid, or a note of why not (nothing spent)."""
     # The sheet as it stands under its lock: what it holds decides whether it pays.
     character = Character.objects.select_for_update().get(pk=character.pk)
-    resource = panel.HeroicChoice.read(choices, panel.heroic_other(roll)).cleaned["resource"]
+    resource = follow_ups.HeroicChoice.read(choices, follow_ups.heroic_other(roll)).cleaned[
+        "resource"
+    ]
     opponent = initiators_difficulty(roll).roll
-    cost = panel.heroic_cost(roll.result["answer"], panel.opponents_result(roll))
+    cost = follow_ups.heroic_cost(roll.result["answer"], follow_ups.opponents_result(roll))
     if cost is None:
         return _note(roll, character, actor, key, NOT_NEEDED, opponent, resource, None, None)
-    if resource != panel.OTHER:
+    if resource != follow_ups.OTHER:
         have = read_sheet(character.data).resource(resource)
         if have < cost:
             return _note(roll, character, actor, key, UNPAID, opponent, resource, cost, have)
 
     def build():
-        offered = {f.kind for f in panel.follow_ups(roll, character, campaign)}
+        offered = {f.kind for f in follow_ups.follow_ups(roll, character, campaign)}
         if HEROIC not in offered:
             raise ActionRefused(_("That can no longer be done with this roll."))
-        built = panel.build_follow_up(HEROIC, roll, character, campaign, choices)
+        built = follow_ups.build_follow_up(HEROIC, roll, character, campaign, choices)
         if not built.ready:
             raise ActionRefused(" ".join(m for ms in built.errors.values() for m in ms))
         return built

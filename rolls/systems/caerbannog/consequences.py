@@ -46,7 +46,7 @@ from sheets.systems.caerbannog import RESOURCES
 from sheets.systems.caerbannog import view as read_sheet
 
 DAMAGE, HEALING = "damage", "healing"
-#: The entries of a test whose answer is its result (rolls.systems.caerbannog.panel).
+#: The entries of a test whose answer is its result (rolls.systems.caerbannog.follow_ups).
 RESULT_KINDS = ("test", "reroll", "boost", "heroic")
 #: The opposed test's result entry (rolls.opposed): its level is the initiator's successes.
 OPPOSED = "opposed"

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from rolls.dashboard.npc_rolls import Field
 from rolls.engine import caerbannog
 from rolls.panels import source
-from rolls.systems.caerbannog import panel
+from rolls.systems.caerbannog import gm_call
 
 ROMAN = ("0", "I", "II", "III", "IV")
 DEFAULT_DIFFICULTY = caerbannog.DIFFICULTIES["przeciętny"]
@@ -30,8 +30,8 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "difficulty",
         gettext_lazy("Difficulty"),
-        panel.GM_LIMITS["difficulty"].low,
-        panel.GM_LIMITS["difficulty"].high,
+        gm_call.GM_LIMITS["difficulty"].low,
+        gm_call.GM_LIMITS["difficulty"].high,
         DEFAULT_DIFFICULTY,
     ),
     Field(

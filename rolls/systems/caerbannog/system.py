@@ -16,7 +16,7 @@ from rolls.dashboard import party
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed.rules import OpposedRules, Outcome
-from rolls.systems.caerbannog import blind, consequences, npc_test, panel
+from rolls.systems.caerbannog import blind, consequences, follow_ups, gm_call, npc_test, panel
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import group as group_rules
 from rolls.systems.caerbannog.rules_page import PAGE as RULES_PAGE
@@ -29,8 +29,9 @@ def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
     """RULES.md: the initiator's result minus the opponent's is the success level; above 0 the
     initiator wins with that many successes, else the opponent resists."""
     a_params, b_params = engine.parse_params(a_roll.params), engine.parse_params(b_roll.params)
-    # Heroic effort read its failure against the opponent's result as its difficulty (the
-    # panel's); the opposed test reads that result from the opponent's side itself.
+    # Heroic effort read its failure against the opponent's result as its difficulty (its
+    # follow-up's, ``follow_ups``); the opposed test reads that result from the opponent's side
+    # itself.
     a_params = replace(a_params, difficulty=0)
     try:
         result = caerbannog_opposed.opposed_test(a_params, a_roll.faces, b_params, b_roll.faces)
@@ -86,7 +87,7 @@ class Caerbannog(BaseSystem):
     # pd_rozmach: [{"pd": int, "rozmach": int}], reaction_costs: [{"reaction": str, "cost": int}]
     settings_defaults = {"pd_rozmach": [], "reaction_costs": []}
     facts = ("kept", "result", "przebicia", "rozmach_gained", "rozmach", "heroic_cost")
-    gm_controls = panel.GM_CONTROLS
+    gm_controls = gm_call.GM_CONTROLS
     has_follow_ups = True
     # RULES.md 4.12: reactions only outside the character's own turn, once per round.
     turns = True
@@ -125,10 +126,10 @@ class Caerbannog(BaseSystem):
         return party.caerbannog_vitals(self.view(data))
 
     def follow_ups(self, roll, character, campaign):
-        return panel.follow_ups(roll, character, campaign)
+        return follow_ups.follow_ups(roll, character, campaign)
 
     def build_follow_up(self, kind, roll, character, campaign, choices):
-        return panel.build_follow_up(kind, roll, character, campaign, choices)
+        return follow_ups.build_follow_up(kind, roll, character, campaign, choices)
 
     def npc_fields(self):
         return npc_test.FIELDS

@@ -1,0 +1,196 @@
+"""The GM's side of a Caerbannog test (RULES.md section 4): what the GM may change on a called
+test and the ranges of those numbers, the GM's part of a called test as the panel reads it, the
+"call for a test" form's fields, and the call as posted read into a target (what is tested in
+order, the form of a combined test, the difficulty). The panel checks the rest of a target by
+building on it (``panel.target_from_post``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from rolls.engine import caerbannog
+from rolls.panels import Limit, Name, Names, PanelForm
+from rolls.systems.caerbannog import rozmach
+from rolls.systems.caerbannog.choices import (
+    ADDED,
+    COMBINED,
+    MAX_MODIFIER,
+    PLACES,
+    distinct,
+    is_int,
+    testable_defences,
+    testable_skills,
+)
+from rolls.systems.caerbannog.difficulty import MAX_DIFFICULTY, difficulty_option
+from sheets.templatetags.sheet_tags import roman
+
+#: What the GM may change on a pending Caerbannog test (see rolls.pending.actions.OPERATIONS).
+GM_CONTROLS = (
+    "difficulty",
+    "easing",
+    "hindering",
+    "modifier",
+    "surprise",
+    "forced",
+    "heroic_other",
+)
+#: Easing or hindering factors the GM sets on one called test.
+GM_FACTORS = 10
+#: The GM's numbers and their ranges: the difficulty as the call form lists it (never below 0,
+#: RULES.md section 4), the factors, a fixed modifier as the player's own field takes it.
+GM_LIMITS = {
+    "difficulty": Limit(
+        0,
+        MAX_DIFFICULTY,
+        gettext_lazy(
+            "A Caerbannog difficulty is a whole number from %(low)s to %(high)s "
+            "(łatwy 2, przeciętny 3, wymagający 4, trudny 5)."
+        ),
+    ),
+    "easing": Limit(
+        0, GM_FACTORS, gettext_lazy("Easing factors are a whole number from %(low)s to %(high)s.")
+    ),
+    "hindering": Limit(
+        0,
+        GM_FACTORS,
+        gettext_lazy("Hindering factors are a whole number from %(low)s to %(high)s."),
+    ),
+    "modifier": Limit(
+        -MAX_MODIFIER,
+        MAX_MODIFIER,
+        gettext_lazy("A fixed modifier is a whole number from -%(high)s to %(high)s, not 0."),
+        nonzero=True,
+    ),
+}
+
+
+def gm_modifiers(modifiers: dict[str, Any]) -> dict[str, Any]:
+    """The GM's part of a called test, read defensively (the operations checked it on the way
+    in): the difficulty or None, the factor counts and the fixed modifiers with their sources."""
+    difficulty = modifiers.get("difficulty")
+    surprise = modifiers.get("surprise") or ""
+    entries = [
+        {"amount": entry["amount"], "source": str(entry.get("source", ""))}
+        for entry in modifiers.get("dice", [])
+        if isinstance(entry, dict)
+        and entry.get("kind") == "modifier"
+        and is_int(entry.get("amount"))
+        and entry["amount"]
+    ]
+    return {
+        "difficulty": difficulty if is_int(difficulty) and difficulty >= 0 else None,
+        "easing": _gm_count(modifiers.get("easing")),
+        "hindering": _gm_count(modifiers.get("hindering")),
+        "entries": entries,
+        "surprise": surprise if surprise in rozmach.SURPRISE_LABELS else "",
+    }
+
+
+def _gm_count(value: Any) -> int:
+    return value if is_int(value) and value > 0 else 0
+
+
+def target_fields(character, campaign) -> list[dict[str, Any]]:
+    """The fields of the GM's "call for a test" form: what is tested in order (a skill or a
+    defence in each place, the first the main one, the others for a combined test), the form of
+    a combined test and the difficulty (przeciętny first: the default)."""
+    skills = testable_skills(character.data)
+    defences = testable_defences(character.data)
+    names = list(caerbannog.DIFFICULTIES)
+    names.remove("przeciętny")
+    difficulties = [("przeciętny", difficulty_option("przeciętny"))]
+    difficulties += [(name, difficulty_option(name)) for name in names]
+    difficulties += [(str(n), str(n)) for n in range(MAX_DIFFICULTY + 1)]
+    tested = [
+        (f"skill:{name}", f"{name} {roman(row['level'])} (d{row['die']})")
+        for name, row in skills.items()
+    ] + [
+        (f"defence:{name}", _("%(name)s %(level)s (d%(die)s, defence)")
+         % {"name": name, "level": roman(row["level"]), "die": row["die"]})
+        for name, row in defences.items()
+    ]  # fmt: skip
+    places = [
+        {
+            "name": "tested",
+            "label": _("Tested (the main one; a skill or a defence)"),
+            "type": "select",
+            "choices": tested,
+        }
+    ] + [
+        {
+            "name": name,
+            "label": _("Combined with, place %(place)s") % {"place": index},
+            "type": "select",
+            "choices": [("", _("none"))] + tested,
+        }
+        for index, name in enumerate(PLACES[1:], start=2)
+    ]
+    return places + [
+        {
+            "name": "form",
+            "label": _("Form of a combined test"),
+            "type": "select",
+            "choices": [
+                (COMBINED, _("Combined (test łączony)")),
+                (ADDED, _("With others added (z dodatkiem)")),
+            ],
+        },
+        {
+            "name": "difficulty",
+            "label": _("Difficulty (Trudność)"),
+            "type": "select",
+            "choices": difficulties,
+        },
+    ]
+
+
+class CallForm(PanelForm):
+    """The GM's call as posted: what is tested, in its places (``tested``, ``tested_2``...,
+    each ``skill:name`` or ``defence:name``), or as plain lists of skills and a defence (a call
+    made by a link or a script, in the order posted); the form and the difficulty (what the sheet
+    holds is checked below, and by the panel built on it)."""
+
+    skill = Names()
+    defence = Names()
+    form = Name()
+    difficulty = Name()
+
+    def places(self) -> list[str]:
+        """The tokens of the places filled, in order, each once."""
+        return distinct([str(self.data.get(name) or "").strip() for name in PLACES])
+
+
+def called_target(post, character) -> tuple[dict[str, Any], list[str]]:
+    """The target the GM chose as posted, and the messages saying what is wrong with it that the
+    sheet tells; ``panel.target_from_post`` then checks it against the panel built on it."""
+    skills, defences = testable_skills(character.data), testable_defences(character.data)
+    called = CallForm(post)
+    places = called.places()
+    if not places:
+        places = [f"skill:{name}" for name in distinct(called.raw("skill"))]
+        places += [f"defence:{name}" for name in distinct(called.raw("defence"))]
+    form, difficulty = (str(called.raw(name) or "").strip() for name in ("form", "difficulty"))
+    form, difficulty = form or COMBINED, difficulty or "przeciętny"
+    held = {"skill": skills, "defence": defences}
+    order = [t for t in places if t.partition(":")[2] in held.get(t.partition(":")[0], ())]
+    target = {
+        "skill": [t.partition(":")[2] for t in order if t.startswith("skill:")],
+        "defence": [t.partition(":")[2] for t in order if t.startswith("defence:")],
+        "order": order,
+        "form": form,
+        "difficulty": difficulty,
+    }
+    wrong = []
+    unknown = [t.partition(":") for t in places if t not in order]
+    if names := [name or kind for kind, _sep, name in unknown if kind != "defence"]:
+        wrong.append(_("Not a skill on this sheet: %(names)s.") % {"names": ", ".join(names)[:200]})
+    for name in [name for kind, _sep, name in unknown if kind == "defence"][:1]:
+        wrong.append(_("Not a defence on this sheet: %(name)s.") % {"name": name[:60]})
+    if form not in (COMBINED, ADDED):
+        wrong.append(_("Choose the form of the test: combined, or with others added."))
+    if not places:
+        wrong.append(_("Choose a skill (several for a combined test) or a defence to test."))
+    return target, wrong
