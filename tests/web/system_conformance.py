@@ -2,9 +2,10 @@
 
 A test class that inherits ``SystemConformance`` and provides a ``system`` fixture (a registered
 system) runs the whole suite against it: ``test_system_conformance.py`` over the registry, and
-a system that exists only in the tests (``test_system_coin.py``) over itself. Everything the
-suite needs comes from the system's own members: the demo character (``System.demo``), the roll
-targets its sheet renders, the GM's "call for a test" form (``panel.target_fields``).
+a system that exists only in the tests (``tests/coin/``, in ``test_system_coin.py``) over
+itself. Everything the suite needs comes from the system's own members: the demo character
+(``System.demo``), the roll targets its sheet renders, the GM's "call for a test" form
+(``panel.target_fields``).
 """
 
 from __future__ import annotations
