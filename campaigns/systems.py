@@ -83,7 +83,8 @@ class System(Protocol):
     xp_occasions: Mapping[str, Any]
     #: A scene holds the GM's challenge points (AST).
     challenge_points: bool
-    #: The dashboard shows the strip of what the GM may apply after a roll (FastTest).
+    #: The dashboard shows the strip of what the GM may apply after a roll (FastTest): its
+    #: template reads this flag, its items come from ``after_roll_items``.
     after_roll_strip: bool
     #: The GM marks combat turns and rounds on the dashboard ("Turn starts" on each party card,
     #: "New round"): the rules count on them (``rolls.dashboard.turns``; Caerbannog's reactions).
@@ -131,6 +132,11 @@ class System(Protocol):
     #: damage, healing and states): an object with ``template`` and ``context(campaign,
     #: session)``, None for no box.
     gm_box: Any
+
+    #: The URL patterns of the system's own views, added to the campaign's URLs (``rolls.urls``
+    #: adds every registered system's under ``c/<campaign_id>/``); () for none. Their names are
+    #: global: a template names one only where the system offers it.
+    urls: Sequence[Any]
 
     #: The rules offer a menu after a roll (``options_after``); False spares every other system
     #: the look for one.
@@ -223,6 +229,11 @@ class System(Protocol):
 
     def card_tools(self, character: Any, campaign: Any) -> dict[str, Any]:
         """The GM's tools on a party card (a night's rest), no query."""
+
+    def after_roll_items(self, campaign: Any, session: Any) -> list[Any]:
+        """The dashboard's after-roll strip (where ``after_roll_strip``): the open ``session``'s
+        latest tests, newest first, each a dict the strip's template reads (``roll``,
+        ``combat``, ``applied``: the combat wound still to apply keeps it open), [] for none."""
 
     def turn_started(self, character: Any, campaign: Any) -> tuple[int, int, int] | None:
         """A character's combat turn starts (the card's ``turn`` tool, where ``turns``), inside
@@ -318,6 +329,7 @@ class BaseSystem:
     condition_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ()
     condition_amounts: ClassVar[tuple[int, int]] = (-20, 20)
     gm_box: Any = None
+    urls: ClassVar[Sequence[Any]] = ()
     has_options_after: ClassVar[bool] = False
 
     def __repr__(self) -> str:
@@ -387,6 +399,9 @@ class BaseSystem:
 
     def card_tools(self, character, campaign):
         return {}
+
+    def after_roll_items(self, campaign, session):
+        return []
 
     def turn_started(self, character, campaign):
         return None

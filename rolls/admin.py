@@ -30,8 +30,8 @@ class PendingTestAdmin(admin.ModelAdmin):
     readonly_fields = ["revision", "roll"]
 
 
-# After the roll and awards (rolls.after_roll, rolls.dashboard.awards): records of what the GM
-# applied.
+# After the roll and awards (rolls.systems.fasttest.wounds, rolls.dashboard.awards): records of
+# what the GM applied.
 from rolls.models import AppliedWound, Award  # noqa: E402
 
 

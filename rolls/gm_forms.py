@@ -1,6 +1,7 @@
 """The small forms of the GM's tools on the dashboard (and of quick dice and random tables):
 each view reads its POST through one of these, never by hand. The changes to a pending test
-have theirs in ``rolls.pending.forms``; an NPC's own test in ``rolls.dashboard.npc_rolls``.
+have theirs in ``rolls.pending.forms``; an NPC's own test in ``rolls.dashboard.npc_rolls``;
+FastTest's combat wound in ``rolls.systems.fasttest.gm_forms``.
 
 Fields read text as posted (``Text``: a NUL is refused by the rule that reads it, in its own
 words) and numbers as ``WholeNumber`` (text that is no whole number kept as text, so the view
@@ -103,23 +104,6 @@ class CallTestForm(forms.Form):
     def is_combat(self) -> bool:
         self.is_valid()
         return self.cleaned_data.get("combat") is True
-
-
-class WoundForm(forms.Form):
-    """FastTest's combat wound: the weapon class of each side."""
-
-    player_weapon = forms.ChoiceField()
-    enemy_weapon = forms.ChoiceField()
-
-    def __init__(self, data=None, weapon_classes=()) -> None:
-        super().__init__(data)
-        refusal = _("Choose the weapon class of each side: light, hand or heavy.")
-        for field in self.fields.values():
-            field.choices = [(name, name) for name in weapon_classes]
-            field.error_messages |= {"required": refusal, "invalid_choice": refusal}
-
-    def refusal(self) -> str:
-        return next(m for messages in self.errors.values() for m in messages)
 
 
 class CardPartForm(forms.Form):

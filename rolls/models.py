@@ -170,7 +170,7 @@ class PendingTest(models.Model):
         return f"{self.character} r{self.revision} ({self.status})"
 
 
-# --- After the roll: combat wounds and awards (rolls.after_roll, rolls.dashboard.awards) -------
+# --- After the roll: wounds and awards (rolls.systems.fasttest.wounds, rolls.dashboard.awards) ---
 
 
 class AppliedWound(models.Model):

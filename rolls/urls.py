@@ -63,24 +63,16 @@ urlpatterns += [
     path("dashboard/npcs/", dashboard.quick_npc, name="dashboard_quick_npc"),
 ]
 
-# The GM's tools on the dashboard: after the roll, awards, a night's rest, an NPC's own test.
+# The GM's tools on the dashboard: after a free roll, awards, conditions, turns, an NPC's test.
 from rolls.conditions import views as condition_views  # noqa: E402
 from rolls.dashboard import gm_views  # noqa: E402
 
 urlpatterns += [
-    path("dashboard/after-roll/", gm_views.after_roll_strip, name="after_roll_strip"),
     path("dashboard/gm-readings/", gm_views.gm_readings_box, name="gm_readings_box"),
     path(
         "dashboard/rolls/<int:roll_id>/gm/<slug:kind>/",
         gm_views.follow_free_roll,
         name="gm_follow_free_roll",
-    ),
-    path("dashboard/rolls/<int:roll_id>/wound/", gm_views.apply_wound, name="apply_wound"),
-    path("dashboard/rolls/<int:roll_id>/magic-die/", gm_views.magic_die, name="gm_magic_die"),
-    path(
-        "dashboard/rolls/<int:roll_id>/experience-die/",
-        gm_views.roll_experience_die,
-        name="roll_experience_die",
     ),
     path("dashboard/awards/", gm_views.awards_panel, name="awards_panel"),
     path("dashboard/awards/xp/", gm_views.award_xp, name="award_xp"),
@@ -89,7 +81,6 @@ urlpatterns += [
         gm_views.award_experience_die,
         name="award_experience_die",
     ),
-    path("dashboard/characters/<int:pk>/rest/", gm_views.night_rest, name="night_rest"),
     path(
         "dashboard/characters/<int:pk>/conditions/add/",
         condition_views.add_condition,
@@ -177,14 +168,9 @@ urlpatterns += [
     path("group/<int:group_id>/cancel/", group_views.group_cancel, name="group_cancel"),
 ]
 
-# Caerbannog's results applied by the GM (rolls.systems.caerbannog.consequence_views).
-from rolls.systems.caerbannog import consequence_views  # noqa: E402
+# Each rule system's own views, its ``System.urls`` (rolls/systems/<key>/urls.py): the GM's tools
+# only its rules have. This module is loaded at the first resolve, once rolls.apps.ready has
+# registered every system.
+from campaigns.systems import all_systems  # noqa: E402
 
-urlpatterns += [
-    path("dashboard/results/", consequence_views.results_box, name="caerbannog_results_box"),
-    path(
-        "dashboard/rolls/<int:roll_id>/apply-result/",
-        consequence_views.apply_result,
-        name="caerbannog_apply_result",
-    ),
-]
+urlpatterns += [pattern for system in all_systems() for pattern in system.urls]

@@ -1,6 +1,8 @@
-"""The GM's tools on the dashboard: after a roll (wound, magic die, experience die), awards, a
-night's rest and an NPC's own test. GM-only (404 for anyone else); writes go through
-``rolls.after_roll``, ``rolls.dashboard.awards`` and ``rolls.dashboard.npc_rolls``.
+"""The GM's tools on the dashboard: the choices after a free roll, awards, a character's card
+(turns, the experience die) and an NPC's own test. GM-only (404 for anyone else); writes go
+through ``rolls.dashboard.awards``, ``rolls.dashboard.turns`` and ``rolls.dashboard.npc_rolls``.
+A system's own tools (FastTest's after-roll strip and night's rest) are the system's views,
+among its ``System.urls``; they answer with ``card_part`` and ``SHEET_CHANGED`` from here.
 
 Each form works without JavaScript (a redirect to the dashboard, or the dashboard again with
 the typed values kept); with htmx each answers with the partial it changed, and tells the page
@@ -15,7 +17,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -24,19 +26,16 @@ from django_htmx.http import trigger_client_event
 
 from campaigns.access import gm_campaign
 from campaigns.models import Campaign, GameSession
-from rolls import after_roll
 from rolls.actions import ActionRefused
 from rolls.dashboard import awards, gm_readings, npc_rolls, turns
 from rolls.dashboard.views import (
     _dashboard_context,
-    after_roll_context,
     awards_context,
     gm_readings_context,
     turns_context,
 )
-from rolls.gm_forms import CardPartForm, RollKeyForm, WoundForm
+from rolls.gm_forms import CardPartForm, RollKeyForm
 from rolls.log.reading import entry_for
-from rolls.models import Roll
 from sheets.models import NPC, Character
 
 #: The event that makes the dashboard refresh the party (see static/js/dashboard.js).
@@ -59,94 +58,6 @@ def _whole_dashboard(request, campaign, extra: dict[str, Any], status: int) -> H
     """Without JavaScript, an invalid form comes back inside the whole dashboard, values kept."""
     context = _dashboard_context(request, campaign, **extra) | extra
     return render(request, "rolls/dashboard/page.html", context, status=status)
-
-
-# --- After the roll -----------------------------------------------------------------------------
-
-
-def _strip(request, campaign, *, status=200, refusal="", changed=False) -> HttpResponse:
-    """The after-roll strip for htmx; the dashboard (with a message) otherwise."""
-    if not request.htmx:
-        if refusal:
-            messages.error(request, refusal)
-        return _dashboard(campaign, "#after-roll")
-    context = after_roll_context(campaign, _session(campaign)) | {"after_roll_refusal": refusal}
-    response = render(request, "rolls/dashboard/_after_roll.html", context, status=status)
-    if changed:
-        trigger_client_event(response, SHEET_CHANGED)
-    return response
-
-
-def _fasttest_roll(campaign: Campaign, roll_id: int) -> Roll:
-    """A test of a character in a system with the after-roll tools (FastTest), else 404."""
-    if not campaign.rules.after_roll_strip:
-        raise Http404("No such roll.")
-    return get_object_or_404(
-        Roll.objects.select_related("session", "character"),
-        pk=roll_id,
-        session__campaign=campaign,
-        system=campaign.system,
-        kind="test",
-        character__isnull=False,
-    )
-
-
-@require_GET
-@login_required
-def after_roll_strip(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    campaign = gm_campaign(request, campaign_id)
-    context = after_roll_context(campaign, _session(campaign))
-    return render(request, "rolls/dashboard/_after_roll.html", context)
-
-
-@require_POST
-@login_required
-def apply_wound(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
-    campaign = gm_campaign(request, campaign_id)
-    roll = _fasttest_roll(campaign, roll_id)
-    form = WoundForm(request.POST, after_roll.WEAPON_CLASSES)
-    if not form.is_valid():
-        return _strip(request, campaign, status=400, refusal=form.refusal())
-    try:
-        applied = after_roll.apply_combat_wound(roll=roll, gm=request.user, **form.cleaned_data)
-    except ActionRefused as refusal:
-        return _strip(request, campaign, status=409, refusal=str(refusal))
-    if not request.htmx:
-        messages.success(request, _("Wound applied (#%(seq)s).") % {"seq": roll.seq})
-    return _strip(request, campaign, changed=applied.target == applied.Target.PLAYER)
-
-
-@require_POST
-@login_required
-def magic_die(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
-    campaign = gm_campaign(request, campaign_id)
-    parent = _fasttest_roll(campaign, roll_id)
-    key = _key(request)
-    if key is None:
-        return _strip(request, campaign, status=400, refusal=_("This request is malformed."))
-    try:
-        after_roll.roll_magic_die_after(
-            parent=parent, campaign=campaign, actor=request.user, key=key,
-            nonce=RollKeyForm(request.POST).sent_nonce(),
-        )  # fmt: skip
-    except ActionRefused as refusal:
-        return _strip(request, campaign, status=409, refusal=str(refusal))
-    return _strip(request, campaign, changed=True)
-
-
-@require_POST
-@login_required
-def roll_experience_die(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
-    """An experience die for a failed important test, from the after-roll strip."""
-    campaign = gm_campaign(request, campaign_id)
-    roll = _fasttest_roll(campaign, roll_id)
-    try:
-        awards.give_experience_die(
-            campaign=campaign, gm=request.user, character_id=roll.character_id, roll_id=roll.pk
-        )
-    except ActionRefused as refusal:
-        return _strip(request, campaign, status=409, refusal=str(refusal))
-    return _strip(request, campaign, changed=True)
 
 
 # --- The GM's choices after a free roll (AST: the white die of a hindered test) ---------------
@@ -267,13 +178,13 @@ def award_experience_die(request: HttpRequest, campaign_id: int) -> HttpResponse
                 messages.success(request, note)
                 return _dashboard(campaign, f"#party-{given.character_id}" if card else "#awards")
             if card:
-                return _card(request, campaign, given.character_id, changed=True)
+                return card_part(request, campaign, given.character_id, changed=True)
             return _awards(request, campaign, changed=True, awards_note=note)
     if card:
         message = " ".join(m for ms in form.errors.values() for m in ms)
         pk = part.character_id()
         if request.htmx and pk is not None:
-            return _card(request, campaign, pk, status=409, refusal=message)
+            return card_part(request, campaign, pk, status=409, refusal=message)
         messages.error(request, message)
         return _dashboard(campaign, "#party")
     if not request.htmx:
@@ -281,12 +192,13 @@ def award_experience_die(request: HttpRequest, campaign_id: int) -> HttpResponse
     return _awards(request, campaign, status=422, die_form=form)
 
 
-# --- A character's card: a night's rest ---------------------------------------------------------
+# --- A character's card ------------------------------------------------------------------------
 
 
-def _card(
+def card_part(
     request, campaign, pk: int, *, status=200, refusal="", changed=False, note=""
 ) -> HttpResponse:
+    """A party card's tools, after one of them was used (a system's own card tool too)."""
     character = get_object_or_404(Character, pk=pk, campaign=campaign)
     context = {
         "campaign": campaign,
@@ -303,28 +215,6 @@ def _card(
 
 @require_POST
 @login_required
-def night_rest(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
-    campaign = gm_campaign(request, campaign_id)
-    character = get_object_or_404(Character, pk=pk, campaign=campaign)
-    try:
-        before, after = after_roll.night_rest(character, campaign)
-    except ActionRefused as refusal:
-        if not request.htmx:
-            messages.error(request, str(refusal))
-            return _dashboard(campaign, f"#party-{pk}")
-        return _card(request, campaign, pk, status=409, refusal=str(refusal))
-    if not request.htmx:
-        messages.success(
-            request,
-            _("%(name)s rests: the magic die is now d%(die)s.")
-            % {"name": character.name, "die": after},
-        )
-        return _dashboard(campaign, f"#party-{pk}")
-    return _card(request, campaign, pk, changed=True)
-
-
-@require_POST
-@login_required
 def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     """A character's combat turn starts: marked in the current scene (``rolls.dashboard.turns``),
     with what the rules grant then (``System.turn_started``), in one transaction."""
@@ -336,7 +226,7 @@ def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         if not request.htmx:
             messages.error(request, str(refusal))
             return _dashboard(campaign, f"#party-{pk}")
-        return _card(request, campaign, pk, status=409, refusal=str(refusal))
+        return card_part(request, campaign, pk, status=409, refusal=str(refusal))
     words = {"name": character.name, "round": fight.round}
     if turn is None:
         note = _("%(name)s's turn (round %(round)s).") % words
@@ -348,7 +238,7 @@ def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     if not request.htmx:
         messages.success(request, note)
         return _dashboard(campaign, f"#party-{pk}")
-    return _card(request, campaign, pk, changed=turn is not None, note=note)
+    return card_part(request, campaign, pk, changed=turn is not None, note=note)
 
 
 @transaction.atomic

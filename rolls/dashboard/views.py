@@ -16,7 +16,6 @@ from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
-from rolls import after_roll
 from rolls.actions import ActionRefused
 from rolls.conditions import in_force as conditions_in_force
 from rolls.conditions import views as condition_views
@@ -179,7 +178,7 @@ def after_roll_context(campaign, session) -> dict[str, Any]:
     """The after-roll strip: its latest tests (only in a system that has one). The newest stays
     open, and any whose wound is still to apply (its wound test waits on it); the tests settled
     before the newest fold away."""
-    items = after_roll.strip(campaign, session) if campaign.rules.after_roll_strip else []
+    items = campaign.rules.after_roll_items(campaign, session)
     return {
         "campaign": campaign,
         "session": session,

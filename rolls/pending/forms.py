@@ -32,7 +32,7 @@ TEXT_MAX = 80
 #: them (RULES.md 4.12): each a short line.
 HEROIC_OTHER_MAX = 60
 #: The mark of a combat test in a pending test's modifiers: only after such a test does the GM
-#: apply a combat wound (rolls.after_roll).
+#: apply a combat wound (rolls.systems.fasttest.wounds).
 COMBAT = "combat"
 DICE_KINDS = ("bonus", "penalty", "level", "pool", "circumstance", "modifier", "hindrance")
 #: Kinds whose amount may be negative (a pool or a modifier taken away).

@@ -3,7 +3,9 @@
 ``rolls/systems/<key>/`` holds ``system.py`` (its ``campaigns.systems.System`` object: engine,
 sheet, panel, settings, log facts, party vitals, awards, NPC tests, hooks, which registers
 itself), ``panel.py`` (its test panel and follow-ups), ``demo.py`` (its demo campaign) and
-``rules_page.py`` (its page under /rules/); its templates are in ``templates/systems/<key>/``.
+``rules_page.py`` (its page under /rules/), and the views only its rules have with their URL
+patterns in ``urls.py`` (its ``System.urls``, which ``rolls.urls`` adds for every system); its
+templates are in ``templates/systems/<key>/``.
 The package's ``__init__`` stays empty on purpose: a module of the package (a panel's limits,
 read by ``rolls.dashboard.npc_rolls``) can be imported without the whole System and what it imports.
 

@@ -9,15 +9,15 @@ from typing import Any
 
 from django import template
 
-from rolls import after_roll
 from rolls.dashboard import awards, npc_rolls
+from rolls.systems.fasttest.wounds import WEAPON_LABELS, WEAPON_NAMES
 
 register = template.Library()
 
 
 @register.simple_tag
 def weapon_classes() -> list[tuple[str, Any]]:
-    return list(after_roll.WEAPON_LABELS.items())
+    return list(WEAPON_LABELS.items())
 
 
 @register.simple_tag
@@ -54,4 +54,4 @@ def card_tools(context, character) -> dict[str, Any]:
 
 @register.filter
 def weapon_label(key: str) -> Any:
-    return after_roll.WEAPON_NAMES.get(key, key)
+    return WEAPON_NAMES.get(key, key)

@@ -200,7 +200,7 @@ class Crawl:
             session = actions.start_session(campaign)
             hero = Character.objects.filter(campaign=campaign, owner__username=player).first()
             if campaign.system == "fasttest":  # a wound to tend, a magic die a rest restores
-                from rolls.after_roll import MAGIC_DICE
+                from rolls.engine.fasttest_sheet import MAGIC_DICE
 
                 for character in Character.objects.filter(campaign=campaign):
                     character.data["magic_die"] = min(MAGIC_DICE)

@@ -9,11 +9,14 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
-from rolls import actions, after_roll
+from rolls import actions
 from rolls.engine import fasttest
 from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import WEAPON_CLASSES, combat_wound, wound_test_params
 from rolls.models import AppliedWound, PendingTest, Roll
+from rolls.systems.fasttest.magic_die import magic_follow_ups
+from rolls.systems.fasttest.strip import STRIP_LENGTH, strip_items
+from rolls.systems.fasttest.wounds import apply_combat_wound
 from rolls.words import words
 from sheets.models import Character
 from tests.web.dice import Scripted, deal
@@ -305,7 +308,7 @@ def test_the_wound_test_is_not_offered_as_a_new_fight(client, monkeypatch, table
     client.force_login(gm)
     wound(client, campaign, roll, "hand", "hand")
     applied = roll_wound_test(client, monkeypatch, campaign, hero, player, 1, 2, 3, 4)
-    items = after_roll.strip(campaign, session)
+    items = strip_items(campaign, session)
     assert [item["roll"].pk for item in items] == [roll.pk]
     assert applied.wound_test.roll_id != roll.pk
 
@@ -436,7 +439,7 @@ def test_the_magic_die_follows_only_a_spell_of_a_caster_with_a_die(
     table = make_table(**zarith(rules, CASTER | data))
     campaign, jaga, session = table.campaign, table.hero, table.session
     roll = rolled(session, jaga, "yes", label=label)
-    assert bool(after_roll.magic_follow_ups(roll, jaga, campaign)) is offered
+    assert bool(magic_follow_ups(roll, jaga, campaign)) is offered
 
 
 def test_one_or_two_drops_the_die_a_step_and_logs_a_magic_die_entry(
@@ -596,7 +599,7 @@ def test_the_strip_shows_at_most_ten_tests(table):
     campaign, hero, session = table.campaign, table.hero, table.session
     for _ in range(12):
         rolled(session, hero, "no")
-    assert len(after_roll.strip(campaign, session)) == after_roll.STRIP_LENGTH
+    assert len(strip_items(campaign, session)) == STRIP_LENGTH
 
 
 @pytest.mark.parametrize("size", [2, 9])
@@ -607,9 +610,7 @@ def test_the_strip_runs_a_constant_number_of_queries(
     for index in range(size):
         roll = rolled(session, hero, "no" if index % 2 else "yes")
         if index % 3 == 0:
-            after_roll.apply_combat_wound(
-                roll=roll, gm=gm, player_weapon="hand", enemy_weapon="hand"
-            )
+            apply_combat_wound(roll=roll, gm=gm, player_weapon="hand", enemy_weapon="hand")
     client.force_login(gm)
     url = reverse("after_roll_strip", args=[campaign.pk])
     client.get(url)

@@ -11,10 +11,11 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign
-from rolls import actions, after_roll
+from rolls import actions
 from rolls.actions import ActionRefused
 from rolls.models import AppliedWound, PendingTest
 from rolls.pending import actions as pending
+from rolls.systems.fasttest.wounds import apply_combat_wound
 from sheets.models import Character
 from tests.web.dice import Scripted, deal
 from tests.web.live import seat
@@ -146,7 +147,7 @@ def test_the_wound_of_a_combat_test_lands_on_the_sheet(client, monkeypatch, tabl
     hero, session = table.hero, table.session
     test = pending.call_test(session=session, character=hero, gm=gm, target=TARGET, combat=True)
     roll = roll_called(client, monkeypatch, test)
-    after_roll.apply_combat_wound(roll=roll, gm=gm, player_weapon="hand", enemy_weapon="hand")
+    apply_combat_wound(roll=roll, gm=gm, player_weapon="hand", enemy_weapon="hand")
     hero.refresh_from_db()
     assert hero.data["wounds"][-1]["label"] == f"combat, #{roll.seq}"
 
@@ -155,9 +156,7 @@ def test_the_wound_test_itself_is_not_a_combat_test(client, monkeypatch, table, 
     hero, session = table.hero, table.session
     test = pending.call_test(session=session, character=hero, gm=gm, target=TARGET, combat=True)
     roll = roll_called(client, monkeypatch, test)
-    applied = after_roll.apply_combat_wound(
-        roll=roll, gm=gm, player_weapon="hand", enemy_weapon="heavy"
-    )
+    applied = apply_combat_wound(roll=roll, gm=gm, player_weapon="hand", enemy_weapon="heavy")
     assert applied.wound_test is not None
     assert not pending.is_combat(applied.wound_test.modifiers)
 

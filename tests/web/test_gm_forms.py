@@ -16,6 +16,7 @@ from rolls.dashboard import npc_rolls
 from rolls.models import Roll
 from rolls.panels import Limit
 from rolls.pending import forms as pending_forms
+from rolls.systems.fasttest.gm_forms import WoundForm
 from rolls.tables.quick_dice import read_form
 from tests.web.test_random_tables import table, weather  # noqa: F401 (fixture)
 
@@ -157,7 +158,7 @@ def test_what_is_tested_is_never_read_from_text():
 
 
 def test_a_forged_weapon_class_is_refused():
-    form = gm_forms.WoundForm(post(player_weapon="hand", enemy_weapon="cannon"), ("hand",))
+    form = WoundForm(post(player_weapon="hand", enemy_weapon="cannon"), ("hand",))
     assert not form.is_valid()
     assert form.refusal() == "Choose the weapon class of each side: light, hand or heavy."
 

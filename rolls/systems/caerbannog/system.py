@@ -20,6 +20,7 @@ from rolls.systems.caerbannog import blind, consequences, follow_ups, gm_call, n
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import group as group_rules
 from rolls.systems.caerbannog.rules_page import PAGE as RULES_PAGE
+from rolls.systems.caerbannog.urls import urlpatterns
 from sheets import actions as sheet_actions
 from sheets.models import Character
 from sheets.systems import caerbannog as sheet
@@ -74,6 +75,8 @@ class Caerbannog(BaseSystem):
     condition_presets = STATES
     #: The GM applies a result (damage, healing, a state) from its entry (issue 15).
     gm_box = consequences.BOX
+    #: The GM applies a test's result from the dashboard (consequence_views).
+    urls = urlpatterns
 
     key = "caerbannog"
     name = "Caerbannog 2026"

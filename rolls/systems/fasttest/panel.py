@@ -12,13 +12,6 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from campaigns.models import GameSession
 from campaigns.system_settings import system_settings
-from rolls.after_roll import (
-    MAGIC_DIE,
-    ignore_wounds_after,
-    magic_die_odds,
-    magic_die_panel,
-    magic_follow_ups,
-)
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
 from rolls.engine import EngineError, fasttest
@@ -29,6 +22,13 @@ from rolls.models import Roll, Visibility
 from rolls.panels import FollowUp, Limit, Panel, source
 from rolls.systems.fasttest import spells, states
 from rolls.systems.fasttest.choices import FastTestChoices
+from rolls.systems.fasttest.magic_die import (
+    MAGIC_DIE,
+    magic_die_odds,
+    magic_die_panel,
+    magic_follow_ups,
+)
+from rolls.systems.fasttest.wounds import ignore_wounds_after
 from rolls.words import words
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES, FastTestSheet
 from sheets.systems.fasttest import view as read_sheet

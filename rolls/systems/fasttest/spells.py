@@ -2,7 +2,7 @@
 caster marks as a spell, with the spell's difficulty (the standard 2-3 penalty dice) and one more
 penalty die for each earlier similar spell of the caster in this session (the uniqueness rule:
 "magia nie lubi się powtarzać"), counted from the log. The magic die then follows the roll
-(rolls.after_roll.magic_follow_ups reads the spell's label).
+(rolls.systems.fasttest.magic_die.magic_follow_ups reads the spell's label).
 
 Similar spells are spells of the same name (letter case and spaces aside): the seed has no list
 of spells, so the caster names the spell and the name is what the log can compare. The spells
@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import GameSession
-from rolls.after_roll import SPELL_LABEL
 from rolls.models import Roll, Visibility
 from rolls.panels import source
+from rolls.systems.fasttest.magic_die import SPELL_LABEL
 from rolls.words import words
 
 #: The standard difficulty of a spell a player casts on their own (the seed: "2-3 karne kości");

@@ -7,14 +7,14 @@ from django.utils.translation import gettext_lazy
 from campaigns.forms import FastTestSettingsForm
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
 from campaigns.systems import BaseSystem, register
-from rolls import after_roll
 from rolls.dashboard import awards, party
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.opposed.rules import OpposedRules, Outcome
 from rolls.systems.fasttest import demo as demo_fasttest
-from rolls.systems.fasttest import npc_test, panel, states
+from rolls.systems.fasttest import magic_die, npc_test, panel, rest, states, strip, wounds
 from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
+from rolls.systems.fasttest.urls import urlpatterns
 from sheets.actions import rename_skills
 from sheets.systems import fasttest as sheet
 
@@ -69,6 +69,8 @@ class FastTest(BaseSystem):
     xp_hint = gettext_lazy("After an adventure the GM gives 2–5.")
     xp_initial = 2
     after_roll_strip = True
+    #: The GM's after-roll strip, its wound and magic die, and a night's rest (gm_views).
+    urls = urlpatterns
     wound_tracker = True
     settings_template = "systems/fasttest/settings.html"
     opposed = OpposedRules(win_odds=fasttest_opposed.win_odds, resolve=opposed_outcome)
@@ -137,14 +139,17 @@ class FastTest(BaseSystem):
 
     def pending_roll_kind(self, pending):
         # A wound test called after a combat wound is logged as one, and read once rolled.
-        return "wound_test" if after_roll.is_wound_test(pending) else "test"
+        return "wound_test" if wounds.is_wound_test(pending) else "test"
 
     def pending_rolled(self, pending, roll):
         if roll.kind == "wound_test":
-            after_roll.read_wound_test(pending)
+            wounds.read_wound_test(pending)
 
     def card_tools(self, character, campaign):
-        return {"rest": after_roll.rest_preview(character, campaign)}
+        return {"rest": rest.rest_preview(character, campaign)}
+
+    def after_roll_items(self, campaign, session):
+        return strip.strip_items(campaign, session)
 
     def condition_tests(self, condition, campaign):
         # The waking test after falling unconscious, one click on the sheet.
@@ -169,7 +174,7 @@ class FastTest(BaseSystem):
 
     def tables_after(self, roll):
         answer = roll.result.get("answer", {}) if isinstance(roll.result, dict) else {}
-        if roll.kind == after_roll.MAGIC_DIE and answer.get("emanation") is True:
+        if roll.kind == magic_die.MAGIC_DIE and answer.get("emanation") is True:
             return ["emanation"]
         side_effect = SIDE_EFFECTS.get(answer.get("outcome"))
         if roll.kind == "test" and side_effect is not None and _is_spell(roll):
@@ -181,7 +186,7 @@ def _is_spell(roll) -> bool:
     """A test marked as a spell (any attribute, RULES.md's Decision) of a caster."""
     character = roll.character
     caster = character is not None and sheet.view(character.data).magic_traits > 0
-    return caster and after_roll.is_spell(roll)
+    return caster and magic_die.is_spell(roll)
 
 
 SYSTEM = register(FastTest())

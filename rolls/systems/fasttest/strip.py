@@ -1,0 +1,75 @@
+"""The dashboard's after-roll strip in FastTest: the open session's latest tests of
+characters, newest first, each with what the GM may still do after it (apply the combat
+wound, read its wound test, give an experience die after a failure, roll the magic die after a
+spell). ``System.after_roll_items`` returns these items; the dashboard's
+``after_roll_context`` folds them and ``templates/rolls/dashboard/_after_roll.html`` shows them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campaigns.models import Campaign, GameSession
+from campaigns.system_settings import system_settings
+from rolls.engine.core import SUCCESSES
+from rolls.models import Award, PendingTest, Roll
+from rolls.pending import actions as pending_actions
+from rolls.systems.fasttest.magic_die import MAGIC_DIE, magic_follow_ups
+from rolls.systems.fasttest.wounds import roll_outcome, wound_reading
+from sheets.systems import fasttest as fasttest_sheet
+
+#: How many of the open session's test rolls the dashboard's strip shows, newest first.
+STRIP_LENGTH = 10
+
+
+def strip_items(campaign: Campaign, session: GameSession | None) -> list[dict[str, Any]]:
+    """The open session's latest FastTest tests of characters, newest first, with what the GM
+    may still do after each. A constant number of queries whatever the number of rolls."""
+    if session is None or not session.is_open or not campaign.rules.after_roll_strip:
+        return []
+    rolls = list(
+        Roll.objects.filter(
+            session=session, system=campaign.system, kind="test", character__isnull=False
+        )
+        # A wound test is shown with the combat roll that caused it, not as a new fight.
+        .exclude(pending_test__applied_wound__isnull=False)
+        .select_related("character", "applied_wound__wound_test__roll")
+        .prefetch_related("follow_ups")
+        .order_by("-seq")[:STRIP_LENGTH]
+    )
+    given = set(
+        Award.objects.filter(roll__in=rolls, kind=Award.Kind.EXPERIENCE_DIE).values_list(
+            "roll_id", flat=True
+        )
+    )
+    dice_on = bool(system_settings(campaign)["experience_dice"])
+    combat = {
+        test.roll_id
+        for test in PendingTest.objects.filter(roll__in=rolls).only("roll_id", "modifiers")
+        if pending_actions.is_combat(test.modifiers)
+    }
+    return [_item(roll, campaign, dice_on, given, combat) for roll in rolls]
+
+
+def _item(
+    roll: Roll, campaign: Campaign, dice_on: bool, given: set[int], combat: set[int]
+) -> dict[str, Any]:
+    outcome = roll_outcome(roll)
+    applied = getattr(roll, "applied_wound", None)
+    test = applied.wound_test if applied is not None else None
+    failed = outcome not in SUCCESSES
+    return {
+        "roll": roll,
+        "outcome": outcome,
+        "failed": failed,
+        # Only a test the GM called as a combat test is offered the wound.
+        "combat": roll.pk in combat,
+        "applied": applied,
+        "severity_label": fasttest_sheet.SEVERITY_LABELS.get(applied.severity) if applied else "",
+        "wound_test": test,
+        "reading": wound_reading(applied) if applied is not None and applied.test_outcome else "",
+        "can_give_die": dice_on and failed and roll.pk not in given,
+        "die_given": roll.pk in given,
+        "magic": magic_follow_ups(roll, roll.character, campaign),
+        "magic_roll": next((f for f in roll.follow_ups.all() if f.kind == MAGIC_DIE), None),
+    }
