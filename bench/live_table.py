@@ -33,7 +33,7 @@ slowest delivery) as a ratio to that warm p50.
 Set-up. ``migrate``, then users, campaigns (FastTest), memberships, characters and Django
 sessions are written straight through the ORM in a subprocess with the mode's DATABASE_URL
 (``bulk_create``; unusable passwords, so no password hashing), and each table's session is opened
-with ``rolls.actions.start_session``. Each user gets a real session row (``_auth_user_id``,
+with ``campaigns.sessions.start_session``. Each user gets a real session row (``_auth_user_id``,
 ``_auth_user_backend``, ``_auth_user_hash``): its key is the ``sessionid`` cookie of real
 logged-in requests. Users and campaigns get ids from 10^9 + (pid mod 10^4) x 10^5 on, because
 Redis pub/sub channels are global across database numbers: other processes on this Redis (a test
@@ -177,7 +177,7 @@ def setup_tables(first: int, count: int, players: int, migrate: bool) -> list[di
     from django.utils.crypto import get_random_string
 
     from campaigns.models import Campaign, Membership
-    from rolls.actions import start_session
+    from campaigns.sessions import start_session
     from sheets.models import Character
 
     if migrate:

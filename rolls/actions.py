@@ -14,12 +14,9 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-# The refusal, the broadcasts, sessions and scenes are the campaigns app's; their names stay
-# importable from here (noqa: F401) for the callers written before they moved.
 from campaigns.actions import ActionRefused
-from campaigns.live import broadcast, broadcast_on_commit, campaign_group, user_group  # noqa: F401
+from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import GameSession
-from campaigns.sessions import end_session, new_scene, session_ended, start_session  # noqa: F401
 from campaigns.systems import get_system
 from rolls.engine import EngineError, fair
 from rolls.engine.core import RandomSource

@@ -164,9 +164,9 @@ def _rolls_as_fast_as_a_test_needs(settings):
 def running(table, player, client):
     """The module's ``table`` (tests/web/conftest.py) with a session running and its player
     logged in."""
-    from rolls import actions
+    from campaigns.sessions import start_session
 
-    table.session = actions.start_session(table.campaign)
+    table.session = start_session(table.campaign)
     client.force_login(player)
     return table
 

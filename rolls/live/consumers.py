@@ -34,10 +34,10 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from campaigns.live import campaign_group, user_group
 from campaigns.models import Campaign, GameSession
 from config.overrides.consumer import DispatchWithoutConnectionCheck
 from rolls import limits
-from rolls.actions import campaign_group, user_group
 from rolls.live import presence, socket_slots
 from rolls.log.payload import for_viewer, roll_payload
 from rolls.log.rendered import entry_frame, reveal_frame

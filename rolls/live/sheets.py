@@ -3,7 +3,7 @@ party, open sheets of that character refresh. One receiver, so no write path can
 
 from __future__ import annotations
 
-from rolls.actions import broadcast_on_commit, campaign_group
+from campaigns.live import broadcast_on_commit, campaign_group
 
 
 def character_saved(sender, instance, created: bool, **kwargs) -> None:

@@ -13,16 +13,11 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
+from campaigns.live import broadcast_on_commit, user_group
 from campaigns.models import GameSession, Scene
 from campaigns.systems import get_system
 from config.text import text_problem
-from rolls.actions import (
-    ActionRefused,
-    broadcast_on_commit,
-    roll_follow_up,
-    roll_from_panel,
-    user_group,
-)
+from rolls.actions import ActionRefused, roll_follow_up, roll_from_panel
 from rolls.models import PendingTest
 from rolls.panels import gm_limits, posted
 from rolls.pending.forms import (  # noqa: F401 (MAX_DICE_ENTRIES: the cap, read by tests)

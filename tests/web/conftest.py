@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 
 from campaigns.models import Campaign, GameSession
-from rolls import actions
+from campaigns.sessions import start_session
 from sheets.models import NPC, Character
 from tests.web.dice import ScriptedDice
 from tests.web.live import seat
@@ -84,7 +84,7 @@ def make_table(gm, player, request):
         seat(campaign, gm, *players)
         table = Table(campaign, gm, list(players), [])
         if session == "first":
-            table.session = actions.start_session(campaign, title)
+            table.session = start_session(campaign, title)
         for owner, (character, data) in zip(players, characters, strict=False):
             table.characters.append(
                 Character.objects.create(
@@ -96,7 +96,7 @@ def make_table(gm, player, request):
             for npc, traits in npcs
         ]
         if session is True:
-            table.session = actions.start_session(campaign, title)
+            table.session = start_session(campaign, title)
         return table
 
     return make

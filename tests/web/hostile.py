@@ -190,14 +190,14 @@ class Crawl:
 
     def table(self, gm: str, player: str) -> None:
         """Every page of every demo campaign, as its GM and as ``player``."""
-        from rolls import actions
+        from campaigns.sessions import start_session
 
         self.page(gm, reverse("home"))
         self.page(gm, reverse("campaign_create"))
         self.page(gm, reverse("password_change"))
         for campaign in Campaign.objects.order_by("pk"):
             self.page(gm, reverse("campaign_detail", args=[campaign.pk]))  # before a session
-            session = actions.start_session(campaign)
+            session = start_session(campaign)
             hero = Character.objects.filter(campaign=campaign, owner__username=player).first()
             if campaign.system == "fasttest":  # a wound to tend, a magic die a rest restores
                 from rolls.engine.fasttest_sheet import MAGIC_DICE

@@ -22,7 +22,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign
-from rolls import actions
+from campaigns.sessions import end_session, start_session
 from rolls.models import PendingTest, Roll
 from rolls.words import render
 from sheets.models import Character
@@ -46,7 +46,7 @@ class Table:
         self.hero = Character.objects.create(
             campaign=self.campaign, owner=player, name=name, data=clean
         )
-        self.session = actions.start_session(self.campaign, "Noc pierwsza") if session else None
+        self.session = start_session(self.campaign, "Noc pierwsza") if session else None
 
     def targets(self, client) -> dict[tuple[str, ...], list[dict]]:
         """The roll targets the hero's sheet offers, by kind (the keys of a target)."""
@@ -151,7 +151,7 @@ class SystemConformance:
 
     def test_a_roll_without_a_session_is_refused_with_its_message(self, client, table):
         target = table.first_target(client)
-        actions.end_session(table.session)
+        end_session(table.session)
         response = roll_post(client, table.hero, target)
         assert response.status_code == 409
         assert "No game session is running; the GM starts one." in response.content.decode()

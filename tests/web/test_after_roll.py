@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
+from campaigns.sessions import end_session
 from rolls import actions
 from rolls.engine import fasttest
 from rolls.engine.core import OUTCOMES
@@ -364,7 +365,7 @@ def test_a_magic_die_roll_cannot_itself_be_wounded(client, table, gm):
 def test_no_wound_lands_after_the_session_ended(client, table, gm):
     campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
-    actions.end_session(session)
+    end_session(session)
     client.force_login(gm)
     response = wound(client, campaign, roll, **HX)
     assert response.status_code == 409

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
+from campaigns.sessions import end_session
 from rolls import actions
 from rolls.dashboard import awards
 from rolls.models import Award
@@ -208,7 +209,7 @@ def test_ending_the_session_turns_each_experience_die_into_one_xp(
 ):
     table = make_table(**zarith(hero=HERO | {"experience_dice": 2, "xp": 5}))
     hero, session = table.hero, table.session
-    actions.end_session(session)
+    end_session(session)
     data = sheet(hero)
     assert (data["xp"], data["experience_dice"]) == (7, 0)
     assert Award.objects.get().kind == "conversion"
@@ -218,7 +219,7 @@ def test_without_the_setting_the_session_end_changes_no_sheet(make_table, gm, pl
     rules = SETTINGS | {"experience_dice": False}
     table = make_table(**zarith(rules, HERO | {"experience_dice": 2, "xp": 5}))
     hero, session = table.hero, table.session
-    actions.end_session(session)
+    end_session(session)
     data = sheet(hero)
     assert (data["xp"], data["experience_dice"]) == (5, 2)
     assert not Award.objects.exists()
@@ -235,9 +236,9 @@ def test_the_gms_end_session_button_converts_the_dice(make_table, client, gm, pl
 def test_a_session_that_already_ended_converts_nothing_twice(make_table, gm, player, other_player):
     table = make_table(**zarith(hero=HERO | {"experience_dice": 1}))
     hero, session = table.hero, table.session
-    actions.end_session(session)
+    end_session(session)
     with pytest.raises(actions.ActionRefused):
-        actions.end_session(session)
+        end_session(session)
     assert sheet(hero)["xp"] == 1
 
 

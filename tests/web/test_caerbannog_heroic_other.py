@@ -10,8 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from campaigns.live import user_group
 from config.text import has_unsafe_text
-from rolls.actions import ActionRefused, user_group
+from rolls.actions import ActionRefused
 from rolls.models import Roll
 from rolls.pending import actions as pending
 from rolls.systems.caerbannog import follow_ups

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign
+from campaigns.sessions import start_session
 from rolls import actions
 from rolls.actions import ActionRefused
 from rolls.models import AppliedWound, PendingTest
@@ -167,7 +168,7 @@ def test_a_system_without_combat_wounds_has_no_combat_mark(client, gm, player, o
     hero = Character.objects.create(
         campaign=campaign, owner=player, name="Astrid", data=copy.deepcopy(T10_SHEET)
     )
-    session = actions.start_session(campaign)
+    session = start_session(campaign)
     test = pending.call_test(
         session=session, character=hero, gm=gm, target={"attribute": "Styrka", "skill": ""}
     )

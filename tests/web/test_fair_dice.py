@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign
+from campaigns.sessions import end_session, start_session
 from rolls import actions
 from rolls.engine import system_module
 from rolls.engine.protocol import draw
@@ -57,7 +58,7 @@ def export(client, session, fmt="json"):
 
 
 def end(session):
-    actions.end_session(session)
+    end_session(session)
     session.refresh_from_db()
 
 
@@ -80,7 +81,7 @@ def test_a_session_commits_to_its_seed_when_it_starts(table):
 def test_each_session_has_a_seed_of_its_own(table):
     campaign, session = table.campaign, table.session
     end(session)
-    assert actions.start_session(campaign).seed != session.seed
+    assert start_session(campaign).seed != session.seed
 
 
 def test_the_seed_is_published_only_once_the_session_has_ended(table):
@@ -164,7 +165,7 @@ def test_a_test_the_gm_called_for_is_rolled_with_the_players_page_nonce(client, 
     campaign = Campaign.objects.create(name="Pustkowia", system="2d6", gm=gm)
     seat(campaign, gm, player)
     hero = Character.objects.create(campaign=campaign, owner=player, name="Nomad", data=NOMAD)
-    session = actions.start_session(campaign)
+    session = start_session(campaign)
     called = pending.call_test(session=session, character=hero, gm=gm, target=dict(AMBUSH))
     client.force_login(player)
     client.post(panel_url(hero, "test_roll"), {"pending": called.pk, "revision": 1,
@@ -350,7 +351,7 @@ def test_the_sql_log_of_a_session_start_does_not_hold_its_seed(gm, caplog):
     connection.force_debug_cursor = True  # the SQL log of DEBUG with LOG_LEVEL=DEBUG
     try:
         with caplog.at_level("DEBUG", logger="django.db.backends"):
-            session = actions.start_session(campaign)
+            session = start_session(campaign)
     finally:
         connection.force_debug_cursor = False
     lines = [record.getMessage() for record in caplog.records]
@@ -381,7 +382,7 @@ async def test_a_secret_roll_reaches_another_players_socket_without_its_nonce_or
         hero = Character.objects.create(
             campaign=campaign, owner=player, name="Morgana", data=copy.deepcopy(SHEET)
         )
-        return campaign, hero, actions.start_session(campaign)
+        return campaign, hero, start_session(campaign)
 
     campaign, hero, session = await sync_to_async(make)()
     frames = []
@@ -459,7 +460,7 @@ def test_the_logged_entries_of_every_system_check_out_from_the_export(gm, system
     from rolls.log.reading import entries_for
 
     campaign = Campaign.objects.create(name="All", system=system, gm=gm)
-    session = actions.start_session(campaign)
+    session = start_session(campaign)
     for number in range(25):
         actions.record_roll(session=session, actor=gm, system=system, key=uuid.uuid4(),
                             params=FIRST_ROLLS[system], nonce=f"n{number}")  # fmt: skip

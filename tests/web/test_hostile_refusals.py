@@ -16,8 +16,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from campaigns.models import Campaign, GameSession, Scene
+from campaigns.sessions import end_session, start_session
 from config.text import MESSAGE, TextField, text_problem
-from rolls import actions
 from rolls.demo import seed_demo
 from rolls.models import Award, PendingTest, RandomTable, Roll
 from rolls.pending import actions as pending
@@ -34,7 +34,7 @@ def demo():
     seed_demo()
     campaigns = {c.system: c for c in Campaign.objects.all()}
     for campaign in campaigns.values():
-        actions.start_session(campaign)
+        start_session(campaign)
     return campaigns
 
 
@@ -346,7 +346,7 @@ def test_a_scene_or_session_title_with_a_nul_is_refused(gm_client, demo, view):
     campaign = demo["ast"]
     session = GameSession.objects.open().get(campaign=campaign)
     if view == "session_start":
-        actions.end_session(session)
+        end_session(session)
         url = reverse(view, args=[campaign.pk])
     else:
         url = reverse(view, args=[campaign.pk, session.pk])

@@ -7,7 +7,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from rolls import actions
+from campaigns.sessions import end_session, new_scene
 from sheets.models import NPC
 from tests.web.test_after_roll import zarith
 
@@ -86,7 +86,7 @@ def test_the_session_side_follows_a_new_scene(client, table, player):
     campaign, session = table.campaign, table.session
     client.force_login(player)
     side = reverse("session_side", args=[campaign.pk, session.pk])
-    actions.new_scene(session, "Most nad przepaścią")
+    new_scene(session, "Most nad przepaścią")
     html = client.get(side, **HX).content.decode()
     assert re.match(r'\s*<aside[^>]*id="session-side"', html)
     assert "Most nad przepaścią" in html
@@ -113,7 +113,7 @@ def test_an_npcs_test_form_shows_once_a_session_runs(client, table, gm):
         f'action="{reverse("npc_roll", args=[campaign.pk, npc.pk])}"'
         in client.get(box, **HX).content.decode()
     )
-    actions.end_session(session)
+    end_session(session)
     html = client.get(box, **HX).content.decode()
     assert re.match(rf'\s*<div[^>]*id="npc-roll-{npc.pk}"', html)
     assert 'name="key"' not in html

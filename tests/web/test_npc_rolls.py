@@ -6,7 +6,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from rolls import actions
+from campaigns.sessions import end_session
 from rolls.engine import system_module
 from rolls.models import Roll
 from tests.web.live import socket_for
@@ -188,7 +188,7 @@ class TestForgedInput:
 
     def test_without_a_session_nothing_is_rolled(self, client, table, gm):
         campaign, troll, session = table.campaign, table.npc, table.session
-        actions.end_session(session)
+        end_session(session)
         client.force_login(gm)
         response = roll_for(client, campaign, troll, HX, chance="5")
         assert response.status_code == 409

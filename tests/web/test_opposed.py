@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign
-from rolls import actions
+from campaigns.sessions import start_session
 from rolls.models import OpposedTest, Roll
 from rolls.words import render
 from sheets.models import NPC
@@ -331,7 +331,7 @@ def test_caerbannog_sides_test_at_difficulty_zero(client, gm, caerbannog):
 def test_a_system_without_opposed_tests_refuses_to_start_one(client, gm, player, other_player):
     campaign = Campaign.objects.create(name="T", system="t10", gm=gm)
     seat(campaign, gm, player, other_player)
-    actions.start_session(campaign)
+    start_session(campaign)
     start(client, gm, campaign, initiator="1", opponent="character-2")
     assert not OpposedTest.objects.exists()
 

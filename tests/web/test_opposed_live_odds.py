@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from rolls.actions import user_group
+from campaigns.live import user_group
 from rolls.engine import caerbannog as caerbannog_engine
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed

@@ -6,7 +6,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls import actions
+from campaigns.sessions import start_session
 from rolls.engine import ast as engine
 from rolls.models import PendingTest, Roll
 from rolls.pending import actions as pending
@@ -536,7 +536,7 @@ def test_an_eased_re_roll_may_still_be_read_with_another_die(client, running, di
 
 def test_the_gm_calls_an_ast_test_from_the_dashboard_without_fixing_anything(client, table, gm):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(gm)
     assert client.get(reverse("dashboard", args=[campaign.pk])).status_code == 200
     client.post(reverse("call_test", args=[campaign.pk, hero.pk]))
@@ -545,7 +545,7 @@ def test_the_gm_calls_an_ast_test_from_the_dashboard_without_fixing_anything(cli
 
 def test_the_gms_challenge_points_raise_the_level_of_the_called_test(client, table, gm, player):
     campaign, hero = table.campaign, table.hero
-    session = actions.start_session(campaign)
+    session = start_session(campaign)
     test = pending.call_test(session=session, character=hero, gm=gm, target={})
     pending.change_test(test.pk, gm, "set_challenge", value=2)
     client.force_login(player)
@@ -557,7 +557,7 @@ def test_the_gms_challenge_points_raise_the_level_of_the_called_test(client, tab
 
 def test_rolling_the_called_test_logs_the_challenge_points(client, table, gm, player, dice):
     campaign, hero = table.campaign, table.hero
-    session = actions.start_session(campaign)
+    session = start_session(campaign)
     test = pending.call_test(session=session, character=hero, gm=gm, target={})
     test = pending.change_test(test.pk, gm, "set_challenge", value=1)
     client.force_login(player)

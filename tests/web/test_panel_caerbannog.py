@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from campaigns.sessions import new_scene, start_session
 from rolls import actions
 from rolls.engine import caerbannog
 from rolls.models import Roll
@@ -330,7 +331,7 @@ def test_the_rozmach_pool_before_the_roll_comes_from_the_sheet(client, table, pl
 
 def test_a_roll_logs_every_modifier_with_its_source(client, table, player, dice):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(3, 5, 6)
     roll(client, hero, defence="Odporność", difficulty="łatwy", easing="1",
@@ -348,7 +349,7 @@ def test_charyzma_0_rolling_4_4_1_against_5_fails_by_1_and_gains_2_rozmach(
     client, table, player, dice
 ):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(4, 4, 1)
     roll(client, hero, skill="Charyzma", difficulty="5")
@@ -366,7 +367,7 @@ def rolled(client, hero, faces, dice, **choices):
 
 def test_worked_examples_of_rules_md_rolled_through_the_panel(client, table, player, dice):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     # Julio, Dociekliwość II (3d8) 5,7,4 vs 2 -> 3 successes, one przebicie.
     julio = rolled(client, hero, (5, 7, 4), dice, skill="Dociekliwość", difficulty="łatwy")
@@ -383,7 +384,7 @@ def test_a_combined_d6_d8_d10_test_rolling_6_4_8_against_5_is_1_success(
     client, table, player, dice
 ):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     # Percepcja I leads (d6), then Jazda II (d8) and Atletyka III (d10) in the order named.
     combined = rolled(client, hero, (6, 4, 8), dice, skill=["Percepcja", "Jazda", "Atletyka"],
@@ -394,7 +395,7 @@ def test_a_combined_d6_d8_d10_test_rolling_6_4_8_against_5_is_1_success(
 
 def test_3d8_and_1d6_added_rolling_8_6_3_1_against_4_reads_the_6_for_2(client, table, player, dice):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     added = rolled(client, hero, (8, 3, 1, 6), dice, skill=["Jazda", "Percepcja"], main="Jazda",
                    form="added", difficulty="4")  # fmt: skip
@@ -417,7 +418,7 @@ def test_a_roll_that_would_overwrite_a_changed_rozmach_pool_is_refused(table):
 def charyzma_fails(client, table, player, dice):
     """Charyzma 0 (3d4) 4,4,1 vs 5: -1, +2 Rozmach (RULES.md's worked example)."""
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(4, 4, 1)
     roll(client, hero, skill="Charyzma", difficulty="5")
@@ -465,7 +466,7 @@ def test_a_test_is_boosted_only_once(client, charyzma_fails):
 
 def test_a_boost_with_an_empty_pool_is_not_offered(client, table, player, dice):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(3, 2, 1)
     roll(client, hero, skill="Charyzma", difficulty="5")
@@ -476,7 +477,7 @@ def test_a_boost_with_an_empty_pool_is_not_offered(client, table, player, dice):
 
 def test_a_defence_is_never_boosted(client, table, player, dice):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(8, 8, 1)
     roll(client, hero, defence="Unik", difficulty="trudny")
@@ -487,7 +488,7 @@ def test_a_defence_is_never_boosted(client, table, player, dice):
 
 def test_a_critical_failure_counts_as_0_and_can_only_be_re_rolled(client, table, player, dice):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(1, 1, 1)
     roll(client, hero, skill="Charyzma", difficulty="3")
@@ -500,7 +501,7 @@ def test_a_critical_failure_counts_as_0_and_can_only_be_re_rolled(client, table,
 
 def test_heroic_effort_at_minus_4_costs_5_for_exactly_1_success(client, table, player, dice):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(1, 1, 2)
     roll(client, hero, skill="Charyzma", difficulty="5")
@@ -533,7 +534,7 @@ def test_heroic_effort_needs_a_resource_to_pay_with(client, charyzma_fails):
 
 def test_heroic_effort_after_a_boost_pays_for_the_boosted_failure(client, table, player, dice):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(4, 1, 1)
     roll(client, hero, skill="Charyzma", difficulty="5")  # -4, +1 Rozmach
@@ -555,7 +556,7 @@ def test_nothing_follows_heroic_effort_or_a_success(client, charyzma_fails):
 
 def test_heroic_effort_is_not_offered_after_a_success(client, table, player, dice):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(6, 7, 2)
     roll(client, hero, skill="Jazda", difficulty="3")
@@ -577,7 +578,7 @@ def test_a_re_roll_replaces_the_dice_and_only_the_final_roll_gains_rozmach(
 
 def test_a_re_roll_keeps_the_test_eased_or_hindered(client, table, player, dice):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(2, 2, 2)
     roll(client, hero, skill="Jazda", hindering="1")
@@ -608,7 +609,7 @@ def test_forged_dice_indices_of_a_re_roll_are_ignored(client, charyzma_fails, di
 
 def test_a_re_roll_saves_a_critical_failure(client, table, player, dice):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(1, 1, 1)
     roll(client, hero, skill="Charyzma", difficulty="3")
@@ -654,7 +655,7 @@ def test_an_older_roll_cannot_be_followed_up_once_the_character_rolled_again(
 
 def test_a_roll_of_an_earlier_scene_cannot_be_followed_up(client, charyzma_fails):
     hero, parent = charyzma_fails
-    actions.new_scene(parent.session)
+    new_scene(parent.session)
     assert follow(client, hero, parent, "boost").status_code == 409
     assert rozmach(hero) == 0
 
@@ -691,7 +692,7 @@ def test_an_unknown_follow_up_kind_is_refused(client, charyzma_fails):
 
 def test_the_rolled_panel_shows_the_follow_up_forms(client, table, player, dice):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(4, 4, 1)
     html = roll(client, hero, skill="Charyzma", difficulty="5").content.decode()

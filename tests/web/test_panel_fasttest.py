@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from rolls import actions
+from campaigns.sessions import start_session
 from rolls.models import Roll
 from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
@@ -206,7 +206,7 @@ def test_a_player_cannot_choose_the_gms_hidden_visibility(client, running):
 
 def test_the_gm_rolls_for_a_players_character(client, table, gm):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(gm)
     form = {"attribute": "DUCH", "visibility": "hidden", "key": str(uuid.uuid4())}
     assert client.post(panel_url(hero, "test_roll"), form).status_code == 200

@@ -6,8 +6,8 @@ import uuid
 import pytest
 from django.urls import reverse
 
+from campaigns.sessions import start_session
 from campaigns.systems import get_system
-from rolls import actions
 from rolls.engine import t10 as engine
 from rolls.models import PendingTest, Roll
 from rolls.pending import actions as pending
@@ -257,7 +257,7 @@ def test_a_follow_up_of_a_t10_roll_is_refused(client, running, dice):
 
 def test_the_gm_calls_a_t10_test_with_an_attribute_and_a_skill(client, table, gm):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(gm)
     html = client.get(reverse("dashboard", args=[campaign.pk])).content.decode()
     assert '<option value="Svärd">Svärd 3</option>' in html
@@ -269,7 +269,7 @@ def test_the_gm_calls_a_t10_test_with_an_attribute_and_a_skill(client, table, gm
 
 def test_a_call_for_an_attribute_the_sheet_does_not_hold_is_refused(client, table, gm):
     campaign, hero = table.campaign, table.hero
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(gm)
     client.post(
         reverse("call_test", args=[campaign.pk, hero.pk]), {"attribute": "Magi", "skill": "Flyga"}
@@ -281,7 +281,7 @@ def test_the_called_test_fixes_what_is_tested_and_the_gm_shapes_pool_and_difficu
     client, table, gm, player
 ):
     campaign, hero = table.campaign, table.hero
-    session = actions.start_session(campaign)
+    session = start_session(campaign)
     test = pending.call_test(
         session=session, character=hero, gm=gm, target={"attribute": "Styrka", "skill": "Svärd"}
     )
@@ -297,7 +297,7 @@ def test_the_called_test_fixes_what_is_tested_and_the_gm_shapes_pool_and_difficu
 
 def test_a_gm_difficulty_outside_4_to_10_is_a_message_not_a_roll(client, table, gm, player):
     campaign, hero = table.campaign, table.hero
-    session = actions.start_session(campaign)
+    session = start_session(campaign)
     test = pending.call_test(
         session=session, character=hero, gm=gm, target={"attribute": "Styrka", "skill": ""}
     )

@@ -4,6 +4,7 @@ import uuid
 
 import pytest
 
+from campaigns.sessions import start_session
 from config.text import MESSAGE as UNSAFE_TEXT
 from rolls import actions
 from rolls.models import Roll
@@ -81,7 +82,7 @@ def built(client, hero, **choices):
 
 def roll_with_faces(panel, hero, user, faces):
     """Roll the panel as built, on the given faces (a resolver instead of the random source)."""
-    session = actions.start_session(hero.campaign)
+    session = start_session(hero.campaign)
     roll, _created = actions.roll_from_panel(
         session=session,
         actor=user,
@@ -439,7 +440,7 @@ def test_a_plain_dict_of_choices_with_junk_values_gives_messages_not_errors(noma
 
 
 def test_rolling_a_panel_with_errors_rolls_nothing(client, nomad, player):
-    actions.start_session(nomad.campaign)
+    start_session(nomad.campaign)
     client.force_login(player)
     response = client.post(
         panel_url(nomad, "test_roll"),
@@ -454,7 +455,7 @@ def test_rolling_a_panel_with_errors_rolls_nothing(client, nomad, player):
 
 def test_a_roll_logs_the_test_every_modifier_and_the_engines_answer(client, make_hero, player):
     hero = make_hero(MCKINLEY, "McKinley")
-    actions.start_session(hero.campaign)
+    start_session(hero.campaign)
     client.force_login(player)
     client.post(
         panel_url(hero, "test_roll"),
@@ -474,7 +475,7 @@ def test_a_roll_logs_the_test_every_modifier_and_the_engines_answer(client, make
 
 
 def test_nothing_follows_a_2d6_roll(client, nomad, player):
-    actions.start_session(nomad.campaign)
+    start_session(nomad.campaign)
     client.force_login(player)
     response = client.post(
         panel_url(nomad, "test_roll"), {"attribute": "Percepcja", "key": str(uuid.uuid4())}
@@ -485,7 +486,7 @@ def test_nothing_follows_a_2d6_roll(client, nomad, player):
 
 
 def test_the_gm_rolls_hidden_for_a_players_character(client, nomad, gm):
-    actions.start_session(nomad.campaign)
+    start_session(nomad.campaign)
     client.force_login(gm)
     form = {"attribute": "Percepcja", "visibility": "hidden", "key": str(uuid.uuid4())}
     assert client.post(panel_url(nomad, "test_roll"), form).status_code == 200

@@ -7,7 +7,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from rolls.actions import user_group
+from campaigns.live import user_group
 from rolls.models import PendingTest
 from rolls.pending import actions as pending
 from rolls.templatetags.roll_log import percent

@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import Campaign
+from campaigns.sessions import end_session, start_session
 from campaigns.systems import all_systems
 from rolls import actions
 from rolls.engine.check import check_document
@@ -250,7 +251,7 @@ def test_a_table_is_not_rolled_secret(client, table, gm):
 
 def test_a_table_roll_needs_a_running_session(client, table, gm):
     campaign, session = table.campaign, table.session
-    actions.end_session(session)
+    end_session(session)
     client.force_login(gm)
     roll(client, campaign, weather(campaign))
     response = client.get(reverse("dashboard", args=[campaign.pk]))
@@ -383,7 +384,7 @@ def test_an_ended_sessions_table_roll_checks_out_offline(client, table, gm):
     roll(client, campaign, saved, nonce="n1")
     saved.rows = [[1, 6, "changed afterwards"]]
     saved.save()
-    actions.end_session(session)
+    end_session(session)
     url = reverse("session_export", args=[campaign.pk, session.pk, "json"])
     report = check_document(json.loads(client.get(url).content))
     assert (report.matched, report.mismatched) == ([1], [])
@@ -393,7 +394,7 @@ def test_a_forged_table_row_in_the_export_is_caught(client, table, gm):
     campaign, session = table.campaign, table.session
     client.force_login(gm)
     roll(client, campaign, weather(campaign), nonce="n1")
-    actions.end_session(session)
+    end_session(session)
     url = reverse("session_export", args=[campaign.pk, session.pk, "json"])
     document = json.loads(client.get(url).content)
     document["entries"][0]["result"]["text"] = "treasure"
@@ -503,7 +504,7 @@ def test_t10_offers_its_extra_options_table_after_an_impressive_result(
 ):
     campaign = Campaign.objects.create(name="Moorcrest", system="t10", gm=gm)
     seat(campaign, gm, player, other_player)
-    session = actions.start_session(campaign)
+    session = start_session(campaign)
     client.force_login(gm)
     impressive, _ = actions.record_roll(
         session=session, actor=gm, system="t10", params={"pool": 4, "difficulty": 7},

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 
 from campaigns.models import Campaign, Membership
+from campaigns.sessions import end_session, new_scene, start_session
 from rolls import actions
 from rolls.engine import fasttest
 from rolls.models import Roll
@@ -73,7 +74,7 @@ def test_a_bad_test_is_refused_with_the_engines_sentence(table, player):
 
 def test_no_roll_lands_in_an_ended_session(table, player):
     session = table.session
-    actions.end_session(session)
+    end_session(session)
     with pytest.raises(actions.ActionRefused, match="session has ended"):
         roll(session, player)
 
@@ -81,7 +82,7 @@ def test_no_roll_lands_in_an_ended_session(table, player):
 def test_a_roll_refused_in_an_ended_session_takes_no_seq(table, player):
     session = table.session
     roll(session, player)
-    actions.end_session(session)
+    end_session(session)
     with pytest.raises(actions.ActionRefused) as refused:
         roll(session, player)
     assert str(refused.value) == "This session has ended; the GM can start a new one."
@@ -91,7 +92,7 @@ def test_a_roll_refused_in_an_ended_session_takes_no_seq(table, player):
 
 def test_a_roll_lands_in_the_scene_started_last(table, player):
     session = table.session
-    actions.new_scene(session, "Second")
+    new_scene(session, "Second")
     assert roll(session, player).scene.number == 2
 
 
@@ -106,7 +107,7 @@ def before_returning(monkeypatch):
 def test_without_returning_rolls_are_numbered_and_refused_alike(table, player, before_returning):
     session = table.session
     assert [roll(session, player).seq for _ in range(3)] == [1, 2, 3]
-    actions.end_session(session)
+    end_session(session)
     with pytest.raises(actions.ActionRefused, match="session has ended"):
         roll(session, player)
     session.refresh_from_db()
@@ -116,7 +117,7 @@ def test_without_returning_rolls_are_numbered_and_refused_alike(table, player, b
 def test_only_one_session_runs_at_a_time(table):
     campaign = table.campaign
     with pytest.raises(actions.ActionRefused, match="already running"):
-        actions.start_session(campaign)
+        start_session(campaign)
 
 
 def test_a_new_scene_refills_ast_challenge_points_to_the_number_of_players(
@@ -124,7 +125,7 @@ def test_a_new_scene_refills_ast_challenge_points_to_the_number_of_players(
 ):
     table = make_table("ast", title="Noc pierwsza")
     session = table.session
-    scene = actions.new_scene(session)
+    scene = new_scene(session)
     assert (scene.number, scene.challenge_points) == (2, 2)
 
 
@@ -134,7 +135,7 @@ def test_a_new_scene_sets_every_caerbannog_rozmach_to_zero(make_table, gm, playe
     julio = Character.objects.create(
         campaign=campaign, owner=player, name="Julio", data={"resources": {"rozmach": 7}}
     )
-    actions.new_scene(session)
+    new_scene(session)
     julio.refresh_from_db()
     assert julio.data["resources"]["rozmach"] == 0
 
@@ -147,6 +148,6 @@ def test_rozmach_in_another_campaign_is_left_alone(make_table, gm, player, other
     morgana = Character.objects.create(
         campaign=elsewhere, owner=player, name="Morgana", data={"resources": {"rozmach": 4}}
     )
-    actions.new_scene(session)
+    new_scene(session)
     morgana.refresh_from_db()
     assert morgana.data["resources"]["rozmach"] == 4

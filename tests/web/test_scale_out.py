@@ -16,7 +16,7 @@ from django.db import connection
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from rolls import actions
+from campaigns.sessions import new_scene
 from rolls.live.consumers import CLOSE_NOT_A_MEMBER
 from tests.web.servers import app_env, uvicorn
 from tests.web.test_panel_fasttest import SHEET
@@ -86,7 +86,7 @@ def two_workers(make_table, redis_url, settings, users, layer: str):
     table = make_table(title="Noc pierwsza")
     table.hero.data = SHEET
     table.hero.save()
-    actions.new_scene(table.session)
+    new_scene(table.session)
     db = connection.settings_dict
     env = app_env(
         DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",

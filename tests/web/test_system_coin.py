@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign
+from campaigns.sessions import end_session, new_scene
 from campaigns.systems import UnknownSystem, get_system, register, unregister
 from rolls import actions
 from rolls.engine.core import EngineError
@@ -134,7 +135,7 @@ def test_scene_start_session_end_and_a_rolled_call_reach_the_systems_hooks(
     from rolls.pending import actions as pending_actions
 
     table = Table(noting, gm, player, other_player)
-    actions.new_scene(table.session, "Most")
+    new_scene(table.session, "Most")
     called = pending_actions.call_test(
         session=table.session, character=table.hero, gm=gm, target={"attribute": "Pluck"}
     )
@@ -142,7 +143,7 @@ def test_scene_start_session_end_and_a_rolled_call_reach_the_systems_hooks(
         pending_id=called.pk, revision=called.revision, actor=player, choices={},
         key=uuid.uuid4(), visibility="public",
     )  # fmt: skip
-    actions.end_session(table.session)
+    end_session(table.session)
     assert roll.kind == "coin_call"
     assert roll.label == "Pluck: heads?"
     assert noting.moments == [

@@ -10,8 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from campaigns.models import Campaign, Membership
-from campaigns.sessions import end_session
-from rolls import actions
+from campaigns.sessions import end_session, start_session
 from rolls.dashboard import live_parts
 from rolls.models import Condition, RandomTable, Roll
 from sheets.models import Character
@@ -530,7 +529,7 @@ def test_a_table_written_in_polish_offers_the_seeds_options_in_the_readers_langu
     player = make_user("gracz")
     seat(campaign, gm, player)
     hero = Character.objects.create(campaign=campaign, owner=player, name="Astrid", data=ASTRID)
-    actions.start_session(campaign)
+    start_session(campaign)
     client.force_login(player)
     dice(*FAIL_BUT)
     url = panel_url(hero, "test_roll")

@@ -9,8 +9,8 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.test import Client
 
-from rolls import actions
-from rolls.actions import campaign_group
+from campaigns import live
+from campaigns.live import campaign_group
 from rolls.dashboard import turns
 from rolls.log.payload import roll_payload
 from tests.web.live import panel_url, roll, socket_for
@@ -279,7 +279,7 @@ async def test_an_entry_lost_on_the_way_is_read_from_the_log_before_the_next(
     socket, _ = await connected(player, campaign)
     await sync(socket, session)
     with monkeypatch.context() as lost:
-        lost.setattr(actions, "broadcast", lambda group, event: None)
+        lost.setattr(live, "broadcast", lambda group, event: None)
         await sync_to_async(roll)(session, player)
         await sync_to_async(roll)(session, player)
     await sync_to_async(roll)(session, player)
@@ -293,7 +293,7 @@ async def test_an_entry_overtaken_by_the_next_is_sent_once_in_order(table, playe
     socket, _ = await connected(player, campaign)
     await sync(socket, session)
     with monkeypatch.context() as held_back:
-        held_back.setattr(actions, "broadcast", lambda group, event: None)
+        held_back.setattr(live, "broadcast", lambda group, event: None)
         first = await sync_to_async(roll)(session, player)
         second = await sync_to_async(roll)(session, player)
     layer = get_channel_layer()

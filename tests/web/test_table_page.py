@@ -6,7 +6,7 @@ import copy
 import pytest
 from django.urls import reverse
 
-from rolls import actions
+from campaigns.sessions import end_session
 from rolls.pending import actions as pending
 from sheets.models import Character
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET
@@ -60,7 +60,7 @@ def test_a_player_with_two_characters_picks_one_on_the_table_page(client, table,
 
 def test_the_table_page_of_an_ended_session_shows_only_its_log(client, table, player):
     campaign, session = table.campaign, table.session
-    actions.end_session(session)
+    end_session(session)
     client.force_login(player)
     page = table_page(client, campaign, session).content.decode()
     assert "data-live-sheet" not in page

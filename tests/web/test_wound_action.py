@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign
+from campaigns.sessions import start_session
 from rolls import actions
 from rolls.models import AppliedWound, PendingTest, Roll
 from sheets import actions as sheet_actions
@@ -53,7 +54,7 @@ def table(gm, player, other_player):
     hero = Character.objects.create(
         campaign=campaign, owner=player, name="Brunhilda", data=copy.deepcopy(HERO)
     )
-    return campaign, hero, actions.start_session(campaign)
+    return campaign, hero, start_session(campaign)
 
 
 def with_wounds(hero, wounds):
