@@ -137,7 +137,8 @@ CONTROL_LABELS = {
     "challenge": _("Challenge points (Punkty Wyzwań)"),
 }
 
-# FastTest after the roll: the magic die (Kość magii) after a spell (rolls.after_roll).
+# FastTest after the roll: the magic die (Kość magii) after a spell
+# (rolls.systems.fasttest.magic_die).
 OUTCOME_LABELS |= {
     "magic_held": _("Magic die (Kość magii) holds"),
     "magic_dropped": _("Magic die (Kość magii) drops a step"),
@@ -162,7 +163,8 @@ VALUE_LABELS = {
     "even": _("even (black die read)"),
     "black": _("black"),
     "white": _("white"),
-    # FastTest's magic die (rolls.after_roll); a d66 table's two dice (rolls.engine.tables).
+    # FastTest's magic die (rolls.systems.fasttest.magic_die); a d66 table's two dice
+    # (rolls.engine.tables).
     "magic": _("magic die (Kość magii)"),
     "tens": _("tens"),
     "units": _("units"),

@@ -55,9 +55,9 @@ ARMOR_RANGE = (0, 10)
 XP_RANGE = (0, 999)
 EXPERIENCE_DICE_RANGE = (0, 20)
 
-#: The labels of the wounds the app adds itself (rolls.after_roll), written in the language of
-#: the request that adds them: a label is text on the sheet, which its player may change, so
-#: each reader reads the app's own in theirs (``wound_label``).
+#: The labels of the wounds the app adds itself (rolls.systems.fasttest.wounds), written in the
+#: language of the request that adds them: a label is text on the sheet, which its player may
+#: change, so each reader reads the app's own in theirs (``wound_label``).
 COMBAT_WOUND = gettext_lazy("combat, #%(seq)s")
 IGNORED_WOUNDS = gettext_lazy("wounds ignored, #%(seq)s")
 stored_text.register(COMBAT_WOUND, IGNORED_WOUNDS)
