@@ -80,25 +80,14 @@ def npc_quick_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 
 def _typed_again(request: HttpRequest):
-    """The form as typed plus more blank trait rows, without judging it yet."""
-    post = request.POST
-    try:
-        total = int(post.get("traits-TOTAL_FORMS", "0"))
-    except ValueError:
-        total = 0
-    total = max(0, min(total, TRAITS_MAX))
+    """The form as typed plus more blank trait rows, without judging it yet: each field's value
+    as posted (a forged row count reads as no rows; the formset caps it)."""
+    typed, typed_rows = NPCForm(request.POST), trait_formset(request.POST)
     traits = [
-        {"name": post.get(f"traits-{i}-name", ""), "dice": post.get(f"traits-{i}-dice", "")}
-        for i in range(total)
+        {"name": row["name"].value() or "", "dice": row["dice"].value() or ""} for row in typed_rows
     ]
-    traits = [t for t in traits if t["name"] or t["dice"]]
-    form = NPCForm(
-        initial={
-            "name": post.get("name", ""),
-            "notes": post.get("notes", ""),
-            "revealed": bool(post.get("revealed")),
-        }
-    )
+    traits = [t for t in traits if t["name"] or t["dice"]][:TRAITS_MAX]
+    form = NPCForm(initial={name: typed[name].value() for name in ("name", "notes", "revealed")})
     formset = trait_formset(traits=traits)
     formset.extra = BLANK_TRAIT_ROWS * 2
     return form, formset

@@ -292,6 +292,23 @@ def test_more_trait_rows_keeps_what_was_typed_and_saves_nothing(client, campaign
     assert not NPC.objects.exists()
 
 
+@pytest.mark.parametrize(("total", "kept"), [("5000", True), ("many", False), ("-3", False)])
+def test_more_trait_rows_with_a_forged_row_count_answers_the_form_without_a_server_error(
+    client, campaign, gm, total, kept
+):
+    client.force_login(gm)
+    post = full_post(name="Ogr", traits=[("szermierz", "4")], notes="pod mostem", revealed=True)
+    post["traits-TOTAL_FORMS"] = total
+    post["add_rows"] = "1"
+    response = client.post(u("npc_create", campaign), post)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert ('value="szermierz"' in html) is kept
+    assert 'value="Ogr"' in html
+    assert "pod mostem" in html
+    assert not NPC.objects.exists()
+
+
 def test_the_gm_edits_an_npc(client, campaign, gm, troll):
     client.force_login(gm)
     html = client.get(u("npc_edit", campaign, troll.pk)).content.decode()
