@@ -43,6 +43,64 @@ from django.utils.translation import gettext_lazy
 
 
 @runtime_checkable
+class Engine(Protocol):
+    """A system's pure rules (``rolls/engine/<key>.py``, standard library only): the engine's
+    command-line contract. A module implements it as it is."""
+
+    def parse_params(self, raw: Any) -> Any:
+        """The params checked and typed; ``EngineError`` for anything it does not know."""
+
+    def roll(self, params: Any, rng: Any) -> Any:
+        """A result with ``dice`` (``rolls.engine.core.Die``) and ``contract()``, the answer
+        the log keeps; every die drawn from ``rng``."""
+
+    def odds(self, params: Any) -> Any:
+        """The exact chance of each outcome, before the roll."""
+
+
+@runtime_checkable
+class SheetModule(Protocol):
+    """A system's sheet (``sheets/systems/<key>.py``; the details in ``sheets.systems``)."""
+
+    FORM_TEMPLATE: str
+    SHEET_TEMPLATE: str
+
+    def default_data(self, campaign: Any) -> dict[str, Any]:
+        """A blank sheet for a new character of ``campaign``."""
+
+    def data_from_post(self, post: Any, campaign: Any) -> dict[str, Any]:
+        """The sheet as typed in its form."""
+
+    def validate(
+        self, data: Any, campaign: Any, *, creating: bool
+    ) -> tuple[dict[str, Any], dict[str, list[str]]]:
+        """The cleaned sheet and the errors by field."""
+
+    def totals(self, data: Any, campaign: Any) -> list[Any]:
+        """The running totals shown while the player types."""
+
+    def derived(self, data: Any, campaign: Any) -> dict[str, Any]:
+        """What the sheet page shows computed from a valid sheet."""
+
+
+@runtime_checkable
+class PanelModule(Protocol):
+    """A system's test panel (``rolls/systems/<key>/panel.py``; the details in
+    ``rolls.panels``)."""
+
+    def build(self, character: Any, campaign: Any, choices: Any, pending: Any = None) -> Any:
+        """The ``rolls.panels.Panel`` of the player's choices (or the GM's call)."""
+
+    def target_fields(self, character: Any, campaign: Any) -> list[dict[str, Any]]:
+        """The fields of the GM's "call for a test" form."""
+
+    def target_from_post(
+        self, post: Any, character: Any, campaign: Any
+    ) -> tuple[dict[str, Any], list[str]]:
+        """The GM's call as posted, and what is wrong with it."""
+
+
+@runtime_checkable
 class System(Protocol):
     """What a rule system offers the table. Defaults for every member are in ``BaseSystem``."""
 
@@ -53,11 +111,11 @@ class System(Protocol):
     #: Where it comes in lists of systems (RULES.md's section number).
     position: int
     #: The pure engine module (or any object with its interface).
-    engine: Any
+    engine: Engine
     #: The sheet module: defaults, form, validation, totals, templates (``sheets.systems``).
-    sheet: Any
+    sheet: SheetModule
     #: The test panel module: ``build``, ``target_fields``, ``target_from_post``.
-    panel: Any
+    panel: PanelModule
     #: The campaign settings with their defaults (``campaigns.system_settings``).
     settings_defaults: Mapping[str, Any]
     #: The numbers of the engine's answer a log entry shows beside the dice.

@@ -23,6 +23,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from campaigns.sessions import end_session, start_session
+from campaigns.systems import Engine, PanelModule, SheetModule
 from rolls.models import PendingTest, Roll
 from rolls.words import render
 from sheets.models import Character
@@ -96,6 +97,11 @@ class SystemConformance:
     @pytest.fixture
     def idle_table(self, system, gm, player, other_player) -> Table:
         return Table(system, gm, player, other_player, session=False)
+
+    def test_its_engine_sheet_and_panel_keep_their_interfaces(self, system):
+        assert isinstance(system.engine, Engine)
+        assert isinstance(system.sheet, SheetModule)
+        assert isinstance(system.panel, PanelModule)
 
     def test_the_panel_opens_from_every_kind_of_stat_on_the_sheet(self, client, table):
         kinds = table.targets(client)
