@@ -19,10 +19,11 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
+from rolls import labels
 from rolls.actions import ActionRefused, record_roll
 from rolls.conditions.actions import add_condition
 from rolls.conditions.in_force import preset_spec
@@ -33,6 +34,16 @@ from rolls.models import Roll
 from rolls.tables.random_tables import tables_by_purpose
 from rolls.words import words
 from sheets.models import Character
+
+# The log's words for the options after a roll: the pick, the GM's pick on a player's behalf,
+# and the GM's counter-move.
+labels.register(
+    kinds={"options": gettext_lazy("options chosen"), "counter_move": gettext_lazy("counter-move")},
+    words={
+        "options_chosen": gettext_lazy("Chosen: %(options)s"),
+        "options_chosen_for": gettext_lazy("Chosen by the GM for %(name)s: %(options)s"),
+    },
+)
 
 #: The log's kinds: the options picked after a roll, and the GM's counter-move after it.
 OPTIONS, COUNTER = "options", "counter_move"

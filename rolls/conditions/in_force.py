@@ -10,15 +10,44 @@ from typing import Any
 
 from django.db import connection
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaigns import stored_text
 from campaigns.systems import all_systems
+from rolls import labels
 from rolls.actions import ActionRefused
 from rolls.labels import WORDS
 from rolls.models import Condition
 from rolls.panels import source
 from rolls.words import words
 from sheets.models import Character
+
+# The log's words for conditions: their entries, and each one among a test's sources.
+labels.register(
+    kinds={
+        "condition": gettext_lazy("condition added"),
+        "condition_cleared": gettext_lazy("condition cleared"),
+    },
+    words={
+        "condition_added": gettext_lazy("%(name)s (%(concerns)s, %(until)s)"),
+        "condition_cleared": gettext_lazy("%(name)s: %(why)s"),
+        "condition_source": gettext_lazy("%(name)s (condition, #%(seq)s)"),
+        "concerns_all": gettext_lazy("all tests"),
+        "concerns_attribute": gettext_lazy("tests of %(name)s"),
+        "concerns_skill": gettext_lazy("tests of %(name)s"),
+        "concerns_target": gettext_lazy("tests against %(name)s"),
+        "until_hand": gettext_lazy("until the GM clears it"),
+        "until_scene": gettext_lazy("until the scene ends"),
+        "until_session": gettext_lazy("until the session ends"),
+        "until_next_test": gettext_lazy("for the next test it applies to"),
+        "until_success": gettext_lazy("until “%(test)s” succeeds"),
+        "cleared_by_hand": gettext_lazy("cleared by the GM"),
+        "cleared_after_test": gettext_lazy("used up by the test #%(seq)s"),
+        "cleared_by_success": gettext_lazy("“%(test)s” succeeded (#%(seq)s)"),
+        "cleared_scene_end": gettext_lazy("the scene ended"),
+        "cleared_session_end": gettext_lazy("the session ended"),
+    },
+)
 
 ADDED, CLEARED = "condition", "condition_cleared"
 #: The most conditions one character carries at once (a forged loop of adds stops here).

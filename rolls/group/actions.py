@@ -20,16 +20,32 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import GameSession
 from campaigns.systems import get_system
+from rolls import labels
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import dice as quick_dice
 from rolls.models import GroupTest
 from rolls.panels import source
 from rolls.words import joined, words
 from sheets.models import Character
+
+# The log's words for group tests: each participant's dice, a re-roll of some, the one result.
+labels.register(
+    kinds={
+        "group": gettext_lazy("group test"),
+        "group_die": gettext_lazy("group test dice"),
+        "group_reroll": gettext_lazy("group test re-roll"),
+    },
+    words={
+        "group_die": gettext_lazy("%(name)s's dice in %(initiator)s's group test"),
+        "group_reroll": gettext_lazy("%(name)s re-rolls in the group test (%(ability)s)"),
+        "group_result": gettext_lazy("Group test of %(initiator)s with %(helpers)s (%(seqs)s)"),
+    },
+)
 
 #: Idempotency keys of the result entries: one per group test, whoever settles it.
 _RESULT_KEYS = uuid.UUID("8f0b3a52-3c1e-4d7a-9f51-3b2f6f1c9a02")

@@ -8,8 +8,34 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from campaigns.systems import get_system
+from rolls import labels
 from rolls.models import Roll
+
+# The log's words for opposed tests: the one entry that says who won, the NPC's side, and the
+# rules' names for a margin.
+labels.register(
+    kinds={"opposed": gettext_lazy("opposed test")},
+    words={
+        "opposed_won": gettext_lazy(
+            "Opposed test (#%(a_seq)s against #%(b_seq)s): %(winner)s beats %(loser)s "
+            "by %(margin)s — %(how)s"
+        ),
+        "opposed_won_plain": gettext_lazy(
+            "Opposed test (#%(a_seq)s against #%(b_seq)s): %(winner)s beats %(loser)s by %(margin)s"
+        ),
+        "opposed_draw": gettext_lazy(
+            "Opposed test (#%(a_seq)s against #%(b_seq)s): %(a)s and %(b)s draw"
+        ),
+        "opposed_npc_side": gettext_lazy("%(name)s: the NPC's side of an opposed test"),
+        "opposed_minor": gettext_lazy("minor victory"),
+        "opposed_win": gettext_lazy("victory"),
+        "opposed_clear_win": gettext_lazy("clear victory"),
+        "opposed_critical_win": gettext_lazy("critical victory"),
+    },
+)
 
 
 @dataclass(frozen=True)

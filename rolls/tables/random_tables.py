@@ -22,6 +22,7 @@ from campaigns.models import Campaign, GameSession
 from campaigns.systems import all_systems, get_system
 from config import csv_cells
 from config.text import MAX_JSON_DEPTH, TextField, TooDeep, has_unsafe_text, load_json
+from rolls import labels
 from rolls.actions import ActionRefused, record_roll
 from rolls.engine import EngineError
 from rolls.engine import tables as engine_tables
@@ -30,6 +31,16 @@ from rolls.engine.tables import rows_text as engine_rows_text
 from rolls.labels import WORDS
 from rolls.models import RandomTable, Roll, Visibility
 from rolls.words import words
+
+# The log's kind and label of a table roll; a table the rules call for after a roll, with what
+# for (``purpose_word``).
+labels.register(
+    kinds={"table": gettext_lazy("table")},
+    words={
+        "table_roll": gettext_lazy("Table: %(name)s (%(dice)s)"),
+        "table_roll_for": gettext_lazy("Table: %(name)s (%(dice)s), %(why)s"),
+    },
+)
 
 #: The table roll's kind in the log.
 TABLE = "table"

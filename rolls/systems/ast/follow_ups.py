@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
+from rolls import labels
 from rolls.engine import EngineError
 from rolls.engine import ast as engine
 from rolls.engine.core import RANK
@@ -20,6 +21,21 @@ from rolls.panels import FollowUp, Indices, Name, Panel, PanelForm, source
 from rolls.systems.ast.panel import TEMPLATE, gain_funt
 from rolls.words import words
 from sheets.systems.ast import view as read_sheet
+
+# The GM's pick of the white die read when the test is hindered ("the white 6, read by the GM's
+# choice: white die 3").
+labels.register(
+    counted={
+        "gm_read": ngettext_lazy(
+            "the white %(n)s read by the GM's choice",
+            "the white %(n)s read by the GM's choice",
+            "n",
+        )
+    },
+    unsigned={"gm_read"},
+    sources={"gm_read": gettext_lazy("white die read by the GM's choice")},
+    words={"white_die_n": gettext_lazy("white die %(n)s")},
+)
 
 
 def follow_ups(roll, character, campaign) -> list[FollowUp]:

@@ -19,7 +19,9 @@ from __future__ import annotations
 import uuid
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from rolls import labels
 from rolls.actions import ActionRefused, record_roll, roll_follow_up
 from rolls.engine import note
 from rolls.models import Roll
@@ -30,6 +32,23 @@ from rolls.systems.caerbannog import follow_ups
 from rolls.words import words
 from sheets.models import Character
 from sheets.systems.caerbannog import view as read_sheet
+
+# Heroic effort declared before an opposed test's reveal and not made once the opponent's result
+# was known.
+labels.register(
+    kinds={"heroic_declared": gettext_lazy("heroic effort declared")},
+    words={
+        "heroic_unpaid": gettext_lazy(
+            "Heroic effort declared before the reveal by %(name)s could not be paid: #%(seq)s "
+            "failed against #%(against)s, it cost %(cost)s %(resource)s and the sheet had "
+            "%(have)s; nothing was spent."
+        ),
+        "heroic_not_needed": gettext_lazy(
+            "Heroic effort declared before the reveal by %(name)s was not needed: #%(seq)s is no "
+            "failure against #%(against)s; nothing was spent."
+        ),
+    },
+)
 
 #: The log's note of a declaration not made (rolls.engine.note.NOTE_KINDS).
 DECLARED = "heroic_declared"

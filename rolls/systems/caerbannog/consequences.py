@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy
 
 from campaigns.models import GameSession
 from campaigns.systems import get_system
+from rolls import labels
 from rolls.actions import ActionRefused, record_roll
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
@@ -44,6 +45,25 @@ from sheets import actions as sheet_actions
 from sheets.models import Character
 from sheets.systems.caerbannog import RESOURCES
 from sheets.systems.caerbannog import view as read_sheet
+
+# The log's words for a result applied by the GM, and a state's strength among a test's sources.
+labels.register(
+    kinds={"damage": gettext_lazy("damage taken"), "healing": gettext_lazy("healing")},
+    sources={"damage": gettext_lazy("damage"), "healing": gettext_lazy("healed")},
+    counted={"hindering_state": gettext_lazy("a state of strength %(n)s: hindered")},
+    unsigned={"hindering_state"},
+    words={
+        "damage_taken": gettext_lazy(
+            "%(target)s takes %(n)s damage to %(pool)s from #%(seq)s (%(roller)s): "
+            "%(before)s → %(after)s"
+        ),
+        "healing_taken": gettext_lazy(
+            "%(target)s turns %(n)s Żywotność into Wytrzymałość after #%(seq)s (%(roller)s): "
+            "Wytrzymałość %(before)s → %(after)s"
+        ),
+        "result_of": gettext_lazy("the result of #%(seq)s"),
+    },
+)
 
 DAMAGE, HEALING = "damage", "healing"
 #: The entries of a test whose answer is its result (rolls.systems.caerbannog.follow_ups).

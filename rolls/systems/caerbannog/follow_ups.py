@@ -32,6 +32,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rolls import labels
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import draw_reroll
@@ -42,6 +43,14 @@ from rolls.systems.caerbannog.choices import SOURCE_MAX, rozmach_pool
 from rolls.systems.caerbannog.panel import TEMPLATE, keep_rozmach
 from rolls.words import words
 from sheets.systems.caerbannog import view as read_sheet
+
+# The log's words for a re-roll an ability grants (issue 14).
+labels.register(
+    words={
+        "rerolled_by": gettext_lazy("%(ability)s: %(dice)s"),
+        "reroll_cost": gettext_lazy("re-roll (%(ability)s)"),
+    }
+)
 
 #: The most Rozmach one re-roll may cost (the pool never holds more, RULES.md).
 REROLL_COST_MAX = 10

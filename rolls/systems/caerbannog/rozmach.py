@@ -25,13 +25,43 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from campaigns.system_settings import system_settings
+from rolls import labels
 from rolls.actions import ActionRefused
 from rolls.engine import caerbannog_pool
 from rolls.panels import source
 from rolls.words import words
+
+# The log's words for Rozmach before a test's dice: surprise in the first round, a reaction's
+# cost, a forced spending paid with Determinacja, and the Rozmach a test spent.
+labels.register(
+    words={
+        "rozmach_surprised": gettext_lazy(
+            "surprised in the first round: the pool of %(before)s halved"
+        ),
+        "rozmach_surprising": gettext_lazy(
+            "surprising in the first round: the pool of %(before)s doubled"
+        ),
+        "reaction": gettext_lazy("reaction: %(reaction)s"),
+        "forced_spending": gettext_lazy(
+            "forced spending (%(reaction)s): the Rozmach the pool lacked"
+        ),
+    },
+    counted={
+        "rozmach_spent": ngettext_lazy("%(n)s Rozmach spent", "%(n)s Rozmach spent", "n"),
+        "determinacja_lost": ngettext_lazy(
+            "%(n)s Determinacja lost", "%(n)s Determinacja lost", "n"
+        ),
+    },
+    unsigned={"rozmach_spent", "determinacja_lost"},
+    sources={
+        "rozmach_spent": gettext_lazy("Rozmach spent"),
+        "rozmach_surprise": gettext_lazy("Rozmach (surprise)"),
+        "determinacja_lost": gettext_lazy("Determinacja lost"),
+    },
+)
 
 SURPRISED, SURPRISING = "surprised", "surprising"
 SURPRISE_LABELS = {

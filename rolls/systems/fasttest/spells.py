@@ -20,10 +20,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import GameSession
+from rolls import labels
 from rolls.models import Roll, Visibility
 from rolls.panels import source
 from rolls.systems.fasttest.magic_die import SPELL_LABEL
 from rolls.words import words
+
+# The log's words for a spell: its label and its penalty dice.
+labels.register(
+    words={
+        "spell_test": gettext_lazy("Spell “%(name)s”: %(test)s"),
+        "spell_difficulty": gettext_lazy("spell difficulty (%(name)s)"),
+        "similar_spells": gettext_lazy("similar spells earlier this session (%(seqs)s)"),
+    }
+)
 
 #: The standard difficulty of a spell a player casts on their own (the seed: "2-3 karne kości");
 #: anything easier is the GM's call (the GM's penalty dice on a called test).

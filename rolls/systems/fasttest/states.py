@@ -13,8 +13,10 @@ panel counts them from the sheet, never as conditions.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from rolls import labels
 from rolls.actions import ActionRefused
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
@@ -22,6 +24,14 @@ from rolls.labels import WORDS
 from rolls.models import Condition, Roll
 from rolls.words import words
 from sheets.models import Character
+
+# A condition without dice reads "state: unconscious (condition, #14)", with neither sign nor
+# number.
+labels.register(
+    counted={"state": gettext_lazy("state")},
+    unsigned={"state"},
+    sources={"state": gettext_lazy("state")},
+)
 
 STATE, PENALTY = "state", "penalty"
 UNCONSCIOUS, EXHAUSTED, DEAD = "ft_unconscious", "ft_exhausted", "ft_dead"

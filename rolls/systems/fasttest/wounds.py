@@ -17,10 +17,11 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from campaigns.models import GameSession
 from campaigns.systems import get_system
+from rolls import labels
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError
 from rolls.engine.fasttest_combat import (
@@ -36,11 +37,29 @@ from rolls.engine.fasttest_combat import (
 )
 from rolls.models import AppliedWound, PendingTest, Roll
 from rolls.pending import actions as pending_actions
-from rolls.systems.fasttest import states
+from rolls.systems.fasttest import sheet_actions, states
 from rolls.words import words
-from sheets import actions as sheet_actions
 from sheets.models import Character
 from sheets.systems import fasttest as fasttest_sheet
+
+# The log's words for ignoring wounds (issue 14): the severities, the entry, the wound dice
+# left out.
+labels.register(
+    words={
+        "severity_scratch": gettext_lazy("scratch"),
+        "severity_light": gettext_lazy("light"),
+        "severity_heavy": gettext_lazy("heavy"),
+        "severity_deadly": gettext_lazy("deadly"),
+        "ignored_wounds": gettext_lazy(
+            "wounds ignored: one more %(severity)s wound and a consciousness test"
+        ),
+    },
+    counted={
+        "wounds_ignored": ngettext_lazy("%(n)s wound die ignored", "%(n)s wound dice ignored", "n"),
+    },
+    unsigned={"wounds_ignored"},
+    sources={"wounds_ignored": gettext_lazy("wound dice ignored")},
+)
 
 WEAPON_NAMES = {
     WEAPON_LIGHT: gettext_lazy("light weapon"),

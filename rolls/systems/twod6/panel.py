@@ -39,6 +39,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rolls import labels
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
 from rolls.engine import EngineError, twod6
@@ -56,6 +57,9 @@ from rolls.words import joined, words
 from sheets.models import Character
 from sheets.systems.named_lists import signed
 from sheets.systems.twod6 import CATEGORY_LABELS, success_point_limit, validate
+
+# A joint test's helpers, with the characters of the table named.
+labels.register(words={"helpers_named": gettext_lazy("%(helpers)s: %(names)s")})
 
 TEMPLATE = "systems/twod6/panel.html"
 SPECIALISATION_RAISE = 1
