@@ -148,49 +148,63 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
 
 
 class CallForm(PanelForm):
-    """The GM's call as posted: what is tested, in its places (``tested``, ``tested_2``...,
-    each ``skill:name`` or ``defence:name``), or as plain lists of skills and a defence (a call
-    made by a link or a script, in the order posted); the form and the difficulty (what the sheet
-    holds is checked below, and by the panel built on it)."""
+    """The GM's call as posted, for ``character``: what is tested, in its places (``tested``,
+    ``tested_2``..., each ``skill:name`` or ``defence:name``), or as plain lists of skills and a
+    defence (a call made by a link or a script, in the order posted); the form and the
+    difficulty. Cleaning it reads the call into ``target`` and says, as the form's own errors,
+    what the sheet refuses of it; the panel built on the target checks the rest
+    (``panel.target_from_post``)."""
 
     skill = Names()
     defence = Names()
     form = Name()
     difficulty = Name()
 
+    def __init__(self, choices=None, *, character=None, **kwargs):
+        super().__init__(choices, **kwargs)
+        data = character.data if character is not None else {}
+        self.held = {"skill": testable_skills(data), "defence": testable_defences(data)}
+        self.target: dict[str, Any] = {}
+
     def places(self) -> list[str]:
         """The tokens of the places filled, in order, each once."""
         return distinct([str(self.data.get(name) or "").strip() for name in PLACES])
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        places = self.places()
+        if not places:
+            places = [f"skill:{name}" for name in distinct(self.raw("skill"))]
+            places += [f"defence:{name}" for name in distinct(self.raw("defence"))]
+        form, difficulty = (str(self.raw(name) or "").strip() for name in ("form", "difficulty"))
+        form, difficulty = form or COMBINED, difficulty or "przeciętny"
+        order = [t for t in places if t.partition(":")[2] in self.held.get(t.partition(":")[0], ())]
+        self.target = {
+            "skill": [t.partition(":")[2] for t in order if t.startswith("skill:")],
+            "defence": [t.partition(":")[2] for t in order if t.startswith("defence:")],
+            "order": order,
+            "form": form,
+            "difficulty": difficulty,
+        }
+        unknown = [t.partition(":") for t in places if t not in order]
+        if names := [name or kind for kind, _sep, name in unknown if kind != "defence"]:
+            names = ", ".join(names)[:200]
+            self.add_error(None, _("Not a skill on this sheet: %(names)s.") % {"names": names})
+        for name in [name for kind, _sep, name in unknown if kind == "defence"][:1]:
+            self.add_error(None, _("Not a defence on this sheet: %(name)s.") % {"name": name[:60]})
+        if form not in (COMBINED, ADDED):
+            self.add_error(None, _("Choose the form of the test: combined, or with others added."))
+        if not places:
+            self.add_error(
+                None, _("Choose a skill (several for a combined test) or a defence to test.")
+            )
+        return cleaned
+
 
 def called_target(post, character) -> tuple[dict[str, Any], list[str]]:
     """The target the GM chose as posted, and the messages saying what is wrong with it that the
-    sheet tells; ``panel.target_from_post`` then checks it against the panel built on it."""
-    skills, defences = testable_skills(character.data), testable_defences(character.data)
-    called = CallForm(post)
-    places = called.places()
-    if not places:
-        places = [f"skill:{name}" for name in distinct(called.raw("skill"))]
-        places += [f"defence:{name}" for name in distinct(called.raw("defence"))]
-    form, difficulty = (str(called.raw(name) or "").strip() for name in ("form", "difficulty"))
-    form, difficulty = form or COMBINED, difficulty or "przeciętny"
-    held = {"skill": skills, "defence": defences}
-    order = [t for t in places if t.partition(":")[2] in held.get(t.partition(":")[0], ())]
-    target = {
-        "skill": [t.partition(":")[2] for t in order if t.startswith("skill:")],
-        "defence": [t.partition(":")[2] for t in order if t.startswith("defence:")],
-        "order": order,
-        "form": form,
-        "difficulty": difficulty,
-    }
-    wrong = []
-    unknown = [t.partition(":") for t in places if t not in order]
-    if names := [name or kind for kind, _sep, name in unknown if kind != "defence"]:
-        wrong.append(_("Not a skill on this sheet: %(names)s.") % {"names": ", ".join(names)[:200]})
-    for name in [name for kind, _sep, name in unknown if kind == "defence"][:1]:
-        wrong.append(_("Not a defence on this sheet: %(name)s.") % {"name": name[:60]})
-    if form not in (COMBINED, ADDED):
-        wrong.append(_("Choose the form of the test: combined, or with others added."))
-    if not places:
-        wrong.append(_("Choose a skill (several for a combined test) or a defence to test."))
-    return target, wrong
+    sheet tells (``CallForm``); ``panel.target_from_post`` then checks it against the panel
+    built on it."""
+    called = CallForm(post, character=character)
+    called.is_valid()  # cleaning reads the target and the sheet's refusals
+    return called.target, list(called.non_field_errors())
