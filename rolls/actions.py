@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
@@ -34,43 +35,19 @@ Resolver = Callable[[Any, Any, Any], Any]
 # --- Rolls ------------------------------------------------------------------------------------
 
 
-def record_roll(
-    *,
-    session: GameSession,
-    actor,
-    system: str,
-    params: dict[str, Any],
-    key: uuid.UUID,
-    label: str | dict[str, Any] = "",
-    sources: list[dict[str, Any]] | None = None,
-    character: Character | None = None,
-    npc=None,
-    visibility: str = Visibility.PUBLIC,
-    kind: str = "test",
-    parent: Roll | None = None,
-    rng: RandomSource | None = None,
-    resolver: Resolver | None = None,
-    on_result: Callable[[Any, Roll], None] | None = None,
-    nonce: str | None = None,
-    engine: Any = None,
-    sealed_for: tuple[int, ...] | None = None,
-) -> tuple[Roll, bool]:
-    """Roll on the server, log it under the next seq, broadcast it once committed.
+@dataclass(frozen=True)
+class RollSpec:
+    """One roll to log (``record_roll``): what is rolled, by whom and for whom, how the log reads
+    it, and what follows from its result.
 
-    The dice come from the session's fair stream of (seed, seq, ``nonce``) (ENGINE.md, "Fair
-    dice"); ``nonce`` is what the roller's page sent, and a request without one gets a nonce
-    made here, which the entry records (``server_nonce``) when it draws dice with it. ``rng``
-    replaces the stream (tests that script their dice); such an entry records no drawn dice.
-
-    Returns ``(roll, created)``: a repeated ``key`` (a retried or double-clicked request) gets
-    the roll it already made, and nothing is rolled twice.
+    ``label`` and the ``source`` of each of ``sources`` are plain text or words as data
+    (rolls.words), which each reader of the log gets in their own language. ``key`` makes a
+    retried request get the roll it already made. ``nonce`` is what the roller's page sent for
+    the fair stream (ENGINE.md, "Fair dice"); a request without one gets a nonce made here.
 
     ``resolver(module, params, rng)`` replaces the plain ``module.roll`` for follow-ups that
     re-read the parent's faces (a boost) or re-roll some of them; ``on_result(result, roll)``
     runs inside the same transaction to update the sheet (Rozmach, FUNT, spent dice).
-
-    ``label`` and the ``source`` of each of ``sources`` are plain text or words as data
-    (rolls.words), which each reader of the log gets in their own language.
 
     ``engine`` replaces the system's engine for a roll that is not one of the system's tests:
     quick dice (``rolls.engine.dice``) or a GM's table (``rolls.tables.random_tables``); its
@@ -79,17 +56,42 @@ def record_roll(
     ``sealed_for``: the roll is sealed (rolls.models.Seal): the GM and these users alone see it
     whole until it is revealed (``reveal``); everyone else, that it was made and waits.
     """
+
+    session: GameSession
+    actor: Any
+    system: str
+    params: dict[str, Any]
+    key: uuid.UUID
+    label: str | dict[str, Any] = ""
+    sources: list[dict[str, Any]] | None = None
+    character: Character | None = None
+    npc: Any = None
+    visibility: str = Visibility.PUBLIC
+    kind: str = "test"
+    parent: Roll | None = None
+    resolver: Resolver | None = None
+    on_result: Callable[[Any, Roll], None] | None = None
+    nonce: str | None = None
+    engine: Any = None
+    sealed_for: tuple[int, ...] | None = None
+
+
+def record_roll(spec: RollSpec, *, rng: RandomSource | None = None) -> tuple[Roll, bool]:
+    """Roll ``spec`` on the server, log it under the next seq, broadcast it once committed.
+
+    The dice come from the session's fair stream of (seed, seq, nonce); ``rng`` replaces the
+    stream (tests that script their dice), and such an entry records no drawn dice.
+
+    Returns ``(roll, created)``: a repeated key (a retried or double-clicked request) gets the
+    roll it already made, and nothing is rolled twice.
+    """
     try:
         with transaction.atomic():
-            return _record(
-                session, actor, system, params, key, label, sources or [], character, npc,
-                visibility, kind, parent, rng, resolver or _plain_roll, on_result, nonce, engine,
-                sealed_for,
-            )  # fmt: skip
+            return _record(spec, rng)
     except IntegrityError:
         # The key was used before (a retry, a double click): the first one's roll is the roll,
         # and this attempt's dice and seq went with its transaction.
-        existing = Roll.objects.filter(session=session, idempotency_key=key).first()
+        existing = Roll.objects.filter(session=spec.session, idempotency_key=spec.key).first()
         if existing is None:
             raise
         return existing, False
@@ -118,18 +120,20 @@ def _nonce(nonce: str | None) -> tuple[str, bool]:
         ) from error
 
 
-def _record(session, actor, system, params, key, label, sources, character, npc, visibility,
-            kind, parent, rng, resolver, on_result, nonce, engine=None, sealed_for=None,
-            ) -> tuple[Roll, bool]:  # fmt: skip
+def _record(spec: RollSpec, rng: RandomSource | None) -> tuple[Roll, bool]:
     # The row lock serialises every roll of a session: seq has no gaps and no duplicates.
     # A repeated key is not looked up first: its insert breaks the unique key, which undoes
     # this transaction and answers with the first roll (record_roll), at no cost to a new roll.
+    session, system, engine, character, npc = (
+        spec.session, spec.system, spec.engine, spec.character, spec.npc
+    )  # fmt: skip
     seq, seed, campaign_id = _next_seq(session.pk)
     module = engine or get_system(system).engine
-    nonce, server_nonce = _nonce(nonce)
+    nonce, server_nonce = _nonce(spec.nonce)
     source = rng or dice_source(seed, seq, nonce)
+    resolver = spec.resolver or _plain_roll
     try:
-        result = resolver(module, module.parse_params(params), source)
+        result = resolver(module, module.parse_params(spec.params), source)
     except EngineError as error:
         raise ActionRefused(str(error)) from error
     document = result_document(result)
@@ -139,36 +143,36 @@ def _record(session, actor, system, params, key, label, sources, character, npc,
         session=session,
         seq=seq,
         scene_id=_current_scene(session.pk),
-        actor=actor,
+        actor=spec.actor,
         character=character,
         npc=npc,
         character_name=character.name if character else (npc.name if npc else ""),
         system=system,
-        kind=kind,
-        parent=parent,
-        visibility=visibility,
+        kind=spec.kind,
+        parent=spec.parent,
+        visibility=spec.visibility,
         # The roller's words for the admin and old readers; the data for everyone else.
-        label=render(label)[:200],
-        label_data=None if isinstance(label, str) else label,
-        params=params,
-        sources=sources,
+        label=render(spec.label)[:200],
+        label_data=None if isinstance(spec.label, str) else spec.label,
+        params=spec.params,
+        sources=spec.sources or [],
         faces=engine_faces(system, document["dice"])
         if engine is None
         else [die["face"] for die in document["dice"]],
         result=document,
-        idempotency_key=key,
+        idempotency_key=spec.key,
         nonce=nonce,
         # Said only of dice drawn with it: an entry that settles others (an opposed or group
         # test's result) draws none, and no page was asked for its nonce.
         server_nonce=server_nonce and bool(drawn),
         drawn=drawn,
     )
-    if sealed_for is not None:
-        Seal.objects.create(roll=roll, viewers=list(sealed_for))  # caches ``roll.seal`` too
+    if spec.sealed_for is not None:
+        Seal.objects.create(roll=roll, viewers=list(spec.sealed_for))  # caches ``roll.seal`` too
     else:
         Roll.seal.related.set_cached_value(roll, None)  # no seal: the payload asks no query
-    if on_result is not None:
-        on_result(result, roll)
+    if spec.on_result is not None:
+        spec.on_result(result, roll)
     payload = roll_payload(roll)
     if (language := translation.get_language()) is not None:
         # Rendered once as it commits, before the broadcast: the roller's answer and this
@@ -258,21 +262,23 @@ def roll_from_panel(
         character.data, character.updated_at = locked.data, locked.updated_at
 
     roll, created = record_roll(
-        session=session,
-        actor=actor,
-        system=panel.system,
-        params=panel.params,
-        key=key,
-        label=panel.label,
-        sources=panel.sources,
-        character=character,
-        visibility=visibility,
-        kind=kind,
-        parent=parent,
-        resolver=resolver,
-        on_result=update_sheet,
-        nonce=nonce,
-        sealed_for=sealed_for,
+        RollSpec(
+            session=session,
+            actor=actor,
+            system=panel.system,
+            params=panel.params,
+            key=key,
+            label=panel.label,
+            sources=panel.sources,
+            character=character,
+            visibility=visibility,
+            kind=kind,
+            parent=parent,
+            resolver=resolver,
+            on_result=update_sheet,
+            nonce=nonce,
+            sealed_for=sealed_for,
+        )
     )
     if created and panel.after is not None and not defer_after:
         panel.after(roll)

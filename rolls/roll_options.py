@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
 from rolls import labels
-from rolls.actions import ActionRefused, record_roll
+from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.conditions.actions import add_condition
 from rolls.conditions.in_force import preset_spec
 from rolls.engine import note
@@ -164,22 +164,24 @@ def choose_options(
         else words("options_chosen", options=joined(said_all))
     )
     entry, _created = record_roll(
-        session=session,
-        actor=actor,
-        system=roll.system,
-        params={
-            "note": OPTIONS,
-            "chosen": [option["key"] for option in options],
-            "own": own,
-            "by": PLAYER if owner else GM,
-        },
-        key=key,
-        label=label,
-        character=character,
-        visibility=roll.visibility,
-        kind=OPTIONS,
-        parent=roll,
-        engine=note,
+        RollSpec(
+            session=session,
+            actor=actor,
+            system=roll.system,
+            params={
+                "note": OPTIONS,
+                "chosen": [option["key"] for option in options],
+                "own": own,
+                "by": PLAYER if owner else GM,
+            },
+            key=key,
+            label=label,
+            character=character,
+            visibility=roll.visibility,
+            kind=OPTIONS,
+            parent=roll,
+            engine=note,
+        )
     )
     system = get_system(roll.system)
     for option in options:
@@ -217,17 +219,19 @@ def counter_move(*, roll: Roll, actor, text: str, key: uuid.UUID) -> tuple[Roll,
     if not text or len(text) > OWN_MAX:
         raise ActionRefused(_("Write the counter-move in at most 200 characters."))
     return record_roll(
-        session=session,
-        actor=actor,
-        system=roll.system,
-        params={"note": COUNTER, "text": text},
-        key=key,
-        label=text,
-        character=roll.character,
-        visibility=roll.visibility,
-        kind=COUNTER,
-        parent=roll,
-        engine=note,
+        RollSpec(
+            session=session,
+            actor=actor,
+            system=roll.system,
+            params={"note": COUNTER, "text": text},
+            key=key,
+            label=text,
+            character=roll.character,
+            visibility=roll.visibility,
+            kind=COUNTER,
+            parent=roll,
+            engine=note,
+        )
     )
 
 

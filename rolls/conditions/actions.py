@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import GameSession
 from campaigns.systems import get_system
-from rolls.actions import ActionRefused, record_roll
+from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.conditions.in_force import (
     ADDED,
     CLEARED,
@@ -160,18 +160,20 @@ def _log(session, actor, character, condition, kind, *, parent, label) -> Roll:
         "lasts": condition.lasts,
     }
     roll, _created = record_roll(
-        session=session,
-        actor=actor,
-        system=session.campaign.system,
-        params=params,
-        key=uuid.uuid4(),
-        label=label,
-        sources=[source(condition.effect, condition.amount, name_words(condition))],
-        character=character,
-        visibility=Visibility.PUBLIC,
-        kind=kind,
-        parent=parent,
-        engine=note,
+        RollSpec(
+            session=session,
+            actor=actor,
+            system=session.campaign.system,
+            params=params,
+            key=uuid.uuid4(),
+            label=label,
+            sources=[source(condition.effect, condition.amount, name_words(condition))],
+            character=character,
+            visibility=Visibility.PUBLIC,
+            kind=kind,
+            parent=parent,
+            engine=note,
+        )
     )
     return roll
 

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
-from rolls.actions import ActionRefused, record_roll
+from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.engine import EngineError
 from rolls.engine.core import OUTCOMES
 from rolls.fields import Text, WholeNumber, whole
@@ -203,14 +203,16 @@ def roll_npc_test(
     if session is None:
         raise ActionRefused(_("No game session is running; start one to roll."))
     return record_roll(
-        session=session,
-        actor=gm,
-        system=campaign.system,
-        params=form.params,
-        key=key,
-        label=npc_label(npc, form.what),
-        sources=form.sources,
-        npc=npc,
-        visibility=form.visibility,
-        nonce=nonce,
+        RollSpec(
+            session=session,
+            actor=gm,
+            system=campaign.system,
+            params=form.params,
+            key=key,
+            label=npc_label(npc, form.what),
+            sources=form.sources,
+            npc=npc,
+            visibility=form.visibility,
+            nonce=nonce,
+        )
     )

@@ -26,7 +26,7 @@ from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls import labels
-from rolls.actions import ActionRefused, record_roll
+from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.engine import dice as quick_dice
 from rolls.models import GroupTest
 from rolls.panels import source
@@ -280,16 +280,18 @@ def roll_member(
         group.status = GroupTest.Status.ROLLING
     character = Character.objects.get(pk=character_pk)
     roll, _created = record_roll(
-        session=group.session,
-        actor=user,
-        system=group.session.campaign.system,
-        params={"expression": _dice_text(member["dice"], member["sides"])},
-        key=key,
-        label=words("group_die", name=member["name"], initiator=group.members[0]["name"]),
-        character=character,
-        kind=quick_dice.GROUP_DIE_KIND,
-        engine=quick_dice,
-        nonce=nonce,
+        RollSpec(
+            session=group.session,
+            actor=user,
+            system=group.session.campaign.system,
+            params={"expression": _dice_text(member["dice"], member["sides"])},
+            key=key,
+            label=words("group_die", name=member["name"], initiator=group.members[0]["name"]),
+            character=character,
+            kind=quick_dice.GROUP_DIE_KIND,
+            engine=quick_dice,
+            nonce=nonce,
+        )
     )
     member["faces"] = list(roll.faces)
     member["seq"] = roll.seq
@@ -352,16 +354,18 @@ def reroll_member(
             % {"cost": cost, "name": member["name"], "have": pool}
         )
     roll, _created = record_roll(
-        session=group.session,
-        actor=user,
-        system=group.session.campaign.system,
-        params={"expression": _dice_text(len(chosen), member["sides"])},
-        key=key,
-        label=words("group_reroll", name=member["name"], ability=ability.strip()[:60]),
-        character=character,
-        kind=quick_dice.GROUP_REROLL_KIND,
-        engine=quick_dice,
-        nonce=nonce,
+        RollSpec(
+            session=group.session,
+            actor=user,
+            system=group.session.campaign.system,
+            params={"expression": _dice_text(len(chosen), member["sides"])},
+            key=key,
+            label=words("group_reroll", name=member["name"], ability=ability.strip()[:60]),
+            character=character,
+            kind=quick_dice.GROUP_REROLL_KIND,
+            engine=quick_dice,
+            nonce=nonce,
+        )
     )
     if cost:
         rules.keep_pool(character, pool - cost)
@@ -442,23 +446,25 @@ def settle(*, group_id: int, user, revision: int | None, heroic: str = "") -> Gr
 
     flat = [member["sides"] for member in group.members for _ in member["faces"]]
     roll, _created = record_roll(
-        session=group.session,
-        actor=user,
-        system=group.session.campaign.system,
-        params={"dice": flat, "difficulty": group.difficulty, "ease": group.ease},
-        key=uuid.uuid5(_RESULT_KEYS, str(group.pk)),
-        label=words(
-            "group_result",
-            initiator=initiator.name,
-            helpers=joined([member["name"] for member in group.members[1:]]),
-            seqs=", ".join(f"#{seq}" for seq in seqs),
-        ),
-        sources=_result_sources(group, result),
-        character=initiator,
-        kind="group",
-        parent=parent,
-        resolver=lambda module, params, rng: _Settled(result, seqs, reroll_seqs),
-        on_result=keep_pools,
+        RollSpec(
+            session=group.session,
+            actor=user,
+            system=group.session.campaign.system,
+            params={"dice": flat, "difficulty": group.difficulty, "ease": group.ease},
+            key=uuid.uuid5(_RESULT_KEYS, str(group.pk)),
+            label=words(
+                "group_result",
+                initiator=initiator.name,
+                helpers=joined([member["name"] for member in group.members[1:]]),
+                seqs=", ".join(f"#{seq}" for seq in seqs),
+            ),
+            sources=_result_sources(group, result),
+            character=initiator,
+            kind="group",
+            parent=parent,
+            resolver=lambda module, params, rng: _Settled(result, seqs, reroll_seqs),
+            on_result=keep_pools,
+        )
     )
     group.result = roll
     group.status = GroupTest.Status.RESOLVED

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import GameSession
 from campaigns.systems import get_system
-from rolls.actions import ActionRefused, record_roll, reveal
+from rolls.actions import ActionRefused, RollSpec, record_roll, reveal
 from rolls.engine import EngineError
 from rolls.engine.note import NOTE_KINDS
 from rolls.log.reading import shown_wherever
@@ -297,16 +297,18 @@ def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = No
     # The NPC opponent's roll waits for the initiator's final result (RULES.md 4.10).
     sealed = () if npc_side(opposed) == "b" and _seals(opposed) else None
     roll, _created = record_roll(
-        session=opposed.session,
-        actor=gm,
-        system=opposed.session.campaign.system,
-        params=opposed.npc_params,
-        key=key,
-        label=words("opposed_npc_side", name=opposed.npc_name),
-        sources=opposed.npc_sources,
-        npc=opposed.npc,
-        nonce=nonce,
-        sealed_for=sealed,
+        RollSpec(
+            session=opposed.session,
+            actor=gm,
+            system=opposed.session.campaign.system,
+            params=opposed.npc_params,
+            key=key,
+            label=words("opposed_npc_side", name=opposed.npc_name),
+            sources=opposed.npc_sources,
+            npc=opposed.npc,
+            nonce=nonce,
+            sealed_for=sealed,
+        )
     )
     opposed.npc_roll = roll
     opposed.save(update_fields=["npc_roll"])
@@ -414,16 +416,18 @@ def resolve_if_ready(opposed: OpposedTest) -> None:
     # Both sides public: the table sees who won; else only the GM (a side some cannot see).
     public = a_roll.visibility == Visibility.PUBLIC and b_roll.visibility == Visibility.PUBLIC
     result, _created = record_roll(
-        session=session,
-        actor=opposed.started_by,
-        system=session.campaign.system,
-        params=a_roll.params,
-        key=uuid.uuid5(_RESULT_KEYS, str(opposed.pk)),
-        label=label,
-        kind="opposed",
-        parent=a_roll,
-        visibility=Visibility.PUBLIC if public else Visibility.HIDDEN,
-        resolver=lambda module, params, rng: _Entry(answer),
+        RollSpec(
+            session=session,
+            actor=opposed.started_by,
+            system=session.campaign.system,
+            params=a_roll.params,
+            key=uuid.uuid5(_RESULT_KEYS, str(opposed.pk)),
+            label=label,
+            kind="opposed",
+            parent=a_roll,
+            visibility=Visibility.PUBLIC if public else Visibility.HIDDEN,
+            resolver=lambda module, params, rng: _Entry(answer),
+        )
     )
     opposed.result = result
     opposed.status = OpposedTest.Status.RESOLVED

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from campaigns.access import member_campaign
 from campaigns.models import Campaign, GameSession
 from config.redirects import safe_next
-from rolls.actions import ActionRefused, record_roll
+from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.engine import dice
 from rolls.fields import Text
 from rolls.gm_forms import RollKeyForm
@@ -151,16 +151,18 @@ def roll_quick(
     if session is None:
         raise ActionRefused(_("No game session is running; the GM starts one."))
     return record_roll(
-        session=session,
-        actor=actor,
-        system=campaign.system,
-        engine=dice,
-        params={"expression": form.params.expression},
-        key=key,
-        label=form.params.expression,  # typed by someone: shown as it is, in every language
-        visibility=form.visibility,
-        kind=dice.QUICK_KIND,
-        nonce=nonce,
+        RollSpec(
+            session=session,
+            actor=actor,
+            system=campaign.system,
+            engine=dice,
+            params={"expression": form.params.expression},
+            key=key,
+            label=form.params.expression,
+            visibility=form.visibility,
+            kind=dice.QUICK_KIND,
+            nonce=nonce,
+        )
     )
 
 

@@ -23,7 +23,7 @@ from campaigns.systems import all_systems, get_system
 from config import csv_cells
 from config.text import MAX_JSON_DEPTH, TextField, TooDeep, has_unsafe_text, load_json
 from rolls import labels
-from rolls.actions import ActionRefused, record_roll
+from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.engine import EngineError
 from rolls.engine import tables as engine_tables
 from rolls.engine.tables import Problem, Row, TableDice, parse_dice, parse_table
@@ -369,18 +369,19 @@ def roll_on_table(
         raise ActionRefused(_("This table has no rows yet."))
     dice = _fitting_dice(table, list(rows))
     return record_roll(
-        session=session,
-        actor=gm,
-        system=session.campaign.system,
-        # The table as rolled, so the entry can be rolled again and checked (the export).
-        params=engine_tables.table_params(table.name, dice, list(rows), table.pk),
-        key=key,
-        label=label,
-        visibility=visibility,
-        kind=TABLE,
-        parent=parent,
-        nonce=nonce,
-        engine=engine_tables,
+        RollSpec(
+            session=session,
+            actor=gm,
+            system=session.campaign.system,
+            params=engine_tables.table_params(table.name, dice, list(rows), table.pk),
+            key=key,
+            label=label,
+            visibility=visibility,
+            kind=TABLE,
+            parent=parent,
+            nonce=nonce,
+            engine=engine_tables,
+        )
     )
 
 

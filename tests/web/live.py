@@ -17,15 +17,19 @@ FASTTEST_TEST = {"attribute": 5, "skills": [1], "bonus": 1, "penalty": 0}
 
 
 def roll(session, actor, visibility="public", key=None, **extra):
+    rng = extra.pop("rng", None)
     created, _ = actions.record_roll(
-        session=session,
-        actor=actor,
-        system="fasttest",
-        params=FASTTEST_TEST,
-        key=key or uuid.uuid4(),
-        label="BUDOWA + WALKA",
-        visibility=visibility,
-        **extra,
+        actions.RollSpec(
+            session=session,
+            actor=actor,
+            system="fasttest",
+            params=FASTTEST_TEST,
+            key=key or uuid.uuid4(),
+            label="BUDOWA + WALKA",
+            visibility=visibility,
+            **extra,
+        ),
+        rng=rng,
     )
     return created
 

@@ -82,13 +82,15 @@ def rolled(session, character, outcome, label="BUDOWA 7 + WALKA +2", actor=None,
     by default as the roll of a test the GM called as a combat test (a wound may follow)."""
     d10, d6 = FACES[outcome]
     roll, _ = actions.record_roll(
-        session=session,
-        actor=actor or character.owner,
-        system="fasttest",
-        params={"attribute": 5},
-        key=uuid.uuid4(),
-        label=label,
-        character=character,
+        actions.RollSpec(
+            session=session,
+            actor=actor or character.owner,
+            system="fasttest",
+            params={"attribute": 5},
+            key=uuid.uuid4(),
+            label=label,
+            character=character,
+        ),
         rng=Scripted(d10, d6),
     )
     assert roll.result["answer"]["outcome"] == outcome

@@ -129,9 +129,17 @@ def test_no_wound_is_offered_under_a_test_not_marked_as_combat(client, monkeypat
 def test_no_wound_is_offered_under_a_players_own_test(client, table, gm, player):
     campaign, hero, session = table.campaign, table.hero, table.session
     roll, _ = actions.record_roll(
-        session=session, actor=player, system="fasttest", params={"attribute": 5},
-        key=uuid.uuid4(), label="BUDOWA 7", character=hero, rng=Scripted(8, 4),
-    )  # fmt: skip
+        actions.RollSpec(
+            session=session,
+            actor=player,
+            system="fasttest",
+            params={"attribute": 5},
+            key=uuid.uuid4(),
+            label="BUDOWA 7",
+            character=hero,
+        ),
+        rng=Scripted(8, 4),
+    )
     client.force_login(gm)
     assert "Apply the wound" not in strip(client, campaign)
     response = client.post(

@@ -140,11 +140,17 @@ def test_an_entry_logged_before_words_were_data_still_renders_its_plain_words(
 ):
     campaign, hero, session = fasttest.campaign, fasttest.hero, fasttest.session
     actions.record_roll(
-        session=session, actor=player, system="fasttest", key=uuid.uuid4(), character=hero,
-        params={"attribute": 5, "skills": [1], "bonus": 1, "penalty": 0},
-        label="BUDOWA 5 + WALKA +1 (an old row)",
-        sources=[{"kind": "bonus", "amount": 1, "source": "circumstances"}],
-    )  # fmt: skip
+        actions.RollSpec(
+            session=session,
+            actor=player,
+            system="fasttest",
+            key=uuid.uuid4(),
+            character=hero,
+            params={"attribute": 5, "skills": [1], "bonus": 1, "penalty": 0},
+            label="BUDOWA 5 + WALKA +1 (an old row)",
+            sources=[{"kind": "bonus", "amount": 1, "source": "circumstances"}],
+        )
+    )
     assert Roll.objects.get().label_data is None
     client.force_login(gm)
     html = entry_html(log_page(client, campaign, session, PL), 1)
@@ -191,10 +197,17 @@ async def test_the_websocket_brings_an_english_players_entry_to_a_polish_page_in
         with translation.override("en"):
             label = words("ast_test", dice=words("white_dice", n=5), level=words("black_d6"))
             actions.record_roll(
-                session=session, actor=player, system="ast", key=uuid.uuid4(), character=hero,
-                params={"white": 5, "level_mod": 0}, label=label,
-                sources=[{"kind": "funt", "amount": 1, "source": words("one_white_die_each")}],
-            )  # fmt: skip
+                actions.RollSpec(
+                    session=session,
+                    actor=player,
+                    system="ast",
+                    key=uuid.uuid4(),
+                    character=hero,
+                    params={"white": 5, "level_mod": 0},
+                    label=label,
+                    sources=[{"kind": "funt", "amount": 1, "source": words("one_white_die_each")}],
+                )
+            )
 
     await sync_to_async(english_roll)()
     html = (await socket.receive_json_from(timeout=3))["html"]
@@ -256,9 +269,17 @@ def test_a_t10_success_reads_in_swedish_beside_the_translation(
     table = make_table(**table_of("t10", T10_SHEET))
 
     campaign, hero, session = table.campaign, table.hero, table.session
-    actions.record_roll(session=session, actor=player, system="t10", key=uuid.uuid4(),
-                        params={"pool": 3, "difficulty": 7}, character=hero,
-                        rng=Scripted(7, 8, 9))  # fmt: skip
+    actions.record_roll(
+        actions.RollSpec(
+            session=session,
+            actor=player,
+            system="t10",
+            key=uuid.uuid4(),
+            params={"pool": 3, "difficulty": 7},
+            character=hero,
+        ),
+        rng=Scripted(7, 8, 9),
+    )
     client.force_login(gm)
     assert '<p class="outcome">Lyckat (success)</p>' in log_page(client, campaign, session, EN)
     assert '<p class="outcome">Sukces (lyckat)</p>' in log_page(client, campaign, session, PL)

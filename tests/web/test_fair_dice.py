@@ -462,8 +462,16 @@ def test_the_logged_entries_of_every_system_check_out_from_the_export(gm, system
     campaign = Campaign.objects.create(name="All", system=system, gm=gm)
     session = start_session(campaign)
     for number in range(25):
-        actions.record_roll(session=session, actor=gm, system=system, key=uuid.uuid4(),
-                            params=FIRST_ROLLS[system], nonce=f"n{number}")  # fmt: skip
+        actions.record_roll(
+            actions.RollSpec(
+                session=session,
+                actor=gm,
+                system=system,
+                key=uuid.uuid4(),
+                params=FIRST_ROLLS[system],
+                nonce=f"n{number}",
+            )
+        )
     end(session)
     document = json.loads(as_json(session, entries_for(session, gm, True, newest_first=False)))
     report = check_document(document)

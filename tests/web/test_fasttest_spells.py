@@ -387,10 +387,18 @@ def test_a_spell_cannot_be_called_for_a_character_without_magic(client, make_tab
 
 def test_a_spell_the_gm_rolled_hidden_is_neither_counted_nor_shown(client, caster, gm, player):
     actions.record_roll(
-        session=caster.session, actor=gm, system="fasttest", params={"attribute": 7},
-        key=uuid.uuid4(), label=words("spell_test", name="Ognisty pocisk", test="DUCH 7"),
-        character=caster.hero, visibility="hidden", rng=Scripted(2, 4),
-    )  # fmt: skip
+        actions.RollSpec(
+            session=caster.session,
+            actor=gm,
+            system="fasttest",
+            params={"attribute": 7},
+            key=uuid.uuid4(),
+            label=words("spell_test", name="Ognisty pocisk", test="DUCH 7"),
+            character=caster.hero,
+            visibility="hidden",
+        ),
+        rng=Scripted(2, 4),
+    )
     client.force_login(player)
     response = client.post(panel_url(caster.hero), {"attribute": "DUCH", **FIREBALL})
     assert response.context["panel"].params["penalty"] == 2

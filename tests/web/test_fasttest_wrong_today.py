@@ -317,10 +317,18 @@ def test_without_a_spell_the_button_says_to_cast_one_first(client, caster, playe
 def test_a_gms_hidden_spell_is_not_shown_to_the_player(client, caster, gm, player):
     jaga, session = caster.hero, caster.session
     actions.record_roll(
-        session=session, actor=gm, system="fasttest", params={"attribute": 7}, key=uuid.uuid4(),
-        label=spell_label("DUCH 7 (the GM's)"), character=jaga, visibility="hidden",
+        actions.RollSpec(
+            session=session,
+            actor=gm,
+            system="fasttest",
+            params={"attribute": 7},
+            key=uuid.uuid4(),
+            label=spell_label("DUCH 7 (the GM's)"),
+            character=jaga,
+            visibility="hidden",
+        ),
         rng=Scripted(2, 4),
-    )  # fmt: skip
+    )
     client.force_login(player)
     response = magic_panel(client, jaga)
     assert not response.context["panel"].ready
@@ -331,9 +339,17 @@ def test_another_player_cannot_roll_the_casters_magic_die(client, caster, other_
     jaga, session = caster.hero, caster.session
     dice(2, 4)
     actions.record_roll(
-        session=session, actor=jaga.owner, system="fasttest", params={"attribute": 7},
-        key=uuid.uuid4(), label=SPELL, character=jaga, rng=Scripted(2, 4),
-    )  # fmt: skip
+        actions.RollSpec(
+            session=session,
+            actor=jaga.owner,
+            system="fasttest",
+            params={"attribute": 7},
+            key=uuid.uuid4(),
+            label=SPELL,
+            character=jaga,
+        ),
+        rng=Scripted(2, 4),
+    )
     client.force_login(other_player)
     response = roll(client, jaga, magic_die="6")
     assert response.status_code in (403, 404)

@@ -187,9 +187,17 @@ def test_the_magic_die_after_the_gms_hidden_spell_is_a_404_to_the_casters_owner(
     table = make_table(**zarith(hero=CASTER))
     campaign, caster, session = table.campaign, table.hero, table.session
     spell, _ = actions.record_roll(
-        session=session, actor=gm, system="fasttest", params={"attribute": 7}, key=uuid.uuid4(),
-        label=SPELL, character=caster, visibility=Visibility.HIDDEN,
-    )  # fmt: skip
+        actions.RollSpec(
+            session=session,
+            actor=gm,
+            system="fasttest",
+            params={"attribute": 7},
+            key=uuid.uuid4(),
+            label=SPELL,
+            character=caster,
+            visibility=Visibility.HIDDEN,
+        )
+    )
     client.force_login(player)
     url = reverse("test_follow_up", args=[campaign.pk, caster.pk, spell.pk, "magic_die"])
     response = client.post(url, {"key": key})

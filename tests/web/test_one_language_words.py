@@ -198,10 +198,19 @@ def test_an_award_the_app_gives_its_reason_reads_in_the_readers_language(client,
 def _old_entry(table, label, sources=()):
     """An entry as the code before this change logged it: the words typed out in English."""
     roll, _created = actions.record_roll(
-        session=table.session, actor=table.gm, system=table.campaign.system,
-        params={"note": "condition"}, key=uuid.uuid4(), label=label, sources=list(sources),
-        character=table.hero, kind="condition", engine=note,
-    )  # fmt: skip
+        actions.RollSpec(
+            session=table.session,
+            actor=table.gm,
+            system=table.campaign.system,
+            params={"note": "condition"},
+            key=uuid.uuid4(),
+            label=label,
+            sources=list(sources),
+            character=table.hero,
+            kind="condition",
+            engine=note,
+        )
+    )
     return roll
 
 

@@ -305,9 +305,17 @@ def test_another_campaigns_table_is_404(client, table, gm, player, other_player)
 
 def spell(session, character):
     entry, _ = actions.record_roll(
-        session=session, actor=character.owner, system="fasttest", params={"attribute": 5},
-        key=uuid.uuid4(), label=SPELL, character=character, rng=Scripted(3, 4),
-    )  # fmt: skip
+        actions.RollSpec(
+            session=session,
+            actor=character.owner,
+            system="fasttest",
+            params={"attribute": 5},
+            key=uuid.uuid4(),
+            label=SPELL,
+            character=character,
+        ),
+        rng=Scripted(3, 4),
+    )
     return entry
 
 
@@ -354,9 +362,17 @@ def test_the_side_effect_table_follows_a_spells_no_and(client, table, gm):
     campaign, jaga, session = table.campaign, table.hero, table.session
     side = weather(campaign, purpose="side_effect")
     failed, _ = actions.record_roll(
-        session=session, actor=jaga.owner, system="fasttest", params={"attribute": 5},
-        key=uuid.uuid4(), label=SPELL, character=jaga, rng=Scripted(8, 6),
-    )  # fmt: skip
+        actions.RollSpec(
+            session=session,
+            actor=jaga.owner,
+            system="fasttest",
+            params={"attribute": 5},
+            key=uuid.uuid4(),
+            label=SPELL,
+            character=jaga,
+        ),
+        rng=Scripted(8, 6),
+    )
     client.force_login(gm)
     offers = client.get(reverse("dashboard", args=[campaign.pk])).context["table_offers"]
     assert [(o["roll"], o["table"]) for o in offers] == [(failed, side)]
@@ -492,9 +508,17 @@ def test_a_duch_no_and_of_a_character_without_magic_offers_no_side_effect(
     campaign, hero, session = table.campaign, table.hero, table.session
     weather(campaign, purpose="side_effect")
     actions.record_roll(
-        session=session, actor=player, system="fasttest", params={"attribute": 5},
-        key=uuid.uuid4(), label=SPELL, character=hero, rng=Scripted(8, 6),
-    )  # fmt: skip
+        actions.RollSpec(
+            session=session,
+            actor=player,
+            system="fasttest",
+            params={"attribute": 5},
+            key=uuid.uuid4(),
+            label=SPELL,
+            character=hero,
+        ),
+        rng=Scripted(8, 6),
+    )
     client.force_login(gm)
     assert client.get(reverse("dashboard", args=[campaign.pk])).context["table_offers"] == []
 
@@ -507,9 +531,15 @@ def test_t10_offers_its_extra_options_table_after_an_impressive_result(
     session = start_session(campaign)
     client.force_login(gm)
     impressive, _ = actions.record_roll(
-        session=session, actor=gm, system="t10", params={"pool": 4, "difficulty": 7},
-        key=uuid.uuid4(), rng=Scripted(7, 8, 9, 9),
-    )  # fmt: skip
+        actions.RollSpec(
+            session=session,
+            actor=gm,
+            system="t10",
+            params={"pool": 4, "difficulty": 7},
+            key=uuid.uuid4(),
+        ),
+        rng=Scripted(7, 8, 9, 9),
+    )
     offers = client.get(reverse("dashboard", args=[campaign.pk])).context["table_offers"]
     assert [(o["roll"], o["table"].purpose) for o in offers] == [(impressive, "impressive")]
 

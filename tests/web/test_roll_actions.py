@@ -31,7 +31,9 @@ def test_a_repeated_key_answers_with_the_first_roll_and_rolls_nothing(table, pla
     key = uuid.uuid4()
     first = roll(session, player, key=key)
     again, created = actions.record_roll(
-        session=session, actor=player, system="fasttest", params=FASTTEST_TEST, key=key
+        actions.RollSpec(
+            session=session, actor=player, system="fasttest", params=FASTTEST_TEST, key=key
+        )
     )
     assert (again.pk, created) == (first.pk, False)
     assert Roll.objects.filter(session=session).count() == 1
@@ -65,9 +67,14 @@ def test_a_bad_test_is_refused_with_the_engines_sentence(table, player):
     session = table.session
     with pytest.raises(actions.ActionRefused, match="at most 200 dice"):
         actions.record_roll(
-            session=session, actor=player, system="fasttest",
-            params={"attribute": 5, "penalty": 500}, key=uuid.uuid4(),
-        )  # fmt: skip
+            actions.RollSpec(
+                session=session,
+                actor=player,
+                system="fasttest",
+                params={"attribute": 5, "penalty": 500},
+                key=uuid.uuid4(),
+            )
+        )
     session.refresh_from_db()
     assert session.last_seq == 0
 

@@ -50,10 +50,17 @@ def all_three(campaign):
 
 def cast(table, outcome, label=SPELL):
     roll, _ = actions.record_roll(
-        session=table.session, actor=table.hero.owner, system="fasttest",
-        params={"attribute": 5}, key=uuid.uuid4(), label=label, character=table.hero,
+        actions.RollSpec(
+            session=table.session,
+            actor=table.hero.owner,
+            system="fasttest",
+            params={"attribute": 5},
+            key=uuid.uuid4(),
+            label=label,
+            character=table.hero,
+        ),
         rng=Scripted(*FACES[outcome]),
-    )  # fmt: skip
+    )
     assert roll.result["answer"]["outcome"] == outcome
     return roll
 

@@ -88,9 +88,11 @@ def test_the_coin_leaves_the_registry_after_its_tests():
 def test_heads_succeeds_and_tails_fails(coin, gm, player, other_player, face, outcome):
     table = Table(coin, gm, player, other_player)
     roll, _created = actions.record_roll(
-        session=table.session, actor=player, system="coin", params={}, key=uuid.uuid4(),
+        actions.RollSpec(
+            session=table.session, actor=player, system="coin", params={}, key=uuid.uuid4()
+        ),
         rng=Scripted(face),
-    )  # fmt: skip
+    )
     assert roll.faces == [face]
     assert roll.result["answer"]["outcome"] == outcome
     assert roll.result["dice"] == [

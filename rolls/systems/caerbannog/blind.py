@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rolls import labels
-from rolls.actions import ActionRefused, record_roll, roll_follow_up
+from rolls.actions import ActionRefused, RollSpec, record_roll, roll_follow_up
 from rolls.engine import note
 from rolls.models import Roll
 from rolls.opposed.actions import initiators_difficulty
@@ -138,24 +138,26 @@ def _note(roll, character, actor, key, why, opponent, resource, cost, have) -> R
     else:
         label = words("heroic_not_needed", **args)
     entry, _created = record_roll(
-        session=roll.session,
-        actor=actor,
-        system=roll.system,
-        params={
-            "note": DECLARED,
-            "outcome": why,
-            "resource": resource,
-            "cost": cost,
-            "have": have,
-            "against": opponent.seq,
-        },
-        key=key,
-        label=label,
-        character=character,
-        visibility=roll.visibility,
-        kind=DECLARED,
-        parent=roll,
-        engine=note,
+        RollSpec(
+            session=roll.session,
+            actor=actor,
+            system=roll.system,
+            params={
+                "note": DECLARED,
+                "outcome": why,
+                "resource": resource,
+                "cost": cost,
+                "have": have,
+                "against": opponent.seq,
+            },
+            key=key,
+            label=label,
+            character=character,
+            visibility=roll.visibility,
+            kind=DECLARED,
+            parent=roll,
+            engine=note,
+        )
     )
     return entry
 

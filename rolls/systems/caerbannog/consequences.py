@@ -33,7 +33,7 @@ from django.utils.translation import gettext_lazy
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls import labels
-from rolls.actions import ActionRefused, record_roll
+from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
 from rolls.engine import note
@@ -262,18 +262,22 @@ def _state(roll, gm, target, amount, key) -> Roll:
 def _log(session, gm, roll, target, kind, label, amount, facts) -> Roll:
     seq = roll.seq
     entry, _created = record_roll(
-        session=session,
-        actor=gm,
-        system="caerbannog",
-        params={"note": kind, "amount": amount, "from": roll.seq, **facts},
-        key=uuid.uuid4(),
-        label=label,
-        sources=[source(kind, -amount if kind == DAMAGE else amount, words("result_of", seq=seq))],
-        character=target,
-        visibility=Visibility.PUBLIC,
-        kind=kind,
-        parent=roll,
-        engine=note,
+        RollSpec(
+            session=session,
+            actor=gm,
+            system="caerbannog",
+            params={"note": kind, "amount": amount, "from": roll.seq, **facts},
+            key=uuid.uuid4(),
+            label=label,
+            sources=[
+                source(kind, -amount if kind == DAMAGE else amount, words("result_of", seq=seq))
+            ],
+            character=target,
+            visibility=Visibility.PUBLIC,
+            kind=kind,
+            parent=roll,
+            engine=note,
+        )
     )
     return entry
 
