@@ -17,11 +17,4 @@ urlpatterns = [
         views.character_section,
         name="character_section",
     ),
-    path("characters/<int:pk>/wounds/", views.character_wound_add, name="character_wound_add"),
-    path(
-        "characters/<int:pk>/wounds/<int:index>/",
-        views.character_wound_change,
-        name="character_wound_change",
-    ),
-    path("characters/<int:pk>/develop/", views.character_develop, name="character_develop"),
 ]

@@ -2,8 +2,10 @@
 
 Every view finds the campaign through ``member_campaign`` (404 for outsiders) and the character
 through one helper per question: ``_sheet_for_member`` (any member reads it) and
-``_sheet_for_editor`` (its owner or the GM; 404 for everyone else, so a forged edit of another
-player's sheet learns nothing). Writes go through ``sheets.actions``.
+``sheet_for_editor`` (its owner or the GM; 404 for everyone else, so a forged edit of another
+player's sheet learns nothing). Writes go through ``sheets.actions``. A rule system's own sheet
+actions (FastTest's wounds and development) are views in its folder, ``rolls/systems/<key>/``,
+that use ``sheet_for_editor`` and ``answer_box`` from here.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
@@ -71,7 +73,7 @@ def _can_edit(request: HttpRequest, campaign: Campaign, character: Character) ->
     return campaign.is_gm(request.user) or character.owner_id == request.user.pk
 
 
-def _sheet_for_editor(request: HttpRequest, campaign: Campaign, pk: int) -> Character:
+def sheet_for_editor(request: HttpRequest, campaign: Campaign, pk: int) -> Character:
     """A character its owner or the GM may change; 404 for everyone else."""
     character = _sheet_for_member(request, campaign, pk)
     if not _can_edit(request, campaign, character):
@@ -167,7 +169,7 @@ def _render_box(request: HttpRequest, context: dict, key: str) -> HttpResponse:
     return render(request, template, context)
 
 
-def _answer_box(
+def answer_box(
     request: HttpRequest,
     campaign: Campaign,
     character: Character,
@@ -317,7 +319,7 @@ def character_section(
         character = _sheet_for_member(request, campaign, pk)
         box = _section(campaign, section)
         return _render_box(request, _sheet_context(request, campaign, character), box.key)
-    character = _sheet_for_editor(request, campaign, pk)
+    character = sheet_for_editor(request, campaign, pk)
     box = _section(campaign, section)
     if not _may_edit_section(request, campaign, box):
         raise Http404("No such page.")
@@ -332,7 +334,7 @@ def character_section(
     else:
         posted = get_system(campaign.system).sheet.data_from_post(request.POST, campaign)
         typed, errors = actions.update_section(character, box, posted)
-    return _answer_box(request, campaign, character, box.key, errors, typed=typed, editing=True)
+    return answer_box(request, campaign, character, box.key, errors, typed=typed, editing=True)
 
 
 @require_http_methods(["GET"])
@@ -391,64 +393,10 @@ def character_import(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 def character_delete(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     campaign = member_campaign(request, campaign_id)
-    character = _sheet_for_editor(request, campaign, pk)
+    character = sheet_for_editor(request, campaign, pk)
     if request.method == "POST":
         name = character.name
         character.delete()
         messages.success(request, _("%(name)s was deleted.") % {"name": name})
         return redirect("campaign_detail", campaign_id=campaign.pk)
     return render(request, "sheets/delete.html", {"campaign": campaign, "character": character})
-
-
-# FastTest actions ----------------------------------------------------------------------------
-
-
-def _fasttest_sheet(request: HttpRequest, campaign_id: int, pk: int) -> tuple[Campaign, Character]:
-    campaign = member_campaign(request, campaign_id)
-    character = _sheet_for_editor(request, campaign, pk)
-    if not campaign.rules.wound_tracker:
-        raise Http404("No such page.")
-    return campaign, character
-
-
-@require_POST
-@login_required
-def character_wound_add(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
-    campaign, character = _fasttest_sheet(request, campaign_id, pk)
-    label = request.POST.get("wound_label", "")
-    severity = request.POST.get("wound_severity", "")
-    errors = actions.add_wound(character, label, severity)
-    character.refresh_from_db()
-    typed = {"wound_label": label, "wound_severity": severity} if errors else {}
-    return _answer_box(request, campaign, character, "wounds", errors, typed=typed)
-
-
-@require_POST
-@login_required
-def character_wound_change(
-    request: HttpRequest, campaign_id: int, pk: int, index: int
-) -> HttpResponse:
-    campaign, character = _fasttest_sheet(request, campaign_id, pk)
-    change = request.POST.get("change")
-    if change == "bandage":
-        errors = actions.set_wound_bandaged(character, index, True)
-    elif change == "unbandage":
-        errors = actions.set_wound_bandaged(character, index, False)
-    elif change == "remove":
-        errors = actions.remove_wound(character, index)
-    else:
-        return HttpResponseBadRequest(_("Unknown change to a wound."))
-    character.refresh_from_db()
-    return _answer_box(request, campaign, character, "wounds", errors)
-
-
-@require_POST
-@login_required
-def character_develop(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
-    campaign, character = _fasttest_sheet(request, campaign_id, pk)
-    target = request.POST.get("trait", "")
-    name = request.POST.get("new_name", "")
-    errors = actions.develop(character, target, name, request.POST.get("new_magic") == "on")
-    character.refresh_from_db()
-    typed = {"trait": target, "new_name": name} if errors else {}
-    return _answer_box(request, campaign, character, "experience", errors, typed=typed)

@@ -20,7 +20,7 @@ from django.urls import resolve, reverse
 from campaigns.models import Campaign
 from campaigns.systems import get_system
 from rolls.models import PendingTest, RandomTable, Roll
-from sheets import actions as sheet_actions
+from rolls.systems.fasttest import sheet_actions
 from sheets.models import NPC, Character
 from sheets.systems import sections, sheet_module
 from sheets.systems.fasttest import SEVERITIES

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from campaigns.actions import create_campaign, join_campaign
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
-from sheets.actions import renamed_skills
+from rolls.systems.fasttest.sheet_actions import renamed_skills
 from sheets.models import NPC, Character
 
 pytestmark = pytest.mark.django_db

@@ -1,10 +1,13 @@
 """The writes the rules make on a sheet go through ``sheets.actions`` and its schema: dice or
-FUNT spent, what a roll leaves (Rozmach, the magic die), XP and experience dice."""
+FUNT spent, what a roll leaves (Rozmach, the magic die), XP and experience dice; FastTest's own
+(the magic die, a wound taken back) through ``rolls.systems.fasttest.sheet_actions``, built on
+them."""
 
 from __future__ import annotations
 
 import pytest
 
+from rolls.systems.fasttest import sheet_actions as fasttest_actions
 from sheets import actions
 from sheets.models import Character
 
@@ -56,17 +59,17 @@ def test_a_number_beyond_the_schema_is_refused(julio):
 
 
 def test_the_magic_die_is_set_through_the_schema(jaga):
-    actions.set_magic_die(jaga, 6)
+    fasttest_actions.set_magic_die(jaga, 6)
     assert stored(jaga)["magic_die"] == 6
     with pytest.raises(actions.SheetRefused):
-        actions.set_magic_die(jaga, 7)
+        fasttest_actions.set_magic_die(jaga, 7)
 
 
 def test_the_wound_the_armor_turned_aside_is_taken_back_newest_first(jaga):
-    actions.add_wound(jaga, "cut", "light")
-    actions.add_wound(jaga, "cut", "light")
-    actions.add_wound(jaga, "cut", "heavy")
-    actions.take_back_wound(jaga, "cut", "light")
+    fasttest_actions.add_wound(jaga, "cut", "light")
+    fasttest_actions.add_wound(jaga, "cut", "light")
+    fasttest_actions.add_wound(jaga, "cut", "heavy")
+    fasttest_actions.take_back_wound(jaga, "cut", "light")
     assert [w["severity"] for w in stored(jaga)["wounds"]] == ["light", "heavy"]
 
 

@@ -1,5 +1,6 @@
-"""One validated way to add a wound (``sheets.actions.add_wound``), on every path that adds one:
-the sheet's form, the combat wound the GM applies, and ignoring wounds in a test."""
+"""One validated way to add a wound (``rolls.systems.fasttest.sheet_actions.add_wound``), on
+every path that adds one: the sheet's form, the combat wound the GM applies, and ignoring wounds
+in a test."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from campaigns.models import Campaign
 from campaigns.sessions import start_session
 from rolls import actions
 from rolls.models import AppliedWound, PendingTest, Roll
-from sheets import actions as sheet_actions
+from rolls.systems.fasttest import sheet_actions
 from sheets.models import Character
 from tests.web.live import panel_url, seat
 

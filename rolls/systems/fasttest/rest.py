@@ -17,6 +17,7 @@ from campaigns.systems import get_system
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError
 from rolls.engine.fasttest_sheet import rest_magic_die
+from rolls.systems.fasttest.sheet_actions import set_magic_die
 from sheets import actions as sheet_actions
 from sheets.models import Character
 from sheets.systems import fasttest as fasttest_sheet
@@ -59,7 +60,7 @@ def night_rest(character: Character, campaign: Campaign) -> tuple[int | None, in
             _("%(name)s's magic die is already at its starting size.") % {"name": locked.name}
         )
     try:
-        sheet_actions.set_magic_die(locked, preview["after"])
+        set_magic_die(locked, preview["after"])
     except sheet_actions.SheetRefused as error:
         raise ActionRefused(str(error)) from error
     return preview["current"], preview["after"]

@@ -14,8 +14,8 @@ from rolls.opposed.rules import OpposedRules, Outcome
 from rolls.systems.fasttest import demo as demo_fasttest
 from rolls.systems.fasttest import magic_die, npc_test, panel, rest, states, strip, wounds
 from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
+from rolls.systems.fasttest.sheet_actions import rename_skills
 from rolls.systems.fasttest.urls import urlpatterns
-from sheets.actions import rename_skills
 from sheets.systems import fasttest as sheet
 
 
