@@ -75,9 +75,17 @@ def by_the_form(client, campaign, hero, session):
 def by_a_combat_wound(client, campaign, hero, session):
     """The GM applies the wound of a failed combat test (8 on the d10 against chance 6)."""
     roll, _ = actions.record_roll(
-        session=session, actor=hero.owner, system="fasttest", params={"attribute": 6},
-        key=uuid.uuid4(), label="BUDOWA 6", character=hero, rng=Scripted(8, 4),
-    )  # fmt: skip
+        actions.RollSpec(
+            session=session,
+            actor=hero.owner,
+            system="fasttest",
+            params={"attribute": 6},
+            key=uuid.uuid4(),
+            label="BUDOWA 6",
+            character=hero,
+        ),
+        rng=Scripted(8, 4),
+    )
     PendingTest.objects.create(
         session=session, character=hero, called_by=campaign.gm, target={"attribute": "BUDOWA"},
         modifiers={"combat": True}, status=PendingTest.Status.ROLLED, roll=roll,
