@@ -19,7 +19,7 @@ from campaigns.actions import ActionRefused
 from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import GameSession
 from campaigns.systems import get_system
-from rolls.engine import EngineError, fair
+from rolls.engine import EngineError, fair, note
 from rolls.engine.core import RandomSource
 from rolls.log.payload import engine_faces, result_document, roll_payload
 from rolls.log.rendered import entry_html
@@ -95,6 +95,17 @@ def record_roll(spec: RollSpec, *, rng: RandomSource | None = None) -> tuple[Rol
         if existing is None:
             raise
         return existing, False
+
+
+def record_note(
+    *, kind: str, facts: dict[str, Any] | None = None, **spec: Any
+) -> tuple[Roll, bool]:
+    """Log an entry that rolls nothing (``rolls.engine.note``: a condition, the options chosen,
+    a result the GM applied...) the way every roll is logged: its ``kind`` is both the entry's
+    kind and the note its params say, ``facts`` the rest of them; ``spec`` the other fields of
+    a ``RollSpec``."""
+    params = {"note": kind, **(facts or {})}
+    return record_roll(RollSpec(params=params, kind=kind, engine=note, **spec))
 
 
 def _plain_roll(module, params, rng):

@@ -24,10 +24,9 @@ from django.utils.translation import gettext_lazy, ngettext
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
 from rolls import labels
-from rolls.actions import ActionRefused, RollSpec, record_roll
+from rolls.actions import ActionRefused, record_note
 from rolls.conditions.actions import add_condition
 from rolls.conditions.in_force import preset_spec
-from rolls.engine import note
 from rolls.labels import WORDS
 from rolls.log.reading import may_see
 from rolls.models import Roll
@@ -163,25 +162,21 @@ def choose_options(
         if on_behalf
         else words("options_chosen", options=joined(said_all))
     )
-    entry, _created = record_roll(
-        RollSpec(
-            session=session,
-            actor=actor,
-            system=roll.system,
-            params={
-                "note": OPTIONS,
-                "chosen": [option["key"] for option in options],
-                "own": own,
-                "by": PLAYER if owner else GM,
-            },
-            key=key,
-            label=label,
-            character=character,
-            visibility=roll.visibility,
-            kind=OPTIONS,
-            parent=roll,
-            engine=note,
-        )
+    entry, _created = record_note(
+        kind=OPTIONS,
+        facts={
+            "chosen": [option["key"] for option in options],
+            "own": own,
+            "by": PLAYER if owner else GM,
+        },
+        session=session,
+        actor=actor,
+        system=roll.system,
+        key=key,
+        label=label,
+        character=character,
+        visibility=roll.visibility,
+        parent=roll,
     )
     system = get_system(roll.system)
     for option in options:
@@ -218,20 +213,17 @@ def counter_move(*, roll: Roll, actor, text: str, key: uuid.UUID) -> tuple[Roll,
     text = " ".join(text.split())
     if not text or len(text) > OWN_MAX:
         raise ActionRefused(_("Write the counter-move in at most 200 characters."))
-    return record_roll(
-        RollSpec(
-            session=session,
-            actor=actor,
-            system=roll.system,
-            params={"note": COUNTER, "text": text},
-            key=key,
-            label=text,
-            character=roll.character,
-            visibility=roll.visibility,
-            kind=COUNTER,
-            parent=roll,
-            engine=note,
-        )
+    return record_note(
+        kind=COUNTER,
+        facts={"text": text},
+        session=session,
+        actor=actor,
+        system=roll.system,
+        key=key,
+        label=text,
+        character=roll.character,
+        visibility=roll.visibility,
+        parent=roll,
     )
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import GameSession
 from campaigns.systems import get_system
-from rolls.actions import ActionRefused, RollSpec, record_roll
+from rolls.actions import ActionRefused, record_note
 from rolls.conditions.in_force import (
     ADDED,
     CLEARED,
@@ -40,7 +40,6 @@ from rolls.conditions.in_force import (
     scope_name_words,
     until_words,
 )
-from rolls.engine import note
 from rolls.models import Condition, Roll, Visibility
 from rolls.panels import Names, source
 from rolls.words import render, source_line, words
@@ -151,29 +150,24 @@ def clear_condition(
 
 
 def _log(session, actor, character, condition, kind, *, parent, label) -> Roll:
-    params = {
-        "note": kind,
-        "name": condition.name[:NAME_MAX],
-        "effect": condition.effect,
-        "amount": condition.amount,
-        "scope": condition.scope,
-        "lasts": condition.lasts,
-    }
-    roll, _created = record_roll(
-        RollSpec(
-            session=session,
-            actor=actor,
-            system=session.campaign.system,
-            params=params,
-            key=uuid.uuid4(),
-            label=label,
-            sources=[source(condition.effect, condition.amount, name_words(condition))],
-            character=character,
-            visibility=Visibility.PUBLIC,
-            kind=kind,
-            parent=parent,
-            engine=note,
-        )
+    roll, _created = record_note(
+        kind=kind,
+        facts={
+            "name": condition.name[:NAME_MAX],
+            "effect": condition.effect,
+            "amount": condition.amount,
+            "scope": condition.scope,
+            "lasts": condition.lasts,
+        },
+        session=session,
+        actor=actor,
+        system=session.campaign.system,
+        key=uuid.uuid4(),
+        label=label,
+        sources=[source(condition.effect, condition.amount, name_words(condition))],
+        character=character,
+        visibility=Visibility.PUBLIC,
+        parent=parent,
     )
     return roll
 

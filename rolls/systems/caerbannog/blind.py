@@ -22,8 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rolls import labels
-from rolls.actions import ActionRefused, RollSpec, record_roll, roll_follow_up
-from rolls.engine import note
+from rolls.actions import ActionRefused, record_note, roll_follow_up
 from rolls.models import Roll
 from rolls.opposed.actions import initiators_difficulty
 from rolls.opposed.rules import Declared
@@ -137,27 +136,23 @@ def _note(roll, character, actor, key, why, opponent, resource, cost, have) -> R
         label = words("heroic_unpaid", **args, cost=cost, resource=words(resource), have=have)
     else:
         label = words("heroic_not_needed", **args)
-    entry, _created = record_roll(
-        RollSpec(
-            session=roll.session,
-            actor=actor,
-            system=roll.system,
-            params={
-                "note": DECLARED,
-                "outcome": why,
-                "resource": resource,
-                "cost": cost,
-                "have": have,
-                "against": opponent.seq,
-            },
-            key=key,
-            label=label,
-            character=character,
-            visibility=roll.visibility,
-            kind=DECLARED,
-            parent=roll,
-            engine=note,
-        )
+    entry, _created = record_note(
+        kind=DECLARED,
+        facts={
+            "outcome": why,
+            "resource": resource,
+            "cost": cost,
+            "have": have,
+            "against": opponent.seq,
+        },
+        session=roll.session,
+        actor=actor,
+        system=roll.system,
+        key=key,
+        label=label,
+        character=character,
+        visibility=roll.visibility,
+        parent=roll,
     )
     return entry
 

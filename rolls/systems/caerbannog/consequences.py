@@ -33,10 +33,9 @@ from django.utils.translation import gettext_lazy
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls import labels
-from rolls.actions import ActionRefused, RollSpec, record_roll
+from rolls.actions import ActionRefused, record_note
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
-from rolls.engine import note
 from rolls.models import Roll, Visibility
 from rolls.opposed.actions import side_of_roll
 from rolls.panels import source
@@ -261,23 +260,18 @@ def _state(roll, gm, target, amount, key) -> Roll:
 
 def _log(session, gm, roll, target, kind, label, amount, facts) -> Roll:
     seq = roll.seq
-    entry, _created = record_roll(
-        RollSpec(
-            session=session,
-            actor=gm,
-            system="caerbannog",
-            params={"note": kind, "amount": amount, "from": roll.seq, **facts},
-            key=uuid.uuid4(),
-            label=label,
-            sources=[
-                source(kind, -amount if kind == DAMAGE else amount, words("result_of", seq=seq))
-            ],
-            character=target,
-            visibility=Visibility.PUBLIC,
-            kind=kind,
-            parent=roll,
-            engine=note,
-        )
+    entry, _created = record_note(
+        kind=kind,
+        facts={"amount": amount, "from": roll.seq, **facts},
+        session=session,
+        actor=gm,
+        system="caerbannog",
+        key=uuid.uuid4(),
+        label=label,
+        sources=[source(kind, -amount if kind == DAMAGE else amount, words("result_of", seq=seq))],
+        character=target,
+        visibility=Visibility.PUBLIC,
+        parent=roll,
     )
     return entry
 
