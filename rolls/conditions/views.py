@@ -12,11 +12,9 @@ answers with the part it changed. Writes go through ``rolls.conditions`` and
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -27,6 +25,7 @@ from rolls.actions import ActionRefused
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
 from rolls.conditions.forms import ConditionForm, CounterMoveForm, OptionsForm, PresetForm
+from rolls.gm_parts import part_or_dashboard
 from rolls.models import Condition, Roll
 from sheets.access import member_character
 from sheets.models import Character
@@ -48,14 +47,20 @@ def card_context(campaign: Campaign, character: Character, **extra) -> dict:
 
 
 def _card(request, campaign, character, *, status=200, refusal="", form=None) -> HttpResponse:
-    if not request.htmx:
-        if refusal:
-            messages.error(request, refusal)
-        return redirect(reverse("dashboard", args=[campaign.pk]) + f"#party-{character.pk}")
-    context = card_context(
-        campaign, character, condition_refusal=refusal, **({"condition_form": form} if form else {})
+    return part_or_dashboard(
+        request,
+        campaign,
+        anchor=f"#party-{character.pk}",
+        template="rolls/conditions/_card.html",
+        context=lambda: card_context(
+            campaign,
+            character,
+            condition_refusal=refusal,
+            **({"condition_form": form} if form else {}),
+        ),
+        status=status,
+        refusal=refusal,
     )
-    return render(request, "rolls/conditions/_card.html", context, status=status)
 
 
 @require_POST
@@ -120,13 +125,19 @@ def options_context(campaign: Campaign, session: GameSession | None, **extra) ->
 
 
 def _options_box(request, campaign, *, status=200, refusal="") -> HttpResponse:
-    if not request.htmx:
-        if refusal:
-            messages.error(request, refusal)
-        return redirect(reverse("dashboard", args=[campaign.pk]) + "#roll-options")
-    session = GameSession.objects.open().filter(campaign=campaign).first()
-    context = options_context(campaign, session, options_refusal=refusal)
-    return render(request, "rolls/_roll_options.html", context, status=status)
+    def context():
+        session = GameSession.objects.open().filter(campaign=campaign).first()
+        return options_context(campaign, session, options_refusal=refusal)
+
+    return part_or_dashboard(
+        request,
+        campaign,
+        anchor="#roll-options",
+        template="rolls/_roll_options.html",
+        context=context,
+        status=status,
+        refusal=refusal,
+    )
 
 
 def _refusal(form) -> str:

@@ -35,6 +35,7 @@ from rolls.dashboard.views import (
     turns_context,
 )
 from rolls.gm_forms import CardPartForm, RollKeyForm
+from rolls.gm_parts import part_or_dashboard
 from rolls.log.reading import entry_for
 from sheets.models import NPC, Character
 
@@ -65,12 +66,17 @@ def _whole_dashboard(request, campaign, extra: dict[str, Any], status: int) -> H
 
 def _readings(request, campaign, *, status=200, refusal="") -> HttpResponse:
     """The box of the latest free rolls for htmx; the dashboard (with a message) otherwise."""
-    if not request.htmx:
-        if refusal:
-            messages.error(request, refusal)
-        return _dashboard(campaign, "#gm-readings")
-    context = gm_readings_context(campaign, _session(campaign)) | {"gm_reading_refusal": refusal}
-    return render(request, "rolls/dashboard/_gm_readings.html", context, status=status)
+    return part_or_dashboard(
+        request,
+        campaign,
+        anchor="#gm-readings",
+        template="rolls/dashboard/_gm_readings.html",
+        context=lambda: (
+            gm_readings_context(campaign, _session(campaign)) | {"gm_reading_refusal": refusal}
+        ),
+        status=status,
+        refusal=refusal,
+    )
 
 
 @require_GET

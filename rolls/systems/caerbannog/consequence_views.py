@@ -4,28 +4,33 @@ JavaScript a redirect to the dashboard with a message; with htmx the box itself.
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from rolls.actions import ActionRefused
+from rolls.gm_parts import part_or_dashboard
 from rolls.models import Roll
 from rolls.systems.caerbannog import consequences
 
 
 def _box(request, campaign, *, status=200, refusal="") -> HttpResponse:
-    if not request.htmx:
-        if refusal:
-            messages.error(request, refusal)
-        return redirect(reverse("dashboard", args=[campaign.pk]) + "#roll-results")
-    session = GameSession.objects.open().filter(campaign=campaign).first()
-    context = consequences.box_context(campaign, session, results_refusal=refusal)
-    return render(request, consequences.TEMPLATE, context, status=status)
+    def context():
+        session = GameSession.objects.open().filter(campaign=campaign).first()
+        return consequences.box_context(campaign, session, results_refusal=refusal)
+
+    return part_or_dashboard(
+        request,
+        campaign,
+        anchor="#roll-results",
+        template=consequences.TEMPLATE,
+        context=context,
+        status=status,
+        refusal=refusal,
+    )
 
 
 @require_GET

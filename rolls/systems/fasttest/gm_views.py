@@ -28,6 +28,7 @@ from rolls.dashboard.gm_views import SHEET_CHANGED, card_part
 from rolls.dashboard.views import after_roll_context
 from rolls.engine.fasttest_combat import WEAPON_CLASSES
 from rolls.gm_forms import RollKeyForm
+from rolls.gm_parts import part_or_dashboard
 from rolls.models import Roll
 from rolls.systems.fasttest import rest
 from rolls.systems.fasttest.gm_forms import WoundForm
@@ -53,13 +54,18 @@ def _key(request: HttpRequest) -> uuid.UUID | None:
 
 def _strip(request, campaign, *, status=200, refusal="", changed=False) -> HttpResponse:
     """The after-roll strip for htmx; the dashboard (with a message) otherwise."""
-    if not request.htmx:
-        if refusal:
-            messages.error(request, refusal)
-        return _dashboard(campaign, "#after-roll")
-    context = after_roll_context(campaign, _session(campaign)) | {"after_roll_refusal": refusal}
-    response = render(request, "rolls/dashboard/_after_roll.html", context, status=status)
-    if changed:
+    response = part_or_dashboard(
+        request,
+        campaign,
+        anchor="#after-roll",
+        template="rolls/dashboard/_after_roll.html",
+        context=lambda: (
+            after_roll_context(campaign, _session(campaign)) | {"after_roll_refusal": refusal}
+        ),
+        status=status,
+        refusal=refusal,
+    )
+    if changed and request.htmx:
         trigger_client_event(response, SHEET_CHANGED)
     return response
 
