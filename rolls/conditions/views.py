@@ -36,7 +36,7 @@ def card_context(campaign: Campaign, character: Character, **extra) -> dict:
     return {
         "campaign": campaign,
         "character": character,
-        "session": GameSession.objects.open().filter(campaign=campaign).first(),
+        "session": GameSession.objects.open_of(campaign.pk),
         "conditions": in_force.active(character),
         "presets": campaign.rules.condition_presets,
         "has_conditions": bool(campaign.rules.condition_effects),
@@ -126,7 +126,7 @@ def options_context(campaign: Campaign, session: GameSession | None, **extra) ->
 
 def _options_box(request, campaign, *, status=200, refusal="") -> HttpResponse:
     def context():
-        session = GameSession.objects.open().filter(campaign=campaign).first()
+        session = GameSession.objects.open_of(campaign.pk)
         return options_context(campaign, session, options_refusal=refusal)
 
     return part_or_dashboard(
@@ -160,7 +160,7 @@ def _gm_roll(request: HttpRequest, campaign_id: int, roll_id: int) -> tuple[Camp
 @login_required
 def options_box(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
-    session = GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open_of(campaign.pk)
     return render(request, "rolls/_roll_options.html", options_context(campaign, session))
 
 

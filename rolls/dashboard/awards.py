@@ -59,7 +59,7 @@ def experience_dice_on(campaign: Campaign) -> bool:
 
 
 def _open_session(campaign: Campaign) -> GameSession | None:
-    return GameSession.objects.open().filter(campaign=campaign).first()
+    return GameSession.objects.open_of(campaign.pk)
 
 
 def _is_int(value: Any) -> bool:

@@ -25,13 +25,14 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from campaigns.access import gm_campaign
-from campaigns.models import Campaign, GameSession
+from campaigns.models import Campaign
 from rolls.actions import ActionRefused
 from rolls.dashboard import awards, gm_readings, npc_rolls, turns
 from rolls.dashboard.views import (
     _dashboard_context,
     awards_context,
     gm_readings_context,
+    open_session,
     turns_context,
 )
 from rolls.gm_forms import CardPartForm, RollKeyForm
@@ -41,10 +42,6 @@ from sheets.models import NPC, Character
 
 #: The event that makes the dashboard refresh the party (see static/js/dashboard.js).
 SHEET_CHANGED = "table:sheet"
-
-
-def _session(campaign: Campaign) -> GameSession | None:
-    return GameSession.objects.open().filter(campaign=campaign).first()
 
 
 def _dashboard(campaign: Campaign, anchor: str) -> HttpResponse:
@@ -72,7 +69,7 @@ def _readings(request, campaign, *, status=200, refusal="") -> HttpResponse:
         anchor="#gm-readings",
         template="rolls/dashboard/_gm_readings.html",
         context=lambda: (
-            gm_readings_context(campaign, _session(campaign)) | {"gm_reading_refusal": refusal}
+            gm_readings_context(campaign, open_session(campaign)) | {"gm_reading_refusal": refusal}
         ),
         status=status,
         refusal=refusal,
@@ -86,7 +83,7 @@ def gm_readings_box(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(
         request,
         "rolls/dashboard/_gm_readings.html",
-        gm_readings_context(campaign, _session(campaign)),
+        gm_readings_context(campaign, open_session(campaign)),
     )
 
 
@@ -208,7 +205,7 @@ def card_part(
     character = get_object_or_404(Character, pk=pk, campaign=campaign)
     context = {
         "campaign": campaign,
-        "session": _session(campaign),
+        "session": open_session(campaign),
         "character": character,
         "card_refusal": refusal,
         "card_note": note,
@@ -251,7 +248,7 @@ def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
 def _turn_started(campaign: Campaign, character: Character):
     if not campaign.rules.turns:
         raise ActionRefused(_("These rules grant nothing at the start of a turn."))
-    session = _session(campaign)
+    session = open_session(campaign)
     if session is None:
         raise ActionRefused(_("No game session is running; the GM starts one."))
     fight = turns.start_turn(session, character)
@@ -263,7 +260,7 @@ def _turn_started(campaign: Campaign, character: Character):
 def new_round(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The GM starts the next round of the current scene's fight (``rolls.dashboard.turns``)."""
     campaign = gm_campaign(request, campaign_id)
-    session = _session(campaign)
+    session = open_session(campaign)
     try:
         if not campaign.rules.turns:
             raise ActionRefused(_("These rules keep no turns or rounds."))
@@ -296,7 +293,7 @@ def npc_roll_box(request: HttpRequest, campaign_id: int, pk: int) -> HttpRespons
     with the GM's choices as typed (a change in the form) it answers their exact odds."""
     campaign = gm_campaign(request, campaign_id)
     npc = get_object_or_404(NPC, pk=pk, campaign=campaign)
-    context = {"campaign": campaign, "session": _session(campaign), "npc": npc}
+    context = {"campaign": campaign, "session": open_session(campaign), "npc": npc}
     if request.GET:
         form = npc_rolls.read_form(campaign.system, request.GET, npc)
         context["npc_roll"] = {"npc_id": npc.pk, "form": form}
@@ -335,5 +332,10 @@ def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
             state["rolled"] = entry_for(roll, request.user, campaign.is_gm(request.user))
     if not request.htmx:
         return _whole_dashboard(request, campaign, {"npc_roll": state}, status=status)
-    context = {"campaign": campaign, "session": _session(campaign), "npc": npc, "npc_roll": state}
+    context = {
+        "campaign": campaign,
+        "session": open_session(campaign),
+        "npc": npc,
+        "npc_roll": state,
+    }
     return render(request, "rolls/dashboard/_npc_roll.html", context, status=status)

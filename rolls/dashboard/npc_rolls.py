@@ -199,7 +199,7 @@ def roll_npc_test(
     """Roll the NPC's test in the open session; no character, the NPC named on the entry."""
     if not form.ready:
         raise ActionRefused(_("Correct the NPC's test first."))
-    session = GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open_of(campaign.pk)
     if session is None:
         raise ActionRefused(_("No game session is running; start one to roll."))
     return record_roll(

@@ -45,7 +45,7 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     system = get_system(campaign.system)
     if system.opposed is None:
         return _back(request, campaign, _("The rules of this game have no opposed tests."))
-    session = GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open_of(campaign.pk)
     if session is None:
         return _back(request, campaign, _("Start a session before calling for tests."))
     post = request.POST

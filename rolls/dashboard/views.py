@@ -36,7 +36,7 @@ from sheets.npc_forms import QuickNPCForm
 
 
 def open_session(campaign) -> GameSession | None:
-    session = GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open_of(campaign.pk)
     if session is not None:
         session.campaign = campaign  # its name shows the campaign's: no query for it
     return session

@@ -68,7 +68,7 @@ class GroupForm(forms.Form):
 
 
 def _session(campaign) -> GameSession | None:
-    return GameSession.objects.open().filter(campaign=campaign).first()
+    return GameSession.objects.open_of(campaign.pk)
 
 
 def _context(request, campaign, refusal: str = "") -> dict:

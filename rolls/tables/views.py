@@ -174,7 +174,7 @@ def box_context(campaign, session) -> dict[str, Any]:
 
 
 def _box(request, campaign, status=200, **extra) -> HttpResponse:
-    session = GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open_of(campaign.pk)
     context = box_context(campaign, session) | extra
     return render(request, "rolls/tables/_box.html", context, status=status)
 
@@ -229,7 +229,7 @@ def _roll(request, campaign, table) -> Roll:
         parent = Roll.objects.filter(pk=after, session__campaign=campaign).first()
         if parent is None:
             raise ActionRefused(_("That roll is not in this campaign's log."))
-    session = GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open_of(campaign.pk)
     if session is None:
         raise ActionRefused(_("Start a session to roll on a table."))
     roll, _created = random_tables.roll_on_table(

@@ -19,7 +19,7 @@ from rolls.systems.caerbannog import consequences
 
 def _box(request, campaign, *, status=200, refusal="") -> HttpResponse:
     def context():
-        session = GameSession.objects.open().filter(campaign=campaign).first()
+        session = GameSession.objects.open_of(campaign.pk)
         return consequences.box_context(campaign, session, results_refusal=refusal)
 
     return part_or_dashboard(
@@ -37,7 +37,7 @@ def _box(request, campaign, *, status=200, refusal="") -> HttpResponse:
 @login_required
 def results_box(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
-    session = GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open_of(campaign.pk)
     return render(request, consequences.TEMPLATE, consequences.box_context(campaign, session))
 
 

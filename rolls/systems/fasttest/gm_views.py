@@ -21,11 +21,11 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from campaigns.access import gm_campaign
-from campaigns.models import Campaign, GameSession
+from campaigns.models import Campaign
 from rolls.actions import ActionRefused
 from rolls.dashboard import awards
 from rolls.dashboard.gm_views import SHEET_CHANGED, card_part
-from rolls.dashboard.views import after_roll_context
+from rolls.dashboard.views import after_roll_context, open_session
 from rolls.engine.fasttest_combat import WEAPON_CLASSES
 from rolls.gm_forms import RollKeyForm
 from rolls.gm_parts import part_or_dashboard
@@ -35,10 +35,6 @@ from rolls.systems.fasttest.gm_forms import WoundForm
 from rolls.systems.fasttest.magic_die import roll_magic_die_after
 from rolls.systems.fasttest.wounds import apply_combat_wound
 from sheets.models import Character
-
-
-def _session(campaign: Campaign) -> GameSession | None:
-    return GameSession.objects.open().filter(campaign=campaign).first()
 
 
 def _dashboard(campaign: Campaign, anchor: str) -> HttpResponse:
@@ -60,7 +56,7 @@ def _strip(request, campaign, *, status=200, refusal="", changed=False) -> HttpR
         anchor="#after-roll",
         template="rolls/dashboard/_after_roll.html",
         context=lambda: (
-            after_roll_context(campaign, _session(campaign)) | {"after_roll_refusal": refusal}
+            after_roll_context(campaign, open_session(campaign)) | {"after_roll_refusal": refusal}
         ),
         status=status,
         refusal=refusal,
@@ -88,7 +84,7 @@ def _fasttest_roll(campaign: Campaign, roll_id: int) -> Roll:
 @login_required
 def after_roll_strip(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
-    context = after_roll_context(campaign, _session(campaign))
+    context = after_roll_context(campaign, open_session(campaign))
     return render(request, "rolls/dashboard/_after_roll.html", context)
 
 

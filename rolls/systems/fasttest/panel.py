@@ -394,7 +394,7 @@ def build_follow_up(kind: str, roll, character, campaign, choices) -> Panel:
 def _magic_die(character, campaign) -> Panel:
     """The magic die after the caster's latest spell still waiting for it, in this session: a
     panel that rolls it as that spell's follow-up (the same one the rolled spell offers)."""
-    session = GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open_of(campaign.pk)
     # Only a spell the sheet's owner may see in the log: a GM's hidden roll stays hidden.
     seen = Q(visibility=Visibility.PUBLIC) | Q(
         visibility=Visibility.SECRET, actor=character.owner_id

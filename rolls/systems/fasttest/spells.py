@@ -65,7 +65,7 @@ def spell_name(roll: Roll) -> str | None:
 
 def earlier_spells(character, campaign, name: str) -> list[EarlierSpell]:
     """The caster's spells logged in the open session, oldest first, each marked similar or not."""
-    session = GameSession.objects.open().filter(campaign=campaign).first()
+    session = GameSession.objects.open_of(campaign.pk)
     if session is None:
         return []
     seen = Q(visibility=Visibility.PUBLIC) | Q(
