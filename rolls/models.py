@@ -170,50 +170,7 @@ class PendingTest(models.Model):
         return f"{self.character} r{self.revision} ({self.status})"
 
 
-# --- After the roll: wounds and awards (rolls.systems.fasttest.wounds, rolls.dashboard.awards) ---
-
-
-class AppliedWound(models.Model):
-    """The combat wound the GM read from one FastTest roll: applied once, never twice.
-
-    ``target`` says who took it: the roll's character (written on the sheet as ``label``) or the
-    enemy (only shown to the GM). A wound that needs a wound test links the test the GM called;
-    once that test is rolled, its reading (RULES.md, "Combat and wounds") is kept here.
-    """
-
-    class Target(models.TextChoices):
-        PLAYER = "player", _("the player's character")
-        ENEMY = "enemy", _("the enemy")
-
-    roll = models.OneToOneField(Roll, on_delete=models.PROTECT, related_name="applied_wound")
-    target = models.CharField(max_length=10, choices=Target.choices)
-    severity = models.CharField(max_length=10)
-    player_weapon = models.CharField(max_length=10)
-    enemy_weapon = models.CharField(max_length=10)
-    label = models.CharField(max_length=60, blank=True)
-    armor = models.PositiveSmallIntegerField(default=0)
-    wound_test = models.OneToOneField(
-        PendingTest,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="applied_wound",
-    )
-    test_outcome = models.CharField(max_length=10, blank=True)
-    alive = models.BooleanField(null=True)
-    conscious = models.BooleanField(null=True)
-    wound_removed = models.BooleanField(default=False)
-    applied_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("applied wound")
-        verbose_name_plural = _("applied wounds")
-
-    def __str__(self) -> str:
-        return f"#{self.roll_id} {self.target} {self.severity}"
+# --- After the roll: awards (rolls.dashboard.awards) ---
 
 
 class Award(models.Model):
@@ -407,6 +364,7 @@ class Turn(models.Model):
 # imported here too, and every module may keep importing any model of the app from here.
 from rolls.group.models import GroupTest  # noqa: E402
 from rolls.opposed.models import OpposedTest  # noqa: E402
+from rolls.systems.fasttest.models import AppliedWound  # noqa: E402
 
 __all__ = [
     "AppliedWound",
