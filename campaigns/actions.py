@@ -11,10 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import Signal
 
 from campaigns.models import Campaign, Membership, new_invite_token
 from campaigns.system_settings import system_settings
 from campaigns.systems import get_system
+
+#: Sent inside ``save_settings``' transaction, with ``sender`` the campaign's ``System``,
+#: ``campaign``, and its system's settings as they were (``old``) and as saved (``new``): a
+#: system connects with ``sender=`` itself to bring the sheets in line.
+settings_saved = Signal()
 
 
 class ActionRefused(Exception):
@@ -70,13 +76,15 @@ def revoke_invite(campaign: Campaign) -> None:
 def save_settings(campaign: Campaign, *, name: str, system_values: dict[str, Any]) -> Campaign:
     """Rename the campaign and store its own system's settings, all or nothing.
 
-    The system brings the sheets in line in the same transaction (``System.settings_saved``:
-    a FastTest skill rename rewrites every character's ``data["skills"]`` keys), so sheets and
+    The system brings the sheets in line in the same transaction (``settings_saved``: a
+    FastTest skill rename rewrites every character's ``data["skills"]`` keys), so sheets and
     settings never disagree.
     """
     locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
     current = system_settings(locked)
-    get_system(locked.system).settings_saved(locked, current, system_values)
+    settings_saved.send(
+        sender=get_system(locked.system), campaign=locked, old=current, new=system_values
+    )
     stored = dict(locked.settings or {})
     stored[locked.system] = {**current, **system_values}
     locked.settings = stored

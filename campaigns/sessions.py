@@ -1,9 +1,10 @@
 """Game nights and their scenes: starting and ending a session, starting a scene.
 
 Each saves in one transaction and tells the campaign's pages once it commits. What other apps
-do at these moments is theirs: a system's rules run through its ``System`` hooks
-(``scene_started``, ``session_ended``), and the table's generic consequences (tests still
-waiting are called off) listen to ``session_ended`` (rolls.apps).
+do at these moments is theirs, through the signals below, each sent with ``sender`` the
+campaign's ``System``: a system's own rules connect with ``sender=`` their System (Caerbannog's
+Rozmach back to 0 when a scene starts), and the table's generic consequences (tests still
+waiting are called off) connect with no sender (rolls.apps).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import Campaign, GameSession, Membership, Scene
 from campaigns.systems import get_system
 
-#: Sent inside ``end_session``'s transaction with ``session``: what every system's table does
-#: when a session ends (the system's own rules are ``System.session_ended``).
+#: Sent inside ``end_session``'s transaction with ``session``: what the table does when a
+#: session ends (FastTest: experience dice become XP; every system: waiting tests called off).
 session_ended = Signal()
 #: Sent inside ``end_session``'s transaction with ``session`` while it is still open, so what
 #: ends with it (a condition lasting until the session's end) is logged in it (rolls.apps).
@@ -27,6 +28,9 @@ session_ending = Signal()
 #: Sent inside ``new_scene``'s transaction with ``session`` and the new ``scene``: what ended
 #: with the scene before it (rolls.apps: conditions lasting until the scene's end).
 scene_opened = Signal()
+#: Sent inside the transaction of every new scene, a session's first one too, with
+#: ``campaign`` and ``scene``: what the rules do when a scene starts.
+scene_started = Signal()
 
 
 @transaction.atomic
@@ -51,13 +55,13 @@ def end_session(session: GameSession) -> GameSession:
     locked = GameSession.objects.select_for_update().get(pk=session.pk)
     if not locked.is_open:
         raise ActionRefused(_("This session has already ended."))
-    session_ending.send(sender=GameSession, session=locked)
+    system = get_system(locked.campaign.system)
+    session_ending.send(sender=system, session=locked)
     locked.ended_at = timezone.now()
     locked.save(update_fields=["ended_at"])
-    get_system(locked.campaign.system).session_ended(locked)
-    # Generic consequences (tests still waiting are called off) are the rolls app's, which
-    # builds on this one: it listens to this signal (rolls.apps).
-    session_ended.send(sender=GameSession, session=locked)
+    # The system's own receivers were connected first (rolls.apps registers the systems before
+    # it connects the generic consequences), so its rules run before tests are called off.
+    session_ended.send(sender=system, session=locked)
     broadcast_on_commit(
         campaign_group(locked.campaign_id), {"type": "table.session", "session": locked.pk}
     )
@@ -66,12 +70,12 @@ def end_session(session: GameSession) -> GameSession:
 
 @transaction.atomic
 def new_scene(session: GameSession, title: str = "") -> Scene:
-    """Start a scene; the system's rules for it run too (``System.scene_started``)."""
+    """Start a scene; the system's rules for it run too (``scene_started``)."""
     locked = GameSession.objects.select_for_update().select_related("campaign").get(pk=session.pk)
     if not locked.is_open:
         raise ActionRefused(_("This session has ended; start a new one."))
     scene = _open_scene(locked, locked.campaign, title)
-    scene_opened.send(sender=GameSession, session=locked, scene=scene)
+    scene_opened.send(sender=get_system(locked.campaign.system), session=locked, scene=scene)
     broadcast_on_commit(
         campaign_group(locked.campaign_id),
         {"type": "table.scene", "session": locked.pk, "scene": scene.number},
@@ -89,5 +93,5 @@ def _open_scene(session: GameSession, campaign: Campaign, title: str = "") -> Sc
     scene = Scene.objects.create(
         session=session, number=last + 1, title=title, challenge_points=points
     )
-    system.scene_started(campaign, scene)
+    scene_started.send(sender=system, campaign=campaign, scene=scene)
     return scene

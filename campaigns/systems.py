@@ -37,7 +37,8 @@ points at keep the small interfaces documented where they are defined:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from functools import cached_property
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from django.utils.translation import gettext_lazy
 
@@ -95,9 +96,24 @@ class PanelModule(Protocol):
         """The fields of the GM's "call for a test" form."""
 
     def target_from_post(
-        self, post: Any, character: Any, campaign: Any
+        self, post: Any, character: Any, campaign: Any, prefix: str = ""
     ) -> tuple[dict[str, Any], list[str]]:
-        """The GM's call as posted, and what is wrong with it."""
+        """The GM's call as posted, and what is wrong with it; its fields under ``prefix``, as a
+        Django form's (``a`` reads ``a-attribute``: one side of an opposed test)."""
+
+
+@runtime_checkable
+class Part(Protocol):
+    """What a system adds to one feature of the table beyond the core: an object of a type the
+    feature defines (``rolls.opposed.rules.OpposedRules``, ``rolls.dashboard.awards.Experience``,
+    ...), listed in the system's ``parts``. The feature asks ``system.part(ItsType)``; a template
+    reads it as ``system.offered.<key>``. A system without the part offers nothing there."""
+
+    #: The part's name, one per type: ``offered``'s key.
+    key: ClassVar[str]
+
+
+PartT = TypeVar("PartT", bound=Part)
 
 
 @runtime_checkable
@@ -129,16 +145,6 @@ class System(Protocol):
     has_gm_follow_ups: bool
     #: Why the GM may do nothing after a roll the rules offer the GM nothing on.
     gm_follow_up_refusal: Any
-    #: Where the sheet keeps its XP (a path into ``Character.data``), () when it keeps none.
-    xp_path: tuple[str, ...]
-    #: The awards box's title for that XP ("PD" in Caerbannog).
-    xp_title: Any
-    #: The awards box's word on how much to give, and the amount it offers first.
-    xp_hint: Any
-    xp_initial: int
-    #: Occasions on which the rules give every party member 1 XP ({key: what it was for}):
-    #: the awards box offers one button each.
-    xp_occasions: Mapping[str, Any]
     #: A scene holds the GM's challenge points (AST).
     challenge_points: bool
     #: The dashboard shows the strip of what the GM may apply after a roll (FastTest): its
@@ -264,26 +270,8 @@ class System(Protocol):
     def npc_roll_params(self, values: Mapping[str, int], npc: Any):
         """``npc_params`` for this NPC: its stats read where its form offers them."""
 
-    def experience_dice_on(self, campaign: Any) -> bool:
-        """The campaign plays with experience dice (FastTest's optional rule)."""
-
     def settings_form(self, campaign: Any, settings: Mapping[str, Any], data=None) -> Any:
         """The form of the campaign's own settings, None when the system has none."""
-
-    def settings_saved(self, campaign: Any, old: Mapping[str, Any], new: Mapping[str, Any]):
-        """Inside the settings' transaction: bring the sheets in line (FastTest skill names)."""
-
-    def scene_started(self, campaign: Any, scene: Any) -> None:
-        """Inside the new scene's transaction: what the rules do then (Rozmach back to 0)."""
-
-    def session_ended(self, session: Any) -> None:
-        """What the rules do when a session ends (experience dice become XP)."""
-
-    def pending_roll_kind(self, pending: Any) -> str:
-        """The log's kind for the roll of a pending test ("test", FastTest's "wound_test")."""
-
-    def pending_rolled(self, pending: Any, roll: Any) -> None:
-        """After a pending test was rolled, inside its transaction (read a wound test)."""
 
     def card_tools(self, character: Any, campaign: Any) -> dict[str, Any]:
         """The GM's tools on a party card (a night's rest), no query."""
@@ -334,7 +322,8 @@ class SheetView:
         return [row for row in value if isinstance(row, Mapping)] if isinstance(value, list) else []
 
     def number(self, *path: str) -> int:
-        """The whole number at ``path`` (e.g. a system's ``xp_path``), 0 where there is none."""
+        """The whole number at ``path`` (e.g. ``rolls.dashboard.awards.Experience.path``), 0
+        where there is none."""
         node: Any = self._data
         for key in path:
             node = node.get(key) if isinstance(node, Mapping) else None
@@ -364,11 +353,6 @@ class BaseSystem:
     has_follow_ups: ClassVar[bool] = False
     has_gm_follow_ups: ClassVar[bool] = False
     gm_follow_up_refusal: Any = gettext_lazy("That can no longer be done with this roll.")
-    xp_path: ClassVar[tuple[str, ...]] = ()
-    xp_title: Any = ""
-    xp_hint: Any = ""
-    xp_initial: ClassVar[int] = 1
-    xp_occasions: ClassVar[Mapping[str, Any]] = {}
     challenge_points: ClassVar[bool] = False
     after_roll_strip: ClassVar[bool] = False
     turns: ClassVar[bool] = False
@@ -390,8 +374,26 @@ class BaseSystem:
     urls: ClassVar[Sequence[Any]] = ()
     has_options_after: ClassVar[bool] = False
 
+    #: What the system adds beyond the core: ``Part``s, one of each type.
+    parts: ClassVar[tuple[Any, ...]] = ()
+
     def __repr__(self) -> str:
         return f"<System {self.key}>"
+
+    @cached_property
+    def offered(self) -> dict[str, Any]:
+        """The system's parts by key (a template's ``rules.offered.turns``)."""
+        offered: dict[str, Any] = {}
+        for part in self.parts:
+            if type(part).key in offered:
+                raise ValueError(f"{self.key} lists two parts of kind {type(part).key!r}.")
+            offered[type(part).key] = part
+        return offered
+
+    def part(self, kind: type[PartT]) -> PartT | None:
+        """The system's part of type ``kind``, None when it offers none."""
+        part = self.offered.get(kind.key)
+        return part if isinstance(part, kind) else None
 
     @property
     def name(self) -> Any:
@@ -434,25 +436,7 @@ class BaseSystem:
     def npc_roll_params(self, values, npc):
         return self.npc_params(values)
 
-    def experience_dice_on(self, campaign):
-        return False
-
     def settings_form(self, campaign, settings, data=None):
-        return None
-
-    def settings_saved(self, campaign, old, new):
-        return None
-
-    def scene_started(self, campaign, scene):
-        return None
-
-    def session_ended(self, session):
-        return None
-
-    def pending_roll_kind(self, pending):
-        return "test"
-
-    def pending_rolled(self, pending, roll):
         return None
 
     def card_tools(self, character, campaign):

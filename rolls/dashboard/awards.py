@@ -6,7 +6,9 @@ got what and why.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from django import forms
 from django.db import IntegrityError, transaction
@@ -29,7 +31,7 @@ XP_AMOUNT = (1, 20)
 REASON_MAX = 120
 RECENT = 8
 
-#: Where a system's sheet keeps its XP is its ``System.xp_path`` (FastTest "xp", Caerbannog's
+#: Where a system's sheet keeps its XP is its ``Experience.path`` (FastTest "xp", Caerbannog's
 #: PD). Both sheets cap at 999.
 XP_MAX = fasttest_sheet.XP_RANGE[1]
 EXPERIENCE_DICE_MAX = fasttest_sheet.EXPERIENCE_DICE_RANGE[1]
@@ -43,19 +45,49 @@ KEPT_TO_THE_END = gettext_lazy("experience dice kept to the end of the session")
 stored_text.register(FAILED_TEST, EXPERIENCE_DIE, KEPT_TO_THE_END)
 
 
+def _never(campaign: Campaign) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Experience:
+    """A system's part (``campaigns.systems.Part``): its sheets keep XP, which the GM awards."""
+
+    key: ClassVar[str] = "experience"
+    #: Where the sheet keeps its XP (a path into ``Character.data``).
+    path: tuple[str, ...]
+    #: The awards box's title ("PD" in Caerbannog).
+    title: Any
+    #: The awards box's word on how much to give, and the amount it offers first.
+    hint: Any = ""
+    initial: int = 1
+    #: Occasions on which the rules give every party member 1 XP ({key: what it was for}):
+    #: the awards box offers one button each.
+    occasions: Mapping[str, Any] = field(default_factory=dict)
+    #: The campaign plays with experience dice (FastTest's optional rule).
+    dice_on: Callable[[Campaign], bool] = _never
+
+
+def experience_of(campaign: Campaign) -> Experience | None:
+    return get_system(campaign.system).part(Experience)
+
+
 def register_occasion_words() -> None:
-    """The occasions each system gives XP on (``System.xp_occasions``), which an award keeps as
-    its reason: read in the reader's language too (rolls.apps, once the systems are registered)."""
-    stored_text.register(*(text for s in all_systems() for text in s.xp_occasions.values()))
+    """The occasions each system gives XP on (``Experience.occasions``), which an award keeps
+    as its reason: read in the reader's language too (rolls.apps, once the systems are
+    registered)."""
+    parts = [s.part(Experience) for s in all_systems()]
+    stored_text.register(*(text for p in parts if p for text in p.occasions.values()))
 
 
 def keeps_xp(campaign: Campaign) -> bool:
-    return bool(get_system(campaign.system).xp_path)
+    return experience_of(campaign) is not None
 
 
 def experience_dice_on(campaign: Campaign) -> bool:
     """FastTest's optional experience dice, switched on in the campaign's settings."""
-    return get_system(campaign.system).experience_dice_on(campaign)
+    experience = experience_of(campaign)
+    return experience is not None and experience.dice_on(campaign)
 
 
 def _open_session(campaign: Campaign) -> GameSession | None:
@@ -81,9 +113,10 @@ def give_xp(
     *, campaign: Campaign, gm, amount: int, reason: str, character_id: int | None = None
 ) -> list[Award]:
     """XP to one character (``character_id``) or to every character of the campaign (None)."""
-    path = get_system(campaign.system).xp_path
-    if not path:
+    experience = experience_of(campaign)
+    if experience is None:
         raise ActionRefused(_("Sheets of this system keep no XP."))
+    path = experience.path
     low, high = XP_AMOUNT
     if not _is_int(amount) or not low <= amount <= high:
         raise ActionRefused(_("Give from %(low)s to %(high)s XP.") % {"low": low, "high": high})
@@ -236,13 +269,16 @@ class XPForm(forms.Form):
     def __init__(self, *args, characters=(), rules=None, **kwargs) -> None:
         kwargs.setdefault("auto_id", "xp-%s")
         super().__init__(*args, **kwargs)
-        self.occasions = dict(getattr(rules, "xp_occasions", {}) or {})
-        self.fields["amount"].help_text = getattr(rules, "xp_hint", "")
-        self.fields["amount"].initial = getattr(rules, "xp_initial", 1)
+        #: The system's ``Experience`` (the box's title, hint, first amount and occasions).
+        self.experience = rules.part(Experience) if rules is not None else None
+        experience = self.experience or Experience(path=(), title="")
+        self.occasions = dict(experience.occasions)
+        self.fields["amount"].help_text = experience.hint
+        self.fields["amount"].initial = experience.initial
         self.fields["character"].choices = [(ALL, _("the whole party"))] + [
             (str(c.pk), c.name) for c in characters
         ]
-        # The button of one of the system's ``xp_occasions``: 1 XP to every party member.
+        # The button of one of the system's ``Experience.occasions``: 1 XP to every member.
         self.occasion = str(self.data.get("occasion") or "")
         if self.occasion:
             # The occasion's button fixes the amount and the party: what is typed there is moot.

@@ -7,7 +7,9 @@ the player's pages (their user group) and the GM's, which fetch the fresh panel.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from django.db import transaction
 from django.dispatch import Signal
@@ -28,17 +30,33 @@ from rolls.pending.forms import (  # noqa: F401 (MAX_DICE_ENTRIES: the cap, read
     OPERATIONS,
 )
 
-# What other tests built on pending tests (rolls.opposed) do at a pending test's moments; they
-# listen (rolls.apps), so this module does not know them. Each is sent with ``pending``, inside
-# the transaction of the change.
+# What other tests built on pending tests (rolls.opposed) and a system's own rules do at a
+# pending test's moments; they listen (rolls.apps; a system's ``system.py`` with ``sender=`` its
+# System, the sender of the roll's two), so this module does not know them. Each is sent with
+# ``pending``, inside the transaction of the change.
 #: An open test was called off, or replaced by a new call for its character.
 pending_called_off = Signal()
 #: A test is about to be rolled; a receiver refuses the roll by raising ``ActionRefused``, or
 #: answers the users who alone (with the GM) see the roll until it is revealed (its seal,
 #: ``rolls.actions.record_roll``'s ``sealed_for``), else None.
 before_pending_roll = Signal()
-#: A test was rolled and its system's rules have followed through.
+#: A test was rolled (``roll``): the system's rules follow through (FastTest reads a wound
+#: test; its receiver comes first), then what hangs on the test.
 after_pending_roll = Signal()
+
+
+@dataclass(frozen=True)
+class CalledTestKind:
+    """A system's part (``campaigns.systems.Part``): the log's kind for the roll of a called
+    test ("test" without it; FastTest's wound test called after a combat wound)."""
+
+    key: ClassVar[str] = "called_test_kind"
+    of: Callable[[PendingTest], str]
+
+
+def _roll_kind(system, pending: PendingTest) -> str:
+    part = system.part(CalledTestKind)
+    return part.of(pending) if part is not None else "test"
 #: An open test changed shape (a GM change, the player's draft) and so did what hangs on it.
 #: A receiver answers ``(fields, others)`` or None: the fields the test's event names besides
 #: it, and ``(pending, fields)`` of other tests whose own pages must be told too (rolls.opposed:
@@ -181,7 +199,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         raise StaleTest(_("The GM just changed this test — look again."))
     campaign = pending.session.campaign
     system = get_system(campaign.system)
-    answers = before_pending_roll.send(sender=PendingTest, pending=pending)
+    answers = before_pending_roll.send(sender=system, pending=pending)
     sealed = next((answer for _receiver, answer in answers if answer is not None), None)
     panel = system.panel.build(pending.character, campaign, choices, pending=pending_view(pending))
     if not panel.ready:
@@ -193,7 +211,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         panel=panel,
         key=key,
         visibility=visibility,
-        kind=system.pending_roll_kind(pending),
+        kind=_roll_kind(system, pending),
         nonce=nonce,
         defer_after=True,
         sealed_for=sealed,
@@ -203,8 +221,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         pending.roll = roll
         pending.save(update_fields=["status", "roll", "updated_at"])
         # The rules' follow-through, in the same transaction (FastTest reads a wound test).
-        system.pending_rolled(pending, roll)
-        after_pending_roll.send(sender=PendingTest, pending=pending)
+        after_pending_roll.send(sender=system, pending=pending, roll=roll)
         if panel.after is not None:
             # Only now: a test it calls must not call off this one, already rolled.
             panel.after(roll)

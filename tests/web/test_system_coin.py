@@ -12,11 +12,14 @@ import uuid
 import pytest
 from django.urls import reverse
 
+from campaigns import sessions
 from campaigns.models import Campaign
 from campaigns.sessions import end_session, new_scene
 from campaigns.systems import UnknownSystem, get_system, register, unregister
 from rolls import actions
 from rolls.engine.core import EngineError
+from rolls.pending import actions as pending_actions
+from rolls.pending.actions import CalledTestKind
 from tests.coin import engine as coin_engine
 from tests.coin.engine import HEADS, TAILS
 from tests.coin.system import Coin
@@ -106,36 +109,43 @@ def test_the_coin_engine_refuses_params_it_does_not_know():
 
 
 class Noting(Coin):
-    """The coin, noting when the table's shared moments reach its hooks."""
+    """The coin, noting when the table's shared moments reach its receivers, and calling the
+    roll of a called test a "coin_call"."""
+
+    parts = (CalledTestKind(of=lambda pending: "coin_call"),)
 
     def __init__(self) -> None:
         self.moments: list[tuple[str, int]] = []
 
-    def scene_started(self, campaign, scene):
+    def scene_started(self, sender, campaign, scene, **kwargs):
         self.moments.append(("scene", scene.number))
 
-    def session_ended(self, session):
+    def session_ended(self, sender, session, **kwargs):
         self.moments.append(("session ended", session.pk))
 
-    def pending_roll_kind(self, pending):
-        return "coin_call"
-
-    def pending_rolled(self, pending, roll):
+    def pending_rolled(self, sender, pending, roll, **kwargs):
         self.moments.append(("pending rolled", roll.seq))
 
 
 @pytest.fixture
 def noting():
     system = register(Noting())
+    moments = (
+        (sessions.scene_started, system.scene_started),
+        (sessions.session_ended, system.session_ended),
+        (pending_actions.after_pending_roll, system.pending_rolled),
+    )
+    for signal, receiver in moments:
+        signal.connect(receiver, sender=system)
     yield system
+    for signal, receiver in moments:
+        signal.disconnect(receiver, sender=system)
     unregister(system.key)
 
 
-def test_scene_start_session_end_and_a_rolled_call_reach_the_systems_hooks(
+def test_scene_start_session_end_and_a_rolled_call_reach_the_systems_receivers(
     client, noting, gm, player, other_player
 ):
-    from rolls.pending import actions as pending_actions
-
     table = Table(noting, gm, player, other_player)
     new_scene(table.session, "Most")
     called = pending_actions.call_test(

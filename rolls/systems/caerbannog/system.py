@@ -10,9 +10,11 @@ from django.utils.translation import gettext_lazy
 
 from campaigns.actions import ActionRefused
 from campaigns.forms import CaerbannogSettings
+from campaigns.sessions import scene_started
 from campaigns.system_settings import system_settings
 from campaigns.systems import BaseSystem, register
 from rolls.dashboard import party
+from rolls.dashboard.awards import Experience
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed.rules import OpposedRules, Outcome
@@ -94,14 +96,18 @@ class Caerbannog(BaseSystem):
     has_follow_ups = True
     # RULES.md 4.12: reactions only outside the character's own turn, once per round.
     turns = True
-    xp_path = ("resources", "pd")
-    xp_title = gettext_lazy("PD (experience points)")
-    # RULES.md: "1 PD za każde stoczone wyzwanie i walkę", to every party member.
-    xp_hint = gettext_lazy("Every party member gains 1 PD per challenge and per fight.")
-    xp_occasions = {
-        "challenge": gettext_lazy("a challenge"),
-        "fight": gettext_lazy("a fight"),
-    }
+    parts = (
+        Experience(
+            path=("resources", "pd"),
+            title=gettext_lazy("PD (experience points)"),
+            # RULES.md: "1 PD za każde stoczone wyzwanie i walkę", to every party member.
+            hint=gettext_lazy("Every party member gains 1 PD per challenge and per fight."),
+            occasions={
+                "challenge": gettext_lazy("a challenge"),
+                "fight": gettext_lazy("a fight"),
+            },
+        ),
+    )
     settings_template = "systems/caerbannog/settings.html"
     # RULES.md 4.10: the opponent's result is the initiator's difficulty (both sides test at
     # 0); both may roll at once, but the results are revealed in turn: the initiator settles
@@ -169,19 +175,24 @@ class Caerbannog(BaseSystem):
         character.data, character.updated_at = saved.data, saved.updated_at
         return grant, before, after
 
-    def scene_started(self, campaign, scene):
-        # RULES.md (Caerbannog): the Rozmach pool goes back to 0 at the end of each scene, and
-        # once the GM has filled the PD table each character starts the new one with the
-        # Rozmach its PD grant (nothing while the table is empty: the seed does not print it).
-        table = system_settings(campaign)["pd_rozmach"]
-        for character in Character.objects.select_for_update().filter(campaign=campaign):
-            view = self.view(character.data)
-            granted = sheet.pd_rozmach(view.resource("pd"), table) or 0
-            if view.resources.get("rozmach", 0) != granted:
-                character.campaign = campaign
-                with suppress(sheet_actions.SheetRefused):
-                    # A sheet its schema already refuses is left as it is, not the scene.
-                    sheet_actions.set_numbers(character, {("resources", "rozmach"): granted})
 
 
 SYSTEM = register(Caerbannog())
+
+
+def _scene_started(sender, campaign, scene, **kwargs):
+    # RULES.md (Caerbannog): the Rozmach pool goes back to 0 at the end of each scene, and
+    # once the GM has filled the PD table each character starts the new one with the
+    # Rozmach its PD grant (nothing while the table is empty: the seed does not print it).
+    table = system_settings(campaign)["pd_rozmach"]
+    for character in Character.objects.select_for_update().filter(campaign=campaign):
+        view = sheet.view(character.data)
+        granted = sheet.pd_rozmach(view.resource("pd"), table) or 0
+        if view.resources.get("rozmach", 0) != granted:
+            character.campaign = campaign
+            with suppress(sheet_actions.SheetRefused):
+                # A sheet its schema already refuses is left as it is, not the scene.
+                sheet_actions.set_numbers(character, {("resources", "rozmach"): granted})
+
+
+scene_started.connect(_scene_started, sender=SYSTEM, dispatch_uid="caerbannog-rozmach")

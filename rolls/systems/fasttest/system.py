@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
+from campaigns.actions import settings_saved
 from campaigns.forms import FastTestSettingsForm
+from campaigns.sessions import session_ended
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
 from campaigns.systems import BaseSystem, register
 from rolls.dashboard import awards, party
+from rolls.dashboard.awards import Experience
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.opposed.rules import OpposedRules, Outcome
+from rolls.pending.actions import CalledTestKind, after_pending_roll
 from rolls.systems.fasttest import demo as demo_fasttest
 from rolls.systems.fasttest import magic_die, npc_test, panel, rest, states, strip, wounds
 from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
@@ -42,6 +46,11 @@ def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
     return Outcome(result.winner, result.margin, label, {"decided_by": result.decided_by})
 
 
+def _called_test_kind(pending) -> str:
+    # A wound test called after a combat wound is logged as one, and read once rolled.
+    return "wound_test" if wounds.is_wound_test(pending) else "test"
+
+
 class FastTest(BaseSystem):
     key = "fasttest"
     name = "FastTest"
@@ -64,10 +73,16 @@ class FastTest(BaseSystem):
     facts = ("chance_raw", "chance", "net")
     gm_controls = panel.GM_CONTROLS
     has_follow_ups = True
-    xp_path = ("xp",)
-    xp_title = gettext_lazy("Experience points (XP)")
-    xp_hint = gettext_lazy("After an adventure the GM gives 2–5.")
-    xp_initial = 2
+    parts = (
+        Experience(
+            path=("xp",),
+            title=gettext_lazy("Experience points (XP)"),
+            hint=gettext_lazy("After an adventure the GM gives 2–5."),
+            initial=2,
+            dice_on=lambda campaign: bool(system_settings(campaign)["experience_dice"]),
+        ),
+        CalledTestKind(of=_called_test_kind),
+    )
     after_roll_strip = True
     #: The GM's after-roll strip, its wound and magic die, and a night's rest (gm_views).
     urls = urlpatterns
@@ -123,27 +138,8 @@ class FastTest(BaseSystem):
     def _skills(npc):
         return tuple(system_settings(npc.campaign)["skills"])
 
-    def experience_dice_on(self, campaign):
-        return bool(system_settings(campaign)["experience_dice"])
-
     def settings_form(self, campaign, settings, data=None):
         return FastTestSettingsForm(data, initial=FastTestSettingsForm.initial_from(settings))
-
-    def settings_saved(self, campaign, old, new):
-        if "skills" in new:
-            rename_skills(campaign, old.get("skills"), list(new["skills"]))
-
-    def session_ended(self, session):
-        # Every experience die still held becomes 1 XP (when the campaign plays with them).
-        awards.convert_experience_dice(session)
-
-    def pending_roll_kind(self, pending):
-        # A wound test called after a combat wound is logged as one, and read once rolled.
-        return "wound_test" if wounds.is_wound_test(pending) else "test"
-
-    def pending_rolled(self, pending, roll):
-        if roll.kind == "wound_test":
-            wounds.read_wound_test(pending)
 
     def card_tools(self, character, campaign):
         return {"rest": rest.rest_preview(character, campaign)}
@@ -190,3 +186,24 @@ def _is_spell(roll) -> bool:
 
 
 SYSTEM = register(FastTest())
+
+
+# The rules' own moments (signals sent by the campaign's System).
+def _skills_renamed(sender, campaign, old, new, **kwargs):
+    if "skills" in new:
+        rename_skills(campaign, old.get("skills"), list(new["skills"]))
+
+
+def _session_ended(sender, session, **kwargs):
+    # Every experience die still held becomes 1 XP (when the campaign plays with them).
+    awards.convert_experience_dice(session)
+
+
+def _pending_rolled(sender, pending, roll, **kwargs):
+    if roll.kind == "wound_test":
+        wounds.read_wound_test(pending)
+
+
+settings_saved.connect(_skills_renamed, sender=SYSTEM, dispatch_uid="fasttest-skill-names")
+session_ended.connect(_session_ended, sender=SYSTEM, dispatch_uid="fasttest-experience-dice")
+after_pending_roll.connect(_pending_rolled, sender=SYSTEM, dispatch_uid="fasttest-wound-test")
