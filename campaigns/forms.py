@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -77,6 +79,11 @@ class FastTestSettingsForm(forms.Form):
             )
         # Skills first, in their order on the sheet.
         self.fields = {**skills, **self.fields}
+
+    @classmethod
+    def for_campaign(cls, campaign: Campaign, settings: dict[str, Any], data=None):
+        """The form of ``campaign``'s settings as they are (``OwnSettings.form``)."""
+        return cls(data, initial=cls.initial_from(settings))
 
     @staticmethod
     def initial_from(settings: dict[str, Any]) -> dict[str, Any]:
@@ -265,6 +272,19 @@ class CaerbannogSettings:
         return {"pd_rozmach": self.pd_rozmach.rows(), "reaction_costs": self.reaction_costs.rows()}
 
 
+@dataclass(frozen=True)
+class OwnSettings:
+    """A system's part (``campaigns.systems.Part``): settings of its own on the campaign's
+    settings page, stored under ``Campaign.settings[key]`` with ``System.settings_defaults``."""
+
+    key: ClassVar[str] = "settings"
+    #: The settings page's partial for them.
+    template: str
+    #: The form: ``form(campaign, settings, data)``, with ``system_values()`` to store.
+    form: Callable[..., forms.Form]
+
+
 def settings_form(campaign: Campaign, settings: dict[str, Any], data=None):
     """The settings form of the campaign's system, or None where the system has no settings."""
-    return get_system(campaign.system).settings_form(campaign, settings, data)
+    own = get_system(campaign.system).part(OwnSettings)
+    return own.form(campaign, settings, data) if own is not None else None

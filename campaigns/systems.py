@@ -155,31 +155,16 @@ class System(Protocol):
     turns: bool
     #: The sheet has the wound tracker's actions (FastTest).
     wound_tracker: bool
-    #: The settings page's partial for this system's own settings, "" when it has none.
-    settings_template: str
     #: The demo table's campaign: a module with ``NAME``, ``SETTINGS``, ``CHARACTERS`` (player,
     #: character name, sheet data) and ``NPCS`` (``rolls.demo``); None for no demo campaign.
     #: The conformance suite (tests/web/system_conformance.py) plays its first character.
     demo: Any
-    #: When the rules call for one of the GM's random tables: {purpose key: what it is for}.
-    table_purposes: Mapping[str, Any]
-    #: {purpose key: the purpose whose tables are offered in its place when the campaign has no
-    #: table of its own for it} (FastTest's minor side effect falls back to the ordinary one).
-    table_fallbacks: Mapping[str, str]
-    #: A word under the table form's "Offered" on how the purposes go together, "" for none.
-    table_hint: Any
-    #: Tables the rules bring (RULES.md's lists): dicts of ``name``, ``dice``, ``purpose`` and
-    #: ``rows`` (quick entry lines); the GM adds them to a campaign and edits them.
-    default_tables: tuple[Mapping[str, Any], ...]
     #: How the system's test works, for its page under /rules/ (``rolls.rules.pages.RulesPage``);
     #: None for no page.
     rules_page: Any
     #: Outcome keys the log reads in the system's own words ({"success": "Lyckat (success)"} in
     #: T10); the others read in the shared words (``rolls.labels.OUTCOME_LABELS``).
     outcome_words: Mapping[str, Any]
-
-    def tables_after(self, roll: Any) -> list[str]:
-        """The ``table_purposes`` keys whose table the rules call for after ``roll``."""
 
     #: What a condition may change in this system's tests ({effect key: words}); {} when the
     #: system's panel applies no conditions yet (rolls.conditions).
@@ -270,9 +255,6 @@ class System(Protocol):
     def npc_roll_params(self, values: Mapping[str, int], npc: Any):
         """``npc_params`` for this NPC: its stats read where its form offers them."""
 
-    def settings_form(self, campaign: Any, settings: Mapping[str, Any], data=None) -> Any:
-        """The form of the campaign's own settings, None when the system has none."""
-
     def card_tools(self, character: Any, campaign: Any) -> dict[str, Any]:
         """The GM's tools on a party card (a night's rest), no query."""
 
@@ -357,12 +339,7 @@ class BaseSystem:
     after_roll_strip: ClassVar[bool] = False
     turns: ClassVar[bool] = False
     wound_tracker: ClassVar[bool] = False
-    settings_template: ClassVar[str] = ""
     demo: Any = None
-    table_purposes: ClassVar[Mapping[str, Any]] = {}
-    table_fallbacks: ClassVar[Mapping[str, str]] = {}
-    table_hint: Any = ""
-    default_tables: ClassVar[tuple[Mapping[str, Any], ...]] = ()
     rules_page: Any = None
     outcome_words: ClassVar[Mapping[str, Any]] = {}
     opposed: Any = None
@@ -436,9 +413,6 @@ class BaseSystem:
     def npc_roll_params(self, values, npc):
         return self.npc_params(values)
 
-    def settings_form(self, campaign, settings, data=None):
-        return None
-
     def card_tools(self, character, campaign):
         return {}
 
@@ -447,9 +421,6 @@ class BaseSystem:
 
     def turn_started(self, character, campaign):
         return None
-
-    def tables_after(self, roll):
-        return []
 
     def options_after(self, roll, tables=None):
         return None

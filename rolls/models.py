@@ -229,7 +229,7 @@ class RandomTable(models.Model):
     """A table the GM rolls on: its dice (``rolls.engine.tables``) and rows that cover every
     total exactly once. ``rows`` holds ``[low, high, text]`` lists, read through
     ``rolls.tables.random_tables.rows_of`` and written only through that module's actions.
-    ``purpose`` names when the rules call for it (a key of the system's ``table_purposes``;
+    ``purpose`` names when the rules call for it (a key of the system's ``TableRules.purposes``;
     "" for the GM's own encounters, names, weather)."""
 
     campaign = models.ForeignKey(

@@ -11,7 +11,9 @@ import csv
 import io
 import json
 import uuid
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from django import forms
 from django.db import IntegrityError, transaction
@@ -31,6 +33,38 @@ from rolls.engine.tables import rows_text as engine_rows_text
 from rolls.labels import WORDS
 from rolls.models import RandomTable, Roll, Visibility
 from rolls.words import words
+
+
+def _none_called(roll: Roll) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """A system's part (``campaigns.systems.Part``): when its rules call for one of the GM's
+    random tables after a roll, and the tables they bring."""
+
+    key: ClassVar[str] = "tables"
+    #: {purpose key: what a table of it is for}: the table form offers each.
+    purposes: Mapping[str, Any] = field(default_factory=dict)
+    #: The ``purposes`` keys whose table the rules call for after a roll.
+    after: Callable[[Roll], list[str]] = _none_called
+    #: {purpose key: the purpose whose tables are offered in its place when the campaign has
+    #: no table of its own for it} (FastTest's minor side effect falls back to the ordinary one).
+    fallbacks: Mapping[str, str] = field(default_factory=dict)
+    #: A word under the table form's "Offered" on how the purposes go together, "" for none.
+    hint: Any = ""
+    #: Tables the rules bring (RULES.md's lists): dicts of ``name``, ``dice``, ``purpose`` and
+    #: ``rows`` (quick entry lines); a new campaign gets them, and the GM edits them.
+    defaults: tuple[Mapping[str, Any], ...] = ()
+
+
+#: What a system without the part has: no purpose, no table of its own.
+NO_TABLE_RULES = TableRules()
+
+
+def table_rules(system) -> TableRules:
+    return system.part(TableRules) or NO_TABLE_RULES
 
 # The log's kind and label of a table roll; a table the rules call for after a roll, with what
 # for (``purpose_word``).
@@ -140,12 +174,13 @@ class TableForm(forms.Form):
         # test); its purposes then are none but the default, and a bound form needs it.
         super().__init__(*args, **kwargs)
         self.campaign, self.table = campaign, table
-        system = get_system(campaign.system) if campaign is not None else None
-        purposes = system.table_purposes if system is not None else {}
+        rules = (
+            table_rules(get_system(campaign.system)) if campaign is not None else NO_TABLE_RULES
+        )
         self.fields["purpose"].choices = [("", _("only when I roll it"))] + [
-            (key, label) for key, label in purposes.items()
+            (key, label) for key, label in rules.purposes.items()
         ]
-        self.fields["purpose"].help_text = system.table_hint if system is not None else ""
+        self.fields["purpose"].help_text = rules.hint
         self.parsed: tuple[TableDice, list[Row]] | None = None
 
     def clean_name(self) -> str:
@@ -201,7 +236,7 @@ def add_default_tables(campaign: Campaign) -> list[RandomTable]:
     """The tables the campaign's rules bring (RULES.md), in the GM's language; a name the
     campaign already has is left alone."""
     made = []
-    for default in get_system(campaign.system).default_tables:
+    for default in table_rules(get_system(campaign.system)).defaults:
         lines = "\n".join(f"{at}: {text}" for at, text in enumerate(default["rows"], start=1))
         data = {
             "name": str(default["name"]),
@@ -415,8 +450,9 @@ def _called_for(
     """The tables the rules call for after ``roll``, each with the purpose it serves there: the
     tables of that purpose, else those of the purpose the system falls back on."""
     found = []
-    for purpose in system.tables_after(roll):
-        tables = by_purpose.get(purpose) or by_purpose.get(system.table_fallbacks.get(purpose), [])
+    rules = table_rules(system)
+    for purpose in rules.after(roll):
+        tables = by_purpose.get(purpose) or by_purpose.get(rules.fallbacks.get(purpose), [])
         found.extend((purpose, table) for table in tables)
     return found
 
@@ -435,7 +471,8 @@ def offers(campaign: Campaign, session: GameSession | None) -> list[dict[str, An
     if session is None or not session.is_open:
         return []
     system = get_system(campaign.system)
-    if not system.table_purposes:
+    purposes = table_rules(system).purposes
+    if not purposes:
         return []
     by_purpose = tables_by_purpose(campaign)
     if not by_purpose:
@@ -454,7 +491,7 @@ def offers(campaign: Campaign, session: GameSession | None) -> list[dict[str, An
         }
         for purpose, table in _called_for(system, roll, by_purpose):
             if table.pk not in rolled:
-                why = system.table_purposes[purpose]
+                why = purposes[purpose]
                 found.append({"roll": roll, "table": table, "purpose": purpose, "why": why})
     return found
 
@@ -475,6 +512,5 @@ def register_purpose_words() -> None:
     """Every system's table purposes as messages of the log (rolls.apps, once the systems are
     registered), so an entry rolled after a roll says what for in each reader's language."""
     for system in all_systems():
-        WORDS.update(
-            {purpose_word(system.key, key): why for key, why in system.table_purposes.items()}
-        )
+        purposes = table_rules(system).purposes
+        WORDS.update({purpose_word(system.key, key): why for key, why in purposes.items()})

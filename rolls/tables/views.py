@@ -36,7 +36,7 @@ def _tables_page(
         "form": form,
         "import_errors": list(import_errors),
         "import_typed": import_typed or {},
-        "has_defaults": bool(get_system(campaign.system).default_tables),
+        "has_defaults": bool(random_tables.table_rules(get_system(campaign.system)).defaults),
     }
     return render(request, "rolls/tables/list.html", context, status=status)
 

@@ -272,16 +272,18 @@ def _names(value, key=None) -> set[str]:
 
 
 def _rules_tables() -> set[str]:
-    """The names of the tables the rules bring (``System.default_tables``), in every language:
+    """The names of the tables the rules bring (``TableRules.defaults``), in every language:
     the app writes them, nobody typed them."""
     from django.conf import settings
 
     from campaigns.systems import all_systems
+    from rolls.tables.random_tables import table_rules
 
+    defaults = [t for system in all_systems() for t in table_rules(system).defaults]
     names = set()
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            names |= {str(t["name"]) for system in all_systems() for t in system.default_tables}
+            names |= {str(t["name"]) for t in defaults}
     return names
 
 

@@ -5,6 +5,7 @@ from django.core.management import CommandError, call_command
 
 from campaigns.models import Campaign
 from rolls.demo import DEMO_PASSWORD, seed_demo
+from rolls.tables.random_tables import table_rules
 from sheets.models import NPC, Character
 
 pytestmark = pytest.mark.django_db
@@ -69,11 +70,12 @@ def test_every_demo_campaign_has_a_random_table_that_rolls():
     seed_demo()  # again: nothing doubled
     for campaign in seed_demo():
         system = get_system(campaign.system)
-        assert campaign.random_tables.count() == 1 + len(system.default_tables)
+        assert campaign.random_tables.count() == 1 + len(table_rules(system).defaults)
 
 
 def test_the_fasttest_demo_offers_its_table_after_an_eruption():
     from campaigns.systems import get_system
 
-    fasttest = next(c for c in seed_demo() if get_system(c.system).table_purposes.get("emanation"))
+    purposes = {c: table_rules(get_system(c.system)).purposes for c in seed_demo()}
+    fasttest = next(c for c, offered in purposes.items() if offered.get("emanation"))
     assert fasttest.random_tables.get().purpose == "emanation"

@@ -17,6 +17,7 @@ from rolls.engine.check import check_document
 from rolls.engine.core import Die, EngineError
 from rolls.engine.tables import parse_dice, parse_table, roll_table
 from rolls.models import RandomTable, Roll
+from rolls.tables.random_tables import table_rules
 from tests.web.dice import Scripted, deal
 from tests.web.live import seat
 from tests.web.test_after_roll import CASTER, SETTINGS, SPELL, magic_via_panel, zarith
@@ -546,7 +547,8 @@ def test_t10_offers_its_extra_options_table_after_an_impressive_result(
 
 @pytest.mark.parametrize("system", all_systems(), ids=lambda system: system.key)
 def test_every_systems_default_tables_read_and_are_offered_for_its_own_purposes(system):
-    for default in system.default_tables:
+    rules = table_rules(system)
+    for default in rules.defaults:
         lines = "\n".join(f"{at}: {text}" for at, text in enumerate(default["rows"], start=1))
         assert parse_table(default["dice"], lines)[2] == []
-        assert default["purpose"] in system.table_purposes
+        assert default["purpose"] in rules.purposes

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy
 
 from campaigns.actions import ActionRefused
-from campaigns.forms import CaerbannogSettings
+from campaigns.forms import CaerbannogSettings, OwnSettings
 from campaigns.sessions import scene_started
 from campaigns.system_settings import system_settings
 from campaigns.systems import BaseSystem, register
@@ -97,6 +97,10 @@ class Caerbannog(BaseSystem):
     # RULES.md 4.12: reactions only outside the character's own turn, once per round.
     turns = True
     parts = (
+        OwnSettings(
+            "systems/caerbannog/settings.html",
+            lambda campaign, settings, data=None: CaerbannogSettings(data, settings=settings),
+        ),
         Experience(
             path=("resources", "pd"),
             title=gettext_lazy("PD (experience points)"),
@@ -108,7 +112,6 @@ class Caerbannog(BaseSystem):
             },
         ),
     )
-    settings_template = "systems/caerbannog/settings.html"
     # RULES.md 4.10: the opponent's result is the initiator's difficulty (both sides test at
     # 0); both may roll at once, but the results are revealed in turn: the initiator settles
     # their modifiers first, without the opponent's result, then the opponent.
@@ -145,9 +148,6 @@ class Caerbannog(BaseSystem):
 
     def npc_params(self, values):
         return npc_test.params(values)
-
-    def settings_form(self, campaign, settings, data=None):
-        return CaerbannogSettings(data, settings=settings)
 
     def card_tools(self, character, campaign):
         # RULES.md: in combat the PD table's Rozmach comes at the start of the character's turn;

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 
 from campaigns.actions import settings_saved
-from campaigns.forms import FastTestSettingsForm
+from campaigns.forms import FastTestSettingsForm, OwnSettings
 from campaigns.sessions import session_ended
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
 from campaigns.systems import BaseSystem, register
@@ -20,6 +20,7 @@ from rolls.systems.fasttest import magic_die, npc_test, panel, rest, states, str
 from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
 from rolls.systems.fasttest.sheet_actions import rename_skills
 from rolls.systems.fasttest.urls import urlpatterns
+from rolls.tables.random_tables import TableRules
 from sheets.systems import fasttest as sheet
 
 
@@ -44,6 +45,45 @@ def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
     result = engine.opposed(_resolved(a_roll), _resolved(b_roll))
     label = "" if result.winner is None else f"opposed_{result.label}"
     return Outcome(result.winner, result.margin, label, {"decided_by": result.decided_by})
+
+
+def _is_spell(roll) -> bool:
+    """A test marked as a spell (any attribute, RULES.md's Decision) of a caster."""
+    character = roll.character
+    caster = character is not None and sheet.view(character.data).magic_traits > 0
+    return caster and magic_die.is_spell(roll)
+
+
+def _tables_after(roll) -> list[str]:
+    answer = roll.result.get("answer", {}) if isinstance(roll.result, dict) else {}
+    if roll.kind == magic_die.MAGIC_DIE and answer.get("emanation") is True:
+        return ["emanation"]
+    side_effect = SIDE_EFFECTS.get(answer.get("outcome"))
+    if roll.kind == "test" and side_effect is not None and _is_spell(roll):
+        return [side_effect]
+    return []
+
+
+TABLES = TableRules(
+    purposes={
+        # RULES.md: a magic-die face above DUCH is an uncontrolled eruption, drawn from a table.
+        "emanation": gettext_lazy("after a magic die erupts (emanation)"),
+        # The seed's "Wyniki testu czarowania": a side effect follows three of a spell's
+        # outcomes, minor after "Tak, ale…", drawn after "Nie", serious after "Nie, i…".
+        SIDE_EFFECT_MINOR: gettext_lazy("after a spell's “Tak, ale…” (minor side effect)"),
+        SIDE_EFFECT: gettext_lazy("after a spell's “Nie” (side effect)"),
+        SIDE_EFFECT_SERIOUS: gettext_lazy("after a spell's “Nie, i…” (serious side effect)"),
+    },
+    after=_tables_after,
+    # A GM who keeps one side-effect table draws the minor and the serious ones from it too.
+    fallbacks={SIDE_EFFECT_MINOR: SIDE_EFFECT, SIDE_EFFECT_SERIOUS: SIDE_EFFECT},
+    hint=gettext_lazy(
+        "A spell's side effect: after “Tak, ale…” a minor one, after “Nie” an ordinary one, "
+        "after “Nie, i…” a serious one. A campaign with one side-effect table draws all three "
+        "from it; a minor or a serious table, once written, is offered instead for its kind."
+    ),
+)
+
 
 
 def _called_test_kind(pending) -> str:
@@ -74,6 +114,7 @@ class FastTest(BaseSystem):
     gm_controls = panel.GM_CONTROLS
     has_follow_ups = True
     parts = (
+        OwnSettings("systems/fasttest/settings.html", FastTestSettingsForm.for_campaign),
         Experience(
             path=("xp",),
             title=gettext_lazy("Experience points (XP)"),
@@ -82,12 +123,12 @@ class FastTest(BaseSystem):
             dice_on=lambda campaign: bool(system_settings(campaign)["experience_dice"]),
         ),
         CalledTestKind(of=_called_test_kind),
+        TABLES,
     )
     after_roll_strip = True
     #: The GM's after-roll strip, its wound and magic die, and a night's rest (gm_views).
     urls = urlpatterns
     wound_tracker = True
-    settings_template = "systems/fasttest/settings.html"
     opposed = OpposedRules(win_odds=fasttest_opposed.win_odds, resolve=opposed_outcome)
     #: Issue 15: penalty dice lasting beyond one test, and the character's state (unconscious,
     #: unconscious from exhaustion, dead) as conditions (rolls.systems.fasttest.states).
@@ -138,9 +179,6 @@ class FastTest(BaseSystem):
     def _skills(npc):
         return tuple(system_settings(npc.campaign)["skills"])
 
-    def settings_form(self, campaign, settings, data=None):
-        return FastTestSettingsForm(data, initial=FastTestSettingsForm.initial_from(settings))
-
     def card_tools(self, character, campaign):
         return {"rest": rest.rest_preview(character, campaign)}
 
@@ -150,39 +188,6 @@ class FastTest(BaseSystem):
     def condition_tests(self, condition, campaign):
         # The waking test after falling unconscious, one click on the sheet.
         return states.waking_tests(condition, system_settings(campaign)["skills"])
-
-    table_purposes = {
-        # RULES.md: a magic-die face above DUCH is an uncontrolled eruption, drawn from a table.
-        "emanation": gettext_lazy("after a magic die erupts (emanation)"),
-        # The seed's "Wyniki testu czarowania": a side effect follows three of a spell's
-        # outcomes, minor after "Tak, ale…", drawn after "Nie", serious after "Nie, i…".
-        SIDE_EFFECT_MINOR: gettext_lazy("after a spell's “Tak, ale…” (minor side effect)"),
-        SIDE_EFFECT: gettext_lazy("after a spell's “Nie” (side effect)"),
-        SIDE_EFFECT_SERIOUS: gettext_lazy("after a spell's “Nie, i…” (serious side effect)"),
-    }
-    # A GM who keeps one side-effect table draws the minor and the serious ones from it too.
-    table_fallbacks = {SIDE_EFFECT_MINOR: SIDE_EFFECT, SIDE_EFFECT_SERIOUS: SIDE_EFFECT}
-    table_hint = gettext_lazy(
-        "A spell's side effect: after “Tak, ale…” a minor one, after “Nie” an ordinary one, "
-        "after “Nie, i…” a serious one. A campaign with one side-effect table draws all three "
-        "from it; a minor or a serious table, once written, is offered instead for its kind."
-    )
-
-    def tables_after(self, roll):
-        answer = roll.result.get("answer", {}) if isinstance(roll.result, dict) else {}
-        if roll.kind == magic_die.MAGIC_DIE and answer.get("emanation") is True:
-            return ["emanation"]
-        side_effect = SIDE_EFFECTS.get(answer.get("outcome"))
-        if roll.kind == "test" and side_effect is not None and _is_spell(roll):
-            return [side_effect]
-        return []
-
-
-def _is_spell(roll) -> bool:
-    """A test marked as a spell (any attribute, RULES.md's Decision) of a caster."""
-    character = roll.character
-    caster = character is not None and sheet.view(character.data).magic_traits > 0
-    return caster and magic_die.is_spell(roll)
 
 
 SYSTEM = register(FastTest())

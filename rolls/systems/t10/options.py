@@ -84,7 +84,7 @@ OPTIONS = {
 }  # fmt: skip
 
 
-#: When the rules call for a list after a test, by its result (``System.table_purposes``).
+#: When the rules call for a list after a test, by its result (``TableRules.purposes``).
 PURPOSES = {
     "catastrophe": _("after a Katastrof (bad options)"),
     "fail_but": _("after a Misslyckande, men… (1 success)"),

@@ -13,6 +13,7 @@ from rolls.systems.t10 import npc_test, panel
 from rolls.systems.t10 import options as options_after
 from rolls.systems.t10.options import OPTIONS
 from rolls.systems.t10.rules_page import PAGE as RULES_PAGE
+from rolls.tables.random_tables import TableRules
 from sheets.systems import t10 as sheet
 
 _ = gettext_lazy
@@ -74,6 +75,12 @@ labels.WORDS |= {f"t10_option:{purpose}:{at}": row[0] for purpose, rows in OPTIO
                  for at, row in enumerate(rows, start=1)}  # fmt: skip
 
 
+def _tables_after(roll) -> list[str]:
+    answer = roll.result.get("answer", {}) if isinstance(roll.result, dict) else {}
+    outcome = answer.get("outcome")
+    return [outcome] if roll.kind == "test" and outcome in options_after.PURPOSES else []
+
+
 class T10(BaseSystem):
     key = "t10"
     name = gettext_lazy("T10 pool (Moorcrest)")
@@ -86,9 +93,10 @@ class T10(BaseSystem):
     facts = ("result", "severity", "extra_options")
     gm_controls = panel.GM_CONTROLS
 
-    #: RULES.md 3.6: after a roll, the options to pick from, one list per result (our words).
-    table_purposes = options_after.PURPOSES
-    default_tables = DEFAULT_TABLES
+    parts = (
+        # RULES.md 3.6: after a roll, the options to pick from, one list per result (our words).
+        TableRules(purposes=options_after.PURPOSES, after=_tables_after, defaults=DEFAULT_TABLES),
+    )
     # RULES.md's T10 outcomes: a success reads in the seed's Swedish, like its other results.
     outcome_words = {"success": _("Lyckat (success)")}
 
@@ -100,11 +108,6 @@ class T10(BaseSystem):
 
     def options_after(self, roll, tables=None):
         return options_after.menu(roll, tables)
-
-    def tables_after(self, roll):
-        answer = roll.result.get("answer", {}) if isinstance(roll.result, dict) else {}
-        outcome = answer.get("outcome")
-        return [outcome] if roll.kind == "test" and outcome in self.table_purposes else []
 
     def view(self, data):
         return sheet.view(data)
