@@ -166,17 +166,6 @@ class System(Protocol):
     #: T10); the others read in the shared words (``rolls.labels.OUTCOME_LABELS``).
     outcome_words: Mapping[str, Any]
 
-    #: What a condition may change in this system's tests ({effect key: words}); {} when the
-    #: system's panel applies no conditions yet (rolls.conditions).
-    condition_effects: Mapping[str, Any]
-    #: The rules' own conditions, the GM's one-click list: dicts of ``key``, ``name``,
-    #: ``original`` (the seed's words, with the reader's translation beside them where the seed
-    #: is in another language: one message whose Polish keeps a Polish seed's words alone),
-    #: ``effect``, ``amount``, ``scope``, ``scope_name``,
-    #: ``lasts``, ``ends_with`` (rolls.models.Condition's fields).
-    condition_presets: tuple[Mapping[str, Any], ...]
-    #: The lowest and highest amount of one condition (AST's states: 1 to 10, never below 1).
-    condition_amounts: tuple[int, int]
     #: The dashboard's box of what the GM applies from the latest entries (Caerbannog's
     #: damage, healing and states): an object with ``template`` and ``context(campaign,
     #: session)``, None for no box.
@@ -196,17 +185,13 @@ class System(Protocol):
     ) -> Mapping[str, Any] | None:
         """The rules' menu after ``roll`` (T10's options, RULES.md 3.6), None when they have
         none: ``purpose``, ``why``, ``picks`` (how many to choose), ``options`` (``key``,
-        ``text``, ``original``, ``condition``: a key of ``condition_presets`` or ""),
+        ``text``, ``original``, ``condition``: a key of ``ConditionRules.presets`` or ""),
         ``picker`` ("player": the roller picks on their own panel, the GM only on their behalf;
         "gm": only the GM), ``counter_move`` (the GM may add a move of their own) and ``title``
         (what the roller's panel calls the menu). A menu of no options (``picks`` 0) offers the
         GM's counter-move alone. ``tables``: the campaign's random tables by purpose
         (``rolls.tables.random_tables.tables_by_purpose``): the options as they hold them; None for
         the rules' own lists."""
-
-    def condition_tests(self, condition: Any, campaign: Any) -> list[Mapping[str, Any]]:
-        """The tests a condition on the sheet offers in one click (FastTest's waking test):
-        dicts of ``label`` and ``roll`` (the panel's choices a click opens), [] for none."""
 
     #: Opposed tests between two sides (``rolls.opposed.rules.OpposedRules``), None when the rules
     #: have none (AST, T10).
@@ -344,9 +329,6 @@ class BaseSystem:
     outcome_words: ClassVar[Mapping[str, Any]] = {}
     opposed: Any = None
     group: Any = None
-    condition_effects: ClassVar[Mapping[str, Any]] = {}
-    condition_presets: ClassVar[tuple[Mapping[str, Any], ...]] = ()
-    condition_amounts: ClassVar[tuple[int, int]] = (-20, 20)
     gm_box: Any = None
     urls: ClassVar[Sequence[Any]] = ()
     has_options_after: ClassVar[bool] = False
@@ -424,9 +406,6 @@ class BaseSystem:
 
     def options_after(self, roll, tables=None):
         return None
-
-    def condition_tests(self, condition, campaign):
-        return []
 
 
 _REGISTRY: dict[str, System] = {}

@@ -34,6 +34,7 @@ from rolls.conditions.in_force import (
     active,
     as_source,
     concerns_words,
+    condition_rules,
     ends_with_words,
     for_test,
     name_words,
@@ -64,11 +65,12 @@ def _changed(character: Character) -> None:
 
 def check_spec(system, spec: Spec) -> None:
     """Refuse what the rules cannot apply (the forms say it first; this is the last word)."""
-    if spec.effect not in system.condition_effects:
+    rules = condition_rules(system)
+    if spec.effect not in rules.effects:
         raise ActionRefused(_("These rules have no conditions that change that."))
     if not spec.name.strip() or len(spec.name) > NAME_MAX:
         raise ActionRefused(_("Give the condition a name of at most 80 characters."))
-    low, high = system.condition_amounts
+    low, high = rules.amounts
     if not low <= spec.amount <= high or spec.amount == 0:
         raise ActionRefused(
             _("A condition of these rules changes a test by %(low)s to %(high)s, never by 0.")

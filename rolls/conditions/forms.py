@@ -11,14 +11,21 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.text import TextField
-from rolls.conditions.in_force import AMOUNT_MAX, NAME_MAX, Spec, preset_spec
+from rolls.conditions.in_force import (
+    AMOUNT_MAX,
+    NAME_MAX,
+    NO_CONDITIONS,
+    Spec,
+    condition_rules,
+    preset_spec,
+)
 from rolls.models import Condition
 from rolls.panels import Key
 from rolls.roll_options import OWN_MAX, too_many
 
 
 class PresetForm(forms.Form):
-    """One of the rules' own conditions (``System.condition_presets``), by its key."""
+    """One of the rules' own conditions (``ConditionRules.presets``), by its key."""
 
     preset = forms.ChoiceField(error_messages={"invalid_choice": "", "required": ""})
 
@@ -26,7 +33,7 @@ class PresetForm(forms.Form):
         # ``system`` may be left out only to look the form's fields over (the text rule's test).
         super().__init__(*args, **kwargs)
         self.system = system
-        presets = system.condition_presets if system is not None else ()
+        presets = condition_rules(system).presets if system is not None else ()
         self.fields["preset"].choices = [(p["key"], p["name"]) for p in presets]
         message = _("These rules have no such condition; reload the page to see theirs.")
         self.fields["preset"].error_messages = {"invalid_choice": message, "required": message}
@@ -85,7 +92,7 @@ class ConditionForm(forms.Form):
         # ``system`` may be left out only to look the form's fields over (the text rule's test).
         super().__init__(*args, **kwargs)
         self.system = system
-        effects = system.condition_effects if system is not None else {}
+        effects = condition_rules(system).effects if system is not None else {}
         self.fields["effect"].choices = list(effects.items())
 
     def clean_name(self) -> str:
@@ -98,7 +105,7 @@ class ConditionForm(forms.Form):
         amount = self.cleaned_data["amount"]
         if amount == 0:
             raise forms.ValidationError(_("A condition of 0 changes nothing; write −2, +1…"))
-        low, high = self.system.condition_amounts if self.system else (-AMOUNT_MAX, AMOUNT_MAX)
+        low, high = condition_rules(self.system).amounts if self.system else NO_CONDITIONS.amounts
         if not low <= amount <= high:
             raise forms.ValidationError(
                 _("A condition of these rules is from %(low)s to %(high)s.")

@@ -4,9 +4,9 @@ reader's language. Writing them is rolls.conditions.actions."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from django.db import connection
 from django.utils.translation import gettext as _
@@ -56,6 +56,40 @@ NAME_MAX = 80
 AMOUNT_MAX = 20
 
 
+def _no_tests(condition: Condition, campaign) -> list[Mapping[str, Any]]:
+    return []
+
+
+@dataclass(frozen=True)
+class ConditionRules:
+    """A system's part (``campaigns.systems.Part``): what a condition may change in its tests,
+    and the conditions its rules bring. Without it the system's panel applies no conditions."""
+
+    key: ClassVar[str] = "conditions"
+    #: What a condition may change in this system's tests ({effect key: words}), never empty.
+    effects: Mapping[str, Any]
+    #: The rules' own conditions, the GM's one-click list: dicts of ``key``, ``name``,
+    #: ``original`` (the seed's words, with the reader's translation beside them where the seed
+    #: is in another language: one message whose Polish keeps a Polish seed's words alone),
+    #: ``effect``, ``amount``, ``scope``, ``scope_name``, ``lasts``, ``ends_with``
+    #: (``rolls.models.Condition``'s fields).
+    presets: tuple[Mapping[str, Any], ...] = ()
+    #: The lowest and highest amount of one condition (AST's states: 1 to 10, never below 1).
+    amounts: tuple[int, int] = (-AMOUNT_MAX, AMOUNT_MAX)
+    #: The tests a condition on the sheet offers in one click (FastTest's waking test):
+    #: ``tests(condition, campaign)``, dicts of ``label`` and ``roll`` (the panel's choices a
+    #: click opens).
+    tests: Callable[[Condition, Any], list[Mapping[str, Any]]] = _no_tests
+
+
+#: A system without the part: no condition changes its tests.
+NO_CONDITIONS = ConditionRules(effects={})
+
+
+def condition_rules(system) -> ConditionRules:
+    return system.part(ConditionRules) or NO_CONDITIONS
+
+
 @dataclass(frozen=True)
 class Spec:
     """What a condition is, before it is on a sheet: the system's own (``preset``) or the GM's."""
@@ -71,8 +105,8 @@ class Spec:
 
 
 def preset_spec(system, key: str) -> Spec:
-    """The system's own condition ``key`` (``System.condition_presets``) as a Spec."""
-    for preset in system.condition_presets:
+    """The system's own condition ``key`` (``ConditionRules.presets``) as a Spec."""
+    for preset in condition_rules(system).presets:
         if preset["key"] == key:
             return Spec(
                 name=str(preset["name"])[:NAME_MAX],
@@ -166,7 +200,7 @@ def register_preset_words() -> None:
     the app once stored in the writer's language (an older entry's "until “stand up (resa
     dig)” succeeds"), which read in the reader's (``campaigns.stored_text``)."""
     for system in all_systems():
-        for preset in system.condition_presets:
+        for preset in condition_rules(system).presets:
             found = {f: preset[f] for f in PRESET_TEXTS if preset.get(f)}
             WORDS.update({preset_word(preset["key"], f): text for f, text in found.items()})
             stored_text.register(*(found[f] for f in ("ends_with", "scope_name") if f in found))

@@ -38,8 +38,8 @@ def card_context(campaign: Campaign, character: Character, **extra) -> dict:
         "character": character,
         "session": GameSession.objects.open_of(campaign.pk),
         "conditions": in_force.active(character),
-        "presets": campaign.rules.condition_presets,
-        "has_conditions": bool(campaign.rules.condition_effects),
+        "presets": in_force.condition_rules(campaign.rules).presets,
+        "has_conditions": bool(in_force.condition_rules(campaign.rules).effects),
         "condition_form": extra.pop("condition_form", None)
         or ConditionForm(system=campaign.rules, auto_id=f"cond-{character.pk}-%s"),
         **extra,
@@ -70,7 +70,7 @@ def add_condition(request: HttpRequest, campaign_id: int, pk: int) -> HttpRespon
     campaign = gm_campaign(request, campaign_id)
     character = get_object_or_404(Character, pk=pk, campaign=campaign)
     system = campaign.rules
-    if not system.condition_effects:
+    if not in_force.condition_rules(system).effects:
         return _card(request, campaign, character, status=409,
                      refusal=_("These rules apply no conditions to their tests yet."))  # fmt: skip
     form_class = PresetForm if "preset" in request.POST else ConditionForm

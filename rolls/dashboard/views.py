@@ -129,8 +129,8 @@ def party_context(campaign, session) -> dict[str, Any]:
         **turns_context(campaign, session),
         "marks_combat": "combat" in system.gm_controls,
         # The party card's conditions part (rolls/conditions/_card.html).
-        "presets": system.condition_presets,
-        "has_conditions": bool(system.condition_effects),
+        "presets": conditions_in_force.condition_rules(system).presets,
+        "has_conditions": bool(conditions_in_force.condition_rules(system).effects),
     }
 
 

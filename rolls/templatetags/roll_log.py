@@ -188,6 +188,6 @@ def condition_name(condition) -> str:
 
 @register.filter
 def condition_tests(condition) -> list:
-    """The tests a condition offers on the sheet in one click (``System.condition_tests``)."""
+    """The tests a condition offers on the sheet in one click (``ConditionRules.tests``)."""
     campaign = condition.character.campaign
-    return list(campaign.rules.condition_tests(condition, campaign))
+    return list(in_force.condition_rules(campaign.rules).tests(condition, campaign))

@@ -579,7 +579,7 @@ def test_the_gms_options_box_is_not_a_players_page(client, table):
 @pytest.mark.parametrize("system", [system.key for system in all_systems()])
 def test_every_systems_sheet_shows_its_conditions_box(client, make_table, system):
     """Every rule system now has conditions of its own, so every sheet shows the box."""
-    assert get_system(system).condition_effects
+    assert in_force.condition_rules(get_system(system)).effects
     table = make_table(system, characters=[("Hero", {})], players=1)
     client.force_login(table.players[0])
     url = reverse("character_detail", args=[table.campaign.pk, table.hero.pk])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.systems import BaseSystem, register
+from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard import party
 from rolls.engine import ast as engine
 from rolls.systems.ast import demo as demo_ast
@@ -17,20 +18,24 @@ from sheets.systems import ast as sheet
 class AST(BaseSystem):
     #: RULES.md 2.7 (issue 15): an outcome's temporary state is a condition, used and cleared
     #: by the next test it concerns: a positive one a white die, a negative one a test level.
-    condition_effects = {
-        "advantage": _("temporary advantage: white dice"),
-        "hindrance": _("temporary hindrance: test level"),
-    }
-    condition_amounts = (1, 10)
-    condition_presets = (
-        {"key": "ast_advantage", "name": _("temporary advantage (tymczasowy atut)"),
-         "original": _("tymczasowy atut (a temporary advantage)"), "effect": "advantage",
-         "amount": 1, "scope": "all",
-         "lasts": "next_test"},
-        {"key": "ast_hindrance", "name": _("temporary hindrance (tymczasowe utrudnienie)"),
-         "original": _("tymczasowe utrudnienie (a temporary hindrance)"), "effect": "hindrance",
-         "amount": 1,
-         "scope": "all", "lasts": "next_test"},
+    parts = (
+        ConditionRules(
+            effects={
+                "advantage": _("temporary advantage: white dice"),
+                "hindrance": _("temporary hindrance: test level"),
+            },
+            amounts=(1, 10),
+            presets=(
+                {"key": "ast_advantage", "name": _("temporary advantage (tymczasowy atut)"),
+                 "original": _("tymczasowy atut (a temporary advantage)"), "effect": "advantage",
+                 "amount": 1, "scope": "all",
+                 "lasts": "next_test"},
+                {"key": "ast_hindrance", "name": _("temporary hindrance (tymczasowe utrudnienie)"),
+                 "original": _("tymczasowe utrudnienie (a temporary hindrance)"),
+                 "effect": "hindrance", "amount": 1,
+                 "scope": "all", "lasts": "next_test"},
+            ),
+        ),
     )  # fmt: skip
 
     key = "ast"

@@ -136,7 +136,7 @@ def box_context(campaign, session, **extra) -> dict[str, Any]:
         "session": session,
         "result_offers": found,
         "result_party": party,
-        "result_states": get_system("caerbannog").condition_presets,
+        "result_states": in_force.condition_rules(get_system("caerbannog")).presets,
         "result_damaged": DAMAGED,
         **extra,
     }
@@ -154,7 +154,7 @@ class ApplyForm(forms.Form):
         party = Character.objects.filter(campaign=campaign) if campaign is not None else []
         self.characters = {character.pk: character for character in party}
         self.fields["target"].choices = [(pk, c.name) for pk, c in self.characters.items()]
-        states = get_system("caerbannog").condition_presets
+        states = in_force.condition_rules(get_system("caerbannog")).presets
         self.fields["apply"].choices = (
             [(f"{DAMAGE}:{key}", name) for key, name in DAMAGED.items()]
             + [(HEALING, HEALING)]
@@ -250,7 +250,7 @@ def _heal(roll, gm, target, amount, session) -> Roll:
 
 def _state(roll, gm, target, amount, key) -> Roll:
     system = get_system("caerbannog")
-    low, high = system.condition_amounts
+    low, high = in_force.condition_rules(system).amounts
     spec = replace(in_force.preset_spec(system, key), amount=min(max(amount, low), high))
     condition = conditions.add_condition(
         character=target, actor=gm, spec=spec, source_roll=roll, on_target=True

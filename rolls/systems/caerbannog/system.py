@@ -13,6 +13,7 @@ from campaigns.forms import CaerbannogSettings, OwnSettings
 from campaigns.sessions import scene_started
 from campaigns.system_settings import system_settings
 from campaigns.systems import BaseSystem, register
+from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard import party
 from rolls.dashboard.awards import Experience
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
@@ -70,11 +71,6 @@ STATES = (
 
 
 class Caerbannog(BaseSystem):
-    #: RULES.md 4 (issue 15): a state is a condition of its strength, hindering the tests it
-    #: concerns (one hindering factor each).
-    condition_effects = {"hindering_state": gettext_lazy("a state: hinders the test (strength)")}
-    condition_amounts = (1, 20)
-    condition_presets = STATES
     #: The GM applies a result (damage, healing, a state) from its entry (issue 15).
     gm_box = consequences.BOX
     #: The GM applies a test's result from the dashboard (consequence_views).
@@ -97,6 +93,13 @@ class Caerbannog(BaseSystem):
     # RULES.md 4.12: reactions only outside the character's own turn, once per round.
     turns = True
     parts = (
+        # RULES.md 4 (issue 15): a state is a condition of its strength, hindering the tests it
+        # concerns (one hindering factor each).
+        ConditionRules(
+            effects={"hindering_state": gettext_lazy("a state: hinders the test (strength)")},
+            amounts=(1, 20),
+            presets=STATES,
+        ),
         OwnSettings(
             "systems/caerbannog/settings.html",
             lambda campaign, settings, data=None: CaerbannogSettings(data, settings=settings),
@@ -174,7 +177,6 @@ class Caerbannog(BaseSystem):
             raise ActionRefused(str(error)) from error
         character.data, character.updated_at = saved.data, saved.updated_at
         return grant, before, after
-
 
 
 SYSTEM = register(Caerbannog())

@@ -9,6 +9,7 @@ from campaigns.forms import FastTestSettingsForm, OwnSettings
 from campaigns.sessions import session_ended
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
 from campaigns.systems import BaseSystem, register
+from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard import awards, party
 from rolls.dashboard.awards import Experience
 from rolls.engine import fasttest as engine
@@ -85,6 +86,10 @@ TABLES = TableRules(
 )
 
 
+def _waking_tests(condition, campaign):
+    # The waking test after falling unconscious, one click on the sheet.
+    return states.waking_tests(condition, system_settings(campaign)["skills"])
+
 
 def _called_test_kind(pending) -> str:
     # A wound test called after a combat wound is logged as one, and read once rolled.
@@ -124,17 +129,20 @@ class FastTest(BaseSystem):
         ),
         CalledTestKind(of=_called_test_kind),
         TABLES,
+        # Issue 15: penalty dice lasting beyond one test, and the character's state (unconscious,
+        # unconscious from exhaustion, dead) as conditions (rolls.systems.fasttest.states).
+        ConditionRules(
+            effects=states.EFFECTS,
+            presets=states.PRESETS,
+            amounts=states.AMOUNTS,
+            tests=_waking_tests,
+        ),
     )
     after_roll_strip = True
     #: The GM's after-roll strip, its wound and magic die, and a night's rest (gm_views).
     urls = urlpatterns
     wound_tracker = True
     opposed = OpposedRules(win_odds=fasttest_opposed.win_odds, resolve=opposed_outcome)
-    #: Issue 15: penalty dice lasting beyond one test, and the character's state (unconscious,
-    #: unconscious from exhaustion, dead) as conditions (rolls.systems.fasttest.states).
-    condition_effects = states.EFFECTS
-    condition_presets = states.PRESETS
-    condition_amounts = states.AMOUNTS
 
     def engine_faces(self, dice):
         return {
@@ -184,10 +192,6 @@ class FastTest(BaseSystem):
 
     def after_roll_items(self, campaign, session):
         return strip.strip_items(campaign, session)
-
-    def condition_tests(self, condition, campaign):
-        # The waking test after falling unconscious, one click on the sheet.
-        return states.waking_tests(condition, system_settings(campaign)["skills"])
 
 
 SYSTEM = register(FastTest())

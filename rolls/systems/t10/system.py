@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy
 from campaigns import stored_text
 from campaigns.systems import BaseSystem, register
 from rolls import labels
+from rolls.conditions.in_force import ConditionRules
 from rolls.engine import t10 as engine
 from rolls.systems.t10 import demo as demo_t10
 from rolls.systems.t10 import npc_test, panel
@@ -96,13 +97,16 @@ class T10(BaseSystem):
     parts = (
         # RULES.md 3.6: after a roll, the options to pick from, one list per result (our words).
         TableRules(purposes=options_after.PURPOSES, after=_tables_after, defaults=DEFAULT_TABLES),
+        #: What a T10 condition changes: dice in the pool, or the difficulty (RULES.md 3.6).
+        ConditionRules(
+            effects={"pool": _("dice in the pool"), "difficulty": _("difficulty")},
+            presets=CONDITIONS,
+        ),
     )
     # RULES.md's T10 outcomes: a success reads in the seed's Swedish, like its other results.
     outcome_words = {"success": _("Lyckat (success)")}
 
     #: What a T10 condition changes: dice in the pool, or the difficulty (RULES.md 3.6).
-    condition_effects = {"pool": _("dice in the pool"), "difficulty": _("difficulty")}
-    condition_presets = CONDITIONS
 
     has_options_after = True
 

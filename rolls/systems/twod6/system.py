@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 
 from campaigns.systems import BaseSystem, register
+from rolls.conditions.in_force import ConditionRules
 from rolls.engine import twod6 as engine
 from rolls.opposed.rules import OpposedRules, Outcome
 from rolls.systems.twod6 import demo as demo_twod6
@@ -28,7 +29,7 @@ class TwoD6(BaseSystem):
     #: RULES.md 5 (issue 15): a circumstance modifier lasting beyond one test is a condition of
     #: its category, joining the others before the category's clamp. The rules name none of
     #: their own, so the GM types them.
-    condition_effects = sheet.CATEGORY_LABELS
+    parts = (ConditionRules(effects=sheet.CATEGORY_LABELS),)
 
     key = "2d6"
     name = gettext_lazy("Post-apocalyptic 2d6")
