@@ -43,6 +43,11 @@ before_pending_roll = Signal()
 #: A test was rolled (``roll``): the system's rules follow through (FastTest reads a wound
 #: test; its receiver comes first), then what hangs on the test.
 after_pending_roll = Signal()
+#: An open test changed shape (a GM change, the player's draft) and so did what hangs on it.
+#: A receiver answers ``(fields, others)`` or None: the fields the test's event names besides
+#: it, and ``(pending, fields)`` of other tests whose own pages must be told too (rolls.opposed:
+#: the opposed test and its other side, whose odds follow this one).
+pending_shaped = Signal()
 
 
 @dataclass(frozen=True)
@@ -57,11 +62,6 @@ class CalledTestKind:
 def _roll_kind(system, pending: PendingTest) -> str:
     part = system.part(CalledTestKind)
     return part.of(pending) if part is not None else "test"
-#: An open test changed shape (a GM change, the player's draft) and so did what hangs on it.
-#: A receiver answers ``(fields, others)`` or None: the fields the test's event names besides
-#: it, and ``(pending, fields)`` of other tests whose own pages must be told too (rolls.opposed:
-#: the opposed test and its other side, whose odds follow this one).
-pending_shaped = Signal()
 
 
 def pending_event(pending: PendingTest, **fields: Any) -> dict[str, Any]:

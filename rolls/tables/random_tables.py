@@ -66,6 +66,7 @@ NO_TABLE_RULES = TableRules()
 def table_rules(system) -> TableRules:
     return system.part(TableRules) or NO_TABLE_RULES
 
+
 # The log's kind and label of a table roll; a table the rules call for after a roll, with what
 # for (``purpose_word``).
 labels.register(
@@ -174,9 +175,7 @@ class TableForm(forms.Form):
         # test); its purposes then are none but the default, and a bound form needs it.
         super().__init__(*args, **kwargs)
         self.campaign, self.table = campaign, table
-        rules = (
-            table_rules(get_system(campaign.system)) if campaign is not None else NO_TABLE_RULES
-        )
+        rules = table_rules(get_system(campaign.system)) if campaign is not None else NO_TABLE_RULES
         self.fields["purpose"].choices = [("", _("only when I roll it"))] + [
             (key, label) for key, label in rules.purposes.items()
         ]
