@@ -11,15 +11,13 @@ the typed values kept); with htmx each answers with the partial it changed, and 
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
@@ -36,20 +34,12 @@ from rolls.dashboard.views import (
     turns_context,
 )
 from rolls.gm_forms import CardPartForm, RollKeyForm
-from rolls.gm_parts import part_or_dashboard
+from rolls.gm_parts import dashboard_at, part_or_dashboard, sent_key
 from rolls.log.reading import entry_for
 from sheets.models import NPC, Character
 
 #: The event that makes the dashboard refresh the party (see static/js/dashboard.js).
 SHEET_CHANGED = "table:sheet"
-
-
-def _dashboard(campaign: Campaign, anchor: str) -> HttpResponse:
-    return redirect(reverse("dashboard", args=[campaign.pk]) + anchor)
-
-
-def _key(request: HttpRequest) -> uuid.UUID | None:
-    return RollKeyForm(request.POST).key_or_none()
 
 
 def _whole_dashboard(request, campaign, extra: dict[str, Any], status: int) -> HttpResponse:
@@ -94,7 +84,7 @@ def follow_free_roll(
 ) -> HttpResponse:
     """What the rules let the GM do after a player's free roll, from the dashboard's box."""
     campaign = gm_campaign(request, campaign_id)
-    key = _key(request)
+    key = sent_key(request)
     if key is None:
         return _readings(request, campaign, status=400, refusal=_("This request is malformed."))
     try:
@@ -150,7 +140,7 @@ def award_xp(request: HttpRequest, campaign_id: int) -> HttpResponse:
             note = _("+%(xp)s XP: %(names)s") % {"xp": form.cleaned_data["amount"], "names": names}
             if not request.htmx:
                 messages.success(request, note)
-                return _dashboard(campaign, "#awards")
+                return dashboard_at(campaign, "#awards")
             return _awards(request, campaign, changed=True, awards_note=note)
     if not request.htmx:
         return _whole_dashboard(request, campaign, {"xp_form": form}, status=422)
@@ -179,7 +169,7 @@ def award_experience_die(request: HttpRequest, campaign_id: int) -> HttpResponse
             note = _("+1 experience die: %(name)s") % {"name": given.character_name}
             if not request.htmx:
                 messages.success(request, note)
-                return _dashboard(campaign, f"#party-{given.character_id}" if card else "#awards")
+                return dashboard_at(campaign, f"#party-{given.character_id}" if card else "#awards")
             if card:
                 return card_part(request, campaign, given.character_id, changed=True)
             return _awards(request, campaign, changed=True, awards_note=note)
@@ -189,7 +179,7 @@ def award_experience_die(request: HttpRequest, campaign_id: int) -> HttpResponse
         if request.htmx and pk is not None:
             return card_part(request, campaign, pk, status=409, refusal=message)
         messages.error(request, message)
-        return _dashboard(campaign, "#party")
+        return dashboard_at(campaign, "#party")
     if not request.htmx:
         return _whole_dashboard(request, campaign, {"die_form": form}, status=422)
     return _awards(request, campaign, status=422, die_form=form)
@@ -228,7 +218,7 @@ def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     except ActionRefused as refusal:
         if not request.htmx:
             messages.error(request, str(refusal))
-            return _dashboard(campaign, f"#party-{pk}")
+            return dashboard_at(campaign, f"#party-{pk}")
         return card_part(request, campaign, pk, status=409, refusal=str(refusal))
     words = {"name": character.name, "round": fight.round}
     if turn is None:
@@ -240,7 +230,7 @@ def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         ) % {**words, "granted": granted, "before": before, "after": after}
     if not request.htmx:
         messages.success(request, note)
-        return _dashboard(campaign, f"#party-{pk}")
+        return dashboard_at(campaign, f"#party-{pk}")
     return card_part(request, campaign, pk, changed=turn is not None, note=note)
 
 
@@ -270,11 +260,11 @@ def new_round(request: HttpRequest, campaign_id: int) -> HttpResponse:
     except ActionRefused as refusal:
         if not request.htmx:
             messages.error(request, str(refusal))
-            return _dashboard(campaign, "#turns")
+            return dashboard_at(campaign, "#turns")
         return _turns(request, campaign, session, status=409, refusal=str(refusal))
     if not request.htmx:
         messages.success(request, _("Round %(round)s starts.") % {"round": fight.round})
-        return _dashboard(campaign, "#turns")
+        return dashboard_at(campaign, "#turns")
     return _turns(request, campaign, session)
 
 
@@ -307,7 +297,7 @@ def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     npc = get_object_or_404(NPC, pk=pk, campaign=campaign)
     form = npc_rolls.read_form(campaign.system, request.POST, npc)
     state: dict[str, Any] = {"npc_id": npc.pk, "form": form}
-    key = _key(request)
+    key = sent_key(request)
     status = 200
     if key is None:
         form.errors.setdefault("", []).append(_("This request is malformed; reload the page."))
@@ -328,7 +318,7 @@ def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
                 messages.success(request, _("Rolled for %(name)s (#%(seq)s).") % {
                     "name": npc.name, "seq": roll.seq,
                 })  # fmt: skip
-                return _dashboard(campaign, f"#npc-roll-{npc.pk}")
+                return dashboard_at(campaign, f"#npc-roll-{npc.pk}")
             state["rolled"] = entry_for(roll, request.user, campaign.is_gm(request.user))
     if not request.htmx:
         return _whole_dashboard(request, campaign, {"npc_roll": state}, status=status)

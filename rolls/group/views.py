@@ -142,6 +142,8 @@ def _act(request, campaign_id: int, do) -> HttpResponse:
 
 
 def _key(request) -> tuple[uuid.UUID, str]:
+    """The key and dice nonce a roll sent; a missing key gets a fresh one (the roll is made),
+    where a GM's tool refuses it (``rolls.gm_parts.sent_key``): a rule of its own."""
     sent = RollKeyForm(request.POST)
     return sent.key_or_none() or uuid.uuid4(), sent.sent_nonce() or ""
 

@@ -9,13 +9,10 @@ changed so the party refreshes. Their URLs are FastTest's ``System.urls`` (``url
 
 from __future__ import annotations
 
-import uuid
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
@@ -28,22 +25,13 @@ from rolls.dashboard.gm_views import SHEET_CHANGED, card_part
 from rolls.dashboard.views import after_roll_context, open_session
 from rolls.engine.fasttest_combat import WEAPON_CLASSES
 from rolls.gm_forms import RollKeyForm
-from rolls.gm_parts import part_or_dashboard
+from rolls.gm_parts import dashboard_at, part_or_dashboard, sent_key
 from rolls.models import Roll
 from rolls.systems.fasttest import rest
 from rolls.systems.fasttest.gm_forms import WoundForm
 from rolls.systems.fasttest.magic_die import roll_magic_die_after
 from rolls.systems.fasttest.wounds import apply_combat_wound
 from sheets.models import Character
-
-
-def _dashboard(campaign: Campaign, anchor: str) -> HttpResponse:
-    return redirect(reverse("dashboard", args=[campaign.pk]) + anchor)
-
-
-def _key(request: HttpRequest) -> uuid.UUID | None:
-    return RollKeyForm(request.POST).key_or_none()
-
 
 # --- After the roll -----------------------------------------------------------------------------
 
@@ -110,7 +98,7 @@ def apply_wound(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpRes
 def magic_die(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     parent = _fasttest_roll(campaign, roll_id)
-    key = _key(request)
+    key = sent_key(request)
     if key is None:
         return _strip(request, campaign, status=400, refusal=_("This request is malformed."))
     try:
@@ -151,7 +139,7 @@ def night_rest(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     except ActionRefused as refusal:
         if not request.htmx:
             messages.error(request, str(refusal))
-            return _dashboard(campaign, f"#party-{pk}")
+            return dashboard_at(campaign, f"#party-{pk}")
         return card_part(request, campaign, pk, status=409, refusal=str(refusal))
     if not request.htmx:
         messages.success(
@@ -159,5 +147,5 @@ def night_rest(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
             _("%(name)s rests: the magic die is now d%(die)s.")
             % {"name": character.name, "die": after},
         )
-        return _dashboard(campaign, f"#party-{pk}")
+        return dashboard_at(campaign, f"#party-{pk}")
     return card_part(request, campaign, pk, changed=True)
