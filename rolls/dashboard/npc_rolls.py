@@ -122,10 +122,11 @@ class Bounded(WholeNumber):
 
 class NPCTestPost(forms.Form):
     """The posted numbers of the system's form (``System.npc_fields``), what is tested and who
-    may see the roll, in that order (the order a refusal lists them)."""
+    may see the roll, in that order (the order a refusal lists them); under ``prefix`` when
+    the form is one part of a larger one (an opposed test's NPC side)."""
 
-    def __init__(self, data=None, specs: tuple[Field, ...] = ()) -> None:
-        super().__init__(data)
+    def __init__(self, data=None, specs: tuple[Field, ...] = (), prefix: str = "") -> None:
+        super().__init__(data, prefix=prefix)
         for spec in specs:
             self.fields[spec.name] = Bounded(spec)
         self.fields["what"] = Text()
@@ -151,11 +152,12 @@ class NPCTestPost(forms.Form):
         return visibility
 
 
-def read_form(system: str, post, npc: NPC | None = None) -> NPCRollForm:
-    """Read the posted form: every number within its bounds, then the engine's params."""
+def read_form(system: str, post, npc: NPC | None = None, prefix: str = "") -> NPCRollForm:
+    """Read the posted form (its fields under ``prefix``, a Django form's: ``npc`` reads
+    ``npc-what``): every number within its bounds, then the engine's params."""
     rules = get_system(system)
     specs = tuple(rules.npc_roll_fields(npc))
-    posted = NPCTestPost(post, specs)
+    posted = NPCTestPost(post, specs, prefix=prefix)
     valid = posted.is_valid()
     form = NPCRollForm(
         system=system,

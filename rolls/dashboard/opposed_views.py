@@ -6,7 +6,7 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -26,16 +26,11 @@ from rolls.opposed import settle
 from sheets.models import NPC, Character
 
 
-def _side_post(post, prefix: str, pk: int | None = None) -> QueryDict:
-    """The fields of one side's part of the form, without their prefix ("a-attribute"); the
-    dashboard's form names each character's fields ("a-12-attribute")."""
-    if pk is not None and any(name.startswith(f"{prefix}{pk}-") for name in post):
-        prefix = f"{prefix}{pk}-"
-    side = QueryDict(mutable=True)
-    for name in post:
-        if name.startswith(prefix):
-            side.setlist(name[len(prefix) :], post.getlist(name))
-    return side
+def _side_prefix(post, side: str, pk: int) -> str:
+    """The form prefix of one side's part of the form ("a" reads "a-attribute"); the
+    dashboard's form names each character's (or NPC's) fields ("a-12-attribute")."""
+    own = f"{side}-{pk}"
+    return own if any(name.startswith(f"{own}-") for name in post) else side
 
 
 @require_POST
@@ -65,7 +60,7 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if initiator is None:
         return _back(request, campaign, _("Choose the character who starts the opposed test."))
     a_target, wrong = system.panel.target_from_post(
-        _side_post(post, "a-", initiator.pk), initiator, campaign
+        post, initiator, campaign, prefix=_side_prefix(post, "a", initiator.pk)
     )
     opponent = npc = None
     b_target, npc_params, npc_sources = {}, None, None
@@ -78,11 +73,13 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return _back(request, campaign, _("Choose the opponent: another character or an NPC."))
     if opponent is not None:
         b_target, b_wrong = system.panel.target_from_post(
-            _side_post(post, "b-", opponent.pk), opponent, campaign
+            post, opponent, campaign, prefix=_side_prefix(post, "b", opponent.pk)
         )
         wrong += b_wrong
     else:
-        npc_form = npc_rolls.read_form(campaign.system, _side_post(post, "npc-", npc.pk), npc)
+        npc_form = npc_rolls.read_form(
+            campaign.system, post, npc, prefix=_side_prefix(post, "npc", npc.pk)
+        )
         wrong += [m for ms in npc_form.errors.values() for m in ms]
         npc_params, npc_sources = npc_form.params, npc_form.sources
     if wrong:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rolls.panels import Panel, posted, source
+from rolls.panels import Name, Panel, PanelForm, posted, source
 from sheets.systems import generic
 from tests.coin import engine
 
@@ -55,7 +55,15 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
     return [{"name": "attribute", "label": "Value", "type": "select", "choices": choices}]
 
 
-def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
-    target = {"attribute": posted(post).get("attribute", "")}
+class CoinCall(PanelForm):
+    """The GM's call as posted: the value that names the toss."""
+
+    attribute = Name()
+
+
+def target_from_post(
+    post, character, campaign, prefix: str = ""
+) -> tuple[dict[str, Any], list[str]]:
+    target = {"attribute": str(CoinCall(post, prefix=prefix).raw("attribute") or "")}
     wrong = [] if target["attribute"] in _values(character) else ["Not a value on this sheet."]
     return target, wrong

@@ -501,3 +501,160 @@ def test_the_markdown_export_says_who_won_an_opposed_test_with_no_empty_outcome_
     line = next(line for line in client.get(url).content.decode().splitlines() if "**#3**" in line)
     assert line.endswith("Ala beats Bartek by 0 — minor victory")
     assert "****" not in line
+
+
+# Each side reads its own fields -------------------------------------------------------------------
+# The dashboard's form holds every character's fields for both sides ("a-12-skill", "b-12-skill",
+# and an NPC's "npc-7-chance"): each side is read as a form under its own prefix, its side's and
+# its character's, and nothing else of the post reaches it.
+
+
+def test_each_side_reads_only_its_own_fields_of_the_dashboard_form(client, gm, twod6):
+    campaign, spotter, hider = twod6.campaign, twod6.characters[0], twod6.characters[1]
+    start(
+        client, gm, campaign, difficulty="15",
+        initiator=spotter.pk, opponent=f"character-{hider.pk}",
+        **{
+            f"a-{spotter.pk}-attribute": "Percepcja", f"a-{spotter.pk}-skill": "Przetrwanie",
+            f"b-{hider.pk}-attribute": "Zręczność", f"b-{hider.pk}-skill": "Skradanie",
+            # The other character's fields on each side, a side's own without the character,
+            # and plain ones: none of them is either side's.
+            f"a-{hider.pk}-attribute": "Percepcja", f"a-{hider.pk}-skill": "",
+            f"b-{spotter.pk}-attribute": "Percepcja", f"b-{spotter.pk}-skill": "",
+            "a-attribute": "Zręczność", "a-skill": "", "b-attribute": "Percepcja", "b-skill": "",
+            "attribute": "Zręczność", "skill": "",
+        },
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    a, b = opposed.initiator.target, opposed.opponent.target
+    assert (a["attribute"], a["skill"]) == ("Percepcja", "Przetrwanie")
+    assert (b["attribute"], b["skill"]) == ("Zręczność", "Skradanie")
+
+
+def test_a_side_without_its_characters_fields_reads_the_sides_own(client, gm, twod6):
+    campaign, spotter, hider = twod6.campaign, twod6.characters[0], twod6.characters[1]
+    start(
+        client, gm, campaign, difficulty="15",
+        initiator=spotter.pk, opponent=f"character-{hider.pk}",
+        **{
+            "a-attribute": "Percepcja", "a-skill": "Przetrwanie",
+            "b-attribute": "Zręczność", "b-skill": "Skradanie",
+            f"a-{hider.pk}-attribute": "Zręczność", f"b-{spotter.pk}-attribute": "Percepcja",
+            "attribute": "Zręczność", "skill": "",
+        },
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    a, b = opposed.initiator.target, opposed.opponent.target
+    assert (a["attribute"], a["skill"]) == ("Percepcja", "Przetrwanie")
+    assert (b["attribute"], b["skill"]) == ("Zręczność", "Skradanie")
+
+
+def test_a_wrong_field_of_the_other_character_refuses_neither_side(client, gm, twod6):
+    campaign, spotter, hider = twod6.campaign, twod6.characters[0], twod6.characters[1]
+    start(
+        client, gm, campaign, difficulty="15",
+        initiator=spotter.pk, opponent=f"character-{hider.pk}",
+        **{
+            f"a-{spotter.pk}-attribute": "Percepcja", f"b-{hider.pk}-attribute": "Zręczność",
+            f"a-{hider.pk}-attribute": "Nothing", f"b-{spotter.pk}-attribute": "Nothing",
+        },
+    )  # fmt: skip
+    assert OpposedTest.objects.count() == 1
+
+
+def test_a_wrong_field_of_a_sides_own_character_refuses_the_test(client, gm, twod6):
+    campaign, spotter, hider = twod6.campaign, twod6.characters[0], twod6.characters[1]
+    start(
+        client, gm, campaign, difficulty="15",
+        initiator=spotter.pk, opponent=f"character-{hider.pk}",
+        **{
+            f"a-{spotter.pk}-attribute": "Percepcja", f"b-{hider.pk}-attribute": "Nothing",
+            f"b-{spotter.pk}-attribute": "Zręczność", "b-attribute": "Zręczność",
+        },
+    )  # fmt: skip
+    assert not OpposedTest.objects.exists()
+
+
+def test_each_caerbannog_side_reads_only_its_own_places(client, gm, caerbannog):
+    """Caerbannog's call form names what is tested in places ("tested", "tested_2"...), read
+    through the form under the side's prefix like every other field."""
+    campaign, julio, rival = caerbannog.campaign, *caerbannog.characters[:2]
+    start(
+        client, gm, campaign,
+        initiator=julio.pk, opponent=f"character-{rival.pk}",
+        **{
+            f"a-{julio.pk}-tested": "skill:Atletyka", f"a-{julio.pk}-tested_2": "",
+            f"b-{rival.pk}-tested": "skill:Dociekliwość", f"b-{rival.pk}-tested_2": "",
+            f"a-{rival.pk}-tested": "skill:Jazda", f"b-{julio.pk}-tested": "skill:Jazda",
+            f"b-{julio.pk}-tested_2": "skill:Percepcja", "tested": "skill:Jazda",
+            "tested_2": "skill:Percepcja", "a-tested": "skill:Jazda", "b-tested": "skill:Jazda",
+        },
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    assert opposed.initiator.target["order"] == ["skill:Atletyka"]
+    assert opposed.opponent.target["order"] == ["skill:Dociekliwość"]
+
+
+def test_the_npc_side_reads_only_its_own_npcs_fields(client, gm, fasttest):
+    campaign, ala = fasttest.campaign, fasttest.characters[0]
+    troll = NPC.objects.create(campaign=campaign, name="Troll", traits=[])
+    ogre = NPC.objects.create(campaign=campaign, name="Ogre", traits=[])
+    start(
+        client, gm, campaign,
+        initiator=ala.pk, **{f"a-{ala.pk}-attribute": "BUDOWA", f"a-{ala.pk}-skill": "WALKA"},
+        opponent=f"npc-{troll.pk}",
+        **{
+            f"npc-{troll.pk}-chance": "5", f"npc-{troll.pk}-bonus": "1",
+            f"npc-{ogre.pk}-chance": "9", f"npc-{ogre.pk}-bonus": "0",
+            "npc-chance": "8", "chance": "7", "bonus": "3", "a-chance": "6",
+        },
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    assert opposed.npc == troll
+    assert (opposed.npc_params["attribute"], opposed.npc_params["bonus"]) == (5, 1)
+
+
+def test_a_called_spell_is_read_from_its_own_sides_fields(client, gm, make_table):
+    """FastTest's call form's spell difficulty is one of the form's fields too: each side's
+    from under its own prefix, a plain one ignored."""
+    from tests.web.test_fasttest_spells import CASTER, SETTINGS
+
+    table = make_table(
+        system="fasttest",
+        settings={"fasttest": SETTINGS},
+        characters=[("Ala", CASTER), ("Bartek", CASTER)],
+    )
+    campaign, ala, bartek = table.campaign, table.characters[0], table.characters[1]
+    start(
+        client, gm, campaign,
+        initiator=ala.pk, opponent=f"character-{bartek.pk}",
+        **{
+            f"a-{ala.pk}-attribute": "DUCH", f"a-{ala.pk}-spell_difficulty": "1",
+            f"b-{bartek.pk}-attribute": "DUCH", f"b-{bartek.pk}-spell_difficulty": "",
+            f"b-{ala.pk}-spell_difficulty": "3", f"a-{bartek.pk}-spell_difficulty": "3",
+            "spell_difficulty": "3",
+        },
+    )  # fmt: skip
+    opposed = OpposedTest.objects.get()
+    assert opposed.initiator.target["spell_difficulty"] == 1
+    assert "spell_difficulty" not in opposed.opponent.target
+
+
+def test_a_called_spell_out_of_range_on_one_side_refuses_the_test(client, gm, make_table):
+    from tests.web.test_fasttest_spells import CASTER, SETTINGS
+
+    table = make_table(
+        system="fasttest",
+        settings={"fasttest": SETTINGS},
+        characters=[("Ala", CASTER), ("Bartek", CASTER)],
+    )
+    campaign, ala, bartek = table.campaign, table.characters[0], table.characters[1]
+    start(
+        client, gm, campaign,
+        initiator=ala.pk, opponent=f"character-{bartek.pk}",
+        **{
+            f"a-{ala.pk}-attribute": "DUCH", f"b-{bartek.pk}-attribute": "DUCH",
+            f"b-{bartek.pk}-spell_difficulty": "9",
+        },
+    )  # fmt: skip
+    assert not OpposedTest.objects.exists()

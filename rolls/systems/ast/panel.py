@@ -309,7 +309,10 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
     return []
 
 
-def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
+def target_from_post(
+    post, character, campaign, prefix: str = ""
+) -> tuple[dict[str, Any], list[str]]:
+    """Nothing to read, under any ``prefix``: an AST call fixes nothing."""
     return {}, []
 
 

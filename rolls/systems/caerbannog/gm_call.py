@@ -157,6 +157,10 @@ class CallForm(PanelForm):
 
     skill = Names()
     defence = Names()
+    tested = Name()
+    tested_2 = Name()
+    tested_3 = Name()
+    tested_4 = Name()
     form = Name()
     difficulty = Name()
 
@@ -168,7 +172,7 @@ class CallForm(PanelForm):
 
     def places(self) -> list[str]:
         """The tokens of the places filled, in order, each once."""
-        return distinct([str(self.data.get(name) or "").strip() for name in PLACES])
+        return distinct([str(self.raw(name) or "").strip() for name in PLACES])
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -201,10 +205,10 @@ class CallForm(PanelForm):
         return cleaned
 
 
-def called_target(post, character) -> tuple[dict[str, Any], list[str]]:
-    """The target the GM chose as posted, and the messages saying what is wrong with it that the
-    sheet tells (``CallForm``); ``panel.target_from_post`` then checks it against the panel
-    built on it."""
-    called = CallForm(post, character=character)
+def called_target(post, character, prefix: str = "") -> tuple[dict[str, Any], list[str]]:
+    """The target the GM chose as posted (its fields under ``prefix``), and the messages saying
+    what is wrong with it that the sheet tells (``CallForm``); ``panel.target_from_post`` then
+    checks it against the panel built on it."""
+    called = CallForm(post, character=character, prefix=prefix)
     called.is_valid()  # cleaning reads the target and the sheet's refusals
     return called.target, list(called.non_field_errors())

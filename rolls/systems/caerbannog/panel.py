@@ -336,10 +336,13 @@ def _gm_ease_text(
     return words("factors_verdict", parts=joined(parts, "; "), verdict=words(_VERDICTS[ease]))
 
 
-def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
+def target_from_post(
+    post, character, campaign, prefix: str = ""
+) -> tuple[dict[str, Any], list[str]]:
     """The target the GM chose, or the messages saying what is wrong with it: the call as posted
-    (``gm_call.called_target``), then what the panel built on it refuses."""
-    target, wrong = gm_call.called_target(post, character)
+    (``gm_call.called_target``, its fields under ``prefix``), then what the panel built on it
+    refuses."""
+    target, wrong = gm_call.called_target(post, character, prefix)
     if wrong:
         return target, wrong
     panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})

@@ -154,3 +154,13 @@ class FastTestChoices(conditions.ConditionChoices, PanelForm):
         if cleaned.get("spell") and not cleaned.get("spell_name"):
             self.add_error("spell_name", _("Name the spell, so similar spells can be counted."))
         return cleaned
+
+
+class FastTestCall(PanelForm):
+    """The GM's call as posted (``panel.target_fields``): the attribute and skills as named
+    (the panel built on them refuses what the sheet does not hold), and a spell's difficulty
+    when the GM calls a spell."""
+
+    attribute = Name()
+    skill = Names()
+    spell_difficulty = spells.CalledDifficulty()

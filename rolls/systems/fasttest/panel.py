@@ -21,7 +21,7 @@ from rolls.engine.fasttest_sheet import spell_penalty
 from rolls.models import Roll, Visibility
 from rolls.panels import FollowUp, Limit, Panel, source
 from rolls.systems.fasttest import spells, states
-from rolls.systems.fasttest.choices import FastTestChoices
+from rolls.systems.fasttest.choices import FastTestCall, FastTestChoices
 from rolls.systems.fasttest.magic_die import (
     MAGIC_DIE,
     magic_die_odds,
@@ -359,14 +359,18 @@ def _target_fields(sheet, settings, skills) -> list[dict[str, Any]]:
     ]
 
 
-def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
-    """The target the GM chose, or the messages saying what is wrong with it."""
-    form = FastTestChoices(post)
+def target_from_post(
+    post, character, campaign, prefix: str = ""
+) -> tuple[dict[str, Any], list[str]]:
+    """The target the GM chose, or the messages saying what is wrong with it; its fields under
+    ``prefix`` (a Django form's: ``a`` reads ``a-attribute``)."""
+    form = FastTestCall(post, prefix=prefix)
     target = {
         "attribute": str(form.raw("attribute") or ""),
         "skill": [name for name in form.raw("skill") or [] if name],
     }
-    spell, wrong = spells.difficulty_from_post(post)
+    wrong = list(form.errors.get("spell_difficulty", []))
+    spell = form.cleaned.get("spell_difficulty")
     if spell is not None:
         target["spell_difficulty"] = spell
     panel = build(character, campaign, {}, pending={"target": target, "modifiers": {}})

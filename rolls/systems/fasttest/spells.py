@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django import forms
+from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -140,13 +142,20 @@ def target_fields(sheet, settings) -> list[dict[str, Any]]:
     ]
 
 
-def difficulty_from_post(post) -> tuple[int | None, list[str]]:
-    """The spell difficulty the GM chose on the call form: None for a plain test."""
-    raw = post.get("spell_difficulty", "") if hasattr(post, "get") else ""
-    if raw in ("", None):
-        return None, []
-    if isinstance(raw, str) and raw.isdigit() and 0 <= int(raw) <= CALLED_MAX:
-        return int(raw), []
-    return None, [
-        _("A called spell's difficulty is from 0 to %(max)s penalty dice.") % {"max": CALLED_MAX}
-    ]
+class CalledDifficulty(forms.Field):
+    """The spell difficulty the GM chose on the call form (``target_fields``' field): None for
+    a plain test (left empty), else 0 to ``CALLED_MAX`` penalty dice written as digits."""
+
+    def __init__(self) -> None:
+        super().__init__(required=False)
+
+    def clean(self, value: Any) -> int | None:
+        if value in ("", None):
+            return None
+        # isdecimal, not isdigit: "²" is a digit that int() refuses.
+        if isinstance(value, str) and value.isdecimal() and 0 <= int(value) <= CALLED_MAX:
+            return int(value)
+        raise ValidationError(
+            _("A called spell's difficulty is from 0 to %(max)s penalty dice.")
+            % {"max": CALLED_MAX}
+        )

@@ -295,10 +295,13 @@ class T10Target(PanelForm):
         return self.cleaned_data["skill"]
 
 
-def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
-    """The target the GM chose, or the messages saying what is wrong with it."""
+def target_from_post(
+    post, character, campaign, prefix: str = ""
+) -> tuple[dict[str, Any], list[str]]:
+    """The target the GM chose, or the messages saying what is wrong with it; its fields under
+    ``prefix`` (a Django form's: ``a`` reads ``a-attribute``)."""
     cleaned, _errors = sheet.validate(character.data, campaign, creating=False)
-    form = T10Target(post)
+    form = T10Target(post, prefix=prefix)
     form.attributes = {row["name"] for row in cleaned["attributes"]}
     form.skills = {row["name"] for row in cleaned["skills"]}
     target = {name: str(form.raw(name) or "") for name in ("attribute", "skill")}

@@ -336,9 +336,12 @@ def _helper_field(character, campaign) -> list[dict[str, Any]]:
     ]
 
 
-def target_from_post(post, character, campaign) -> tuple[dict[str, Any], list[str]]:
-    """The target the GM chose, or the messages saying what is wrong with it."""
-    form = TwoD6Choices(post)
+def target_from_post(
+    post, character, campaign, prefix: str = ""
+) -> tuple[dict[str, Any], list[str]]:
+    """The target the GM chose, or the messages saying what is wrong with it; its fields under
+    ``prefix`` (a Django form's: ``a`` reads ``a-attribute``)."""
+    form = TwoD6Choices(post, prefix=prefix)
     target = {
         "attribute": str(form.raw("attribute") or ""),
         "skill": str(form.raw("skill") or ""),
