@@ -40,8 +40,6 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
-from django.utils.translation import gettext_lazy
-
 
 @runtime_checkable
 class Engine(Protocol):
@@ -138,13 +136,6 @@ class System(Protocol):
     facts: tuple[str, ...]
     #: What the GM may change on a pending test (the dashboard's controls on its card).
     gm_controls: tuple[str, ...]
-    #: The rules allow something after a roll (``follow_ups`` and ``build_follow_up``).
-    has_follow_ups: bool
-    #: The rules let the GM do something after a test's roll (``gm_follow_ups``), called or
-    #: free (the dashboard's box of the latest free rolls, ``rolls.dashboard.gm_readings``).
-    has_gm_follow_ups: bool
-    #: Why the GM may do nothing after a roll the rules offer the GM nothing on.
-    gm_follow_up_refusal: Any
     #: A scene holds the GM's challenge points (AST).
     challenge_points: bool
     #: The dashboard shows the strip of what the GM may apply after a roll (FastTest): its
@@ -208,20 +199,6 @@ class System(Protocol):
 
     def vitals(self, data: Mapping[str, Any]) -> list[tuple[str, Any]]:
         """(label, value) pairs of a character's card on the GM's dashboard."""
-
-    def follow_ups(self, roll: Any, character: Any, campaign: Any) -> list[Any]:
-        """What the rules allow after ``roll`` now (``rolls.panels.FollowUp``), [] for none."""
-
-    def build_follow_up(self, kind: str, roll: Any, character: Any, campaign: Any, choices) -> Any:
-        """The panel of one follow-up offered by ``follow_ups``."""
-
-    def gm_follow_ups(self, roll: Any, character: Any, campaign: Any) -> list[Any]:
-        """What the rules let the GM do after ``roll`` (AST: read another die when hindered)."""
-
-    def build_gm_follow_up(
-        self, kind: str, roll: Any, character: Any, campaign: Any, choices
-    ) -> Any:
-        """The panel of one follow-up offered by ``gm_follow_ups``."""
 
     def npc_fields(self) -> tuple[Any, ...]:
         """The numbers of the GM's form for an NPC's own test
@@ -317,9 +294,6 @@ class BaseSystem:
     settings_defaults: ClassVar[Mapping[str, Any]] = {}
     facts: ClassVar[tuple[str, ...]] = ()
     gm_controls: ClassVar[tuple[str, ...]] = ()
-    has_follow_ups: ClassVar[bool] = False
-    has_gm_follow_ups: ClassVar[bool] = False
-    gm_follow_up_refusal: Any = gettext_lazy("That can no longer be done with this roll.")
     challenge_points: ClassVar[bool] = False
     after_roll_strip: ClassVar[bool] = False
     turns: ClassVar[bool] = False
@@ -367,18 +341,6 @@ class BaseSystem:
 
     def vitals(self, data):
         return list(SheetView(data).attributes)
-
-    def follow_ups(self, roll, character, campaign):
-        return []
-
-    def build_follow_up(self, kind, roll, character, campaign, choices):
-        raise LookupError(f"{self.key} offers no follow-up {kind!r}.")
-
-    def gm_follow_ups(self, roll, character, campaign):
-        return []
-
-    def build_gm_follow_up(self, kind, roll, character, campaign, choices):
-        raise LookupError(f"{self.key} offers the GM no follow-up {kind!r}.")
 
     def npc_fields(self):
         return ()

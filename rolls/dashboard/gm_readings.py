@@ -19,6 +19,7 @@ from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
 from rolls.actions import ActionRefused, roll_follow_up
 from rolls.models import Roll
+from rolls.panels import GmFollowUps
 
 #: How many of the open session's latest entries the box looks through, newest first.
 BOX_LENGTH = 10
@@ -34,8 +35,8 @@ _CALLED = (
 def box(campaign: Campaign, session: GameSession | None) -> list[dict[str, Any]]:
     """The latest free entries of characters on which the GM may act now, newest first, each
     with what is offered. Nothing in a system whose GM never acts after a roll."""
-    system = get_system(campaign.system)
-    if session is None or not session.is_open or not system.has_gm_follow_ups:
+    gm_follow_ups = get_system(campaign.system).part(GmFollowUps)
+    if session is None or not session.is_open or gm_follow_ups is None:
         return []
     latest = (
         Roll.objects.filter(
@@ -48,7 +49,7 @@ def box(campaign: Campaign, session: GameSession | None) -> list[dict[str, Any]]
     )  # fmt: skip
     items = []
     for roll in latest:
-        offers = system.gm_follow_ups(roll, roll.character, campaign)
+        offers = gm_follow_ups.offered(roll, roll.character, campaign)
         if offers:
             items.append({"roll": roll, "offers": offers})
     return items
@@ -60,13 +61,13 @@ def follow_free_roll(
     """The GM's follow-up ``kind`` of the free entry ``roll_id`` (the one the GM's page showed):
     refused when the rules offer it nothing, when the GM already acted on it, or when something
     followed it since the page showed it (a re-roll: the GM acts on the newest entry)."""
-    system = get_system(campaign.system)
+    gm_follow_ups = get_system(campaign.system).part(GmFollowUps)
     roll = (
         Roll.objects.select_related("session", "character")
         .filter(pk=roll_id, session__campaign=campaign, character__isnull=False)
         .first()
     )
-    if roll is None or not system.has_gm_follow_ups:
+    if roll is None or gm_follow_ups is None:
         raise ActionRefused(_("That can no longer be done with this roll."))
     if not roll.session.is_open:
         raise ActionRefused(_("This session has ended; the GM's choices are made during play."))
@@ -83,10 +84,10 @@ def follow_free_roll(
                 _("#%(seq)s has changed since your page showed it (#%(new)s followed it): "
                   "look again.") % {"seq": roll.seq, "new": after.seq}
             )  # fmt: skip
-        offered = {f.kind for f in system.gm_follow_ups(roll, roll.character, campaign)}
+        offered = {f.kind for f in gm_follow_ups.offered(roll, roll.character, campaign)}
         if kind not in offered:
-            raise ActionRefused(str(system.gm_follow_up_refusal))
-        panel = system.build_gm_follow_up(kind, roll, roll.character, campaign, choices)
+            raise ActionRefused(str(gm_follow_ups.refusal))
+        panel = gm_follow_ups.build(kind, roll, roll.character, campaign, choices)
         if not panel.ready:
             raise ActionRefused(" ".join(m for ms in panel.errors.values() for m in ms))
         return panel

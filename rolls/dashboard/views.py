@@ -27,7 +27,7 @@ from rolls.live.presence import log_context
 from rolls.log.payload import roll_payload
 from rolls.models import PendingTest
 from rolls.opposed.shown import dashboard_view as opposed_view
-from rolls.panels import gm_limits
+from rolls.panels import GmFollowUps, gm_follow_ups_after, gm_limits
 from rolls.pending import actions as pending_actions
 from rolls.tables.views import box_context as tables_context  # the tables box, as it shows
 from sheets import actions as sheet_actions
@@ -83,12 +83,12 @@ def _card(campaign, test: PendingTest) -> dict[str, Any]:
     system = get_system(campaign.system)
     if test.status == PendingTest.Status.ROLLED:
         card = {"test": test, "rolled": roll_payload(test.roll)}
-        if system.has_gm_follow_ups:
+        if system.part(GmFollowUps) is not None:
             # What followed the roll (a re-roll, a die read instead) is where the test stands
             # now, and what the GM may do next is done to that entry.
             latest = pending_actions.latest_entry(test.roll)
             card["latest"] = roll_payload(latest) if latest.pk != test.roll_id else None
-            card["gm_follow_ups"] = system.gm_follow_ups(latest, test.character, campaign)
+            card["gm_follow_ups"] = gm_follow_ups_after(system, latest, test.character, campaign)
         return card
     panel = pending_actions.card_panel(system, campaign, test)
     return {
@@ -189,10 +189,10 @@ def after_roll_context(campaign, session) -> dict[str, Any]:
 
 def gm_readings_context(campaign, session) -> dict[str, Any]:
     """The GM's box of the latest free rolls the rules let the GM act on (AST: hindered)."""
-    rules = get_system(campaign.system)
-    items = gm_readings.box(campaign, session) if rules.has_gm_follow_ups else []
+    on = get_system(campaign.system).part(GmFollowUps) is not None
+    items = gm_readings.box(campaign, session) if on else []
     return {
-        "campaign": campaign, "session": session, "gm_follow_ups_on": rules.has_gm_follow_ups,
+        "campaign": campaign, "session": session, "gm_follow_ups_on": on,
         "gm_reading_items": items,
     }  # fmt: skip
 

@@ -23,6 +23,7 @@ from rolls.opposed.actions import (
     side_roll,
 )
 from rolls.opposed.rules import OpposedRules, rules_of
+from rolls.panels import follow_ups_after
 from rolls.pending.actions import card_panel, pending_view
 
 
@@ -172,7 +173,7 @@ def settle_view(character, user) -> dict[str, Any] | None:
     if mine:
         offered = [
             f
-            for f in get_system(campaign.system).follow_ups(final, character, campaign)
+            for f in follow_ups_after(get_system(campaign.system), final, character, campaign)
             if not initiator_only(final, f.kind)
         ]
         if side == "a" and rules.declared is not None:

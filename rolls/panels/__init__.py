@@ -15,11 +15,12 @@ value cannot override it, and each refusal is the rule's own sentence at its fie
 then goes from the clean choices to the params, the sources and the odds.
 
 Where the rules allow something after a roll (a re-roll, a boost, heroic effort), the system
-says so (``System.has_follow_ups``) and offers ``follow_ups(roll, character, campaign) ->
-list[FollowUp]`` (what may be done now with that roll: an empty list when nothing may) and
-``build_follow_up(kind, roll, character, campaign, choices) -> Panel``, a panel whose
-``resolver`` re-reads or re-rolls the parent's dice. The follow-up is logged as its own entry
-linked to the roll it follows; entries are never edited.
+has a ``FollowUps`` part (below): ``offered(roll, character, campaign) -> list[FollowUp]``
+(what may be done now with that roll: an empty list when nothing may) and ``build(kind, roll,
+character, campaign, choices) -> Panel``, a panel whose ``resolver`` re-reads or re-rolls the
+parent's dice; where they let the GM act after a roll (AST), a ``GmFollowUps`` part of the same
+shape. The follow-up is logged as its own entry linked to the roll it follows; entries are
+never edited.
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import QueryDict
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from config.text import TextField, text_problem
 
@@ -80,6 +82,45 @@ class FollowUp:
     kind: str
     label: str
     fields: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class FollowUps:
+    """A system's part (``campaigns.systems.Part``): what the rules allow the roller after a
+    roll (a re-roll, a boost, heroic effort)."""
+
+    key: ClassVar[str] = "follow_ups"
+    #: ``offered(roll, character, campaign) -> list[FollowUp]``: what may be done now.
+    offered: Callable[..., list[FollowUp]]
+    #: ``build(kind, roll, character, campaign, choices) -> Panel``: the panel of one of them.
+    build: Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class GmFollowUps:
+    """A system's part (``campaigns.systems.Part``): what the rules let the GM do after a
+    test's roll, called or free (AST: read another die when hindered); the dashboard's box of
+    the latest free rolls shows it (``rolls.dashboard.gm_readings``)."""
+
+    key: ClassVar[str] = "gm_follow_ups"
+    #: ``offered(roll, character, campaign) -> list[FollowUp]``: what the GM may do now.
+    offered: Callable[..., list[FollowUp]]
+    #: ``build(kind, roll, character, campaign, choices) -> Panel``.
+    build: Callable[..., Any]
+    #: Why the GM may do nothing after a roll the rules offer the GM nothing on.
+    refusal: Any = gettext_lazy("That can no longer be done with this roll.")
+
+
+def follow_ups_after(system, roll, character, campaign) -> list[FollowUp]:
+    """What the rules allow the roller after ``roll`` now, [] for a system without any."""
+    part = system.part(FollowUps)
+    return part.offered(roll, character, campaign) if part is not None else []
+
+
+def gm_follow_ups_after(system, roll, character, campaign) -> list[FollowUp]:
+    """What the rules let the GM do after ``roll`` now, [] for a system without any."""
+    part = system.part(GmFollowUps)
+    return part.offered(roll, character, campaign) if part is not None else []
 
 
 def not_on_sheet(name: str) -> str:

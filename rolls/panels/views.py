@@ -29,7 +29,7 @@ from rolls.opposed.settle import settle_refusal as opposed_settle_refusal
 from rolls.opposed.settle import settled_in_turn as opposed_settled_in_turn
 from rolls.opposed.shown import panel_view as opposed_panel_view
 from rolls.opposed.shown import settle_view as opposed_settle_view
-from rolls.panels import posted, with_target
+from rolls.panels import FollowUps, follow_ups_after, posted, with_target
 from rolls.panels.requests import (
     MALFORMED,
     FollowUpRequest,
@@ -98,7 +98,7 @@ def _rolled_for(request, roll, character, campaign) -> tuple[dict | None, list]:
     # An opposed test's side settled in turn: its settling box offers what may follow it.
     if opposed_settled_in_turn(roll):
         return entry, []
-    offered = get_system(campaign.system).follow_ups(roll, character, campaign)
+    offered = follow_ups_after(get_system(campaign.system), roll, character, campaign)
     return entry, [f for f in offered if not opposed_initiator_only(roll, f.kind)]
 
 
@@ -430,20 +430,21 @@ def test_follow_up(
         return refuse(400, asked.errors["key"][0])
 
     def build():
-        offered = {f.kind for f in system.follow_ups(parent, character, campaign)}
+        offered = {f.kind for f in follow_ups.offered(parent, character, campaign)}
         if kind not in offered:
             raise actions.ActionRefused(_("That can no longer be done with this roll."))
         if opposed_initiator_only(parent, kind):
             raise actions.ActionRefused(_("Only the initiator of an opposed test may do that."))
         if refusal := opposed_settle_refusal(parent):
             raise actions.ActionRefused(refusal)
-        panel = system.build_follow_up(kind, parent, character, campaign, choices)
+        panel = follow_ups.build(kind, parent, character, campaign, choices)
         if not panel.ready:
             messages = [m for field_messages in panel.errors.values() for m in field_messages]
             raise actions.ActionRefused(" ".join(messages))
         return panel
 
-    if not system.has_follow_ups:
+    follow_ups = system.part(FollowUps)
+    if follow_ups is None:
         return refuse(409, _("Nothing can follow a roll in this system."))
     try:
         roll, _created = actions.roll_follow_up(

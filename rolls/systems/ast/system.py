@@ -8,6 +8,7 @@ from campaigns.systems import BaseSystem, register
 from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard import party
 from rolls.engine import ast as engine
+from rolls.panels import FollowUps, GmFollowUps
 from rolls.systems.ast import demo as demo_ast
 from rolls.systems.ast import follow_ups as after
 from rolls.systems.ast import npc_test, panel
@@ -19,6 +20,8 @@ class AST(BaseSystem):
     #: RULES.md 2.7 (issue 15): an outcome's temporary state is a condition, used and cleared
     #: by the next test it concerns: a positive one a white die, a negative one a test level.
     parts = (
+        FollowUps(after.follow_ups, after.build_follow_up),
+        GmFollowUps(after.gm_follow_ups, after.build_gm_follow_up, after.GM_NOTHING_TO_CHOOSE),
         ConditionRules(
             effects={
                 "advantage": _("temporary advantage: white dice"),
@@ -48,10 +51,7 @@ class AST(BaseSystem):
     rules_page = RULES_PAGE
     facts = ("level", "mode", "extra_and", "funt_gained")
     gm_controls = panel.GM_CONTROLS
-    has_follow_ups = True
     # RULES.md (AST): hindered, the GM reads the white die (from the card of the rolled test).
-    has_gm_follow_ups = True
-    gm_follow_up_refusal = after.GM_NOTHING_TO_CHOOSE
     # RULES.md (AST): at the start of each scene the GM gets one point per player.
     challenge_points = True
 
@@ -64,18 +64,6 @@ class AST(BaseSystem):
 
     def vitals(self, data):
         return party.ast_vitals(self.view(data))
-
-    def follow_ups(self, roll, character, campaign):
-        return after.follow_ups(roll, character, campaign)
-
-    def build_follow_up(self, kind, roll, character, campaign, choices):
-        return after.build_follow_up(kind, roll, character, campaign, choices)
-
-    def gm_follow_ups(self, roll, character, campaign):
-        return after.gm_follow_ups(roll, character, campaign)
-
-    def build_gm_follow_up(self, kind, roll, character, campaign, choices):
-        return after.build_gm_follow_up(kind, roll, character, campaign, choices)
 
     def npc_fields(self):
         return npc_test.FIELDS

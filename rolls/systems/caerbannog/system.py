@@ -19,6 +19,7 @@ from rolls.dashboard.awards import Experience
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed.rules import OpposedRules, Outcome
+from rolls.panels import FollowUps
 from rolls.systems.caerbannog import blind, consequences, follow_ups, gm_call, npc_test, panel
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import group as group_rules
@@ -89,10 +90,10 @@ class Caerbannog(BaseSystem):
     settings_defaults = {"pd_rozmach": [], "reaction_costs": []}
     facts = ("kept", "result", "przebicia", "rozmach_gained", "rozmach", "heroic_cost")
     gm_controls = gm_call.GM_CONTROLS
-    has_follow_ups = True
     # RULES.md 4.12: reactions only outside the character's own turn, once per round.
     turns = True
     parts = (
+        FollowUps(follow_ups.follow_ups, follow_ups.build_follow_up),
         # RULES.md 4 (issue 15): a state is a condition of its strength, hindering the tests it
         # concerns (one hindering factor each).
         ConditionRules(
@@ -139,12 +140,6 @@ class Caerbannog(BaseSystem):
 
     def vitals(self, data):
         return party.caerbannog_vitals(self.view(data))
-
-    def follow_ups(self, roll, character, campaign):
-        return follow_ups.follow_ups(roll, character, campaign)
-
-    def build_follow_up(self, kind, roll, character, campaign, choices):
-        return follow_ups.build_follow_up(kind, roll, character, campaign, choices)
 
     def npc_fields(self):
         return npc_test.FIELDS

@@ -15,6 +15,7 @@ from rolls.dashboard.awards import Experience
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.opposed.rules import OpposedRules, Outcome
+from rolls.panels import FollowUps
 from rolls.pending.actions import CalledTestKind, after_pending_roll
 from rolls.systems.fasttest import demo as demo_fasttest
 from rolls.systems.fasttest import magic_die, npc_test, panel, rest, states, strip, wounds
@@ -117,8 +118,8 @@ class FastTest(BaseSystem):
     }
     facts = ("chance_raw", "chance", "net")
     gm_controls = panel.GM_CONTROLS
-    has_follow_ups = True
     parts = (
+        FollowUps(panel.follow_ups, panel.build_follow_up),
         OwnSettings("systems/fasttest/settings.html", FastTestSettingsForm.for_campaign),
         Experience(
             path=("xp",),
@@ -155,12 +156,6 @@ class FastTest(BaseSystem):
 
     def vitals(self, data):
         return party.fasttest_vitals(self.view(data))
-
-    def follow_ups(self, roll, character, campaign):
-        return panel.follow_ups(roll, character, campaign)
-
-    def build_follow_up(self, kind, roll, character, campaign, choices):
-        return panel.build_follow_up(kind, roll, character, campaign, choices)
 
     def npc_fields(self):
         return npc_test.FIELDS
