@@ -10,6 +10,10 @@ A system without sheet templates of its own may use the generic ones
   in the JSON shape of ``Character.data``; values that do not parse stay as the typed strings so
   the form can show them again with their error. It must also accept a post holding only some
   fields (one section's form, see ``SECTIONS``): what is missing comes back empty, never raises.
+  The module reads the post through Django forms declared beside it, never by hand: a field's
+  name and reading are a form field (``sheet_forms.Typed``, ``Number``, ``Ticked`` in a
+  ``SheetForm``), a list's rows a formset of ``RowForm`` (``sheet_forms.read_rows``; the rows of
+  free named lists are ``named_lists.NamedRow``). These forms refuse nothing: ``validate`` does.
 - ``validate(data, campaign, *, creating: bool) -> tuple[dict, dict[str, list[str]]]``: the cleaned
   data and the errors keyed by the form field's name (``""`` for the sheet as a whole). Creation
   applies the system's creation rules (FastTest: attributes sum to 20 and so on); later edits keep

@@ -25,13 +25,14 @@ from rolls.engine import ast as engine
 from . import Section, Total
 from .named_lists import (
     NamedListSheet,
+    NamedRow,
     add_error,
     check_int,
     clean_rows,
-    rows_from_post,
     rows_of,
     whole_number,
 )
+from .sheet_forms import SheetForm, Typed, read_rows
 
 FORM_TEMPLATE = "sheets/ast/form.html"
 SHEET_TEMPLATE = "sheets/ast/sheet.html"
@@ -134,16 +135,22 @@ def default_data(campaign) -> dict[str, Any]:
     return data
 
 
+class ValuedRow(NamedRow):
+    """A negative state: its name and the test level it adds (a blank row shows the default)."""
+
+    value = Typed(initial=str(STATE_DEFAULT))
+
+
+class FuntForm(SheetForm):
+    funt = Typed()
+
+
 def data_from_post(post: Mapping[str, Any], campaign) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    for spec in LISTS:
-        if spec.valued:
-            rows = rows_from_post(post, spec.key, ("name", "value"), {"value": str(STATE_DEFAULT)})
-        else:
-            rows = rows_from_post(post, spec.key, ("name",))
-        data[spec.key] = rows
-    funt = post.get("funt", "")
-    data["funt"] = funt if isinstance(funt, str) else ""
+    data: dict[str, Any] = {
+        spec.key: read_rows(post, spec.key, ValuedRow if spec.valued else NamedRow)
+        for spec in LISTS
+    }
+    data["funt"] = FuntForm(post).values()["funt"]
     return data
 
 

@@ -27,7 +27,8 @@ from campaigns.systems import SheetView
 from config.text import text_problem
 from rolls.engine.caerbannog import ROZMACH_MAX, SKILL_DICE
 from sheets.systems import Section, Total
-from sheets.systems.checks import Errors, bounded, is_int, number, row_indexes
+from sheets.systems.checks import Errors, bounded, is_int
+from sheets.systems.sheet_forms import Number, RowForm, SheetForm, Typed, read_rows
 
 FORM_TEMPLATE = "sheets/caerbannog/form.html"
 SHEET_TEMPLATE = "sheets/caerbannog/sheet.html"
@@ -176,26 +177,47 @@ def default_data(campaign) -> dict:
 # Reading the form ---------------------------------------------------------------------------
 
 
+class CaerbannogForm(SheetForm):
+    """The sheet's numbers: ``std_<index>`` (printed skills), ``bonus_<category>``,
+    ``defence_<index>`` and ``res_<key>``; the written-in skills are rows (``AddedSkillRow``)."""
+
+    def __init__(self, data=None, **kwargs):
+        super().__init__(data, **kwargs)
+        names = (
+            *(f"std_{index}" for index in range(len(STANDARD_SKILLS))),
+            *(f"bonus_{category}" for category in CATEGORIES),
+            *(f"defence_{index}" for index in range(len(DEFENCE_NAMES))),
+            *(f"res_{key}" for key, _label, _bounds in RESOURCES),
+        )
+        for name in names:
+            self.fields[name] = Number()
+
+
+class AddedSkillRow(RowForm):
+    """A specialist or mystic skill as typed: ``<category>_<index>_name`` and ``_level``."""
+
+    separator = "_"
+    index_digits = 3
+    name = Typed(strip=True)
+    level = Number()
+
+
 def data_from_post(post, campaign) -> dict:
+    values = CaerbannogForm(post).values()
     skills: list[dict[str, Any]] = [
-        {"name": name, "category": category, "level": number(post.get(f"std_{index}"))}
+        {"name": name, "category": category, "level": values[f"std_{index}"]}
         for index, (name, category) in enumerate(STANDARD_SKILLS)
     ]
     for category in ADDED_CATEGORIES:
-        for index in row_indexes(post, f"{category}_"):
-            name = (post.get(f"{category}_{index}_name") or "").strip()
-            level = (post.get(f"{category}_{index}_level") or "").strip()
-            if name or level:
-                skills.append({"name": name, "category": category, "level": number(level)})
+        skills += [
+            {"name": row["name"], "category": category, "level": row["level"]}
+            for row in read_rows(post, category, AddedSkillRow)
+        ]
     return {
         "skills": skills,
-        "category_bonuses": {
-            category: number(post.get(f"bonus_{category}")) for category in CATEGORIES
-        },
-        "defences": {
-            name: number(post.get(f"defence_{index}")) for index, name in enumerate(DEFENCE_NAMES)
-        },
-        "resources": {key: number(post.get(f"res_{key}")) for key, _label, _bounds in RESOURCES},
+        "category_bonuses": {category: values[f"bonus_{category}"] for category in CATEGORIES},
+        "defences": {name: values[f"defence_{index}"] for index, name in enumerate(DEFENCE_NAMES)},
+        "resources": {key: values[f"res_{key}"] for key, _label, _bounds in RESOURCES},
     }
 
 

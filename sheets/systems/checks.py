@@ -16,17 +16,6 @@ def number(raw: str | None) -> int | str:
         return text
 
 
-def row_indexes(post, prefix: str) -> list[int]:
-    """The row numbers present in a form, from field names like ``trait_3_name``."""
-    indexes = set()
-    for key in post:
-        if key.startswith(prefix):
-            head = key[len(prefix) :].split("_", 1)[0]
-            if head.isdigit() and len(head) <= 3:
-                indexes.add(int(head))
-    return sorted(indexes)
-
-
 def is_int(value: Any) -> bool:
     # JSON true/false are ints to Python; on a sheet they are a forged value, not a number.
     return isinstance(value, int) and not isinstance(value, bool)

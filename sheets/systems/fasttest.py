@@ -32,7 +32,8 @@ from config.text import text_problem
 from rolls.engine import fasttest_combat
 from rolls.engine.fasttest_sheet import MAGIC_DICE, development_cost, starting_magic_die
 from sheets.systems import Section, Total
-from sheets.systems.checks import Errors, bounded, is_int, number, row_indexes
+from sheets.systems.checks import Errors, bounded, is_int, number
+from sheets.systems.sheet_forms import Number, RowForm, SheetForm, Ticked, Typed, read_rows
 
 FORM_TEMPLATE = "sheets/fasttest/form.html"
 SHEET_TEMPLATE = "sheets/fasttest/sheet.html"
@@ -224,35 +225,55 @@ def default_data(campaign) -> dict:
 # Reading the form ---------------------------------------------------------------------------
 
 
+class MagicDie(Typed):
+    """The magic die as chosen (``"8"``, typed ``"d8"`` too): its sides, None for none."""
+
+    def to_python(self, value: Any) -> Any:
+        raw = super().to_python(value).strip().lower().removeprefix("d")
+        return None if raw in ("", "none") else number(raw)
+
+
+class FastTestForm(SheetForm):
+    """The sheet's fields (``attr_<name>``, ``skill_<index>`` of the campaign's skills, ``flaw``
+    and the boxes of their own); the traits are rows (``TraitRow``). Armor, XP, experience dice
+    and the magic die are read only when the post holds them (their own boxes)."""
+
+    flaw = Typed(strip=True, empty_value=None)
+    armor = Number(if_sent=True)
+    xp = Number(if_sent=True)
+    experience_dice = Number(if_sent=True)
+    magic_die = MagicDie(if_sent=True)
+
+    def __init__(self, data=None, *, skills: list[str] | tuple[str, ...] = (), **kwargs):
+        super().__init__(data, **kwargs)
+        for name in ATTRIBUTES:
+            self.fields[f"attr_{name}"] = Number()
+        for index in range(len(skills)):
+            self.fields[f"skill_{index}"] = Number()
+
+
+class TraitRow(RowForm):
+    """A trait as typed: ``trait_<index>_name``, ``_level`` and ``_magic`` (a ticked box)."""
+
+    separator = "_"
+    index_digits = 3
+    name = Typed(strip=True)
+    level = Number()
+    magic = Ticked(value="on")
+
+
 def data_from_post(post, campaign) -> dict:
+    names = skill_names(campaign)
+    values = FastTestForm(post, skills=names).values()
     data: dict[str, Any] = {
-        "attributes": {name: number(post.get(f"attr_{name}")) for name in ATTRIBUTES},
-        "skills": {
-            name: number(post.get(f"skill_{index}"))
-            for index, name in enumerate(skill_names(campaign))
-        },
-        "flaw": (post.get("flaw") or "").strip() or None,
+        "attributes": {name: values[f"attr_{name}"] for name in ATTRIBUTES},
+        "skills": {name: values[f"skill_{index}"] for index, name in enumerate(names)},
+        "flaw": values["flaw"],
+        "traits": read_rows(post, "trait", TraitRow),
     }
-    traits = []
-    for index in row_indexes(post, "trait_"):
-        name = (post.get(f"trait_{index}_name") or "").strip()
-        level = (post.get(f"trait_{index}_level") or "").strip()
-        if not name and not level:
-            continue  # a blank row of the form
-        traits.append(
-            {
-                "name": name,
-                "level": number(level),
-                "magic": post.get(f"trait_{index}_magic") == "on",
-            }
-        )
-    data["traits"] = traits
-    for key in ("armor", "xp", "experience_dice"):
-        if key in post:
-            data[key] = number(post.get(key))
-    if "magic_die" in post:
-        raw = (post.get("magic_die") or "").strip().lower().removeprefix("d")
-        data["magic_die"] = None if raw in ("", "none") else number(raw)
+    for key in ("armor", "xp", "experience_dice", "magic_die"):
+        if key in values:
+            data[key] = values[key]
     return data
 
 

@@ -13,7 +13,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from . import Total
-from .named_lists import clean_rows, rows_from_post, rows_of, whole_number
+from .named_lists import ValueRow, clean_rows, rows_of, whole_number
+from .sheet_forms import read_rows
 
 FORM_TEMPLATE = "sheets/generic/form.html"
 SHEET_TEMPLATE = "sheets/generic/sheet.html"
@@ -30,7 +31,7 @@ def default_data(campaign) -> dict[str, Any]:
 
 
 def data_from_post(post: Mapping[str, Any], campaign) -> dict[str, Any]:
-    return {"attributes": rows_from_post(post, "attributes", ("name", "value"))}
+    return {"attributes": read_rows(post, "attributes", ValueRow)}
 
 
 def validate(data: Any, campaign, *, creating: bool) -> tuple[dict[str, Any], dict[str, list[str]]]:

@@ -1,10 +1,12 @@
 """Free lists of named rows on a sheet, read from a form or from imported JSON and checked.
 
-Shared by the sheets whose entries players name themselves (AST, T10, 2d6). A row's form fields
-are named ``<list>-<index>-<field>``; a row whose name is blank and whose other fields are blank
-or still show their blank-row defaults is left out, and a ticked ``<list>-<index>-remove`` drops
-the row. Every check answers ``(value, None)`` or ``(None, message)`` so each module can key the
-message to the field where the player typed the value.
+Shared by the sheets whose entries players name themselves (AST, T10, 2d6). Each module declares
+its rows as forms (``NamedRow`` subclasses, read with ``sheet_forms.read_rows``): a row's form
+fields are named ``<list>-<index>-<field>``; a row whose name is blank and whose other fields are
+blank or still show their blank-row defaults (the field's ``initial``) is left out, and a ticked
+``<list>-<index>-remove`` drops the row. Every check answers ``(value, None)`` or
+``(None, message)`` so each module can key the message to the field where the player typed the
+value.
 """
 
 from __future__ import annotations
@@ -18,52 +20,29 @@ from django.utils.translation import gettext as _
 from campaigns.systems import SheetView
 from config.text import text_problem
 
+from .sheet_forms import RowForm, Ticked, Typed
+
 #: Longest name of an entry: a line on a paper sheet ("Ciało: silny", "Walka toporem").
 NAME_MAX = 60
 
-# At most four digits: a forged index can neither be huge nor cost a long int conversion.
-_INDEX = r"([0-9]{1,4})"
 # A whole number as typed: optional sign (the typographic minus too), at most six digits.
 _WHOLE = re.compile(r"^[+\-\u2212]?[0-9]{1,6}$")
 
 
-def rows_from_post(
-    post: Mapping[str, Any],
-    key: str,
-    fields: Sequence[str],
-    blank_defaults: Mapping[str, str] | None = None,
-) -> list[dict[str, str]]:
-    """The rows of list ``key`` as typed, in index order, without blank or removed rows.
+class NamedRow(RowForm):
+    """A row of a free list as typed: its name, the fields a subclass adds (text as typed, for
+    ``clean_rows`` to check) and its remove box. A field's ``initial`` is what its blank row shows
+    before anything is typed (the form's ``defaults``), so such a row still counts as blank."""
 
-    ``fields`` are the row's field names, the name field first; ``blank_defaults`` are the values
-    a blank row shows before anything is typed (a select always sends one), so such a row still
-    counts as blank.
-    """
-    blank_defaults = blank_defaults or {}
-    pattern = re.compile(rf"^{re.escape(key)}-{_INDEX}-({'|'.join(map(re.escape, fields))})$")
-    typed: dict[int, dict[str, str]] = {}
-    for name in post:
-        match = pattern.match(name)
-        if match:
-            typed.setdefault(int(match.group(1)), {})[match.group(2)] = _text(post, name)
-    rows = []
-    for index in sorted(typed):
-        if _text(post, f"{key}-{index}-remove"):
-            continue
-        row = {field: typed[index].get(field, "") for field in fields}
-        name_blank = not row[fields[0]].strip()
-        rest_blank = all(
-            row[field].strip() == "" or row[field] == blank_defaults.get(field)
-            for field in fields[1:]
-        )
-        if not (name_blank and rest_blank):
-            rows.append(row)
-    return rows
+    name = Typed()
+    remove = Ticked()
+    remove_field = "remove"
 
 
-def _text(post: Mapping[str, Any], name: str) -> str:
-    value = post.get(name, "")
-    return value if isinstance(value, str) else ""
+class ValueRow(NamedRow):
+    """The most common row: a name and its value (``<list>-<index>-value``)."""
+
+    value = Typed()
 
 
 def rows_of(data: Mapping[str, Any], key: str, value_field: str = "value") -> Any:

@@ -24,7 +24,16 @@ from django.utils.translation import gettext_lazy as _
 from rolls.engine import t10 as engine
 
 from . import Section, Total
-from .named_lists import NamedListSheet, clean_rows, rows_from_post, rows_of, signed, whole_number
+from .named_lists import (
+    NamedListSheet,
+    NamedRow,
+    ValueRow,
+    clean_rows,
+    rows_of,
+    signed,
+    whole_number,
+)
+from .sheet_forms import Typed, read_rows
 
 FORM_TEMPLATE = "sheets/t10/form.html"
 SHEET_TEMPLATE = "sheets/t10/sheet.html"
@@ -70,12 +79,18 @@ def default_data(campaign) -> dict[str, Any]:
     return {"attributes": [], "skills": [], "equipment": []}
 
 
+class ItemRow(NamedRow):
+    """An item: its name and the dice it adds (a blank row shows 0)."""
+
+    dice = Typed(initial="0")
+
+
+#: The form's rows of each list.
+ROWS: dict[str, type[NamedRow]] = {"attributes": ValueRow, "skills": ValueRow, "equipment": ItemRow}
+
+
 def data_from_post(post: Mapping[str, Any], campaign) -> dict[str, Any]:
-    return {
-        "attributes": rows_from_post(post, "attributes", ("name", "value")),
-        "skills": rows_from_post(post, "skills", ("name", "value")),
-        "equipment": rows_from_post(post, "equipment", ("name", "dice"), {"dice": "0"}),
-    }
+    return {key: read_rows(post, key, row) for key, row in ROWS.items()}
 
 
 def validate(data: Any, campaign, *, creating: bool) -> tuple[dict[str, Any], dict[str, list[str]]]:

@@ -31,14 +31,16 @@ from rolls.engine import twod6 as engine
 from . import Section, Total
 from .named_lists import (
     NamedListSheet,
+    NamedRow,
+    ValueRow,
     check_row,
     clean_rows,
     one_of,
-    rows_from_post,
     rows_of,
     signed,
     whole_number,
 )
+from .sheet_forms import Typed, read_rows
 
 FORM_TEMPLATE = "sheets/twod6/form.html"
 SHEET_TEMPLATE = "sheets/twod6/sheet.html"
@@ -106,18 +108,31 @@ def default_data(campaign) -> dict[str, Any]:
     return {"attributes": [], "skills": [], "specialisations": [], "advantages": []}
 
 
+class SpecialisationRow(NamedRow):
+    """A specialisation: its name and the skill it belongs to."""
+
+    skill = Typed()
+
+
+class AdvantageRow(NamedRow):
+    """An advantage or weakness: its name, category (a blank row's select shows the default)
+    and modifier."""
+
+    category = Typed(initial=DEFAULT_CATEGORY)
+    modifier = Typed()
+
+
+#: The form's rows of each list.
+ROWS: dict[str, type[NamedRow]] = {
+    "attributes": ValueRow,
+    "skills": ValueRow,
+    "specialisations": SpecialisationRow,
+    "advantages": AdvantageRow,
+}
+
+
 def data_from_post(post: Mapping[str, Any], campaign) -> dict[str, Any]:
-    return {
-        "attributes": rows_from_post(post, "attributes", ("name", "value")),
-        "skills": rows_from_post(post, "skills", ("name", "value")),
-        "specialisations": rows_from_post(post, "specialisations", ("name", "skill")),
-        "advantages": rows_from_post(
-            post,
-            "advantages",
-            ("name", "category", "modifier"),
-            {"category": DEFAULT_CATEGORY},
-        ),
-    }
+    return {key: read_rows(post, key, row) for key, row in ROWS.items()}
 
 
 def _skill_names(raw: Any) -> dict[str, str]:
