@@ -200,23 +200,6 @@ class System(Protocol):
     def vitals(self, data: Mapping[str, Any]) -> list[tuple[str, Any]]:
         """(label, value) pairs of a character's card on the GM's dashboard."""
 
-    def npc_fields(self) -> tuple[Any, ...]:
-        """The numbers of the GM's form for an NPC's own test
-        (``rolls.dashboard.npc_rolls.Field``)."""
-
-    def npc_params(self, values: Mapping[str, int]) -> tuple[dict[str, Any], list[dict]]:
-        """The engine's params and the log's sources for an NPC's test typed by the GM."""
-
-    def npc_stat_names(self, campaign: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The attributes and skills an NPC may carry as full stats, like a player's sheet
-        (FastTest's second kind of NPC); ((), ()) when NPCs are only trait lists."""
-
-    def npc_roll_fields(self, npc: Any) -> tuple[Any, ...]:
-        """The GM's form for this NPC's test: ``npc_fields``, or one that reads its stats."""
-
-    def npc_roll_params(self, values: Mapping[str, int], npc: Any):
-        """``npc_params`` for this NPC: its stats read where its form offers them."""
-
     def card_tools(self, character: Any, campaign: Any) -> dict[str, Any]:
         """The GM's tools on a party card (a night's rest), no query."""
 
@@ -341,21 +324,6 @@ class BaseSystem:
 
     def vitals(self, data):
         return list(SheetView(data).attributes)
-
-    def npc_fields(self):
-        return ()
-
-    def npc_params(self, values):
-        return dict(values), []
-
-    def npc_stat_names(self, campaign):
-        return (), ()
-
-    def npc_roll_fields(self, npc):
-        return self.npc_fields()
-
-    def npc_roll_params(self, values, npc):
-        return self.npc_params(values)
 
     def card_tools(self, character, campaign):
         return {}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -141,6 +143,16 @@ def trait_formset(data=None, traits: list[dict[str, Any]] | None = None) -> Base
 #: creation rules (a troll's BUDOWA 9): whatever the engine reads, chance overflow included.
 STAT_ATTRIBUTE_MIN, STAT_ATTRIBUTE_MAX = 1, 12
 STAT_SKILL_MIN, STAT_SKILL_MAX = -5, 5
+
+
+@dataclass(frozen=True)
+class NpcStats:
+    """A system's part (``campaigns.systems.Part``): an NPC may carry stats like a player's
+    sheet (FastTest's second kind of NPC), typed in ``NPCStatsForm``."""
+
+    key: ClassVar[str] = "npc_stats"
+    #: ``names(campaign) -> (attributes, skills)``: the stats such an NPC carries.
+    names: Callable[[Any], tuple[tuple[str, ...], tuple[str, ...]]]
 
 
 class NPCStatsForm(forms.Form):

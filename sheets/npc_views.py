@@ -19,7 +19,14 @@ from campaigns.models import Campaign
 from campaigns.systems import get_system
 from sheets import actions
 from sheets.models import NPC
-from sheets.npc_forms import BLANK_TRAIT_ROWS, NPCForm, NPCStatsForm, QuickNPCForm, trait_formset
+from sheets.npc_forms import (
+    BLANK_TRAIT_ROWS,
+    NPCForm,
+    NpcStats,
+    NPCStatsForm,
+    QuickNPCForm,
+    trait_formset,
+)
 from sheets.npc_parse import TRAITS_MAX, format_npc_line
 
 
@@ -95,7 +102,8 @@ def _typed_again(request: HttpRequest):
 
 def _stats_form(request: HttpRequest, campaign: Campaign, npc: NPC | None) -> NPCStatsForm:
     """The NPC's full stats, where the campaign's system allows NPCs like players."""
-    names = get_system(campaign.system).npc_stat_names(campaign)
+    stats = get_system(campaign.system).part(NpcStats)
+    names = stats.names(campaign) if stats is not None else ((), ())
     if request.method == "POST":
         return NPCStatsForm(request.POST, names=names)
     return NPCStatsForm(names=names, stats=npc.stats if npc else None)

@@ -6,7 +6,7 @@ plain FastTest test. The other systems get one small form each, mapped to the en
 Caerbannog a skill level (three dice of its size), a difficulty and easing; T10 a pool and a
 difficulty; AST white dice and what is added to the test level; 2d6 attribute, skill and
 difficulty. Each system's form and its params are in its own folder
-(``rolls/systems/<key>/npc_test.py``, ``System.npc_fields`` and ``System.npc_params``); this
+(``rolls/systems/<key>/npc_test.py``, listed as the system's ``NpcTests`` part); this
 module reads and rolls any of them. The engine checks the params again; nothing is rolled that it
 refuses. A difficulty takes the same range as the system's called tests (its panel's
 ``GM_LIMITS``).
@@ -15,8 +15,9 @@ refuses. A difficulty takes the same range as the system's called tests (its pan
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -50,6 +51,39 @@ class Field:
     choices: tuple[tuple[int, Any], ...] = ()
 
 
+def _typed_as_they_are(values: Mapping[str, int]) -> tuple[dict[str, Any], list[dict]]:
+    return dict(values), []
+
+
+@dataclass(frozen=True)
+class NpcTests:
+    """A system's part (``campaigns.systems.Part``): the GM's form for an NPC's own test and
+    the engine's params it makes; ``for_npc`` where an NPC may carry stats like a player's
+    (FastTest's second kind of NPC), read in place of the plain form's numbers."""
+
+    key: ClassVar[str] = "npc_tests"
+    #: The numbers of the form.
+    fields: tuple[Field, ...] = ()
+    #: ``params(values) -> (engine params, the log's sources)`` of the numbers typed.
+    params: Callable[[Mapping[str, int]], tuple[dict[str, Any], list[dict]]] = _typed_as_they_are
+    #: ``for_npc(npc) -> NpcTests | None``: the form of this NPC's stats, None for the plain one.
+    for_npc: Callable[[NPC | None], NpcTests | None] | None = None
+
+    def of(self, npc: NPC | None) -> NpcTests:
+        """The form for ``npc``: its own where it carries stats, else this one."""
+        own = self.for_npc(npc) if self.for_npc is not None and npc is not None else None
+        return own or self
+
+
+#: A system without the part: a form of no numbers, its values the params as they are.
+NO_NPC_TESTS = NpcTests()
+
+
+def npc_tests(system, npc: NPC | None = None) -> NpcTests:
+    """The GM's form of an NPC's test in ``system`` (for ``npc``, where it has its own)."""
+    return (system.part(NpcTests) or NO_NPC_TESTS).of(npc)
+
+
 VISIBILITIES = (
     (Visibility.HIDDEN, Visibility.HIDDEN.label),
     (Visibility.PUBLIC, Visibility.PUBLIC.label),
@@ -79,7 +113,7 @@ class NPCRollForm:
                 "value": self.values.get(spec.name, spec.default),
                 "errors": self.errors.get(spec.name, []),
             }
-            for spec in get_system(self.system).npc_roll_fields(self.npc)
+            for spec in npc_tests(get_system(self.system), self.npc).fields
         ]
 
     @property
@@ -89,7 +123,7 @@ class NPCRollForm:
 
 def blank_form(system: str, npc: NPC | None = None) -> NPCRollForm:
     """The form before the GM types anything, with the odds of its defaults."""
-    fields = get_system(system).npc_roll_fields(npc)
+    fields = npc_tests(get_system(system), npc).fields
     form = NPCRollForm(system=system, values={f.name: f.default for f in fields}, npc=npc)
     _ready(form)
     return form
@@ -121,7 +155,7 @@ class Bounded(WholeNumber):
 
 
 class NPCTestPost(forms.Form):
-    """The posted numbers of the system's form (``System.npc_fields``), what is tested and who
+    """The posted numbers of the system's form (``NpcTests.fields``), what is tested and who
     may see the roll, in that order (the order a refusal lists them); under ``prefix`` when
     the form is one part of a larger one (an opposed test's NPC side)."""
 
@@ -155,8 +189,7 @@ class NPCTestPost(forms.Form):
 def read_form(system: str, post, npc: NPC | None = None, prefix: str = "") -> NPCRollForm:
     """Read the posted form (its fields under ``prefix``, a Django form's: ``npc`` reads
     ``npc-what``): every number within its bounds, then the engine's params."""
-    rules = get_system(system)
-    specs = tuple(rules.npc_roll_fields(npc))
+    specs = tuple(npc_tests(get_system(system), npc).fields)
     posted = NPCTestPost(post, specs, prefix=prefix)
     valid = posted.is_valid()
     form = NPCRollForm(
@@ -176,7 +209,7 @@ def read_form(system: str, post, npc: NPC | None = None, prefix: str = "") -> NP
 def _ready(form: NPCRollForm) -> None:
     """The engine's params, sources and exact odds of the form's values, or its refusal."""
     rules = get_system(form.system)
-    params, sources = rules.npc_roll_params(form.values, form.npc)
+    params, sources = npc_tests(rules, form.npc).params(form.values)
     try:
         parsed = rules.engine.parse_params(params)
         answer = rules.engine.odds(parsed)

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from campaigns.systems import BaseSystem, register
 from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard import party
+from rolls.dashboard.npc_rolls import NpcTests
 from rolls.engine import ast as engine
 from rolls.panels import FollowUps, GmFollowUps
 from rolls.systems.ast import demo as demo_ast
@@ -20,6 +21,7 @@ class AST(BaseSystem):
     #: RULES.md 2.7 (issue 15): an outcome's temporary state is a condition, used and cleared
     #: by the next test it concerns: a positive one a white die, a negative one a test level.
     parts = (
+        NpcTests(npc_test.FIELDS, npc_test.params),
         FollowUps(after.follow_ups, after.build_follow_up),
         GmFollowUps(after.gm_follow_ups, after.build_gm_follow_up, after.GM_NOTHING_TO_CHOOSE),
         ConditionRules(
@@ -64,12 +66,6 @@ class AST(BaseSystem):
 
     def vitals(self, data):
         return party.ast_vitals(self.view(data))
-
-    def npc_fields(self):
-        return npc_test.FIELDS
-
-    def npc_params(self, values):
-        return npc_test.params(values)
 
 
 SYSTEM = register(AST())

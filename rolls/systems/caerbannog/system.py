@@ -16,6 +16,7 @@ from campaigns.systems import BaseSystem, register
 from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard import party
 from rolls.dashboard.awards import Experience
+from rolls.dashboard.npc_rolls import NpcTests
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed.rules import OpposedRules, Outcome
@@ -93,6 +94,7 @@ class Caerbannog(BaseSystem):
     # RULES.md 4.12: reactions only outside the character's own turn, once per round.
     turns = True
     parts = (
+        NpcTests(npc_test.FIELDS, npc_test.params),
         FollowUps(follow_ups.follow_ups, follow_ups.build_follow_up),
         # RULES.md 4 (issue 15): a state is a condition of its strength, hindering the tests it
         # concerns (one hindering factor each).
@@ -140,12 +142,6 @@ class Caerbannog(BaseSystem):
 
     def vitals(self, data):
         return party.caerbannog_vitals(self.view(data))
-
-    def npc_fields(self):
-        return npc_test.FIELDS
-
-    def npc_params(self, values):
-        return npc_test.params(values)
 
     def card_tools(self, character, campaign):
         # RULES.md: in combat the PD table's Rozmach comes at the start of the character's turn;

@@ -12,6 +12,7 @@ from campaigns.systems import BaseSystem, register
 from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard import awards, party
 from rolls.dashboard.awards import Experience
+from rolls.dashboard.npc_rolls import NpcTests
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.opposed.rules import OpposedRules, Outcome
@@ -23,6 +24,7 @@ from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
 from rolls.systems.fasttest.sheet_actions import rename_skills
 from rolls.systems.fasttest.urls import urlpatterns
 from rolls.tables.random_tables import TableRules
+from sheets.npc_forms import NpcStats
 from sheets.systems import fasttest as sheet
 
 
@@ -92,6 +94,17 @@ def _waking_tests(condition, campaign):
     return states.waking_tests(condition, system_settings(campaign)["skills"])
 
 
+def _npc_with_stats(npc) -> NpcTests | None:
+    """The test of an NPC with stats like a player's, None for a trait list."""
+    if npc_test.stats(npc) is None:
+        return None
+    skills = tuple(system_settings(npc.campaign)["skills"])
+    return NpcTests(
+        npc_test.stat_fields(npc, skills),
+        lambda values: npc_test.stat_params(values, npc, skills),
+    )
+
+
 def _called_test_kind(pending) -> str:
     # A wound test called after a combat wound is logged as one, and read once rolled.
     return "wound_test" if wounds.is_wound_test(pending) else "test"
@@ -120,6 +133,10 @@ class FastTest(BaseSystem):
     gm_controls = panel.GM_CONTROLS
     parts = (
         FollowUps(panel.follow_ups, panel.build_follow_up),
+        # The seed allows two kinds of NPC: a trait list (penalty dice against the players) or
+        # stats like a player's, rolled by the GM with the same engine.
+        NpcTests(npc_test.FIELDS, npc_test.params, for_npc=_npc_with_stats),
+        NpcStats(lambda campaign: (sheet.ATTRIBUTES, tuple(system_settings(campaign)["skills"]))),
         OwnSettings("systems/fasttest/settings.html", FastTestSettingsForm.for_campaign),
         Experience(
             path=("xp",),
@@ -156,31 +173,6 @@ class FastTest(BaseSystem):
 
     def vitals(self, data):
         return party.fasttest_vitals(self.view(data))
-
-    def npc_fields(self):
-        return npc_test.FIELDS
-
-    def npc_params(self, values):
-        return npc_test.params(values)
-
-    # The seed allows two kinds of NPC: a trait list (penalty dice against the players) or
-    # stats like a player's, rolled by the GM with the same engine.
-    def npc_stat_names(self, campaign):
-        return sheet.ATTRIBUTES, tuple(system_settings(campaign)["skills"])
-
-    def npc_roll_fields(self, npc):
-        if npc_test.stats(npc) is None:
-            return self.npc_fields()
-        return npc_test.stat_fields(npc, self._skills(npc))
-
-    def npc_roll_params(self, values, npc):
-        if npc_test.stats(npc) is None:
-            return self.npc_params(values)
-        return npc_test.stat_params(values, npc, self._skills(npc))
-
-    @staticmethod
-    def _skills(npc):
-        return tuple(system_settings(npc.campaign)["skills"])
 
     def card_tools(self, character, campaign):
         return {"rest": rest.rest_preview(character, campaign)}

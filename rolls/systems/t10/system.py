@@ -8,6 +8,7 @@ from campaigns import stored_text
 from campaigns.systems import BaseSystem, register
 from rolls import labels
 from rolls.conditions.in_force import ConditionRules
+from rolls.dashboard.npc_rolls import NpcTests
 from rolls.engine import t10 as engine
 from rolls.systems.t10 import demo as demo_t10
 from rolls.systems.t10 import npc_test, panel
@@ -95,6 +96,7 @@ class T10(BaseSystem):
     gm_controls = panel.GM_CONTROLS
 
     parts = (
+        NpcTests(npc_test.FIELDS, npc_test.params),
         # RULES.md 3.6: after a roll, the options to pick from, one list per result (our words).
         TableRules(purposes=options_after.PURPOSES, after=_tables_after, defaults=DEFAULT_TABLES),
         #: What a T10 condition changes: dice in the pool, or the difficulty (RULES.md 3.6).
@@ -115,12 +117,6 @@ class T10(BaseSystem):
 
     def view(self, data):
         return sheet.view(data)
-
-    def npc_fields(self):
-        return npc_test.FIELDS
-
-    def npc_params(self, values):
-        return npc_test.params(values)
 
 
 SYSTEM = register(T10())

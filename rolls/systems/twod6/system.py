@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy
 
 from campaigns.systems import BaseSystem, register
 from rolls.conditions.in_force import ConditionRules
+from rolls.dashboard.npc_rolls import NpcTests
 from rolls.engine import twod6 as engine
 from rolls.opposed.rules import OpposedRules, Outcome
 from rolls.systems.twod6 import demo as demo_twod6
@@ -29,7 +30,10 @@ class TwoD6(BaseSystem):
     #: RULES.md 5 (issue 15): a circumstance modifier lasting beyond one test is a condition of
     #: its category, joining the others before the category's clamp. The rules name none of
     #: their own, so the GM types them.
-    parts = (ConditionRules(effects=sheet.CATEGORY_LABELS),)
+    parts = (
+        ConditionRules(effects=sheet.CATEGORY_LABELS),
+        NpcTests(npc_test.FIELDS, npc_test.params),
+    )
 
     key = "2d6"
     name = gettext_lazy("Post-apocalyptic 2d6")
@@ -48,12 +52,6 @@ class TwoD6(BaseSystem):
 
     def view(self, data):
         return sheet.view(data)
-
-    def npc_fields(self):
-        return npc_test.FIELDS
-
-    def npc_params(self, values):
-        return npc_test.params(values)
 
 
 SYSTEM = register(TwoD6())
