@@ -184,13 +184,6 @@ class System(Protocol):
         (``rolls.tables.random_tables.tables_by_purpose``): the options as they hold them; None for
         the rules' own lists."""
 
-    #: Opposed tests between two sides (``rolls.opposed.rules.OpposedRules``), None when the rules
-    #: have none (AST, T10).
-    opposed: Any
-    #: Group tests of an initiator and helpers (``rolls.group.actions.GroupRules``), None when
-    #: the rules have none.
-    group: Any
-
     def engine_faces(self, dice: Sequence[Mapping[str, Any]]) -> Any:
         """The faces of a stored roll in ENGINE.md's format (to re-resolve and check it)."""
 
@@ -284,8 +277,6 @@ class BaseSystem:
     demo: Any = None
     rules_page: Any = None
     outcome_words: ClassVar[Mapping[str, Any]] = {}
-    opposed: Any = None
-    group: Any = None
     gm_box: Any = None
     urls: ClassVar[Sequence[Any]] = ()
     has_options_after: ClassVar[bool] = False

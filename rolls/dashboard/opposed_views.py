@@ -23,6 +23,7 @@ from rolls.gm_forms import OpposedStartForm, RollKeyForm, SettleForm
 from rolls.models import OpposedTest
 from rolls.opposed import actions as opposed_actions
 from rolls.opposed import settle
+from rolls.opposed.rules import OpposedRules
 from sheets.models import NPC, Character
 
 
@@ -38,7 +39,8 @@ def _side_prefix(post, side: str, pk: int) -> str:
 def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     system = get_system(campaign.system)
-    if system.opposed is None:
+    rules = system.part(OpposedRules)
+    if rules is None:
         return _back(request, campaign, _("The rules of this game have no opposed tests."))
     session = GameSession.objects.open_of(campaign.pk)
     if session is None:
@@ -52,7 +54,7 @@ def start_opposed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
     if problem:
         return _back(request, campaign, problem)
-    form = OpposedStartForm(post, shared_difficulty=system.opposed.shared_difficulty)
+    form = OpposedStartForm(post, shared_difficulty=rules.shared_difficulty)
     form.is_valid()
     initiator = Character.objects.filter(
         pk=form.cleaned_data["initiator"], campaign=campaign

@@ -26,6 +26,8 @@ from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.live.presence import log_context
 from rolls.log.payload import roll_payload
 from rolls.models import PendingTest
+from rolls.opposed.rules import OpposedRules
+from rolls.opposed.rules import rules_of as opposed_rules_of
 from rolls.opposed.shown import dashboard_view as opposed_view
 from rolls.panels import GmFollowUps, gm_follow_ups_after, gm_limits
 from rolls.pending import actions as pending_actions
@@ -50,7 +52,7 @@ def _party(campaign) -> list[dict[str, Any]]:
 def _sides(campaign) -> list[dict[str, Any]]:
     """The characters that may take a side in an opposed test, each with its call fields."""
     system = get_system(campaign.system)
-    if system.opposed is None:
+    if system.part(OpposedRules) is None:
         return []
     return [
         {"character": c, "target_fields": system.panel.target_fields(c, campaign)}
@@ -162,7 +164,7 @@ def pending_context(campaign, session) -> dict[str, Any]:
         "cards": cards,
         "earlier_rolled": earlier_rolled,
         "opposed_tests": opposed_view(session),
-        "opposed_rules": get_system(campaign.system).opposed,
+        "opposed_rules": opposed_rules_of(campaign.system),
         # Who may take a side in an opposed test, with what each may test: this part's own, so
         # its refresh lists them as the full page does.
         "opposed_party": _sides(campaign),

@@ -1,7 +1,7 @@
 """Group tests: an initiator and helpers roll one test together (RULES.md, Caerbannog point 9).
 
 The GM or the initiator's player gathers helpers (characters of the table); the rules
-(``System.group``, a ``GroupRules``) say how many dice each participant rolls. Each
+(its ``GroupRules`` part) say how many dice each participant rolls. Each
 participant's dice are rolled for them (one log entry each, kind "group_die"), by their player
 or the GM; each may boost with their own pool and bonus, and re-roll their own dice naming the
 ability (and its cost). The initiator's player or the GM settles it: one entry of kind "group",
@@ -16,7 +16,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -67,6 +67,7 @@ class GroupRules:
     ``pay_heroic(character, resource, cost)`` takes its cost from the sheet.
     """
 
+    key: ClassVar[str] = "group"
     choices: Callable[[Character], list[dict[str, Any]]]
     dice_counts: Callable[[int], tuple[int, ...]]
     odds: Callable[[list[dict[str, Any]], int, int], dict[str, float]]
@@ -80,7 +81,7 @@ class GroupRules:
 
 
 def rules_of(system_key: str) -> GroupRules | None:
-    return get_system(system_key).group
+    return get_system(system_key).part(GroupRules)
 
 
 def _rules(session: GameSession) -> GroupRules:

@@ -2,8 +2,8 @@
 
 Each side is a character's pending test or, on one side (the initiator's or the opponent's), an
 NPC with its own numbers, rolled by the GM. A character's side is shaped and rolled like any
-called test (``rolls.pending``); once both have rolled, the system's rules (``System.opposed``, an
-``OpposedRules``) read the two rolls with the engine's opposed resolution, and ``record_roll``
+called test (``rolls.pending``); once both have rolled, the system's rules (its
+``OpposedRules`` part) read the two rolls with the engine's opposed resolution, and ``record_roll``
 logs one entry of kind "opposed", a follow-up of the initiator's roll naming both sides' seqs.
 Where the rules settle in turn (Caerbannog), the entry waits until the initiator, then the
 opponent, has settled their modifiers, and reads each side's final roll. The odds of winning are
@@ -381,12 +381,13 @@ def resolve_if_ready(opposed: OpposedTest) -> None:
         return
     session = GameSession.objects.select_related("campaign").get(pk=opposed.session_id)
     system = get_system(session.campaign.system)
-    if not _sides_settled(opposed, system.opposed):
+    rules = rules_of(session.campaign.system)
+    if not _sides_settled(opposed, rules):
         return
-    if system.opposed.settle_in_turn:
+    if rules.settle_in_turn:
         # Each side's final result: its roll with the boosts and re-rolls that followed it.
         a_roll, b_roll = final_roll(a_roll), final_roll(b_roll)
-    outcome = system.opposed.resolve(system.engine, a_roll, b_roll)
+    outcome = rules.resolve(system.engine, a_roll, b_roll)
     names = {"a": _side_name(opposed, a_roll), "b": _side_name(opposed, b_roll)}
     how = words(outcome.label) if outcome.label else ""
     if outcome.winner is None:

@@ -1,12 +1,13 @@
-"""What a system's rules say about opposed tests (``System.opposed``): how to read two rolls
-into an ``Outcome``, the exact odds of winning, and whether the sides settle and reveal in turn.
+"""What a system's rules say about opposed tests (its ``OpposedRules`` part): how to read two
+rolls into an ``Outcome``, the exact odds of winning, and whether the sides settle and reveal in
+turn.
 The actions (rolls.opposed.actions) and the pages (rolls.opposed.shown) follow these."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy
 
@@ -81,6 +82,7 @@ class OpposedRules:
     against; ``initiator_only``: follow-ups the opponent may not make.
     """
 
+    key: ClassVar[str] = "opposed"
     win_odds: Callable[..., dict[str, float]]
     resolve: Callable[[Any, Roll, Roll], Outcome]
     fixed: Mapping[str, Any] = field(default_factory=dict)
@@ -104,4 +106,4 @@ class OpposedRules:
 
 
 def rules_of(system_key: str) -> OpposedRules | None:
-    return get_system(system_key).opposed
+    return get_system(system_key).part(OpposedRules)

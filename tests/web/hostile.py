@@ -18,7 +18,7 @@ from urllib.parse import quote, urljoin, urlsplit
 from django.urls import resolve, reverse
 
 from campaigns.models import Campaign
-from campaigns.systems import get_system
+from rolls.group.actions import rules_of as group_rules_of
 from rolls.models import PendingTest, RandomTable, Roll
 from rolls.systems.fasttest import sheet_actions
 from sheets.models import NPC, Character
@@ -258,7 +258,7 @@ class Crawl:
                 reverse("after_roll_strip", args=[c]),
             ):
                 self.page(gm, url)
-            if get_system(campaign.system).group is not None:
+            if group_rules_of(campaign.system) is not None:
                 self._group_test(gm, player, c)
 
     def _group_test(self, gm: str, player: str, c: int) -> None:

@@ -72,6 +72,24 @@ STATES = (
 )  # fmt: skip
 
 
+# RULES.md 4.10: the opponent's result is the initiator's difficulty (both sides test at
+# 0); both may roll at once, but the results are revealed in turn: the initiator settles
+# their modifiers first, without the opponent's result, then the opponent.
+OPPOSED = OpposedRules(
+    win_odds=caerbannog_opposed.win_odds,
+    resolve=opposed_outcome,
+    fixed={"difficulty": 0},
+    initiator_only=("heroic",),
+    settle_in_turn=True,
+    settles_both=("heroic",),
+    reveals_in_turn=True,
+    # docs/rules-decisions.md, "Decisions taken for these tests": heroic effort "if it
+    # fails", declared as the initiator settles without the opponent's result, priced once
+    # it is revealed.
+    declared=blind.DECLARE,
+)
+
+
 class Caerbannog(BaseSystem):
     #: The GM applies a result (damage, healing, a state) from its entry (issue 15).
     gm_box = consequences.BOX
@@ -94,6 +112,9 @@ class Caerbannog(BaseSystem):
     # RULES.md 4.12: reactions only outside the character's own turn, once per round.
     turns = True
     parts = (
+        OPPOSED,
+        # RULES.md point 9: an initiator and helpers, each boosting with their own pool.
+        group_rules.RULES,
         NpcTests(npc_test.FIELDS, npc_test.params),
         FollowUps(follow_ups.follow_ups, follow_ups.build_follow_up),
         # RULES.md 4 (issue 15): a state is a condition of its strength, hindering the tests it
@@ -118,24 +139,6 @@ class Caerbannog(BaseSystem):
             },
         ),
     )
-    # RULES.md 4.10: the opponent's result is the initiator's difficulty (both sides test at
-    # 0); both may roll at once, but the results are revealed in turn: the initiator settles
-    # their modifiers first, without the opponent's result, then the opponent.
-    opposed = OpposedRules(
-        win_odds=caerbannog_opposed.win_odds,
-        resolve=opposed_outcome,
-        fixed={"difficulty": 0},
-        initiator_only=("heroic",),
-        settle_in_turn=True,
-        settles_both=("heroic",),
-        reveals_in_turn=True,
-        # docs/rules-decisions.md, "Decisions taken for these tests": heroic effort "if it
-        # fails", declared as the initiator settles without the opponent's result, priced once
-        # it is revealed.
-        declared=blind.DECLARE,
-    )
-    # RULES.md point 9: an initiator and helpers, each boosting with their own pool.
-    group = group_rules.RULES
 
     def view(self, data):
         return sheet.view(data)

@@ -110,6 +110,9 @@ def _called_test_kind(pending) -> str:
     return "wound_test" if wounds.is_wound_test(pending) else "test"
 
 
+OPPOSED = OpposedRules(win_odds=fasttest_opposed.win_odds, resolve=opposed_outcome)
+
+
 class FastTest(BaseSystem):
     key = "fasttest"
     name = "FastTest"
@@ -132,6 +135,7 @@ class FastTest(BaseSystem):
     facts = ("chance_raw", "chance", "net")
     gm_controls = panel.GM_CONTROLS
     parts = (
+        OPPOSED,
         FollowUps(panel.follow_ups, panel.build_follow_up),
         # The seed allows two kinds of NPC: a trait list (penalty dice against the players) or
         # stats like a player's, rolled by the GM with the same engine.
@@ -160,7 +164,6 @@ class FastTest(BaseSystem):
     #: The GM's after-roll strip, its wound and magic die, and a night's rest (gm_views).
     urls = urlpatterns
     wound_tracker = True
-    opposed = OpposedRules(win_odds=fasttest_opposed.win_odds, resolve=opposed_outcome)
 
     def engine_faces(self, dice):
         return {

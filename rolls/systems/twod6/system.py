@@ -26,11 +26,16 @@ def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
     return Outcome(result.winner, result.margin)
 
 
+# RULES.md: both sides test against the same difficulty, which the GM gives.
+OPPOSED = OpposedRules(win_odds=engine.win_odds, resolve=opposed_outcome, shared_difficulty=True)
+
+
 class TwoD6(BaseSystem):
     #: RULES.md 5 (issue 15): a circumstance modifier lasting beyond one test is a condition of
     #: its category, joining the others before the category's clamp. The rules name none of
     #: their own, so the GM types them.
     parts = (
+        OPPOSED,
         ConditionRules(effects=sheet.CATEGORY_LABELS),
         NpcTests(npc_test.FIELDS, npc_test.params),
     )
@@ -45,10 +50,6 @@ class TwoD6(BaseSystem):
     rules_page = RULES_PAGE
     facts = ("total", "success_points", "failure_points", "automatic")
     gm_controls = panel.GM_CONTROLS
-    # RULES.md: both sides test against the same difficulty, which the GM gives.
-    opposed = OpposedRules(
-        win_odds=engine.win_odds, resolve=opposed_outcome, shared_difficulty=True
-    )
 
     def view(self, data):
         return sheet.view(data)
