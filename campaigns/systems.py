@@ -167,23 +167,6 @@ class System(Protocol):
     #: global: a template names one only where the system offers it.
     urls: Sequence[Any]
 
-    #: The rules offer a menu after a roll (``options_after``); False spares every other system
-    #: the look for one.
-    has_options_after: bool
-
-    def options_after(
-        self, roll: Any, tables: Mapping[str, Sequence[Any]] | None = None
-    ) -> Mapping[str, Any] | None:
-        """The rules' menu after ``roll`` (T10's options, RULES.md 3.6), None when they have
-        none: ``purpose``, ``why``, ``picks`` (how many to choose), ``options`` (``key``,
-        ``text``, ``original``, ``condition``: a key of ``ConditionRules.presets`` or ""),
-        ``picker`` ("player": the roller picks on their own panel, the GM only on their behalf;
-        "gm": only the GM), ``counter_move`` (the GM may add a move of their own) and ``title``
-        (what the roller's panel calls the menu). A menu of no options (``picks`` 0) offers the
-        GM's counter-move alone. ``tables``: the campaign's random tables by purpose
-        (``rolls.tables.random_tables.tables_by_purpose``): the options as they hold them; None for
-        the rules' own lists."""
-
     def engine_faces(self, dice: Sequence[Mapping[str, Any]]) -> Any:
         """The faces of a stored roll in ENGINE.md's format (to re-resolve and check it)."""
 
@@ -279,7 +262,6 @@ class BaseSystem:
     outcome_words: ClassVar[Mapping[str, Any]] = {}
     gm_box: Any = None
     urls: ClassVar[Sequence[Any]] = ()
-    has_options_after: ClassVar[bool] = False
 
     #: What the system adds beyond the core: ``Part``s, one of each type.
     parts: ClassVar[tuple[Any, ...]] = ()
@@ -323,9 +305,6 @@ class BaseSystem:
         return []
 
     def turn_started(self, character, campaign):
-        return None
-
-    def options_after(self, roll, tables=None):
         return None
 
 

@@ -1,7 +1,7 @@
 """The options after a roll (RULES.md 3.6): the rules' menu, who picks from it, the pick and the
 GM's counter-move, each an entry of the log that follows the roll.
 
-The rules say what follows a roll (``System.options_after``): the options of its result, how
+The rules say what follows a roll (their ``OptionsAfter`` part): the options of its result, how
 many to pick, and who picks. A player's menu is on the roller's own panel right after the roll;
 the GM's dashboard shows what was picked and may add the GM's own counter-move. The GM picks
 where the rules say so (T10: a catastrophe's bad options), and on an absent player's behalf
@@ -14,8 +14,9 @@ entry it made. An option with a lasting effect leaves its condition on the rolle
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -53,15 +54,37 @@ WINDOW = 10
 OWN_MAX = 200
 
 
+@dataclass(frozen=True)
+class OptionsAfter:
+    """A system's part (``campaigns.systems.Part``): the rules offer a menu after a roll (T10's
+    options, RULES.md 3.6). Every other system is spared the look for one.
+
+    ``menu(roll, tables=None)``: the menu after ``roll``, None when there is none: ``purpose``,
+    ``why``, ``picks`` (how many to choose), ``options`` (``key``, ``text``, ``original``,
+    ``condition``: a key of ``ConditionRules.presets`` or ""), ``picker`` ("player": the roller
+    picks on their own panel, the GM only on their behalf; "gm": only the GM),
+    ``counter_move`` (the GM may add a move of their own) and ``title`` (what the roller's panel
+    calls the menu). A menu of no options (``picks`` 0) offers the GM's counter-move alone.
+    ``tables``: the campaign's random tables by purpose (``tables_by_purpose``): the options as
+    they hold them; None for the rules' own lists."""
+
+    key: ClassVar[str] = "options_after"
+    menu: Callable[..., Mapping[str, Any] | None]
+
+
+def offers_options(system) -> bool:
+    return system.part(OptionsAfter) is not None
+
+
 def menu_for(roll: Roll, tables: Mapping[str, Sequence[Any]] | None = None):
-    """The rules' menu after ``roll`` (``System.options_after``), None when they have none.
+    """The rules' menu after ``roll`` (``OptionsAfter.menu``), None when they have none.
     ``tables``: the campaign's tables by purpose, when the caller read them for many rolls."""
-    system = get_system(roll.system)
-    if not system.has_options_after or roll.kind != "test" or roll.character_id is None:
+    options = get_system(roll.system).part(OptionsAfter)
+    if options is None or roll.kind != "test" or roll.character_id is None:
         return None
     if tables is None:
         tables = tables_by_purpose(roll.session.campaign_id)
-    return system.options_after(roll, tables)
+    return options.menu(roll, tables)
 
 
 def answers(roll: Roll) -> tuple[Roll | None, Roll | None]:
@@ -262,7 +285,7 @@ def panel_view(
 def awaiting_pick(character: Character, campaign: Campaign, user, session) -> Roll | None:
     """The character's latest test of the open ``session`` while its options wait for ``user``
     to pick them: a page's panel opens on it (what must be done now is in the first HTML)."""
-    if session is None or not campaign.rules.has_options_after:
+    if session is None or not offers_options(campaign.rules):
         return None
     roll = (
         Roll.objects.filter(session=session, character=character, kind="test")
@@ -283,7 +306,7 @@ def offers(campaign: Campaign, session: GameSession | None) -> list[dict[str, An
     """The open session's latest tests (newest first) whose menu still waits for something:
     the GM's pick, the player's pick (the GM may pick on their behalf), or the GM's
     counter-move. A pick stays shown beside the counter-move until that is made too."""
-    if session is None or not session.is_open or not campaign.rules.has_options_after:
+    if session is None or not session.is_open or not offers_options(campaign.rules):
         return []
     rolls = list(
         Roll.objects.filter(session=session, kind="test", character__isnull=False)

@@ -137,9 +137,9 @@ class ConditionForm(forms.Form):
 
 
 class OptionsForm(forms.Form):
-    """The options picked after a roll: some of the rules' menu (``System.options_after``) and
-    one in the picker's own words, together no more than the result allows
-    (``rolls.roll_options`` checks it again under its lock)."""
+    """The options picked after a roll: some of the rules' menu (``OptionsAfter.menu``) and one
+    in the picker's own words, together no more than the result allows (``rolls.roll_options``
+    checks it again under its lock)."""
 
     key = Key(gettext_lazy("This request is malformed; reload the page and try again."))
     chosen = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
