@@ -9,6 +9,10 @@ waiting are called off) connect with no sender (rolls.apps).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
 from django.db import IntegrityError, transaction
 from django.dispatch import Signal
 from django.utils import timezone
@@ -16,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.actions import ActionRefused
 from campaigns.live import broadcast_on_commit, campaign_group
-from campaigns.models import Campaign, GameSession, Membership, Scene
+from campaigns.models import Campaign, GameSession, Scene
 from campaigns.systems import get_system
 
 #: Sent inside ``end_session``'s transaction with ``session``: what the table does when a
@@ -31,6 +35,15 @@ scene_opened = Signal()
 #: Sent inside the transaction of every new scene, a session's first one too, with
 #: ``campaign`` and ``scene``: what the rules do when a scene starts.
 scene_started = Signal()
+
+
+@dataclass(frozen=True)
+class ChallengePoints:
+    """A system's part (``campaigns.systems.Part``): each scene holds the GM's challenge points
+    (AST), ``per_scene(campaign)`` of them when it starts; the GM spends them on called tests."""
+
+    key: ClassVar[str] = "challenge_points"
+    per_scene: Callable[[Campaign], int]
 
 
 @transaction.atomic
@@ -86,10 +99,8 @@ def new_scene(session: GameSession, title: str = "") -> Scene:
 def _open_scene(session: GameSession, campaign: Campaign, title: str = "") -> Scene:
     last = session.scenes.order_by("-number").values_list("number", flat=True).first() or 0
     system = get_system(campaign.system)
-    points = 0
-    if system.challenge_points:
-        # RULES.md (AST): at the start of each scene the GM gets one point per player.
-        points = Membership.objects.filter(campaign=campaign, role=Membership.Role.PLAYER).count()
+    challenge = system.part(ChallengePoints)
+    points = challenge.per_scene(campaign) if challenge is not None else 0
     scene = Scene.objects.create(
         session=session, number=last + 1, title=title, challenge_points=points
     )

@@ -20,9 +20,15 @@ rolls, and the pure engine (standard library only) serves all. One package under
 holding everything would have sheets import the panels, the log and the GM's tools, which all
 import sheets. The registry is what ties the three places of a system together.
 
-A system is one object implementing ``System``; ``BaseSystem`` gives every member a default, so
-a system declares only what it offers (no ``hasattr`` guesses in the callers). The objects it
-points at keep the small interfaces documented where they are defined:
+A system is one object implementing ``System``: a small core every system has, and ``parts``,
+what it adds to the table's features beyond it. A part is an object of a type the feature
+defines (``Part``): the opposed tests' ``OpposedRules``, the awards' ``Experience``, the
+dashboard's ``GmBox``...; the feature asks ``system.part(ItsType)`` and offers nothing where
+the answer is None, so no caller guesses with ``hasattr`` and a feature's contract is written
+once, beside the feature. What a system does at the table's moments (a scene starts, a session
+ends, a called test is rolled, the settings are saved) it does in receivers of the signals
+sent then, connected with ``sender=`` its System. ``BaseSystem`` gives the core's defaults.
+The objects the core points at keep the small interfaces documented where they are defined:
 
 - ``engine``: the pure rules (ENGINE.md): ``parse_params``, ``roll(params, rng)`` and the
   result's ``contract()`` and ``dice``; ``odds`` for the panels.
@@ -31,7 +37,7 @@ points at keep the small interfaces documented where they are defined:
   ``SHEET_TEMPLATE`` and optional ``SECTIONS``. Outside it a sheet is read only through
   ``System.view(data)`` (a ``SheetView``) and written only through ``sheets.actions``.
 - ``panel``: the test panel module (``rolls.panels``' docstring): ``build``, ``target_fields``,
-  ``target_from_post``; follow-ups are reached through the system's own members below.
+  ``target_from_post``; what may follow a roll is the ``rolls.panels.FollowUps`` part.
 """
 
 from __future__ import annotations
@@ -136,16 +142,6 @@ class System(Protocol):
     facts: tuple[str, ...]
     #: What the GM may change on a pending test (the dashboard's controls on its card).
     gm_controls: tuple[str, ...]
-    #: A scene holds the GM's challenge points (AST).
-    challenge_points: bool
-    #: The dashboard shows the strip of what the GM may apply after a roll (FastTest): its
-    #: template reads this flag, its items come from ``after_roll_items``.
-    after_roll_strip: bool
-    #: The GM marks combat turns and rounds on the dashboard ("Turn starts" on each party card,
-    #: "New round"): the rules count on them (``rolls.dashboard.turns``; Caerbannog's reactions).
-    turns: bool
-    #: The sheet has the wound tracker's actions (FastTest).
-    wound_tracker: bool
     #: The demo table's campaign: a module with ``NAME``, ``SETTINGS``, ``CHARACTERS`` (player,
     #: character name, sheet data) and ``NPCS`` (``rolls.demo``); None for no demo campaign.
     #: The conformance suite (tests/web/system_conformance.py) plays its first character.
@@ -156,12 +152,6 @@ class System(Protocol):
     #: Outcome keys the log reads in the system's own words ({"success": "Lyckat (success)"} in
     #: T10); the others read in the shared words (``rolls.labels.OUTCOME_LABELS``).
     outcome_words: Mapping[str, Any]
-
-    #: The dashboard's box of what the GM applies from the latest entries (Caerbannog's
-    #: damage, healing and states): an object with ``template`` and ``context(campaign,
-    #: session)``, None for no box.
-    gm_box: Any
-
     #: The URL patterns of the system's own views, added to the campaign's URLs (``rolls.urls``
     #: adds every registered system's under ``c/<campaign_id>/``); () for none. Their names are
     #: global: a template names one only where the system offers it.
@@ -176,18 +166,14 @@ class System(Protocol):
     def vitals(self, data: Mapping[str, Any]) -> list[tuple[str, Any]]:
         """(label, value) pairs of a character's card on the GM's dashboard."""
 
-    def card_tools(self, character: Any, campaign: Any) -> dict[str, Any]:
-        """The GM's tools on a party card (a night's rest), no query."""
+    #: What the system adds to the table's features beyond this core: ``Part``s, one of each
+    #: type (docs/adding-a-system.md lists them).
+    parts: Sequence[Any]
+    #: The parts by key, for templates (``campaign.rules.offered.turns``).
+    offered: Mapping[str, Any]
 
-    def after_roll_items(self, campaign: Any, session: Any) -> list[Any]:
-        """The dashboard's after-roll strip (where ``after_roll_strip``): the open ``session``'s
-        latest tests, newest first, each a dict the strip's template reads (``roll``,
-        ``combat``, ``applied``: the combat wound still to apply keeps it open), [] for none."""
-
-    def turn_started(self, character: Any, campaign: Any) -> tuple[int, int, int] | None:
-        """A character's combat turn starts (the card's ``turn`` tool, where ``turns``), inside
-        the transaction that marks it: what the rules grant then, as (granted, before, after);
-        None when they grant this character nothing now."""
+    def part(self, kind: type[PartT]) -> PartT | None:
+        """The system's part of type ``kind``, None when it offers none."""
 
 
 class SheetView:
@@ -253,14 +239,9 @@ class BaseSystem:
     settings_defaults: ClassVar[Mapping[str, Any]] = {}
     facts: ClassVar[tuple[str, ...]] = ()
     gm_controls: ClassVar[tuple[str, ...]] = ()
-    challenge_points: ClassVar[bool] = False
-    after_roll_strip: ClassVar[bool] = False
-    turns: ClassVar[bool] = False
-    wound_tracker: ClassVar[bool] = False
     demo: Any = None
     rules_page: Any = None
     outcome_words: ClassVar[Mapping[str, Any]] = {}
-    gm_box: Any = None
     urls: ClassVar[Sequence[Any]] = ()
 
     #: What the system adds beyond the core: ``Part``s, one of each type.
@@ -297,15 +278,6 @@ class BaseSystem:
 
     def vitals(self, data):
         return list(SheetView(data).attributes)
-
-    def card_tools(self, character, campaign):
-        return {}
-
-    def after_roll_items(self, campaign, session):
-        return []
-
-    def turn_started(self, character, campaign):
-        return None
 
 
 _REGISTRY: dict[str, System] = {}

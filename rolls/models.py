@@ -262,7 +262,7 @@ class Condition(models.Model):
     import one way, campaigns <- sheets <- rolls). It is never deleted: adding and clearing are
     each an entry of the session's log (``added_entry``, ``cleared_entry``), so the evening's
     story reads back; a condition is active while it has no ``cleared_entry``. What ``effect``
-    and ``amount`` mean is the system's (``System.condition_effects``: T10's "pool" is dice
+    and ``amount`` mean is the system's (``ConditionRules.effects``: T10's "pool" is dice
     added to or taken off the pool); written only through ``rolls.conditions``.
     """
 
@@ -282,7 +282,7 @@ class Condition(models.Model):
     character = models.ForeignKey(
         "sheets.Character", on_delete=models.CASCADE, related_name="conditions"
     )
-    # The system's own condition ("knocked_down", System.condition_presets), "" for the GM's.
+    # The system's own condition ("knocked_down", ConditionRules.presets), "" for the GM's.
     preset = models.CharField(max_length=40, blank=True)
     name = models.CharField(max_length=80)
     effect = models.CharField(max_length=20)

@@ -210,7 +210,7 @@ def card_part(
 @login_required
 def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     """A character's combat turn starts: marked in the current scene (``rolls.dashboard.turns``),
-    with what the rules grant then (``System.turn_started``), in one transaction."""
+    with what the rules grant then (``Turns.started``), in one transaction."""
     campaign = gm_campaign(request, campaign_id)
     character = get_object_or_404(Character, pk=pk, campaign=campaign)
     try:
@@ -236,13 +236,14 @@ def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
 
 @transaction.atomic
 def _turn_started(campaign: Campaign, character: Character):
-    if not campaign.rules.turns:
+    rules = campaign.rules.part(turns.Turns)
+    if rules is None:
         raise ActionRefused(_("These rules grant nothing at the start of a turn."))
     session = open_session(campaign)
     if session is None:
         raise ActionRefused(_("No game session is running; the GM starts one."))
     fight = turns.start_turn(session, character)
-    return fight, campaign.rules.turn_started(character, campaign)
+    return fight, rules.started(character, campaign)
 
 
 @require_POST
@@ -252,7 +253,7 @@ def new_round(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     session = open_session(campaign)
     try:
-        if not campaign.rules.turns:
+        if not turns.keeps_turns(campaign.rules):
             raise ActionRefused(_("These rules keep no turns or rounds."))
         if session is None:
             raise ActionRefused(_("No game session is running; the GM starts one."))

@@ -1,7 +1,7 @@
 """Whose turn it is and which round: the GM marks each combatant's turn (the party card's "Turn
 starts") and may call a new round (the dashboard's "New round"), where the system keeps turns
-(``System.turns``). The state is ``Turn`` rows in the database, never process memory, so every
-worker reads the same.
+(its ``Turns`` part, below). The state is ``Turn`` rows in the database, never process memory,
+so every worker reads the same.
 
 Decisions:
 
@@ -18,7 +18,9 @@ Decisions:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
@@ -28,6 +30,28 @@ from campaigns.actions import ActionRefused
 from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import GameSession, Scene
 from rolls.models import Turn
+
+
+def _grants_nothing(character, campaign) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Turns:
+    """A system's part (``campaigns.systems.Part``): the GM marks combat turns and rounds on
+    the dashboard ("Turn starts" on each party card, "New round"), and the rules count on them
+    (Caerbannog's reactions).
+
+    ``started(character, campaign)``: what the rules grant when a character's turn starts,
+    inside the transaction that marks it, as (granted, before, after); None when they grant
+    this character nothing now."""
+
+    key: ClassVar[str] = "turns"
+    started: Callable[[Any, Any], tuple[int, int, int] | None] = _grants_nothing
+
+
+def keeps_turns(system) -> bool:
+    return system.part(Turns) is not None
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from rolls.conditions import in_force as conditions_in_force
 from rolls.conditions import views as condition_views
 from rolls.conditions.forms import ConditionForm
 from rolls.dashboard import awards, gm_readings, turns
+from rolls.dashboard.parts import GmBox, after_roll_items
 from rolls.dashboard.party import vitals
 from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.live.presence import log_context
@@ -139,7 +140,7 @@ def party_context(campaign, session) -> dict[str, Any]:
 def turns_context(campaign, session) -> dict[str, Any]:
     """The fight's round and whose turn it is, where the rules keep turns
     (``rolls.dashboard.turns``)."""
-    keeps = get_system(campaign.system).turns
+    keeps = turns.keeps_turns(get_system(campaign.system))
     return {
         "keeps_turns": keeps,
         "fight": turns.current(campaign.pk) if keeps and session is not None else None,
@@ -180,7 +181,7 @@ def after_roll_context(campaign, session) -> dict[str, Any]:
     """The after-roll strip: its latest tests (only in a system that has one). The newest stays
     open, and any whose wound is still to apply (its wound test waits on it); the tests settled
     before the newest fold away."""
-    items = campaign.rules.after_roll_items(campaign, session)
+    items = after_roll_items(campaign.rules, campaign, session)
     return {
         "campaign": campaign,
         "session": session,
@@ -200,8 +201,8 @@ def gm_readings_context(campaign, session) -> dict[str, Any]:
 
 
 def gm_box_context(campaign, session) -> dict[str, Any]:
-    """The system's own box of what the GM applies from the latest entries (``System.gm_box``)."""
-    box = get_system(campaign.system).gm_box
+    """The system's own box of what the GM applies from the latest entries (its ``GmBox``)."""
+    box = get_system(campaign.system).part(GmBox)
     if box is None:
         return {"gm_box_template": ""}
     return {"gm_box_template": box.template, **box.context(campaign, session)}

@@ -10,6 +10,7 @@ from typing import Any
 from django import template
 
 from rolls.dashboard import awards, npc_rolls
+from rolls.dashboard.parts import card_tools_of
 from rolls.systems.fasttest.wounds import WEAPON_LABELS, WEAPON_NAMES
 
 register = template.Library()
@@ -47,7 +48,7 @@ def card_tools(context, character) -> dict[str, Any]:
     campaign = context["campaign"]
     return {
         "rest": None,
-        **campaign.rules.card_tools(character, campaign),
+        **card_tools_of(campaign.rules, character, campaign),
         "dice_on": awards.experience_dice_on(campaign),
     }
 

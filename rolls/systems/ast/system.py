@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.models import Membership
+from campaigns.sessions import ChallengePoints
 from campaigns.systems import BaseSystem, register
 from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard import party
@@ -17,12 +19,19 @@ from rolls.systems.ast.rules_page import PAGE as RULES_PAGE
 from sheets.systems import ast as sheet
 
 
+def _players(campaign) -> int:
+    return Membership.objects.filter(campaign=campaign, role=Membership.Role.PLAYER).count()
+
+
 class AST(BaseSystem):
     #: RULES.md 2.7 (issue 15): an outcome's temporary state is a condition, used and cleared
     #: by the next test it concerns: a positive one a white die, a negative one a test level.
     parts = (
         NpcTests(npc_test.FIELDS, npc_test.params),
+        # RULES.md (AST): at the start of each scene the GM gets one point per player.
+        ChallengePoints(_players),
         FollowUps(after.follow_ups, after.build_follow_up),
+        # RULES.md (AST): hindered, the GM reads the white die (from the card of the rolled test).
         GmFollowUps(after.gm_follow_ups, after.build_gm_follow_up, after.GM_NOTHING_TO_CHOOSE),
         ConditionRules(
             effects={
@@ -53,9 +62,6 @@ class AST(BaseSystem):
     rules_page = RULES_PAGE
     facts = ("level", "mode", "extra_and", "funt_gained")
     gm_controls = panel.GM_CONTROLS
-    # RULES.md (AST): hindered, the GM reads the white die (from the card of the rolled test).
-    # RULES.md (AST): at the start of each scene the GM gets one point per player.
-    challenge_points = True
 
     def engine_faces(self, dice):
         black = next(die["face"] for die in dice if die["group"] == "black")

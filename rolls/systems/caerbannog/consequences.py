@@ -36,6 +36,7 @@ from rolls import labels
 from rolls.actions import ActionRefused, record_note
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
+from rolls.dashboard.parts import GmBox
 from rolls.models import Roll, Visibility
 from rolls.opposed.actions import side_of_roll
 from rolls.panels import source
@@ -124,7 +125,7 @@ def offers(campaign, session) -> list[dict[str, Any]]:
 
 
 def box_context(campaign, session, **extra) -> dict[str, Any]:
-    """The dashboard's box (``System.gm_box``): the offers and the party to choose a target."""
+    """The dashboard's box (``BOX``): the offers and the party to choose a target."""
     party = list(Character.objects.filter(campaign=campaign).only("pk", "name").order_by("name"))
     found = offers(campaign, session)
     for offer in found:
@@ -282,13 +283,5 @@ KIND_WORDS = {
 }
 
 
-class Box:
-    """The dashboard's box of results to apply (``System.gm_box``)."""
-
-    template = TEMPLATE
-
-    def context(self, campaign, session) -> dict[str, Any]:
-        return box_context(campaign, session)
-
-
-BOX = Box()
+#: The dashboard's box of results to apply (Caerbannog's ``GmBox`` part).
+BOX = GmBox(TEMPLATE, box_context)

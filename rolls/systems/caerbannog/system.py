@@ -17,6 +17,8 @@ from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard import party
 from rolls.dashboard.awards import Experience
 from rolls.dashboard.npc_rolls import NpcTests
+from rolls.dashboard.parts import CardTools
+from rolls.dashboard.turns import Turns
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed.rules import OpposedRules, Outcome
@@ -90,9 +92,35 @@ OPPOSED = OpposedRules(
 )
 
 
+def _turn_grant(character, campaign) -> dict:
+    # RULES.md: in combat the PD table's Rozmach comes at the start of the character's turn;
+    # the turn itself is marked either way (reactions come only outside it).
+    grant = sheet.pd_rozmach(
+        sheet.view(character.data).resource("pd"), system_settings(campaign)["pd_rozmach"]
+    )
+    return {"turn": {"grant": grant or 0}}
+
+
+@transaction.atomic
+def _turn_started(character, campaign):
+    """The PD table's Rozmach, gained (capped at 10) at the start of a combat turn."""
+    locked = Character.objects.select_for_update().get(pk=character.pk)
+    locked.campaign = campaign
+    view = sheet.view(locked.data)
+    grant = sheet.pd_rozmach(view.resource("pd"), system_settings(campaign)["pd_rozmach"])
+    if not grant:
+        return None
+    before = view.rozmach
+    after = caerbannog_pool.gain(before, grant)
+    try:
+        saved = sheet_actions.set_numbers(locked, {("resources", "rozmach"): after})
+    except sheet_actions.SheetRefused as error:
+        raise ActionRefused(str(error)) from error
+    character.data, character.updated_at = saved.data, saved.updated_at
+    return grant, before, after
+
+
 class Caerbannog(BaseSystem):
-    #: The GM applies a result (damage, healing, a state) from its entry (issue 15).
-    gm_box = consequences.BOX
     #: The GM applies a test's result from the dashboard (consequence_views).
     urls = urlpatterns
 
@@ -109,13 +137,16 @@ class Caerbannog(BaseSystem):
     settings_defaults = {"pd_rozmach": [], "reaction_costs": []}
     facts = ("kept", "result", "przebicia", "rozmach_gained", "rozmach", "heroic_cost")
     gm_controls = gm_call.GM_CONTROLS
-    # RULES.md 4.12: reactions only outside the character's own turn, once per round.
-    turns = True
     parts = (
         OPPOSED,
         # RULES.md point 9: an initiator and helpers, each boosting with their own pool.
         group_rules.RULES,
         NpcTests(npc_test.FIELDS, npc_test.params),
+        # The GM applies a result (damage, healing, a state) from its entry (issue 15).
+        consequences.BOX,
+        # RULES.md 4.12: reactions only outside the character's own turn, once per round.
+        Turns(started=_turn_started),
+        CardTools(_turn_grant),
         FollowUps(follow_ups.follow_ups, follow_ups.build_follow_up),
         # RULES.md 4 (issue 15): a state is a condition of its strength, hindering the tests it
         # concerns (one hindering factor each).
@@ -145,32 +176,6 @@ class Caerbannog(BaseSystem):
 
     def vitals(self, data):
         return party.caerbannog_vitals(self.view(data))
-
-    def card_tools(self, character, campaign):
-        # RULES.md: in combat the PD table's Rozmach comes at the start of the character's turn;
-        # the turn itself is marked either way (reactions come only outside it).
-        grant = sheet.pd_rozmach(
-            self.view(character.data).resource("pd"), system_settings(campaign)["pd_rozmach"]
-        )
-        return {"turn": {"grant": grant or 0}}
-
-    @transaction.atomic
-    def turn_started(self, character, campaign):
-        """The PD table's Rozmach, gained (capped at 10) at the start of a combat turn."""
-        locked = Character.objects.select_for_update().get(pk=character.pk)
-        locked.campaign = campaign
-        view = self.view(locked.data)
-        grant = sheet.pd_rozmach(view.resource("pd"), system_settings(campaign)["pd_rozmach"])
-        if not grant:
-            return None
-        before = view.rozmach
-        after = caerbannog_pool.gain(before, grant)
-        try:
-            saved = sheet_actions.set_numbers(locked, {("resources", "rozmach"): after})
-        except sheet_actions.SheetRefused as error:
-            raise ActionRefused(str(error)) from error
-        character.data, character.updated_at = saved.data, saved.updated_at
-        return grant, before, after
 
 
 SYSTEM = register(Caerbannog())

@@ -30,6 +30,7 @@ from rolls.models import Roll
 from rolls.systems.fasttest import rest
 from rolls.systems.fasttest.gm_forms import WoundForm
 from rolls.systems.fasttest.magic_die import roll_magic_die_after
+from rolls.systems.fasttest.ours import is_ours
 from rolls.systems.fasttest.wounds import apply_combat_wound
 from sheets.models import Character
 
@@ -56,7 +57,7 @@ def _strip(request, campaign, *, status=200, refusal="", changed=False) -> HttpR
 
 def _fasttest_roll(campaign: Campaign, roll_id: int) -> Roll:
     """A test of a character in a system with the after-roll tools (FastTest), else 404."""
-    if not campaign.rules.after_roll_strip:
+    if not is_ours(campaign.system):
         raise Http404("No such roll.")
     return get_object_or_404(
         Roll.objects.select_related("session", "character"),

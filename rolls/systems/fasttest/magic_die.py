@@ -23,6 +23,7 @@ from rolls.engine.fasttest_sheet import MAGIC_DICE, MagicRoll, magic_die_roll, r
 from rolls.models import Roll
 from rolls.panels import FollowUp, Panel, source
 from rolls.systems.fasttest import states
+from rolls.systems.fasttest.ours import is_ours
 from rolls.words import words
 from sheets.models import Character
 
@@ -75,7 +76,7 @@ def magic_follow_ups(roll: Roll, character: Character, campaign: Campaign) -> li
     die = sheet.magic_die
     spell = (
         system_settings(campaign)["magic"]
-        and get_system(roll.system).after_roll_strip
+        and is_ours(roll.system)
         and roll.kind == "test"
         and roll.character_id == character.pk
         and die in MAGIC_DICE

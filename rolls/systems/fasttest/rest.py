@@ -1,7 +1,7 @@
 """A night's rest in FastTest (RULES.md section 1, "Magic"): the magic die one step up, never
 above the starting die (the sheet module's ``starting_magic_die``). The GM gives it from a
 party card on the dashboard; ``rest_preview`` says what it would do (the card's button, which
-``System.card_tools`` offers only when it would change something) and ``night_rest`` does it.
+its ``CardTools`` part offers only when it would change something) and ``night_rest`` does it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """FastTest's own writes to a sheet: a wound added (``add_wound``, the one way one goes on),
 taken back, bandaged or removed; the magic die after a night's rest; development, a trait raised
 or a new one paid for in XP; and the campaign's six skills renamed on every sheet and NPC
-(``rename_skills``, FastTest's ``System.settings_saved``). Each locks and validates through the
+(``rename_skills``, FastTest's receiver of ``settings_saved``). Each locks and validates through the
 generic helpers of ``sheets.actions``, which holds no system's writes."""
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def develop(character: Character, target: Any, new_name: Any = "", magic: bool =
     return {}
 
 
-# --- A campaign's FastTest skills renamed on every sheet (System.settings_saved) ----------
+# --- A campaign's FastTest skills renamed on every sheet (settings_saved) ---------------------
 
 
 def renamed_skills(skills: Any, old: list[str], new: list[str]) -> Any:

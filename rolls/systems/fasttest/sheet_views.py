@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from campaigns.access import member_campaign
 from campaigns.models import Campaign
 from rolls.systems.fasttest import sheet_actions
+from rolls.systems.fasttest.ours import is_ours
 from sheets.models import Character
 from sheets.views import answer_box, sheet_for_editor
 
@@ -22,7 +23,7 @@ from sheets.views import answer_box, sheet_for_editor
 def _fasttest_sheet(request: HttpRequest, campaign_id: int, pk: int) -> tuple[Campaign, Character]:
     campaign = member_campaign(request, campaign_id)
     character = sheet_for_editor(request, campaign, pk)
-    if not campaign.rules.wound_tracker:
+    if not is_ours(campaign.system):
         raise Http404("No such page.")
     return campaign, character
 

@@ -1,7 +1,7 @@
 """The dashboard's after-roll strip in FastTest: the open session's latest tests of
 characters, newest first, each with what the GM may still do after it (apply the combat
 wound, read its wound test, give an experience die after a failure, roll the magic die after a
-spell). ``System.after_roll_items`` returns these items; the dashboard's
+spell). FastTest's ``AfterRollStrip`` part returns these items; the dashboard's
 ``after_roll_context`` folds them and ``templates/rolls/dashboard/_after_roll.html`` shows them.
 """
 
@@ -15,6 +15,7 @@ from rolls.engine.core import SUCCESSES
 from rolls.models import Award, PendingTest, Roll
 from rolls.pending import actions as pending_actions
 from rolls.systems.fasttest.magic_die import MAGIC_DIE, magic_follow_ups
+from rolls.systems.fasttest.ours import is_ours
 from rolls.systems.fasttest.wounds import roll_outcome, wound_reading
 from sheets.systems import fasttest as fasttest_sheet
 
@@ -25,7 +26,7 @@ STRIP_LENGTH = 10
 def strip_items(campaign: Campaign, session: GameSession | None) -> list[dict[str, Any]]:
     """The open session's latest FastTest tests of characters, newest first, with what the GM
     may still do after each. A constant number of queries whatever the number of rolls."""
-    if session is None or not session.is_open or not campaign.rules.after_roll_strip:
+    if session is None or not session.is_open or not is_ours(campaign.system):
         return []
     rolls = list(
         Roll.objects.filter(

@@ -13,6 +13,7 @@ from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard import awards, party
 from rolls.dashboard.awards import Experience
 from rolls.dashboard.npc_rolls import NpcTests
+from rolls.dashboard.parts import AfterRollStrip, CardTools
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.opposed.rules import OpposedRules, Outcome
@@ -20,6 +21,7 @@ from rolls.panels import FollowUps
 from rolls.pending.actions import CalledTestKind, after_pending_roll
 from rolls.systems.fasttest import demo as demo_fasttest
 from rolls.systems.fasttest import magic_die, npc_test, panel, rest, states, strip, wounds
+from rolls.systems.fasttest.ours import KEY
 from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
 from rolls.systems.fasttest.sheet_actions import rename_skills
 from rolls.systems.fasttest.urls import urlpatterns
@@ -114,7 +116,7 @@ OPPOSED = OpposedRules(win_odds=fasttest_opposed.win_odds, resolve=opposed_outco
 
 
 class FastTest(BaseSystem):
-    key = "fasttest"
+    key = KEY
     name = "FastTest"
     position = 1
     engine = engine
@@ -150,6 +152,9 @@ class FastTest(BaseSystem):
             dice_on=lambda campaign: bool(system_settings(campaign)["experience_dice"]),
         ),
         CalledTestKind(of=_called_test_kind),
+        # What the GM applies after a roll (a combat wound, the magic die), and a night's rest.
+        AfterRollStrip(strip.strip_items),
+        CardTools(lambda character, campaign: {"rest": rest.rest_preview(character, campaign)}),
         TABLES,
         # Issue 15: penalty dice lasting beyond one test, and the character's state (unconscious,
         # unconscious from exhaustion, dead) as conditions (rolls.systems.fasttest.states).
@@ -160,10 +165,9 @@ class FastTest(BaseSystem):
             tests=_waking_tests,
         ),
     )
-    after_roll_strip = True
-    #: The GM's after-roll strip, its wound and magic die, and a night's rest (gm_views).
+    #: The GM's after-roll strip, its wound and magic die, and a night's rest (gm_views); the
+    #: sheet's wound tracker and development (sheet_views).
     urls = urlpatterns
-    wound_tracker = True
 
     def engine_faces(self, dice):
         return {
@@ -176,12 +180,6 @@ class FastTest(BaseSystem):
 
     def vitals(self, data):
         return party.fasttest_vitals(self.view(data))
-
-    def card_tools(self, character, campaign):
-        return {"rest": rest.rest_preview(character, campaign)}
-
-    def after_roll_items(self, campaign, session):
-        return strip.strip_items(campaign, session)
 
 
 SYSTEM = register(FastTest())

@@ -38,6 +38,7 @@ from rolls.engine.fasttest_combat import (
 from rolls.models import AppliedWound, PendingTest, Roll
 from rolls.pending import actions as pending_actions
 from rolls.systems.fasttest import sheet_actions, states
+from rolls.systems.fasttest.ours import is_ours
 from rolls.words import words
 from sheets.models import Character
 from sheets.systems import fasttest as fasttest_sheet
@@ -87,8 +88,7 @@ def apply_combat_wound(*, roll: Roll, gm, player_weapon: str, enemy_weapon: str)
     The player's character hit: the wound goes on the sheet (labelled "combat, #seq") and a
     wound test is called when the rules want one. The enemy hit: only recorded, for the GM.
     """
-    fasttest = get_system(roll.system).after_roll_strip
-    if not fasttest or roll.kind != "test" or roll.character_id is None:
+    if not is_ours(roll.system) or roll.kind != "test" or roll.character_id is None:
         raise ActionRefused(_("Only a FastTest test of a character deals a combat wound."))
     if not is_combat_roll(roll):
         raise ActionRefused(
