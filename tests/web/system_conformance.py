@@ -23,7 +23,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from campaigns.sessions import end_session, start_session
-from campaigns.systems import Engine, PanelModule, SheetModule
+from campaigns.systems import Engine, PanelModule, Part, SheetModule
 from rolls.models import PendingTest, Roll
 from rolls.words import render
 from sheets.models import Character
@@ -102,6 +102,12 @@ class SystemConformance:
         assert isinstance(system.engine, Engine)
         assert isinstance(system.sheet, SheetModule)
         assert isinstance(system.panel, PanelModule)
+
+    def test_each_of_its_parts_is_found_by_its_own_type(self, system):
+        for part in system.parts:
+            assert isinstance(part, Part)
+            assert system.part(type(part)) is part
+            assert system.offered[type(part).key] is part
 
     def test_the_panel_opens_from_every_kind_of_stat_on_the_sheet(self, client, table):
         kinds = table.targets(client)

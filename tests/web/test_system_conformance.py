@@ -45,6 +45,48 @@ def test_an_object_without_the_protocols_members_is_refused():
         register(Half())
 
 
+def test_a_system_listing_two_parts_of_one_kind_is_refused():
+    from campaigns.systems import BaseSystem, register
+    from rolls.dashboard.parts import CardTools
+
+    class Twice(BaseSystem):
+        key = "twice"
+        parts = (CardTools(lambda c, campaign: {}), CardTools(lambda c, campaign: {"x": 1}))
+
+    with pytest.raises(ValueError, match="twice lists two parts of kind 'card_tools'"):
+        register(Twice())
+    assert "twice" not in KEYS and all(s.key != "twice" for s in all_systems())
+
+
+def test_a_system_without_a_part_offers_nothing_in_that_feature():
+    from campaigns.systems import BaseSystem
+    from rolls.conditions.in_force import NO_CONDITIONS, condition_rules
+    from rolls.opposed.rules import OpposedRules
+    from rolls.tables.random_tables import NO_TABLE_RULES, table_rules
+
+    class Bare(BaseSystem):
+        key = "bare"
+
+    bare = Bare()
+    assert bare.part(OpposedRules) is None
+    assert condition_rules(bare) is NO_CONDITIONS and table_rules(bare) is NO_TABLE_RULES
+    assert bare.offered == {}
+
+
+def test_a_part_of_another_type_under_the_same_key_is_not_taken_for_it():
+    from campaigns.systems import BaseSystem
+    from rolls.dashboard.parts import GmBox
+
+    class Lookalike:
+        key = "gm_box"
+
+    class Odd(BaseSystem):
+        key = "odd"
+        parts = (Lookalike(),)
+
+    assert Odd().part(GmBox) is None
+
+
 def test_an_unknown_key_says_so():
     from campaigns.systems import UnknownSystem
 
