@@ -333,3 +333,26 @@ def test_a_state_and_its_waking_test_read_in_polish(client, monkeypatch, caster,
         waking = render(states.waking_tests(state, ["WALKA", "SPRAWNOŚĆ"])[0]["label"])
     assert line.startswith("stan: nieprzytomny z wyczerpania (")
     assert waking == "Odzyskanie przytomności: DUCH + SPRAWNOŚĆ"
+
+
+def test_the_sheet_costs_no_more_queries_with_three_conditions_than_with_one(
+    client, table, gm, player
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries_of_the_sheet() -> int:
+        client.force_login(player)
+        sheet_html(client, table.hero)  # the login's own writes are not the sheet's
+        with CaptureQueriesContext(connection) as asked:
+            assert "sheet-conditions" in sheet_html(client, table.hero)
+        return len(asked)
+
+    client.force_login(gm)
+    add_preset(client, table, "ft_hard_scene")
+    one = queries_of_the_sheet()
+    client.force_login(gm)
+    add_preset(client, table, "ft_unconscious")
+    add_preset(client, table, "ft_exhausted")
+    assert len(states_of(table.hero)) == 3
+    assert queries_of_the_sheet() == one
