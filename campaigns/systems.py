@@ -291,7 +291,7 @@ def register(system: System) -> System:
     """Make ``system`` the implementation of its key (a second one for a key is refused)."""
     if not isinstance(system, System):
         raise TypeError(f"{system!r} does not implement the System protocol.")
-    system.offered  # refuses two parts of one kind now, not at the first page that asks
+    _ = system.offered  # refuses two parts of one kind now, not at the first page that asks
     if system.key in _REGISTRY and _REGISTRY[system.key] is not system:
         raise ValueError(f"A system is already registered under {system.key!r}.")
     _REGISTRY[system.key] = system

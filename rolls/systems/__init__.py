@@ -1,8 +1,9 @@
 """The five rule systems of RULES.md, one package each: everything of a system's web side.
 
 ``rolls/systems/<key>/`` holds ``system.py`` (its ``campaigns.systems.System`` object: engine,
-sheet, panel, log facts, party vitals, the parts it adds to the table's features, and its
-receivers of the table's moments; it registers itself), ``panel.py`` (its test panel and follow-ups), ``demo.py`` (its demo campaign) and
+sheet, panel, log facts, the parts it adds to the table's features, and its receivers of the
+table's moments; it registers itself), ``panel.py`` (its test panel and follow-ups),
+``vitals.py`` (its party card), ``demo.py`` (its demo campaign) and
 ``rules_page.py`` (its page under /rules/), and the views only its rules have with their URL
 patterns in ``urls.py`` (its ``System.urls``, which ``rolls.urls`` adds for every system); its
 templates are in ``templates/systems/<key>/``.

@@ -8,13 +8,12 @@ from campaigns.models import Membership
 from campaigns.sessions import ChallengePoints
 from campaigns.systems import BaseSystem, register
 from rolls.conditions.in_force import ConditionRules
-from rolls.dashboard import party
 from rolls.dashboard.npc_rolls import NpcTests
 from rolls.engine import ast as engine
 from rolls.panels import FollowUps, GmFollowUps
 from rolls.systems.ast import demo as demo_ast
 from rolls.systems.ast import follow_ups as after
-from rolls.systems.ast import npc_test, panel
+from rolls.systems.ast import npc_test, panel, vitals
 from rolls.systems.ast.rules_page import PAGE as RULES_PAGE
 from sheets.systems import ast as sheet
 
@@ -71,7 +70,7 @@ class AST(BaseSystem):
         return sheet.view(data)
 
     def vitals(self, data):
-        return party.ast_vitals(self.view(data))
+        return vitals.vitals(self.view(data))
 
 
 SYSTEM = register(AST())

@@ -14,7 +14,6 @@ from campaigns.sessions import scene_started
 from campaigns.system_settings import system_settings
 from campaigns.systems import BaseSystem, register
 from rolls.conditions.in_force import ConditionRules
-from rolls.dashboard import party
 from rolls.dashboard.awards import Experience
 from rolls.dashboard.npc_rolls import NpcTests
 from rolls.dashboard.parts import CardTools
@@ -23,7 +22,15 @@ from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed.rules import OpposedRules, Outcome
 from rolls.panels import FollowUps
-from rolls.systems.caerbannog import blind, consequences, follow_ups, gm_call, npc_test, panel
+from rolls.systems.caerbannog import (
+    blind,
+    consequences,
+    follow_ups,
+    gm_call,
+    npc_test,
+    panel,
+    vitals,
+)
 from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import group as group_rules
 from rolls.systems.caerbannog.rules_page import PAGE as RULES_PAGE
@@ -175,7 +182,7 @@ class Caerbannog(BaseSystem):
         return sheet.view(data)
 
     def vitals(self, data):
-        return party.caerbannog_vitals(self.view(data))
+        return vitals.vitals(self.view(data))
 
 
 SYSTEM = register(Caerbannog())

@@ -10,7 +10,7 @@ from campaigns.sessions import session_ended
 from campaigns.system_settings import DEFAULT_FASTTEST_SKILLS, system_settings
 from campaigns.systems import BaseSystem, register
 from rolls.conditions.in_force import ConditionRules
-from rolls.dashboard import awards, party
+from rolls.dashboard import awards
 from rolls.dashboard.awards import Experience
 from rolls.dashboard.npc_rolls import NpcTests
 from rolls.dashboard.parts import AfterRollStrip, CardTools
@@ -20,7 +20,16 @@ from rolls.opposed.rules import OpposedRules, Outcome
 from rolls.panels import FollowUps
 from rolls.pending.actions import CalledTestKind, after_pending_roll
 from rolls.systems.fasttest import demo as demo_fasttest
-from rolls.systems.fasttest import magic_die, npc_test, panel, rest, states, strip, wounds
+from rolls.systems.fasttest import (
+    magic_die,
+    npc_test,
+    panel,
+    rest,
+    states,
+    strip,
+    vitals,
+    wounds,
+)
 from rolls.systems.fasttest.ours import KEY
 from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
 from rolls.systems.fasttest.sheet_actions import rename_skills
@@ -179,7 +188,7 @@ class FastTest(BaseSystem):
         return sheet.view(data)
 
     def vitals(self, data):
-        return party.fasttest_vitals(self.view(data))
+        return vitals.vitals(self.view(data))
 
 
 SYSTEM = register(FastTest())
