@@ -12,6 +12,7 @@ import socket
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+from django.utils import translation
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 CHROMIUM = "/usr/bin/chromium"
@@ -158,6 +159,16 @@ def _rolls_as_fast_as_a_test_needs(settings):
     # The suite rolls and replays far faster than any table (a loop of rolls as one user);
     # tests/web/test_hostile_rates.py holds the server's own limits (rolls/limits.py).
     settings.ROLL_RATE_LIMIT = settings.REPLAY_ENTRY_LIMIT = 10**9
+
+
+@pytest.fixture(autouse=True)
+def _each_test_starts_in_the_default_language():
+    """Django's LocaleMiddleware activates a request's language in the thread and leaves it
+    active (the next request activates its own). A test after one that asked for a Polish page
+    on the same worker would otherwise build its messages outside a request (a panel, a form)
+    in Polish: CI failed so, in test_panel_forms, depending on which tests xdist ran before."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
