@@ -11,9 +11,7 @@ import csv
 import io
 import json
 import uuid
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from django import forms
 from django.db import IntegrityError, transaction
@@ -32,40 +30,8 @@ from rolls.engine.tables import Problem, Row, TableDice, parse_dice, parse_table
 from rolls.engine.tables import rows_text as engine_rows_text
 from rolls.labels import WORDS
 from rolls.models import RandomTable, Roll, Visibility
+from rolls.tables.rules import NO_TABLE_RULES, table_rules
 from rolls.words import words
-
-
-def _none_called(roll: Roll) -> list[str]:
-    return []
-
-
-@dataclass(frozen=True)
-class TableRules:
-    """A system's part (``campaigns.systems.Part``): when its rules call for one of the GM's
-    random tables after a roll, and the tables they bring."""
-
-    key: ClassVar[str] = "tables"
-    #: {purpose key: what a table of it is for}: the table form offers each.
-    purposes: Mapping[str, Any] = field(default_factory=dict)
-    #: The ``purposes`` keys whose table the rules call for after a roll.
-    after: Callable[[Roll], list[str]] = _none_called
-    #: {purpose key: the purpose whose tables are offered in its place when the campaign has
-    #: no table of its own for it} (FastTest's minor side effect falls back to the ordinary one).
-    fallbacks: Mapping[str, str] = field(default_factory=dict)
-    #: A word under the table form's "Offered" on how the purposes go together, "" for none.
-    hint: Any = ""
-    #: Tables the rules bring (RULES.md's lists): dicts of ``name``, ``dice``, ``purpose`` and
-    #: ``rows`` (quick entry lines); a new campaign gets them, and the GM edits them.
-    defaults: tuple[Mapping[str, Any], ...] = ()
-
-
-#: What a system without the part has: no purpose, no table of its own.
-NO_TABLE_RULES = TableRules()
-
-
-def table_rules(system) -> TableRules:
-    return system.part(TableRules) or NO_TABLE_RULES
-
 
 # The log's kind and label of a table roll; a table the rules call for after a roll, with what
 # for (``purpose_word``).

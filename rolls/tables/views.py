@@ -25,6 +25,7 @@ from rolls.gm_forms import TableImportForm, TableRollForm
 from rolls.log.reading import entry_for
 from rolls.models import RandomTable, Roll, Visibility
 from rolls.tables import random_tables
+from rolls.tables.rules import table_rules
 
 
 def _tables_page(
@@ -36,7 +37,7 @@ def _tables_page(
         "form": form,
         "import_errors": list(import_errors),
         "import_typed": import_typed or {},
-        "has_defaults": bool(random_tables.table_rules(get_system(campaign.system)).defaults),
+        "has_defaults": bool(table_rules(get_system(campaign.system)).defaults),
     }
     return render(request, "rolls/tables/list.html", context, status=status)
 

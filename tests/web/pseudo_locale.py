@@ -277,7 +277,7 @@ def _rules_tables() -> set[str]:
     from django.conf import settings
 
     from campaigns.systems import all_systems
-    from rolls.tables.random_tables import table_rules
+    from rolls.tables.rules import table_rules
 
     defaults = [t for system in all_systems() for t in table_rules(system).defaults]
     names = set()

@@ -5,7 +5,7 @@ from django.core.management import CommandError, call_command
 
 from campaigns.models import Campaign
 from rolls.demo import DEMO_PASSWORD, seed_demo
-from rolls.tables.random_tables import table_rules
+from rolls.tables.rules import table_rules
 from sheets.models import NPC, Character
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ from rolls.engine.check import check_document
 from rolls.engine.core import Die, EngineError
 from rolls.engine.tables import parse_dice, parse_table, roll_table
 from rolls.models import RandomTable, Roll
-from rolls.tables.random_tables import table_rules
+from rolls.tables.rules import table_rules
 from tests.web.dice import Scripted, deal
 from tests.web.live import seat
 from tests.web.test_after_roll import CASTER, SETTINGS, SPELL, magic_via_panel, zarith

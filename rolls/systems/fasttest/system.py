@@ -34,7 +34,7 @@ from rolls.systems.fasttest.ours import KEY
 from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
 from rolls.systems.fasttest.sheet_actions import rename_skills
 from rolls.systems.fasttest.urls import urlpatterns
-from rolls.tables.random_tables import TableRules
+from rolls.tables.rules import TableRules
 from sheets.npc_forms import NpcStats
 from sheets.systems import fasttest as sheet
 

@@ -16,7 +16,7 @@ from rolls.systems.t10 import npc_test, panel
 from rolls.systems.t10 import options as options_after
 from rolls.systems.t10.options import OPTIONS
 from rolls.systems.t10.rules_page import PAGE as RULES_PAGE
-from rolls.tables.random_tables import TableRules
+from rolls.tables.rules import TableRules
 from sheets.systems import t10 as sheet
 
 _ = gettext_lazy
