@@ -128,6 +128,8 @@ PRESENCE_AWAY_SECONDS = env_int("PRESENCE_AWAY_SECONDS", 600, minimum=1, maximum
 # entries), far below a script's (141 rolls a second were logged by one).
 RATE_WINDOW_SECONDS = env_int("RATE_WINDOW_SECONDS", 10, minimum=1, maximum=3600)
 ROLL_RATE_LIMIT = env_int("ROLL_RATE_LIMIT", 50, minimum=1, maximum=10_000_000)
+# Lines of chat (rolls/chat): a fast typist's pace at a table, never a script's.
+CHAT_RATE_LIMIT = env_int("CHAT_RATE_LIMIT", 20, minimum=1, maximum=10_000_000)
 REPLAY_ENTRY_LIMIT = env_int("REPLAY_ENTRY_LIMIT", 10_000, minimum=1, maximum=100_000_000)
 
 CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"))}

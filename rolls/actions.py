@@ -55,6 +55,8 @@ class RollSpec:
 
     ``sealed_for``: the roll is sealed (rolls.models.Seal): the GM and these users alone see it
     whole until it is revealed (``reveal``); everyone else, that it was made and waits.
+
+    ``recipient``: whom a whisper (``Visibility.WHISPER``, rolls.chat) is for.
     """
 
     session: GameSession
@@ -74,6 +76,7 @@ class RollSpec:
     nonce: str | None = None
     engine: Any = None
     sealed_for: tuple[int, ...] | None = None
+    recipient: Any = None
 
 
 def record_roll(spec: RollSpec, *, rng: RandomSource | None = None) -> tuple[Roll, bool]:
@@ -162,6 +165,7 @@ def _record(spec: RollSpec, rng: RandomSource | None) -> tuple[Roll, bool]:
         kind=spec.kind,
         parent=spec.parent,
         visibility=spec.visibility,
+        recipient=spec.recipient,
         # The roller's words for the admin and old readers; the data for everyone else.
         label=render(spec.label)[:200],
         label_data=None if isinstance(spec.label, str) else spec.label,

@@ -13,6 +13,9 @@ class Visibility(models.TextChoices):
     SECRET = "secret", _("secret (me and the GM)")
     # The GM's hidden roll: the GM alone.
     HIDDEN = "hidden", _("hidden (GM only)")
+    # A chat line to one member (rolls.chat): its author, that member (``Roll.recipient``) and
+    # the GM see it; nobody else's page ever receives it.
+    WHISPER = "whisper", _("whisper (me, them and the GM)")
 
 
 class Roll(models.Model):
@@ -49,6 +52,14 @@ class Roll(models.Model):
     )
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    # Who a whisper is for (``Visibility.WHISPER``); None for every other entry.
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="whispers",
     )
     # The label as the roller read it (admin, old rows); ``label_data`` says it as data
     # (rolls.words), so each reader gets it in their own language. Rows from before have none.

@@ -23,6 +23,7 @@ urlpatterns = [
 ]
 
 from rolls import cues  # noqa: E402
+from rolls.chat import views as chat_views  # noqa: E402
 from rolls.panels import views as panel_views  # noqa: E402
 from rolls.tables import quick_dice  # noqa: E402
 
@@ -41,6 +42,7 @@ urlpatterns += [
         name="test_follow_up",
     ),
     path("quick-dice/", quick_dice.quick_roll, name="quick_roll"),
+    path("chat/", chat_views.say_line, name="say_line"),
 ]
 
 from rolls.dashboard import live_parts  # noqa: E402

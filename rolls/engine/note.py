@@ -1,7 +1,7 @@
 """Entries of the log that roll nothing: a condition added or cleared, the options chosen after
-a roll, the GM's counter-move. They go through the same path as every roll (seq, visibility,
-broadcast, replay), so the evening's story reads in one list; this module is their "engine": no
-dice, an answer that says what the entry is. Standard library only.
+a roll, the GM's counter-move, a line of chat. They go through the same path as every roll
+(seq, visibility, broadcast, replay), so the evening's story reads in one list; this module is
+their "engine": no dice, an answer that says what the entry is. Standard library only.
 
 ``params`` are ``{"note": kind}`` plus the entry's own facts (a condition's id, the options
 chosen), all plain JSON: the checker re-runs such an entry like any other and gets no dice.
@@ -26,6 +26,8 @@ NOTE_KINDS = frozenset(
         "damage",
         "healing",
         "heroic_declared",
+        # A line of the table's chat (rolls.chat): its text and whom it was for, no dice.
+        "chat",
     }
 )
 

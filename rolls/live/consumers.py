@@ -39,7 +39,7 @@ from campaigns.models import Campaign, GameSession
 from config.overrides.consumer import DispatchWithoutConnectionCheck
 from rolls import limits
 from rolls.live import presence, socket_slots
-from rolls.log.payload import for_viewer, roll_payload
+from rolls.log.payload import for_viewer, roll_payload, unknown_to
 from rolls.log.rendered import entry_frame, reveal_frame
 from rolls.models import Roll
 
@@ -367,6 +367,8 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         if seq <= self.sent.get(session_id, 0):
             return  # already sent: replay and live event overlapped
         self.sent[session_id] = seq
+        if unknown_to(payload, self.user_id, self.is_gm):
+            return  # not for this page at all (a whisper to someone else): counted as sent
         # A live event read before its entry was revealed: the revealed one is the entry now.
         payload = self.revealed.get((session_id, seq), payload)
         await self.send(

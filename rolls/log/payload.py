@@ -66,6 +66,8 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
         "sealed": sealed_for(roll),
         "actor_id": roll.actor_id,
         "actor_name": roll.actor.get_username(),
+        # A whisper's one reader besides its author and the GM (rolls.chat), None for others.
+        "recipient_id": roll.recipient_id,
         "character_id": roll.character_id,
         "character_name": roll.character_name,
         "system": roll.system,
@@ -88,10 +90,13 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
 
 
 def _visible(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
-    """Server-side visibility: public to the table, secret to roller and GM, hidden to the GM."""
+    """Server-side visibility: public to the table, secret to roller and GM, hidden to the GM,
+    a whisper to its author, its recipient and the GM."""
     visibility = payload["visibility"]
     if visibility == Visibility.PUBLIC or is_gm:
         return True
+    if visibility == Visibility.WHISPER:
+        return user_id in (payload["actor_id"], payload.get("recipient_id"))
     return visibility == Visibility.SECRET and payload["actor_id"] == user_id
 
 
@@ -99,6 +104,17 @@ def _unsealed(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
     """A sealed roll (rolls.models.Seal) is the GM's and its viewers' alone until revealed."""
     sealed = payload.get("sealed")
     return sealed is None or is_gm or user_id in sealed
+
+
+#: Entries a viewer who may not see them never learns of, not even that they were made: a chat
+#: line (rolls.chat) to the GM or to another member. A roll kept from a viewer still shows that
+#: it was made (a hidden roll is part of the evening); a word between two people is not.
+UNSHOWN_KINDS = frozenset({"chat"})
+
+
+def unknown_to(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
+    """Whether this viewer gets nothing of the entry at all (``UNSHOWN_KINDS``)."""
+    return payload["kind"] in UNSHOWN_KINDS and not may_see(payload, user_id, is_gm)
 
 
 def may_see(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:

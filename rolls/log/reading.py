@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns.models import Campaign, GameSession
-from rolls.log.payload import for_viewer, roll_payload, sealed_for
+from rolls.log.payload import for_viewer, roll_payload, sealed_for, unknown_to
 from rolls.log.payload import may_see as payload_may_see
 from rolls.models import Roll, Visibility
 
@@ -27,7 +27,17 @@ def entries_for(session: GameSession, user, is_gm: bool, newest_first: bool = Tr
     for the exports and the statistics, never for a page (``page_before``)."""
     rolls = Roll.objects.filter(session=session).select_related("actor", "parent", "seal")
     rolls = rolls.order_by("-seq" if newest_first else "seq")
-    return [for_viewer(roll_payload(roll), user.pk, is_gm) for roll in rolls]
+    return _as_seen(rolls, user.pk, is_gm)
+
+
+def _as_seen(rolls, user_id: int, is_gm: bool) -> list[dict]:
+    """The entries as this viewer may see them, without those they may not know of."""
+    payloads = (roll_payload(roll) for roll in rolls)
+    return [
+        for_viewer(payload, user_id, is_gm)
+        for payload in payloads
+        if not unknown_to(payload, user_id, is_gm)
+    ]
 
 
 def page_before(
@@ -44,7 +54,7 @@ def page_before(
     rolls = list(rolls.order_by("-seq")[: size + 1])
     shown = rolls[:size]
     earlier = shown[-1].seq if len(rolls) > size else None
-    return [for_viewer(roll_payload(roll), user.pk, is_gm) for roll in shown], earlier
+    return _as_seen(shown, user.pk, is_gm), earlier
 
 
 def entry_for(roll: Roll, user, is_gm: bool) -> dict:
@@ -57,7 +67,12 @@ def may_see(roll: Roll, user, is_gm: bool) -> bool:
     """Whether this viewer may see the roll whole: the log's rule
     (``rolls.log.payload.may_see``)."""
     return payload_may_see(
-        {"visibility": roll.visibility, "actor_id": roll.actor_id, "sealed": sealed_for(roll)},
+        {
+            "visibility": roll.visibility,
+            "actor_id": roll.actor_id,
+            "recipient_id": roll.recipient_id,
+            "sealed": sealed_for(roll),
+        },
         user.pk,
         is_gm,
     )

@@ -1,0 +1,97 @@
+"""The chat box as posted: the line, whom it is for, who speaks, the request's key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from campaigns.models import Campaign, Membership
+from config.text import TextField
+from rolls.engine.note import MAX_TEXT
+from rolls.fields import Text
+from rolls.gm_forms import RollKey
+from rolls.models import Visibility
+from sheets.models import NPC, Character
+
+#: The longest line: what one log entry's note carries (``rolls.engine.note.MAX_TEXT``).
+LINE_MAX = MAX_TEXT
+EVERYONE, GM_ONLY = "all", "gm"
+
+
+class SayForm(forms.Form):
+    """One line of chat. ``to`` is ``all``, ``gm`` or ``u<id>`` of another member; ``speaker``
+    is "" (the member), ``c<id>`` of one of the player's characters or ``n<id>`` of one of the
+    GM's NPCs. The choices are the table as it is now: a member who left, another player's
+    character or a forged id is refused with a sentence, nothing is sent."""
+
+    text = TextField(
+        label=gettext_lazy("Message"),
+        max_length=LINE_MAX,
+        error_messages={
+            "required": gettext_lazy("Write something first."),
+            "max_length": gettext_lazy("A line holds at most %(limit_value)d characters."),
+        },
+    )
+    to = forms.ChoiceField(label=gettext_lazy("To"))
+    speaker = forms.ChoiceField(label=gettext_lazy("As"), required=False)
+    key = RollKey(required=False)
+    next = Text()
+
+    def __init__(self, *args, campaign: Campaign, user, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "say-%s")
+        super().__init__(*args, **kwargs)
+        self.campaign, self.user = campaign, user
+        self.is_gm = campaign.is_gm(user)
+        self.members = {
+            m.user_id: m.user
+            for m in Membership.objects.filter(campaign=campaign).select_related("user")
+            if m.user_id != user.pk
+        }
+        gm_only = _("only me (a note)") if self.is_gm else _("the GM only")
+        self.fields["to"].choices = [(EVERYONE, _("everyone")), (GM_ONLY, gm_only)] + [
+            (f"u{pk}", _("%(name)s (whisper)") % {"name": member.get_username()})
+            for pk, member in sorted(self.members.items(), key=lambda m: m[1].get_username())
+            if pk != campaign.gm_id
+        ]
+        self.speakers = self._speakers()
+        self.fields["speaker"].choices = [("", user.get_username())] + [
+            (key, who.name) for key, who in self.speakers.items()
+        ]
+        message = _("That person or character is not at this table now; reload the page.")
+        for name in ("to", "speaker"):
+            self.fields[name].error_messages["invalid_choice"] = message
+
+    def _speakers(self) -> dict[str, Character | NPC]:
+        """Who the member may speak as: a player their characters, the GM the NPCs."""
+        if self.is_gm:
+            return {f"n{npc.pk}": npc for npc in NPC.objects.filter(campaign=self.campaign)}
+        mine = Character.objects.filter(campaign=self.campaign, owner=self.user)
+        return {f"c{character.pk}": character for character in mine}
+
+    def clean_text(self) -> str:
+        text = " ".join(self.cleaned_data["text"].split())
+        if not text:
+            raise forms.ValidationError(_("Write something first."))
+        return text
+
+    def line(self) -> dict[str, Any]:
+        """The clean line as ``rolls.chat.actions.say`` takes it."""
+        to = self.cleaned_data["to"]
+        recipient = self.members[int(to[1:])] if to.startswith("u") else None
+        if recipient is not None:
+            visibility = Visibility.WHISPER
+        elif to == GM_ONLY:
+            visibility = Visibility.HIDDEN if self.is_gm else Visibility.SECRET
+        else:
+            visibility = Visibility.PUBLIC
+        speaker = self.speakers.get(self.cleaned_data.get("speaker") or "")
+        return {
+            "text": self.cleaned_data["text"],
+            "visibility": visibility,
+            "recipient": recipient,
+            "character": speaker if isinstance(speaker, Character) else None,
+            "npc": speaker if isinstance(speaker, NPC) else None,
+        }

@@ -1,0 +1,64 @@
+"""The chat box's one request: a member says a line. Refusals come back in the box with what
+was typed; a plain (no-JavaScript) post goes back to the page it came from."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from campaigns.access import member_campaign
+from campaigns.models import Campaign
+from config.redirects import safe_next
+from rolls import limits
+from rolls.actions import ActionRefused
+from rolls.chat.actions import say
+from rolls.chat.forms import SayForm
+
+
+def _next(request: HttpRequest, campaign: Campaign, form: SayForm) -> str:
+    fallback = reverse("campaign_detail", args=[campaign.pk])
+    return safe_next(request, form.data.get("next"), fallback)
+
+
+def _box(request: HttpRequest, campaign: Campaign, form: SayForm, *, status=200, said=None):
+    context = {"say_campaign": campaign, "say_form": form, "said": said}
+    context["say_next"] = _next(request, campaign, form)
+    template = "rolls/chat/_say.html" if request.htmx else "rolls/chat/say.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def say_line(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Say a line at the table. A repeated key answers with the line it made, never a second."""
+    campaign = member_campaign(request, campaign_id)
+    form = SayForm(request.POST, campaign=campaign, user=request.user)
+    if not limits.spend("chat", request.user.pk, 1, settings.CHAT_RATE_LIMIT):
+        form.add_error(None, _("You are writing faster than any table reads; nothing was sent. "
+                               "Wait a few seconds and send it again."))  # fmt: skip
+        return _box(request, campaign, form, status=429)
+    if not form.is_valid():
+        return _box(request, campaign, form, status=422)
+    key = form.cleaned_data.get("key")
+    if key is None:
+        form.add_error(None, _("This message is malformed; reload the page and try again."))
+        return _box(request, campaign, form, status=400)
+    try:
+        line, _created = say(campaign=campaign, actor=request.user, key=key, **form.line())
+    except ActionRefused as refusal:
+        form.add_error(None, str(refusal))
+        return _box(request, campaign, form, status=409)
+    if not request.htmx:
+        return HttpResponseRedirect(_next(request, campaign, form))
+    # A fresh box for the next line, to the same people, as the same speaker.
+    fresh = SayForm(
+        campaign=campaign,
+        user=request.user,
+        initial={"to": form.cleaned_data["to"], "speaker": form.cleaned_data.get("speaker")},
+    )
+    return _box(request, campaign, fresh, said=line)
