@@ -21,7 +21,8 @@ from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls.engine import EngineError, fair, note
 from rolls.engine.core import RandomSource
-from rolls.log.payload import engine_faces, result_document, roll_payload
+from rolls.log import reading
+from rolls.log.payload import UNSHOWN_KINDS, engine_faces, result_document, roll_payload
 from rolls.log.rendered import entry_html
 from rolls.models import Roll, Seal, Visibility
 from rolls.words import render
@@ -97,7 +98,18 @@ def record_roll(spec: RollSpec, *, rng: RandomSource | None = None) -> tuple[Rol
         existing = Roll.objects.filter(session=spec.session, idempotency_key=spec.key).first()
         if existing is None:
             raise
-        return existing, False
+        return _made_before(existing, spec.actor)
+
+
+def _made_before(existing: Roll, actor) -> tuple[Roll, bool]:
+    """The answer to a key used before: the entry it made. Never one its requester may not know
+    of (a chat line to others, ``rolls.log.payload.UNSHOWN_KINDS``): its author resending gets
+    it, anyone else with its key is refused as with any forged key, not told even its seq."""
+    if existing.kind in UNSHOWN_KINDS:
+        is_gm = existing.session.campaign.is_gm(actor)
+        if not reading.may_see(existing, actor, is_gm):
+            raise ActionRefused(_("This request is malformed; reload the page and try again."))
+    return existing, False
 
 
 def record_note(
@@ -313,7 +325,7 @@ def roll_follow_up(
     GameSession.objects.select_for_update().get(pk=parent.session_id)
     existing = Roll.objects.filter(session_id=parent.session_id, idempotency_key=key).first()
     if existing is not None:
-        return existing, False
+        return _made_before(existing, actor)
     panel = build()
     return roll_from_panel(
         session=parent.session,
