@@ -22,7 +22,7 @@ from campaigns.systems import get_system
 from rolls.engine import EngineError, fair, note
 from rolls.engine.core import RandomSource
 from rolls.log import reading
-from rolls.log.payload import UNSHOWN_KINDS, engine_faces, result_document, roll_payload
+from rolls.log.payload import audience_of, engine_faces, result_document, roll_payload
 from rolls.log.rendered import entry_html
 from rolls.models import Roll, Seal, Visibility
 from rolls.words import render
@@ -105,7 +105,7 @@ def _made_before(existing: Roll, actor) -> tuple[Roll, bool]:
     """The answer to a key used before: the entry it made. Never one its requester may not know
     of (a chat line to others, ``rolls.log.payload.UNSHOWN_KINDS``): its author resending gets
     it, anyone else with its key is refused as with any forged key, not told even its seq."""
-    if existing.kind in UNSHOWN_KINDS:
+    if audience_of(existing)["unshown"]:
         is_gm = existing.session.campaign.is_gm(actor)
         if not reading.may_see(existing, actor, is_gm):
             raise ActionRefused(_("This request is malformed; reload the page and try again."))
@@ -198,6 +198,7 @@ def _record(spec: RollSpec, rng: RandomSource | None) -> tuple[Roll, bool]:
         Seal.objects.create(roll=roll, viewers=list(spec.sealed_for))  # caches ``roll.seal`` too
     else:
         Roll.seal.related.set_cached_value(roll, None)  # no seal: the payload asks no query
+    Roll.strike.related.set_cached_value(roll, None)  # nor for a strike: a new entry stands
     if spec.on_result is not None:
         spec.on_result(result, roll)
     payload = roll_payload(roll)
@@ -349,7 +350,7 @@ def reveal(rolls: list[Roll]) -> None:
     visibility says, and every page of the table that shows it redacted shows it whole (the
     ``table.reveal`` event: each socket sends the entries again as its user may see them)."""
     seals = Seal.objects.filter(roll__in=rolls, revealed_at__isnull=True).select_related(
-        "roll__actor", "roll__parent", "roll__session"
+        "roll__actor", "roll__parent", "roll__session", "roll__strike"
     )
     revealed = []
     for seal in seals:

@@ -25,6 +25,7 @@ urlpatterns = [
 from rolls import cues  # noqa: E402
 from rolls.chat import views as chat_views  # noqa: E402
 from rolls.panels import views as panel_views  # noqa: E402
+from rolls.strikes import views as strike_views  # noqa: E402
 from rolls.tables import quick_dice  # noqa: E402
 
 urlpatterns += [
@@ -43,6 +44,7 @@ urlpatterns += [
     ),
     path("quick-dice/", quick_dice.quick_roll, name="quick_roll"),
     path("chat/", chat_views.say_line, name="say_line"),
+    path("dashboard/strike/", strike_views.strike_entry, name="strike_entry"),
 ]
 
 from rolls.dashboard import live_parts  # noqa: E402

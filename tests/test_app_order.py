@@ -102,10 +102,12 @@ def test_the_check_reads_relative_imports() -> None:
 #: rule systems (``rolls/systems/``) and the template tags come last: they build on features.
 FEATURES = (
     "engine",
+    "chat",
     "log",
     "live",
     "pending",
     "conditions",
+    "strikes",
     "tables",
     "group",
     "opposed",

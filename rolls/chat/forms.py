@@ -50,15 +50,17 @@ class SayForm(forms.Form):
             for m in Membership.objects.filter(campaign=campaign).select_related("user")
             if m.user_id != user.pk
         }
-        gm_only = _("only me (a note)") if self.is_gm else _("the GM only")
-        self.fields["to"].choices = [(EVERYONE, _("everyone")), (GM_ONLY, gm_only)] + [
-            (f"u{pk}", _("%(name)s (whisper)") % {"name": member.get_username()})
+        gm_only = _("to me only (a note)") if self.is_gm else _("to the GM only")
+        self.fields["to"].choices = [(EVERYONE, _("to everyone")), (GM_ONLY, gm_only)] + [
+            (f"u{pk}", _("whisper to %(name)s") % {"name": member.get_username()})
             for pk, member in sorted(self.members.items(), key=lambda m: m[1].get_username())
             if pk != campaign.gm_id
         ]
         self.speakers = self._speakers()
-        self.fields["speaker"].choices = [("", user.get_username())] + [
-            (key, who.name) for key, who in self.speakers.items()
+        # Each choice says what it is: the select beside "to" has no room for a label.
+        self.fields["speaker"].choices = [("", _("as %(name)s") % {"name": user.get_username()})]
+        self.fields["speaker"].choices += [
+            (key, _("as %(name)s") % {"name": who.name}) for key, who in self.speakers.items()
         ]
         message = _("That person or character is not at this table now; reload the page.")
         for name in ("to", "speaker"):

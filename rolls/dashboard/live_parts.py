@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET
 from campaigns.access import gm_campaign
 from rolls.conditions import views as condition_views
 from rolls.dashboard import views as dashboard
+from rolls.strikes import views as strike_views
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ DASHBOARD = (
     _part("roll-results", "rolls/dashboard/_gm_box.html", _plain(dashboard.gm_box_context), "entry session"),  # the system's box
     _part("party", "rolls/dashboard/_party.html", _plain(dashboard.party_context), "entry sheet session scene turn"),
     _part("random-tables", "rolls/tables/_box.html", _plain(dashboard.tables_context), "entry session"),
+    _part("strike-box", "rolls/strikes/_box.html", _plain(strike_views.box_context), "entry session"),
 )
 # fmt: on
 

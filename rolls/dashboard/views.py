@@ -32,6 +32,7 @@ from rolls.opposed.rules import rules_of as opposed_rules_of
 from rolls.opposed.shown import dashboard_view as opposed_view
 from rolls.panels import GmFollowUps, gm_follow_ups_after, gm_limits
 from rolls.pending import actions as pending_actions
+from rolls.strikes.views import box_context as strike_box_context
 from rolls.tables.views import box_context as tables_context  # the tables box, as it shows
 from sheets import actions as sheet_actions
 from sheets.models import NPC, Character
@@ -70,7 +71,7 @@ def _pending_cards(campaign, session) -> list[dict[str, Any]]:
         PendingTest.objects.filter(
             session=session, status__in=[PendingTest.Status.OPEN, PendingTest.Status.ROLLED]
         )
-        .select_related("character", "roll__actor", "roll__parent", "roll__seal")
+        .select_related("character", "roll__actor", "roll__parent", "roll__seal", "roll__strike")
         .order_by("-created_at", "-pk")
     )
     latest: dict[int, PendingTest] = {}
@@ -236,6 +237,7 @@ def _dashboard_context(request, campaign, **forms) -> dict[str, Any]:
         **gm_box_context(campaign, session),
         **awards_context(campaign, **forms),
         **tables_context(campaign, session),
+        **strike_box_context(campaign, session),
         **log_context(campaign, request.user, session),
         "cues_session": session,  # the group cue's (rolls.cues)
     }

@@ -28,6 +28,8 @@ NOTE_KINDS = frozenset(
         "heroic_declared",
         # A line of the table's chat (rolls.chat): its text and whom it was for, no dice.
         "chat",
+        # The GM struck an entry (rolls.strikes): which, and why.
+        "struck",
     }
 )
 

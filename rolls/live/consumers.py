@@ -40,6 +40,7 @@ from config.overrides.consumer import DispatchWithoutConnectionCheck
 from rolls import limits
 from rolls.live import presence, socket_slots
 from rolls.log.payload import for_viewer, roll_payload, unknown_to
+from rolls.log.reading import ENTRY_RELATED
 from rolls.log.rendered import entry_frame, reveal_frame
 from rolls.models import Roll
 
@@ -318,6 +319,8 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
     async def _send_reveal(self, payload: dict[str, Any]) -> None:
         if payload["seq"] > self.sent.get(payload["session_id"], 0):
             return  # not sent yet: it goes out revealed in its turn (``_send_entry``)
+        if unknown_to(payload, self.user_id, self.is_gm):
+            return  # a line this page never got (a whisper to someone else) stays unknown
         await self.send(
             text_data=reveal_frame(for_viewer(payload, self.user_id, self.is_gm), self.language)
         )
@@ -424,7 +427,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             return last_seq, []
         rolls = (
             Roll.objects.filter(session_id=session_id, seq__gt=since)
-            .select_related("actor", "parent", "seal")
+            .select_related(*ENTRY_RELATED)
             .order_by("seq")[:REPLAY_LIMIT]
         )
         return last_seq, [roll_payload(roll) for roll in rolls]

@@ -100,18 +100,18 @@ def as_csv(entries: list[dict[str, Any]]) -> str:
     writer = csv_cells.writer(out)  # a character or label typed as a formula stays text
     writer.writerow(
         ["seq", "time", "visibility", "kind", "character", "rolled_by", "test", "dice", "outcome",
-         "modifiers"]
+         "modifiers", "struck"]
     )  # fmt: skip
     for entry in entries:
         if entry["redacted"]:
             writer.writerow([entry["seq"], entry["created_at"], entry["visibility"], "", "", "",
-                             _redacted(entry), "", "", ""])  # fmt: skip
+                             _redacted(entry), "", "", "", ""])  # fmt: skip
             continue
         writer.writerow(
             [
                 entry["seq"], entry["created_at"], entry["visibility"], entry["kind"], _who(entry),
                 entry["actor_name"], render(entry["label"]), _dice_text(entry), _outcome(entry),
-                _sources_text(entry),
+                _sources_text(entry), _struck(entry),
             ]
         )  # fmt: skip
     return out.getvalue()
@@ -139,7 +139,21 @@ def _marker(entry: dict[str, Any]) -> str:
         return " *[" + _("secret: the roller and the GM") + "]*"
     if entry["visibility"] == Visibility.HIDDEN:
         return " *[" + _("hidden: the GM only") + "]*"
+    if entry["visibility"] == Visibility.WHISPER:
+        return " *[" + _("whisper: its author, its reader and the GM") + "]*"
     return ""
+
+
+def _struck(entry: dict[str, Any]) -> str:
+    """Who struck the entry and why (rolls.strikes), "" when it stands."""
+    struck = entry.get("struck")
+    if not struck:
+        return ""
+    return _("struck by %(name)s (#%(seq)s): %(reason)s") % {
+        "name": struck["by"],
+        "seq": struck["seq"],
+        "reason": struck["reason"],
+    }
 
 
 def as_markdown(session, entries: list[dict[str, Any]]) -> str:
@@ -175,5 +189,7 @@ def as_markdown(session, entries: list[dict[str, Any]]) -> str:
             line += ": " + " ".join(said)
         if entry["sources"]:
             line += f" — {_sources_text(entry)}"
+        if struck := _struck(entry):
+            line = f"{head} ~~{line[len(head) + 1 :]}~~ *[{struck}]*"
         lines.append(line)
     return "\n".join(lines) + "\n"

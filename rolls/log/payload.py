@@ -13,7 +13,7 @@ from typing import Any
 from campaigns.systems import get_system
 from rolls.engine.dice import QUICK_KIND
 from rolls.engine.note import NOTE_KINDS
-from rolls.models import Roll, Seal, Visibility
+from rolls.models import Roll, Seal, Strike, Visibility
 
 # Facts that say nothing when 0: Caerbannog's heroic effort costs 0 only when it was not made, and
 # a failed test showing "heroic effort cost 0" beside the offer to pay 2 reads as a contradiction.
@@ -41,6 +41,40 @@ def sealed_for(roll: Roll) -> list[int] | None:
     return None if seal.revealed_at is not None else list(seal.viewers)
 
 
+def struck_of(roll: Roll) -> dict[str, Any] | None:
+    """Who struck ``roll`` (rolls.strikes), why, and with which entry; None when nobody did.
+    Reads ``roll.strike``: one query unless selected with the roll or cached as it was made."""
+    try:
+        strike = roll.strike
+    except Strike.DoesNotExist:
+        return None
+    return {"seq": strike.entry_seq, "by": strike.by_name, "reason": strike.reason}
+
+
+#: Entries a viewer who may not see them never learns of, not even that they were made: a chat
+#: line (rolls.chat) to the GM or to another member, and what follows one (the GM's strike). A
+#: roll kept from a viewer still shows that it was made (a hidden roll is part of the evening);
+#: a word between two people is not.
+UNSHOWN_KINDS = frozenset({"chat"})
+#: Entries whose readers are those of the entry they follow, whoever wrote them: the GM's strike
+#: (rolls.strikes) of a player's secret roll reaches that player, of a whisper its two people.
+AUDIENCE_OF_PARENT = frozenset({"struck"})
+
+
+def audience_of(roll: Roll) -> dict[str, Any]:
+    """Who may see ``roll`` as its visibility says: its ``author`` (a secret's roller, a
+    whisper's writer), a whisper's ``recipient``, whether it is ``unshown`` to the others
+    (``UNSHOWN_KINDS``), and its seal. Reads ``roll.parent`` where the parent decides."""
+    decides = roll.parent if roll.kind in AUDIENCE_OF_PARENT and roll.parent_id else roll
+    return {
+        "visibility": roll.visibility,
+        "author_id": decides.actor_id,
+        "recipient_id": decides.recipient_id,
+        "unshown": decides.kind in UNSHOWN_KINDS,
+        "sealed": sealed_for(roll),
+    }
+
+
 def roll_payload(roll: Roll) -> dict[str, Any]:
     """Everything a log entry shows. Needs ``actor`` (and ``parent``, ``seal``) loaded or
     cached."""
@@ -61,13 +95,13 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
         "kind": roll.kind,
         "note": note,
         "parent_seq": roll.parent.seq if roll.parent_id else None,
-        "visibility": roll.visibility,
-        # Sealed: the GM and these users alone see it whole until it is revealed; None: not.
-        "sealed": sealed_for(roll),
+        # Who may see it (``audience_of``). Sealed: the GM and these users alone see it whole
+        # until it is revealed; None: not.
+        **audience_of(roll),
+        # Struck by the GM (rolls.strikes): who, why, with which entry; None: it stands.
+        "struck": struck_of(roll),
         "actor_id": roll.actor_id,
         "actor_name": roll.actor.get_username(),
-        # A whisper's one reader besides its author and the GM (rolls.chat), None for others.
-        "recipient_id": roll.recipient_id,
         "character_id": roll.character_id,
         "character_name": roll.character_name,
         "system": roll.system,
@@ -96,8 +130,8 @@ def _visible(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
     if visibility == Visibility.PUBLIC or is_gm:
         return True
     if visibility == Visibility.WHISPER:
-        return user_id in (payload["actor_id"], payload.get("recipient_id"))
-    return visibility == Visibility.SECRET and payload["actor_id"] == user_id
+        return user_id in (payload["author_id"], payload["recipient_id"])
+    return visibility == Visibility.SECRET and payload["author_id"] == user_id
 
 
 def _unsealed(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
@@ -106,15 +140,9 @@ def _unsealed(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
     return sealed is None or is_gm or user_id in sealed
 
 
-#: Entries a viewer who may not see them never learns of, not even that they were made: a chat
-#: line (rolls.chat) to the GM or to another member. A roll kept from a viewer still shows that
-#: it was made (a hidden roll is part of the evening); a word between two people is not.
-UNSHOWN_KINDS = frozenset({"chat"})
-
-
 def unknown_to(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:
     """Whether this viewer gets nothing of the entry at all (``UNSHOWN_KINDS``)."""
-    return payload["kind"] in UNSHOWN_KINDS and not may_see(payload, user_id, is_gm)
+    return payload["unshown"] and not may_see(payload, user_id, is_gm)
 
 
 def may_see(payload: dict[str, Any], user_id: int, is_gm: bool) -> bool:

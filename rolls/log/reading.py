@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns.models import Campaign, GameSession
-from rolls.log.payload import for_viewer, roll_payload, sealed_for, unknown_to
+from rolls.log.payload import audience_of, for_viewer, roll_payload, sealed_for, unknown_to
 from rolls.log.payload import may_see as payload_may_see
 from rolls.models import Roll, Visibility
 
@@ -16,6 +16,9 @@ def current_session(campaign: Campaign) -> GameSession | None:
     return sessions.open().first() or sessions.order_by("-started_at", "-pk").first()
 
 
+#: What a log entry's payload reads of its roll's relations (``roll_payload``), in its query.
+ENTRY_RELATED = ("actor", "parent", "seal", "strike")
+
 #: Entries a page shows at once, the latest first; earlier ones come a page at a time on demand
 #: (``page_before``), so a page weighs the same after 20 rolls or 2,000. Not 50: with 50 a
 #: 2,000-entry evening's dashboard weighed 90 KB, too near issue 17's 100 KB for heavier entries.
@@ -25,7 +28,7 @@ PAGE_SIZE = 30
 def entries_for(session: GameSession, user, is_gm: bool, newest_first: bool = True) -> list[dict]:
     """Every entry of the session as this viewer may see it, in two queries whatever the count:
     for the exports and the statistics, never for a page (``page_before``)."""
-    rolls = Roll.objects.filter(session=session).select_related("actor", "parent", "seal")
+    rolls = Roll.objects.filter(session=session).select_related(*ENTRY_RELATED)
     rolls = rolls.order_by("-seq" if newest_first else "seq")
     return _as_seen(rolls, user.pk, is_gm)
 
@@ -48,7 +51,7 @@ def page_before(
 
     One query whatever the log's length: one row more than shown says whether earlier ones exist.
     """
-    rolls = Roll.objects.filter(session=session).select_related("actor", "parent", "seal")
+    rolls = Roll.objects.filter(session=session).select_related(*ENTRY_RELATED)
     if before is not None:
         rolls = rolls.filter(seq__lt=before)
     rolls = list(rolls.order_by("-seq")[: size + 1])
@@ -66,16 +69,7 @@ def entry_for(roll: Roll, user, is_gm: bool) -> dict:
 def may_see(roll: Roll, user, is_gm: bool) -> bool:
     """Whether this viewer may see the roll whole: the log's rule
     (``rolls.log.payload.may_see``)."""
-    return payload_may_see(
-        {
-            "visibility": roll.visibility,
-            "actor_id": roll.actor_id,
-            "recipient_id": roll.recipient_id,
-            "sealed": sealed_for(roll),
-        },
-        user.pk,
-        is_gm,
-    )
+    return payload_may_see(audience_of(roll), user.pk, is_gm)
 
 
 def shown_wherever(source: Roll, entry: Roll, *, unsealed: bool = False) -> bool:

@@ -7,7 +7,8 @@ to every socket. A roll renders its entry in the roller's language
 as it commits, before its broadcast (``rolls.actions``): the roller's answer and every socket of
 this process in that language then reuse that one rendering.
 
-A roll is never edited, so its id and creation time say which roll it is; the time keeps a test
+A roll is never edited (a seal lifted or a strike is beside it, and part of the key), so its id
+and creation time say which roll it is; the time keeps a test
 database that reuses ids from reading another test's entry. Entries are kept newest last, at
 most ``RENDERED_KEEP``; threads (HTTP) and the event loop (sockets) share them: each dict
 operation is atomic, and two that miss at once render the same text twice, nothing worse.
@@ -42,7 +43,9 @@ def _cached(entry: dict[str, Any], language: str, session=None) -> list:
     check = checkable(entry, session)
     # Sealed or not (rolls.models.Seal): a roll revealed is rendered again, whole or redacted.
     sealed = bool(entry.get("sealed"))
-    key = (entry["id"], entry["created_at"], entry["redacted"], sealed, language, check)
+    # Struck or not (rolls.strikes): a struck roll is rendered again, struck through.
+    struck = bool(entry.get("struck"))
+    key = (entry["id"], entry["created_at"], entry["redacted"], sealed, struck, language, check)
     found = _rendered.get(key)
     if found is None:
         with translation.override(language):

@@ -133,10 +133,11 @@ def session_stats(request: HttpRequest, campaign_id: int, session_id: int) -> Ht
     campaign = member_campaign(request, campaign_id)
     session = _session_of(campaign, session_id)
     is_gm = campaign.is_gm(request.user)
-    whole, people = stats.session_stats(
-        entries_for(session, request.user, is_gm, newest_first=False)
-    )
+    entries = entries_for(session, request.user, is_gm, newest_first=False)
+    whole, people = stats.session_stats(entries)
     context = {
+        # Entries the GM struck (rolls.strikes): their dice were drawn, so they are counted.
+        "struck": sum(1 for entry in entries if entry.get("struck")),
         "campaign": campaign,
         "session": session,
         "is_gm": is_gm,

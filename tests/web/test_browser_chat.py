@@ -73,13 +73,13 @@ def test_a_players_line_to_everyone_arrives_live_in_another_players_log_and_the_
 
 def test_a_whisper_reaches_its_reader_and_the_gm_live_and_never_a_third_player(table):
     gm, ala, bartek, celina = table
-    say(ala, "Nie ufaj mu.", to="bartek (whisper)")
+    say(ala, "Nie ufaj mu.", to="whisper to bartek")
     for page in (bartek, gm):
         whisper = line(page, "Nie ufaj mu.")
         assert "whisper to bartek" in whisper.locator(".badge").inner_text()
         assert not_reloaded(page)
     # A later line to everyone reaches Celina: the whisper, sent before it, never did.
-    say(ala, "A teraz do wszystkich.", to="everyone")
+    say(ala, "A teraz do wszystkich.", to="to everyone")
     line(celina, "A teraz do wszystkich.")
     assert not_reloaded(celina)
     assert "Nie ufaj mu." not in celina.content()
@@ -91,7 +91,7 @@ def test_a_line_is_written_and_sent_by_keyboard_alone(table):
     ala.focus("#say-text")
     ala.keyboard.press("Tab")
     assert ala.evaluate("document.activeElement.id") == "say-to"
-    ala.keyboard.press("ArrowDown")  # "everyone" → "the GM only"
+    ala.keyboard.press("ArrowDown")  # "to everyone" → "to the GM only"
     assert ala.input_value("#say-to") == "gm"
     ala.keyboard.press("Shift+Tab")
     assert ala.evaluate("document.activeElement.id") == "say-text"

@@ -306,8 +306,8 @@ def test_the_box_is_beside_the_log_on_the_sheet_and_the_dashboard(client, table,
     client.force_login(gm)
     page = client.get(reverse("dashboard", args=[table.campaign.pk])).content.decode()
     assert 'id="say"' in page
-    assert "the GM only" not in page
-    assert "only me (a note)" in page
+    assert "to the GM only" not in page
+    assert "to me only (a note)" in page
 
 
 def test_the_box_offers_the_other_players_but_not_the_player_themself(
