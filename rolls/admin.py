@@ -131,7 +131,25 @@ class TurnAdmin(admin.ModelAdmin):
 
 # Seals (rolls.opposed: an opposed test's opponent's roll until the initiator settles): set and
 # broken only by the actions, read here.
-from rolls.models import Seal  # noqa: E402
+from rolls.models import Seal, Strike  # noqa: E402
+
+
+@admin.register(Strike)
+class StrikeAdmin(admin.ModelAdmin):
+    """Read-only: a strike is part of the log, which nothing edits."""
+
+    list_display = ["roll", "by_name", "reason", "created_at"]
+    list_select_related = ["roll"]
+    readonly_fields = ["roll", "entry", "entry_seq", "by", "by_name", "reason"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Seal)

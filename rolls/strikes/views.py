@@ -19,6 +19,7 @@ from campaigns.access import gm_campaign
 from campaigns.models import Campaign, GameSession
 from config.text import TextField
 from rolls.actions import ActionRefused
+from rolls.conditions.in_force import name_words
 from rolls.gm_forms import RollKey
 from rolls.gm_parts import dashboard_at
 from rolls.models import Condition, Roll
@@ -50,13 +51,15 @@ def _left(entries: list[Roll]) -> dict[int, list[str]]:
     )
     for condition in in_force:
         for pk in {condition.source_id, condition.added_entry_id} - {None}:
-            found.setdefault(pk, []).append(condition.name)
+            # The rules' own conditions in the reader's words, the GM's as typed.
+            found.setdefault(pk, []).append(render_words(name_words(condition)))
     return found
 
 
 def _entry_line(roll: Roll, left: list[str]) -> str:
     who = roll.character_name or roll.actor.get_username()
-    line = f"#{roll.seq} {who}: {render_words(roll.label_words)}"[:100]
+    # Whole: a label cut in the middle of a message would read half in no language.
+    line = f"#{roll.seq} {who}: {render_words(roll.label_words)}"
     if left:
         line += " — " + _("left: %(names)s") % {"names": ", ".join(left)}
     return line

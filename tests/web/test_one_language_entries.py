@@ -298,13 +298,21 @@ def play_twod6(table, seats, monkeypatch):
 
 
 def play_everywhere(table, seats, monkeypatch):
-    """What every system's table has: a quick roll."""
+    """What every system's table has: a quick roll, a line of chat, and the GM's strike."""
     deal(monkeypatch, *[3] * 10)
-    post(seats.of(table.characters[0]), "quick_roll", table.campaign.pk,
+    player = seats.of(table.characters[0])
+    post(player, "quick_roll", table.campaign.pk,
          data={"expression": "2d6+3", "key": str(uuid.uuid4()), "nonce": "n"}, **HX)  # fmt: skip
+    line = {"text": "Witajcie przy stole.", "to": "all", "key": str(uuid.uuid4())}
+    post(player, "say_line", table.campaign.pk, data=line, **HX)
+    quick = Roll.objects.filter(session=table.session, kind="quick").latest("seq")
+    struck = {"roll": str(quick.pk), "reason": "zła kość", "key": str(uuid.uuid4())}
+    post(seats.gm, "strike_entry", table.campaign.pk, data=struck, **HX)
 
 
-#: The kinds of entry each system's table logs (beside everyone's quick roll).
+#: The kinds of entry every table logs here (``play_everywhere``).
+EVERYWHERE = {"quick", "chat", "struck"}
+#: The kinds of entry each system's table logs (beside ``EVERYWHERE``'s).
 KINDS = {
     "fasttest": {"test", "wound_test", "magic_die", "condition", "condition_cleared", "opposed"},
     "ast": {"test", "choose", "reroll", "gm_choose", "condition", "condition_cleared"},
@@ -334,7 +342,7 @@ PLAYS = {
 }
 #: What the people of each table typed while playing (beside what the tables hold).
 TYPED = {"ognisty pocisk", "Straż słyszy hałas.", "Szczęściarz", "Inspirująca osobowość",
-         "burza piaskowa", "2d6+3"}  # fmt: skip
+         "burza piaskowa", "2d6+3", "Witajcie przy stole.", "zła kość"}  # fmt: skip
 
 
 def fasttest_table(make_table):
@@ -434,7 +442,7 @@ def test_every_entry_written_in_one_language_reads_in_the_other(
         for client in seats.all():
             client.get(reverse("home"))
     logged = set(Roll.objects.filter(session=table.session).values_list("kind", flat=True))
-    assert logged == KINDS[system] | {"quick"}
+    assert logged == KINDS[system] | EVERYWHERE
     found = []
     with marked(reader):
         for who, url in _reads(table):
@@ -447,4 +455,4 @@ def test_every_entry_written_in_one_language_reads_in_the_other(
 
 
 def test_the_tables_above_log_every_kind_of_entry_there_is():
-    assert set().union(*KINDS.values(), {"quick"}) == set(KIND_LABELS)
+    assert set().union(*KINDS.values(), EVERYWHERE) == set(KIND_LABELS)
