@@ -111,6 +111,8 @@ class QuickPost(RollKeyForm):
     table when not said), the roll's key and nonce, and the page to go back to."""
 
     expression = Text()
+    # One of the member's last expressions, rolled again in one click (``recent``).
+    again = Text()
     visibility = Text()
     next = Text()
 
@@ -129,7 +131,7 @@ class QuickPost(RollKeyForm):
 def read_form(post, is_gm: bool) -> QuickForm:
     sent = QuickPost(post)
     sent.is_valid()
-    raw = sent.cleaned_data["expression"]
+    raw = sent.cleaned_data["again"] or sent.cleaned_data["expression"]
     form = QuickForm(expression=raw[: dice.MAX_LENGTH * 2])
     form.visibility = sent.cleaned_data["visibility"]
     if form.visibility not in dict(visibilities(is_gm)):
@@ -139,6 +141,28 @@ def read_form(post, is_gm: bool) -> QuickForm:
     except dice.ExpressionError as error:
         form.errors.append(refusal_words(error))
     return form
+
+
+#: How many of a member's last expressions the box offers to roll again.
+RECENT = 5
+
+
+def recent(campaign: Campaign, user) -> list[str]:
+    """The member's last distinct expressions at this table, newest first (one query): the
+    box offers each to roll again in one click."""
+    if not user.is_authenticated:
+        return []
+    params = (
+        Roll.objects.filter(session__campaign=campaign, actor=user, kind=dice.QUICK_KIND)
+        .order_by("-created_at", "-pk")
+        .values_list("params", flat=True)[: RECENT * 8]
+    )
+    found: list[str] = []
+    for value in params:
+        expression = value.get("expression") if isinstance(value, dict) else None
+        if isinstance(expression, str) and expression not in found:
+            found.append(expression)
+    return found[:RECENT]
 
 
 def roll_quick(

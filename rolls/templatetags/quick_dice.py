@@ -17,6 +17,12 @@ def quick_choices(is_gm: bool) -> list[tuple[str, Any]]:
     return quick_dice.visibilities(bool(is_gm))
 
 
+@register.simple_tag(takes_context=True)
+def quick_recent(context, campaign) -> list[str]:
+    """The reader's last expressions at this table, to roll again in one click."""
+    return quick_dice.recent(campaign, context["request"].user)
+
+
 @register.simple_tag
 def quick_key() -> str:
     """A fresh idempotency key for each rendering of the box: a double click rolls once."""

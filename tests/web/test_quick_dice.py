@@ -4,6 +4,7 @@ the log, with fair dice, its seq, an idempotency key and the visibility chosen (
 from __future__ import annotations
 
 import json
+import re
 import uuid
 
 import pytest
@@ -393,3 +394,45 @@ def test_the_markdown_export_gives_a_quick_rolls_total(client, table, player):
     quick(client, campaign, "d6+1")
     total = Roll.objects.get().result["answer"]["total"]
     assert f"**= {total}**" in export(client, session, "md")
+
+
+# --- Again: the member's last expressions (issue 28 item 5) -------------------------------------
+
+
+def test_the_box_offers_the_members_last_expressions_newest_first_each_once(client, table, player):
+    client.force_login(player)
+    for expression in ("d20", "2d6+3", "d20", "4d6kh3"):
+        quick(client, table.campaign, expression)
+    html = quick(client, table.campaign, "d100").content.decode()
+    offered = re.findall(r'name="again" value="([^"]+)"', html)
+    assert offered == ["d100", "4d6kh3", "d20", "2d6+3"]
+
+
+def test_the_box_offers_at_most_five_expressions(client, table, player):
+    client.force_login(player)
+    for sides in (4, 6, 8, 10, 12, 20):
+        quick(client, table.campaign, f"d{sides}")
+    html = log_html(client, table.campaign)
+    assert re.findall(r'name="again" value="([^"]+)"', html) == ["d20", "d12", "d10", "d8", "d6"]
+
+
+def test_another_members_expressions_are_not_offered(client, table, player, other_player):
+    client.force_login(player)
+    quick(client, table.campaign, "3d10!")
+    client.force_login(other_player)
+    assert 'name="again"' not in log_html(client, table.campaign)
+
+
+def test_a_click_on_an_offered_expression_rolls_it_again(client, table, player):
+    client.force_login(player)
+    quick(client, table.campaign, "4d6kh3")
+    response = quick(client, table.campaign, "", again="4d6kh3")
+    assert response.status_code == 200
+    assert [r.params["expression"] for r in Roll.objects.order_by("seq")] == ["4d6kh3", "4d6kh3"]
+
+
+def test_a_forged_expression_to_roll_again_is_refused_like_a_typed_one(client, table, player):
+    client.force_login(player)
+    response = quick(client, table.campaign, "", again="999d999")
+    assert response.status_code == 422
+    assert not Roll.objects.exists()
