@@ -95,8 +95,11 @@ def test_a_wound_test_read_unconscious_shows_on_the_sheet_and_the_party_card_liv
         item.locator(".wound-form").wait_for(state="detached")
 
         # The wound test (Brunhilda wears armor: even a light wound is tested), made a failure.
+        # Its versions: 1 the call, 2 the armor's bonus die (added as it is called), 3 the GM's
+        # penalty dice. Waiting for 2 passed only while the page happened to show the
+        # in-between state; a loaded CI machine went from 1 to 3 in one refresh.
         penalty_on(new_open_card(gm, before))
-        roll_the_called_test(ala, version=2)
+        roll_the_called_test(ala, version=3)
         state = card.locator(".card-conditions .condition", has_text=UNCONSCIOUS)
         try:
             state.wait_for(timeout=3000)  # it arrives live, if this round left it
