@@ -40,7 +40,7 @@ def test_a_struck_line_shows_struck_in_every_open_log_at_once(table):
         box.locator("button[type=submit]").click()
     settled(gm)
     for page in (ala, bartek, gm):
-        struck = page.locator("#roll-log li.entry.struck", has_text="To nie powinno zostać.")
+        struck = page.locator("#roll-log li.entry.is-struck", has_text="To nie powinno zostać.")
         struck.wait_for(timeout=30_000)
         assert "nie na temat" in struck.inner_text()
         assert not_reloaded(page)

@@ -5,6 +5,7 @@ go in the same step. Players, outsiders, a finished session and bad input are re
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -264,3 +265,14 @@ def test_a_plain_post_goes_back_to_the_dashboards_box_with_a_message(client, tab
     assert response["Location"].endswith("#strike-box")
     page = client.get(response["Location"]).content.decode()
     assert f"#{mistaken.seq} struck." in page
+
+
+def test_the_struck_entry_is_marked_struck_and_the_strike_entry_is_not(
+    client, table, gm, player
+):
+    mistaken = roll(table.session, player)
+    client.force_login(gm)
+    strike(client, table, mistaken)
+    page = client.get(reverse("session_log", args=[table.campaign.pk])).content.decode()
+    marked = re.findall(r'<li class="entry [^"]*\bis-struck\b[^"]*" id="roll-\d+-(\d+)"', page)
+    assert marked == [str(mistaken.seq)]
