@@ -375,6 +375,7 @@ class Turn(models.Model):
 # imported here too, and every module may keep importing any model of the app from here.
 from rolls.group.models import GroupTest  # noqa: E402
 from rolls.opposed.models import OpposedTest  # noqa: E402
+from rolls.saved.models import SavedTest  # noqa: E402
 from rolls.strikes.models import Strike  # noqa: E402
 from rolls.systems.fasttest.models import AppliedWound  # noqa: E402
 
@@ -386,6 +387,7 @@ __all__ = [
     "OpposedTest",
     "PendingTest",
     "RandomTable",
+    "SavedTest",
     "Roll",
     "Seal",
     "Strike",

@@ -25,6 +25,7 @@ urlpatterns = [
 from rolls import cues  # noqa: E402
 from rolls.chat import views as chat_views  # noqa: E402
 from rolls.panels import views as panel_views  # noqa: E402
+from rolls.saved import views as saved_views  # noqa: E402
 from rolls.strikes import views as strike_views  # noqa: E402
 from rolls.tables import quick_dice  # noqa: E402
 
@@ -44,6 +45,13 @@ urlpatterns += [
     ),
     path("quick-dice/", quick_dice.quick_roll, name="quick_roll"),
     path("chat/", chat_views.say_line, name="say_line"),
+    path("characters/<int:pk>/pinned/", saved_views.pinned_tests, name="pinned_tests"),
+    path("characters/<int:pk>/pinned/pin/", saved_views.pin_test, name="pin_test"),
+    path(
+        "characters/<int:pk>/pinned/<int:saved_id>/unpin/",
+        saved_views.unpin_test,
+        name="unpin_test",
+    ),
     path("dashboard/strike/", strike_views.strike_entry, name="strike_entry"),
 ]
 

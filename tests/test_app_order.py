@@ -112,6 +112,7 @@ FEATURES = (
     "group",
     "opposed",
     "panels",
+    "saved",
     "rules",
     "dashboard",
     "sessions",

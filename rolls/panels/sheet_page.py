@@ -26,7 +26,8 @@ def panel_context(
         return shown
     character = context["character"]
     panel = panel_on_load(request, campaign, character, session=session)
-    return shown | {"test_panel": panel, "panel_character": character}
+    pinned = list(character.saved_tests.all())  # rolls.saved: its tests pinned to roll again
+    return shown | {"test_panel": panel, "panel_character": character, "pinned_tests": pinned}
 
 
 def beside_sheet(request: HttpRequest, campaign: Campaign, context: dict) -> dict[str, Any]:

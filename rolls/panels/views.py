@@ -42,7 +42,7 @@ from rolls.pending.actions import pending_view
 from sheets.access import member_character
 
 
-def _character_to_roll(request: HttpRequest, campaign_id: int, pk: int):
+def character_to_roll(request: HttpRequest, campaign_id: int, pk: int):
     """The character if the user may roll for it (its owner or the GM), else 404."""
     character = member_character(request, campaign_id, pk)
     campaign = character.campaign
@@ -177,7 +177,7 @@ def _render(request, campaign, character, choices, *, status=200, rolled=None, r
 @require_http_methods(["GET", "POST"])
 @login_required
 def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
-    campaign, character = _character_to_roll(request, campaign_id, pk)
+    campaign, character = character_to_roll(request, campaign_id, pk)
     choices = request.POST if request.method == "POST" else request.GET
     if request.headers.get("X-Panel-Refresh") == "1":
         return _refreshed(request, campaign, character, choices)
@@ -289,7 +289,7 @@ def _standing(roll: Roll | None) -> Roll | None:
 @login_required
 def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     """Roll what the panel shows. A repeated key answers with the first roll, never a second."""
-    campaign, character = _character_to_roll(request, campaign_id, pk)
+    campaign, character = character_to_roll(request, campaign_id, pk)
     choices = request.POST
 
     def refuse(status: int, message: str = "") -> HttpResponse:
@@ -411,7 +411,7 @@ def test_follow_up(
     request: HttpRequest, campaign_id: int, pk: int, roll_id: int, kind: str
 ) -> HttpResponse:
     """Something the rules allow after a roll, logged as its own entry linked to that roll."""
-    campaign, character = _character_to_roll(request, campaign_id, pk)
+    campaign, character = character_to_roll(request, campaign_id, pk)
     parent = get_object_or_404(
         Roll.objects.select_related("session", "actor"), pk=roll_id, character=character
     )
@@ -463,7 +463,7 @@ def test_options(request: HttpRequest, campaign_id: int, pk: int, roll_id: int) 
     """The options picked after a roll, on the roller's panel (RULES.md 3.6): its player's pick,
     or the GM's (where the rules leave it to the GM, or on an absent player's behalf); logged
     once as the entry that follows the roll. Another player or an outsider gets 404."""
-    campaign, character = _character_to_roll(request, campaign_id, pk)
+    campaign, character = character_to_roll(request, campaign_id, pk)
     roll = get_object_or_404(
         Roll.objects.select_related("session", "actor"), pk=roll_id, character=character
     )

@@ -315,6 +315,8 @@ def _fill(pattern, table: Table) -> list[dict]:
         "group_id": [1],
         # A condition (rolls.conditions): none here; clearing one must refuse, not leak.
         "condition_id": [1],
+        # A pinned test (rolls.saved): none here; taking one away must refuse, not leak.
+        "saved_id": [1],
         # A wound on the sheet (FastTest's System.urls): the sheet's wound tracker must not leak.
         "index": [0],
         "pk": [table.npc.pk if pattern.name in ("npc_roll", "npc_roll_box") else table.hero.pk],

@@ -64,9 +64,12 @@ READ_ONLY = {
     "character_conditions",
     "roll_options_box",
     "caerbannog_results_box",
+    "pinned_tests",
 }
 #: URLs that take a POST the crawl does not reach, each with why (probe them when it can).
 UNREACHED = {
+    # A pin's "Unpin" shows only once a test is pinned (its refusals: tests/web/test_saved_tests.py).
+    "unpin_test": "needs a pinned test",
     # Its form shows only after a combat test is rolled, in the after-roll strip.
     "apply_wound": "needs a rolled combat test",
     # Its form shows only on a started opposed test against an NPC.

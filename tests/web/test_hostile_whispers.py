@@ -176,6 +176,8 @@ def _fill(pattern, table: Chat) -> list[dict]:
         "opposed_id": [1],
         "group_id": [1],
         "condition_id": [1],
+        # A pinned test (rolls.saved): none here; taking one away must refuse, not leak.
+        "saved_id": [1],
         "index": [0],
         # The whisper is spoken as A's character, the GM's note as the NPC.
         "pk": [table.npc.pk if pattern.name in ("npc_roll", "npc_roll_box") else table.hero.pk],
