@@ -68,7 +68,7 @@ READ_ONLY = {
 }
 #: URLs that take a POST the crawl does not reach, each with why (probe them when it can).
 UNREACHED = {
-    # A pin's "Unpin" shows only once a test is pinned (its refusals: tests/web/test_saved_tests.py).
+    # "Unpin" shows only once a test is pinned (its refusals: tests/web/test_saved_tests.py).
     "unpin_test": "needs a pinned test",
     # Its form shows only after a combat test is rolled, in the after-roll strip.
     "apply_wound": "needs a rolled combat test",
