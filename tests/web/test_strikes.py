@@ -267,9 +267,7 @@ def test_a_plain_post_goes_back_to_the_dashboards_box_with_a_message(client, tab
     assert f"#{mistaken.seq} struck." in page
 
 
-def test_the_struck_entry_is_marked_struck_and_the_strike_entry_is_not(
-    client, table, gm, player
-):
+def test_the_struck_entry_is_marked_struck_and_the_strike_entry_is_not(client, table, gm, player):
     mistaken = roll(table.session, player)
     client.force_login(gm)
     strike(client, table, mistaken)
