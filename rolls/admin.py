@@ -131,7 +131,14 @@ class TurnAdmin(admin.ModelAdmin):
 
 # Seals (rolls.opposed: an opposed test's opponent's roll until the initiator settles): set and
 # broken only by the actions, read here.
-from rolls.models import Seal, Strike  # noqa: E402
+from rolls.models import SavedTest, Seal, Strike  # noqa: E402
+
+
+@admin.register(SavedTest)
+class SavedTestAdmin(admin.ModelAdmin):
+    list_display = ["name", "character", "created_at"]
+    list_select_related = ["character"]
+    readonly_fields = ["character", "choices"]
 
 
 @admin.register(Strike)

@@ -92,10 +92,11 @@ def url(name: str, character=None, campaign=None, **kwargs) -> str:
 
 # The sheet page: session, user, campaign, character; then the log beside the sheet (its
 # game session and entries, who is at the table), the character's conditions (one query, with
-# the entries they name) and the cue of the GM's calls on the reader's characters (rolls.cues).
-# With no session running, the panel asks nothing (no test can be called, no opposed test
-# settled), nor does the group cue.
-SHEET_PAGE_QUERIES = 8
+# the entries they name), the cue of the GM's calls on the reader's characters (rolls.cues) and
+# the character's pinned tests (rolls.saved, one query). With no session running, the panel asks
+# nothing (no test can be called, no opposed test settled), nor do the group cue, the quick dice'
+# last expressions and the chat box, which show only in a running session's log.
+SHEET_PAGE_QUERIES = 9
 
 
 HX = {"HTTP_HX_REQUEST": "true"}
