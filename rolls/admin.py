@@ -3,14 +3,9 @@ from django.contrib import admin
 from rolls.models import PendingTest, RandomTable, Roll
 
 
-@admin.register(Roll)
-class RollAdmin(admin.ModelAdmin):
-    """Read-only: log entries are never edited or deleted, not even here."""
-
-    list_display = ["session", "seq", "system", "kind", "actor", "character_name", "visibility"]
-    list_filter = ["system", "kind", "visibility"]
-    list_select_related = ["session", "actor"]
-    search_fields = ["label", "character_name", "actor__username"]
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """What the table's actions alone write (the log and what stands beside it): read here,
+    never added, changed or deleted."""
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -20,6 +15,22 @@ class RollAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+class ViewAndDeleteAdmin(ReadOnlyAdmin):
+    """Read-only, but an admin may delete (a turn, a seal: nothing of the log itself)."""
+
+    has_delete_permission = admin.ModelAdmin.has_delete_permission
+
+
+@admin.register(Roll)
+class RollAdmin(ReadOnlyAdmin):
+    """Read-only: log entries are never edited or deleted, not even here."""
+
+    list_display = ["session", "seq", "system", "kind", "actor", "character_name", "visibility"]
+    list_filter = ["system", "kind", "visibility"]
+    list_select_related = ["session", "actor"]
+    search_fields = ["label", "character_name", "actor__username"]
 
 
 @admin.register(PendingTest)
@@ -93,7 +104,7 @@ from rolls.models import Condition  # noqa: E402
 
 
 @admin.register(Condition)
-class ConditionAdmin(admin.ModelAdmin):
+class ConditionAdmin(ReadOnlyAdmin):
     list_display = ["name", "character", "effect", "amount", "scope", "lasts", "created_at"]
     list_filter = ["effect", "lasts"]
     list_select_related = ["character"]
@@ -102,31 +113,16 @@ class ConditionAdmin(admin.ModelAdmin):
         "character", "source", "session", "scene", "added_entry", "cleared_entry", "added_by",
     ]  # fmt: skip
 
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
 
 # Turns and rounds (rolls.dashboard.turns): written only through its actions, read here.
 from rolls.models import Turn  # noqa: E402
 
 
 @admin.register(Turn)
-class TurnAdmin(admin.ModelAdmin):
+class TurnAdmin(ViewAndDeleteAdmin):
     list_display = ["scene", "number", "round", "character", "after_seq", "created_at"]
     list_select_related = ["scene", "character"]
     readonly_fields = ["scene", "number", "round", "character", "after_seq"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 # Seals (rolls.opposed: an opposed test's opponent's roll until the initiator settles): set and
@@ -142,31 +138,16 @@ class SavedTestAdmin(admin.ModelAdmin):
 
 
 @admin.register(Strike)
-class StrikeAdmin(admin.ModelAdmin):
+class StrikeAdmin(ReadOnlyAdmin):
     """Read-only: a strike is part of the log, which nothing edits."""
 
     list_display = ["roll", "by_name", "reason", "created_at"]
     list_select_related = ["roll"]
     readonly_fields = ["roll", "entry", "entry_seq", "by", "by_name", "reason"]
 
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
 
 @admin.register(Seal)
-class SealAdmin(admin.ModelAdmin):
+class SealAdmin(ViewAndDeleteAdmin):
     list_display = ["roll", "revealed_at", "created_at"]
     list_select_related = ["roll"]
     readonly_fields = ["roll", "viewers", "revealed_at"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import quote, urljoin, urlsplit
 
-from django.urls import resolve, reverse
+import pytest
+from django.urls import get_resolver, resolve, reverse
 
 from campaigns.models import Campaign
 from rolls.group.actions import rules_of as group_rules_of
@@ -313,3 +314,18 @@ def _as_dict(fields: list[tuple[str, str]]) -> dict[str, list[str]]:
     for name, value in fields:
         out.setdefault(name, []).append(value)
     return out
+
+
+def url_arguments(name: str, values: dict[str, list]) -> list[dict]:
+    """Every combination of ``values`` for the parameters of URL ``name`` (the full URL, the
+    prefix its app is mounted under included); a parameter with no values fails the test,
+    asking for them, so an endpoint added later is walked too."""
+    [(possibilities, *_rest)] = get_resolver().reverse_dict.getlist(name)
+    [(_format, names)] = possibilities
+    unknown = [param for param in names if param not in values]
+    if unknown:
+        pytest.fail(f"{name}: say here which values to try for {unknown}")
+    combos: list[dict] = [{}]
+    for param in names:
+        combos = [combo | {param: value} for combo in combos for value in values[param]]
+    return combos

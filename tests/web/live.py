@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 
+from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
@@ -46,6 +47,33 @@ def socket_for(user, campaign, origin: bytes = b"http://localhost", lang: str = 
     return WebsocketCommunicator(
         application, f"/ws/campaigns/{campaign.pk}/?lang={lang}", headers=headers
     )
+
+
+async def connected(user, campaign):
+    """A socket of ``user``'s page of the table, connected."""
+    socket = await sync_to_async(socket_for)(user, campaign)
+    ok, _ = await socket.connect()
+    assert ok
+    return socket
+
+
+async def sync(socket, session, seq=0) -> list[dict]:
+    """Ask for the entries after ``seq``: the frames the replay sends, up to "synced"."""
+    await socket.send_json_to({"type": "since", "session": session.pk, "seq": seq})
+    frames = []
+    while True:
+        frame = await socket.receive_json_from(timeout=3)
+        if frame["type"] == "synced":
+            return frames
+        frames.append(frame)
+
+
+async def frame_of(socket, kind: str, seq: int) -> dict:
+    """The next frame of ``kind`` for entry ``seq`` (other frames of the table are skipped)."""
+    while True:
+        frame = await socket.receive_json_from(timeout=3)
+        if frame["type"] == kind and frame.get("seq") == seq:
+            return frame
 
 
 def panel_url(hero, name: str = "test_panel") -> str:

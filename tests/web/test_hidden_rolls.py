@@ -18,7 +18,7 @@ from html import escape
 
 import pytest
 from django.test import Client
-from django.urls import get_resolver, reverse
+from django.urls import reverse
 
 from campaigns.models import Campaign
 from rolls import actions
@@ -27,6 +27,7 @@ from rolls.labels import KIND_LABELS
 from rolls.models import PendingTest, Roll, Visibility
 from sheets.models import NPC, Character
 from tests.web.dice import deal
+from tests.web.hostile import url_arguments
 from tests.web.live import panel_url
 from tests.web.test_after_roll import CASTER, SPELL, zarith
 from tests.web.test_opposed import caerbannog_duel, roll_side
@@ -321,16 +322,7 @@ def _fill(pattern, table: Table) -> list[dict]:
         "index": [0],
         "pk": [table.npc.pk if pattern.name in ("npc_roll", "npc_roll_box") else table.hero.pk],
     }
-    # The parameters of the full URL, the prefix rolls.urls is mounted under included.
-    [(possibilities, *_rest)] = get_resolver().reverse_dict.getlist(pattern.name)
-    [(_format, names)] = possibilities
-    unknown = [name for name in names if name not in values]
-    if unknown:
-        pytest.fail(f"{pattern.name}: say here which values to try for {unknown}")
-    combos = [{}]
-    for name in names:
-        combos = [combo | {name: value} for combo in combos for value in values[name]]
-    return combos
+    return url_arguments(pattern.name, values)
 
 
 def _requests(table: Table) -> list[tuple[str, dict, dict]]:

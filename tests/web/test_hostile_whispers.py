@@ -21,7 +21,7 @@ from html import escape
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
-from django.urls import get_resolver, reverse
+from django.urls import reverse
 
 from campaigns import live
 from campaigns.models import Campaign, GameSession, Membership
@@ -29,6 +29,7 @@ from rolls import urls as roll_urls
 from rolls.labels import KIND_LABELS
 from rolls.models import Roll, Visibility
 from sheets.models import NPC, Character
+from tests.web.hostile import url_arguments
 from tests.web.live import roll, socket_for
 
 pytestmark = pytest.mark.django_db
@@ -182,15 +183,7 @@ def _fill(pattern, table: Chat) -> list[dict]:
         # The whisper is spoken as A's character, the GM's note as the NPC.
         "pk": [table.npc.pk if pattern.name in ("npc_roll", "npc_roll_box") else table.hero.pk],
     }
-    [(possibilities, *_rest)] = get_resolver().reverse_dict.getlist(pattern.name)
-    [(_format, names)] = possibilities
-    unknown = [name for name in names if name not in values]
-    if unknown:
-        pytest.fail(f"{pattern.name}: say here which values to try for {unknown}")
-    combos = [{}]
-    for name in names:
-        combos = [combo | {name: value} for combo in combos for value in values[name]]
-    return combos
+    return url_arguments(pattern.name, values)
 
 
 def _requests(table: Chat) -> list[tuple[str, dict, dict]]:

@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 
 from rolls.models import OpposedTest
-from tests.web.live import socket_for
+from tests.web.live import connected, frame_of, socket_for, sync
 from tests.web.test_opposed import caerbannog_duel, duel, roll_side
 from tests.web.test_opposed_settle import settle
 from tests.web.test_panel_caerbannog import SHEET
@@ -38,31 +38,6 @@ def people(gm, player, other_player, another):
 
 
 SEES_IT_SEALED = {"initiator": False, "opponent": True, "another": False, "gm": True}
-
-
-async def connected(user, campaign):
-    socket = await sync_to_async(socket_for)(user, campaign)
-    ok, _ = await socket.connect()
-    assert ok
-    return socket
-
-
-async def sync(socket, session, seq=0) -> list[dict]:
-    await socket.send_json_to({"type": "since", "session": session.pk, "seq": seq})
-    frames = []
-    while True:
-        frame = await socket.receive_json_from(timeout=3)
-        if frame["type"] == "synced":
-            return frames
-        frames.append(frame)
-
-
-async def frame_of(socket, kind: str, seq: int) -> dict:
-    """The next frame of ``kind`` for entry ``seq`` (other frames of the table are skipped)."""
-    while True:
-        frame = await socket.receive_json_from(timeout=3)
-        if frame["type"] == kind and frame.get("seq") == seq:
-            return frame
 
 
 def whole(frame: dict) -> bool:

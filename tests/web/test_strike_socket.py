@@ -13,7 +13,7 @@ from campaigns.models import Membership
 from rolls.chat.actions import say
 from rolls.models import Visibility
 from rolls.strikes.actions import strike
-from tests.web.live import roll, socket_for
+from tests.web.live import connected, frame_of, roll, sync
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -21,30 +21,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 @pytest.fixture
 def table(make_table):
     return make_table("fasttest", characters=[("Brunhilda", {})])
-
-
-async def connected(user, campaign):
-    socket = await sync_to_async(socket_for)(user, campaign)
-    ok, _ = await socket.connect()
-    assert ok
-    return socket
-
-
-async def sync(socket, session, seq=0) -> list[dict]:
-    await socket.send_json_to({"type": "since", "session": session.pk, "seq": seq})
-    frames = []
-    while True:
-        frame = await socket.receive_json_from(timeout=3)
-        if frame["type"] == "synced":
-            return frames
-        frames.append(frame)
-
-
-async def frame_of(socket, kind: str, seq: int) -> dict:
-    while True:
-        frame = await socket.receive_json_from(timeout=3)
-        if frame["type"] == kind and frame.get("seq") == seq:
-            return frame
 
 
 def struck_by(table, gm, target, reason="pomyłka"):
