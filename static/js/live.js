@@ -14,8 +14,16 @@
     refreshing = !!(config && (config.elt.id === "live-parts" || (cause && cause.type.startsWith("table:")) ||
       (config.headers && config.headers["X-Panel-Refresh"])));
   });
+  // An option is the reader's when its list is: the morph meets the list's options one by one,
+  // and the server's chosen first option, taken alone, would unpick the one picked below it.
+  function pickedByHand(list) {
+    const options = Array.from(list.options);
+    if (list.multiple) return options.some(function (o) { return o.selected !== o.defaultSelected; });
+    const marked = options.filter(function (o) { return o.defaultSelected; }).pop();
+    return list.selectedIndex !== (marked ? marked.index : 0);
+  }
   function changedByHand(el) {
-    if (el.tagName === "OPTION") return el.selected !== el.defaultSelected;
+    if (el.tagName === "OPTION") return !!el.closest("select") && pickedByHand(el.closest("select"));
     if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
     return el.type !== "hidden" && el.value !== el.defaultValue;
   }

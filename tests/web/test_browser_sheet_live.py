@@ -43,3 +43,16 @@ def test_a_box_opened_for_editing_stays_open_with_what_was_typed_through_a_refre
     ala.wait_for_selector(ON_THE_SHEET)
     assert ala.locator(".sheet-box.is-editing").count() == 1
     assert field.input_value() == "7"
+
+
+def test_an_option_picked_and_not_yet_sent_stays_picked_through_a_refresh(browser, base):
+    """CI once added a light wound where a heavy one was picked: the sheet's own save echoed
+    back as a refresh, whose morph re-selected the list's first option (an untouched option
+    the server marks as chosen) and so unpicked the one the reader had picked."""
+    gm = run_session(browser, base, FASTTEST, dashboard=True)
+    ala = open_sheet(browser, base, "ala", FASTTEST, HERO)
+    ala.select_option("#id_wound_severity", "heavy")
+    ala.evaluate("document.activeElement.blur()")
+    give_an_experience_die(gm)
+    ala.wait_for_selector(ON_THE_SHEET)
+    assert ala.input_value("#id_wound_severity") == "heavy"
