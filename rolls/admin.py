@@ -114,7 +114,7 @@ class ConditionAdmin(ReadOnlyAdmin):
     ]  # fmt: skip
 
 
-# Turns and rounds (rolls.dashboard.turns): written only through its actions, read here.
+# Turns and rounds (rolls.turns.fight): written only through its actions, read here.
 from rolls.models import Turn  # noqa: E402
 
 

@@ -341,12 +341,12 @@ class Condition(models.Model):
 class Turn(models.Model):
     """A combat turn the GM started in a scene (the party card's "Turn starts"), or a new round
     the GM called (``character`` None): the table's whose-turn and which-round, kept in the
-    database so every worker reads the same (rolls.dashboard.turns).
+    database so every worker reads the same (rolls.turns.fight).
 
     The scene's latest row is where the fight stands; a new scene has none, so the turns end
     with their scene. ``after_seq`` is the session's last log entry when the row was made: the
     entries after it happened in this turn (a reaction within a round, Caerbannog). Written
-    only through ``rolls.dashboard.turns``.
+    only through ``rolls.turns.fight``.
     """
 
     scene = models.ForeignKey("campaigns.Scene", on_delete=models.CASCADE, related_name="turns")

@@ -114,6 +114,7 @@ FEATURES = (
     "panels",
     "saved",
     "rules",
+    "turns",
     "dashboard",
     "sessions",
     "systems",

@@ -1,6 +1,6 @@
 """The GM's tools on the dashboard: the choices after a free roll, awards, a character's card
 (turns, the experience die) and an NPC's own test. GM-only (404 for anyone else); writes go
-through ``rolls.dashboard.awards``, ``rolls.dashboard.turns`` and ``rolls.dashboard.npc_rolls``.
+through ``rolls.dashboard.awards``, ``rolls.turns.fight`` and ``rolls.dashboard.npc_rolls``.
 A system's own tools (FastTest's after-roll strip and night's rest) are the system's views,
 among its ``System.urls``; they answer with ``card_part`` and ``SHEET_CHANGED`` from here.
 
@@ -25,7 +25,7 @@ from django_htmx.http import trigger_client_event
 from campaigns.access import gm_campaign
 from campaigns.models import Campaign
 from rolls.actions import ActionRefused
-from rolls.dashboard import awards, gm_readings, npc_rolls, turns
+from rolls.dashboard import awards, gm_readings, npc_rolls
 from rolls.dashboard.views import (
     _dashboard_context,
     awards_context,
@@ -36,6 +36,7 @@ from rolls.dashboard.views import (
 from rolls.gm_forms import CardPartForm, RollKeyForm
 from rolls.gm_parts import dashboard_at, part_or_dashboard, sent_key
 from rolls.log.reading import entry_for
+from rolls.turns import fight as turns
 from sheets.models import NPC, Character
 
 #: The event that makes the dashboard refresh the party (see static/js/dashboard.js).
@@ -209,7 +210,7 @@ def card_part(
 @require_POST
 @login_required
 def turn_start(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
-    """A character's combat turn starts: marked in the current scene (``rolls.dashboard.turns``),
+    """A character's combat turn starts: marked in the current scene (``rolls.turns.fight``),
     with what the rules grant then (``Turns.started``), in one transaction."""
     campaign = gm_campaign(request, campaign_id)
     character = get_object_or_404(Character, pk=pk, campaign=campaign)
@@ -249,7 +250,7 @@ def _turn_started(campaign: Campaign, character: Character):
 @require_POST
 @login_required
 def new_round(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The GM starts the next round of the current scene's fight (``rolls.dashboard.turns``)."""
+    """The GM starts the next round of the current scene's fight (``rolls.turns.fight``)."""
     campaign = gm_campaign(request, campaign_id)
     session = open_session(campaign)
     try:

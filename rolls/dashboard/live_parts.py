@@ -48,7 +48,7 @@ def _part(id: str, template: str, context: Callable, events: str) -> Part:
 # The GM's dashboard: part, its template, its context, the events that change it. "entry": a
 # roll or a note landed; "pending": a called test changed (or its player's choices did);
 # "sheet": a character changed; "session"/"scene": the session or its scene changed; "turn":
-# the fight's turn or round changed (rolls.dashboard.turns).
+# the fight's turn or round changed (rolls.turns.fight).
 # fmt: off
 # ruff: noqa: E501 (one row per part reads as the table it is)
 DASHBOARD = (

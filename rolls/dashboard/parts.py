@@ -1,7 +1,7 @@
 """What a system may add to the GM's dashboard (``campaigns.systems.Part``s), beside what every
 system's dashboard has. A system lists the ones its rules call for in its ``parts``; the
 dashboard shows a part only where the system has it (``rules.offered.<key>`` in a template).
-The turns of a fight are ``rolls.dashboard.turns.Turns``."""
+The turns of a fight are ``rolls.turns.fight.Turns``."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from rolls.actions import ActionRefused
 from rolls.conditions import in_force as conditions_in_force
 from rolls.conditions import views as condition_views
 from rolls.conditions.forms import ConditionForm
-from rolls.dashboard import awards, gm_readings, turns
+from rolls.dashboard import awards, gm_readings
 from rolls.dashboard.parts import GmBox, after_roll_items
 from rolls.dashboard.party import vitals
 from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
@@ -34,6 +34,7 @@ from rolls.panels import GmFollowUps, gm_follow_ups_after, gm_limits
 from rolls.pending import actions as pending_actions
 from rolls.strikes.views import box_context as strike_box_context
 from rolls.tables.views import box_context as tables_context  # the tables box, as it shows
+from rolls.turns import fight as turns
 from sheets import actions as sheet_actions
 from sheets.models import NPC, Character
 from sheets.npc_forms import QuickNPCForm
@@ -140,7 +141,7 @@ def party_context(campaign, session) -> dict[str, Any]:
 
 def turns_context(campaign, session) -> dict[str, Any]:
     """The fight's round and whose turn it is, where the rules keep turns
-    (``rolls.dashboard.turns``)."""
+    (``rolls.turns.fight``)."""
     keeps = turns.keeps_turns(get_system(campaign.system))
     return {
         "keeps_turns": keeps,

@@ -334,7 +334,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         )
 
     async def table_turn(self, event: dict[str, Any]) -> None:
-        """The fight's turn or round changed (rolls.dashboard.turns): the panels and the party
+        """The fight's turn or round changed (rolls.turns.fight): the panels and the party
         follow."""
         await self.send_json({k: v for k, v in event.items() if k != "type"} | {"type": "turn"})
 

@@ -1,6 +1,6 @@
 """Caerbannog's reaction limits (RULES.md 4.12, "Reactions"; issue 25, item 6): only outside the
 character's own turn, at most once per round, where the GM's "Turn starts" and "New round"
-on the dashboard say whose turn it is and which round (rolls.dashboard.turns). Outside combat
+on the dashboard say whose turn it is and which round (rolls.turns.fight). Outside combat
 reactions stay as they were."""
 
 import copy
@@ -13,10 +13,10 @@ from django.utils import translation
 
 from rolls import actions
 from rolls.actions import ActionRefused
-from rolls.dashboard import turns
 from rolls.models import Roll, Turn
 from rolls.pending import actions as pending
 from rolls.systems.caerbannog import panel as caerbannog_panel
+from rolls.turns import fight as turns
 from tests.web.live import panel_url
 
 pytestmark = pytest.mark.django_db

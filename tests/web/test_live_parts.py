@@ -12,7 +12,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns import sessions
-from rolls.dashboard import live_parts, turns
+from rolls.dashboard import live_parts
+from rolls.turns import fight as turns
 
 pytestmark = pytest.mark.django_db
 

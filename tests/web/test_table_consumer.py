@@ -11,8 +11,8 @@ from django.test import Client
 
 from campaigns import live
 from campaigns.live import campaign_group
-from rolls.dashboard import turns
 from rolls.log.payload import roll_payload
+from rolls.turns import fight as turns
 from tests.web.live import panel_url, roll, socket_for
 from tests.web.renders import renders_of
 

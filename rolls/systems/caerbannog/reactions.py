@@ -5,7 +5,7 @@ character's own turn, at most once per round, and at its cost from the GM's tabl
 Decisions (the rules leave them open):
 
 - In combat means a turn was started, or a round called, in the current scene
-  (``rolls.dashboard.turns``: the GM's "Turn starts" and "New round" on the dashboard). Outside
+  (``rolls.turns.fight``: the GM's "Turn starts" and "New round" on the dashboard). Outside
   combat no turn limits a reaction: it is paid at its cost, as before.
 - A reaction is a test made with one (its log entry names it, ``rozmach.sources``); what
   follows that test (a boost, a re-roll) is the same reaction, not another. The character's
@@ -22,9 +22,9 @@ from collections.abc import Callable
 from django.utils.translation import gettext as _
 
 from rolls.actions import ActionRefused
-from rolls.dashboard.turns import Fight, current
 from rolls.models import Roll
 from rolls.systems.caerbannog import rozmach
+from rolls.turns.fight import Fight, current
 
 
 def refusal(character, fight: Fight | None, *, made=None) -> str:

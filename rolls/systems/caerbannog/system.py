@@ -17,7 +17,6 @@ from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard.awards import Experience
 from rolls.dashboard.npc_rolls import NpcTests
 from rolls.dashboard.parts import CardTools
-from rolls.dashboard.turns import Turns
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed.rules import OpposedRules, Outcome
@@ -35,6 +34,7 @@ from rolls.systems.caerbannog import demo as demo_caerbannog
 from rolls.systems.caerbannog import group as group_rules
 from rolls.systems.caerbannog.rules_page import PAGE as RULES_PAGE
 from rolls.systems.caerbannog.urls import urlpatterns
+from rolls.turns.fight import Turns
 from sheets import actions as sheet_actions
 from sheets.models import Character
 from sheets.systems import caerbannog as sheet
