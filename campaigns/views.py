@@ -96,13 +96,16 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     npcs = campaign.npcs.all()
     if not is_gm:
         npcs = npcs.filter(revealed=True)
+    sessions = _sessions(campaign)
     context = {
         "campaign": campaign,
         "is_gm": is_gm,
         "members": members,
         "left_behind": left_behind if is_gm else [],
         "npc_count": npcs.count(),
-        "sessions": _sessions(campaign),
+        "sessions": sessions,
+        # The running session, for the cues at the page's top: they need not ask for it again.
+        "cues_session": sessions[0] if sessions and sessions[0].is_open else None,
         **(_invite_context(request, campaign) if is_gm else {}),
     }
     return render(request, "campaigns/detail.html", context)

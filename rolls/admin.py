@@ -114,15 +114,23 @@ class ConditionAdmin(ReadOnlyAdmin):
     ]  # fmt: skip
 
 
-# Turns and rounds (rolls.turns.fight): written only through its actions, read here.
-from rolls.models import Turn  # noqa: E402
+# Turns and rounds (rolls.turns.fight) and the scenes' turn orders (rolls.turns.order): written
+# only through their actions, read here.
+from rolls.models import Combatant, Turn  # noqa: E402
 
 
 @admin.register(Turn)
 class TurnAdmin(ViewAndDeleteAdmin):
-    list_display = ["scene", "number", "round", "character", "after_seq", "created_at"]
-    list_select_related = ["scene", "character"]
-    readonly_fields = ["scene", "number", "round", "character", "after_seq"]
+    list_display = ["scene", "number", "round", "character", "npc", "after_seq", "created_at"]
+    list_select_related = ["scene", "character", "npc"]
+    readonly_fields = ["scene", "number", "round", "character", "npc", "after_seq"]
+
+
+@admin.register(Combatant)
+class CombatantAdmin(ViewAndDeleteAdmin):
+    list_display = ["scene", "place", "character", "npc", "initiative"]
+    list_select_related = ["scene", "character", "npc"]
+    readonly_fields = ["scene", "place", "character", "npc", "initiative"]
 
 
 # Seals (rolls.opposed: an opposed test's opponent's roll until the initiator settles): set and

@@ -356,6 +356,10 @@ class Turn(models.Model):
     character = models.ForeignKey(
         "sheets.Character", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
+    # An NPC's turn, from the scene's turn order (rolls.turns.order); never with a character.
+    npc = models.ForeignKey(
+        "sheets.NPC", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
     after_seq = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -378,8 +382,10 @@ from rolls.opposed.models import OpposedTest  # noqa: E402
 from rolls.saved.models import SavedTest  # noqa: E402
 from rolls.strikes.models import Strike  # noqa: E402
 from rolls.systems.fasttest.models import AppliedWound  # noqa: E402
+from rolls.turns.models import Combatant  # noqa: E402
 
 __all__ = [
+    "Combatant",
     "AppliedWound",
     "Award",
     "Condition",

@@ -28,6 +28,7 @@ from rolls.panels import views as panel_views  # noqa: E402
 from rolls.saved import views as saved_views  # noqa: E402
 from rolls.strikes import views as strike_views  # noqa: E402
 from rolls.tables import quick_dice  # noqa: E402
+from rolls.turns import views as turn_views  # noqa: E402
 
 urlpatterns += [
     path("characters/<int:pk>/test/", panel_views.test_panel, name="test_panel"),
@@ -53,6 +54,10 @@ urlpatterns += [
         name="unpin_test",
     ),
     path("dashboard/strike/", strike_views.strike_entry, name="strike_entry"),
+    path("dashboard/order/", turn_views.set_order, name="turn_order"),
+    path("dashboard/order/next-turn/", turn_views.next_turn, name="turn_next"),
+    path("dashboard/order/next-round/", turn_views.next_round, name="round_next"),
+    path("turn/", turn_views.turn_bar, name="turn_bar"),
 ]
 
 from rolls.dashboard import live_parts  # noqa: E402

@@ -23,6 +23,7 @@ from campaigns.access import gm_campaign
 from rolls.conditions import views as condition_views
 from rolls.dashboard import views as dashboard
 from rolls.strikes import views as strike_views
+from rolls.turns import views as turn_views
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ DASHBOARD = (
     _part("roll-options", "rolls/_roll_options.html", _plain(condition_views.options_context), "entry session"),
     _part("roll-results", "rolls/dashboard/_gm_box.html", _plain(dashboard.gm_box_context), "entry session"),  # the system's box
     _part("party", "rolls/dashboard/_party.html", _plain(dashboard.party_context), "entry sheet session scene turn"),
+    _part("turn-order", "rolls/turns/_box.html", _plain(turn_views.box_context), "sheet session scene turn"),
     _part("random-tables", "rolls/tables/_box.html", _plain(dashboard.tables_context), "entry session"),
     _part("strike-box", "rolls/strikes/_box.html", _plain(strike_views.box_context), "entry session"),
 )

@@ -35,6 +35,7 @@ from rolls.pending import actions as pending_actions
 from rolls.strikes.views import box_context as strike_box_context
 from rolls.tables.views import box_context as tables_context  # the tables box, as it shows
 from rolls.turns import fight as turns
+from rolls.turns.views import box_context as order_box_context
 from sheets import actions as sheet_actions
 from sheets.models import NPC, Character
 from sheets.npc_forms import QuickNPCForm
@@ -239,6 +240,7 @@ def _dashboard_context(request, campaign, **forms) -> dict[str, Any]:
         **awards_context(campaign, **forms),
         **tables_context(campaign, session),
         **strike_box_context(campaign, session),
+        **order_box_context(campaign, session),
         **log_context(campaign, request.user, session),
         "cues_session": session,  # the group cue's (rolls.cues)
     }

@@ -64,9 +64,25 @@ class Fight:
     character_id: int | None
     character_name: str
     round_after_seq: int
+    # An NPC's turn (from the scene's turn order): its name is the GM's until it is shown.
+    npc_id: int | None = None
+    npc_name: str = ""
+    npc_shown: bool = False
 
     def is_turn_of(self, character) -> bool:
         return self.character_id is not None and self.character_id == character.pk
+
+    @property
+    def key(self) -> str:
+        """Whose turn it is as the order names its places ("character-3", "npc-7")."""
+        if self.character_id is not None:
+            return f"character-{self.character_id}"
+        return f"npc-{self.npc_id}" if self.npc_id is not None else ""
+
+    @property
+    def name(self) -> str:
+        """Whose turn it is, as the GM reads it ("" when it is nobody's)."""
+        return self.character_name or self.npc_name
 
 
 def current(campaign_id: int) -> Fight | None:
@@ -76,7 +92,7 @@ def current(campaign_id: int) -> Fight | None:
     ).order_by("-number")
     last = (
         Turn.objects.filter(scene=Subquery(scene.values("pk")[:1]))
-        .select_related("character", "scene")
+        .select_related("character", "npc", "scene")
         .annotate(
             round_after_seq=Subquery(
                 Turn.objects.filter(scene=OuterRef("scene"), round=OuterRef("round"))
@@ -95,6 +111,9 @@ def current(campaign_id: int) -> Fight | None:
         character_id=last.character_id,
         character_name=last.character.name if last.character else "",
         round_after_seq=last.round_after_seq,
+        npc_id=last.npc_id,
+        npc_name=last.npc.name if last.npc else "",
+        npc_shown=bool(last.npc and last.npc.revealed),
     )
 
 
@@ -102,22 +121,22 @@ def current(campaign_id: int) -> Fight | None:
 def start_turn(session: GameSession, character) -> Fight:
     """``character``'s turn starts in the session's current scene: in this round, or in the
     next one when it has had its turn in this one already."""
-    locked, scene, last = _where(session)
+    locked, scene, last = where(session)
     round_ = last.round if last is not None else 1
     if last is not None and scene.turns.filter(round=round_, character=character).exists():
         round_ += 1
-    return _mark(locked, scene, last, round_, character)
+    return mark(locked, scene, last, round_, character)
 
 
 @transaction.atomic
 def new_round(session: GameSession) -> Fight:
     """The GM starts the next round in the session's current scene (the first, if no turn was
     started yet), with nobody's turn until the GM starts one."""
-    locked, scene, last = _where(session)
-    return _mark(locked, scene, last, last.round + 1 if last is not None else 1, None)
+    locked, scene, last = where(session)
+    return mark(locked, scene, last, last.round + 1 if last is not None else 1, None)
 
 
-def _where(session: GameSession) -> tuple[GameSession, Scene, Turn | None]:
+def where(session: GameSession) -> tuple[GameSession, Scene, Turn | None]:
     # The session's row lock is the one every roll takes: a turn falls between two entries.
     locked = GameSession.objects.select_for_update().get(pk=session.pk)
     if not locked.is_open:
@@ -128,12 +147,15 @@ def _where(session: GameSession) -> tuple[GameSession, Scene, Turn | None]:
     return locked, scene, scene.turns.order_by("-number").first()
 
 
-def _mark(locked: GameSession, scene: Scene, last: Turn | None, round_: int, character) -> Fight:
+def mark(
+    locked: GameSession, scene: Scene, last: Turn | None, round_: int, character, npc=None
+) -> Fight:
     Turn.objects.create(
         scene=scene,
         number=last.number + 1 if last is not None else 1,
         round=round_,
         character=character,
+        npc=npc,
         after_seq=locked.last_seq,
     )
     broadcast_on_commit(
@@ -144,6 +166,7 @@ def _mark(locked: GameSession, scene: Scene, last: Turn | None, round_: int, cha
             "scene": scene.number,
             "round": round_,
             "character": character.pk if character is not None else None,
+            "npc": npc.pk if npc is not None else None,
         },
     )
     return current(locked.campaign_id)

@@ -65,6 +65,7 @@ READ_ONLY = {
     "roll_options_box",
     "caerbannog_results_box",
     "pinned_tests",
+    "turn_bar",
 }
 #: URLs that take a POST the crawl does not reach, each with why (probe them when it can).
 UNREACHED = {
@@ -90,6 +91,10 @@ UNREACHED = {
     # leaves them, and the crawl's dice are fair (their refusals: tests/web/test_t10_options.py).
     "test_options": "needs a T10 roll whose result has options",
     "counter_move": "needs a T10 roll the GM may answer with a counter-move",
+    # "Next turn" and "Next round" show only once the GM set a turn order (their refusals:
+    # tests/web/test_turn_order.py).
+    "turn_next": "needs a turn order",
+    "round_next": "needs a turn order",
 }
 DEEP_LIST = "[" * 5000 + "]" * 5000
 DEEP_OBJECT = '{"a":' * 5000 + "1" + "}" * 5000

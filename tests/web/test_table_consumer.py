@@ -171,6 +171,7 @@ async def test_a_started_turn_is_announced_to_the_table(table, player):
     await sync_to_async(turns.start_turn)(session, hero)
     assert await socket.receive_json_from(timeout=3) == {
         "type": "turn", "session": session.pk, "scene": 1, "round": 1, "character": hero.pk,
+        "npc": None,
     }  # fmt: skip
     await socket.disconnect()
 
