@@ -220,8 +220,7 @@ def add_helper(
     rules = _rules(group.session)
     if not may_lead(group, user):
         raise ActionRefused(_("Only the GM or the initiator's player gathers the helpers."))
-    if group.status != GroupTest.Status.GATHERING:
-        raise ActionRefused(_("The dice are being rolled: no helper can join any more."))
+    _gathering(group)
     character = _in_campaign(group.session, character)
     if any(member["character"] == character.pk for member in group.members):
         raise ActionRefused(
@@ -232,8 +231,14 @@ def add_helper(
             _("A group test takes at most %(n)s helpers.") % {"n": rules.max_helpers}
         )
     group.members = [*group.members, _participant(rules, character, skill)]
+    group.offers = [o for o in group.offers if o["character"] != character.pk]
     _changed(group)
     return group
+
+
+def _gathering(group: GroupTest) -> None:
+    if group.status != GroupTest.Status.GATHERING:
+        raise ActionRefused(_("The dice are being rolled: no helper can join any more."))
 
 
 @transaction.atomic
@@ -279,6 +284,7 @@ def roll_member(
         for other, count in zip(group.members, counts, strict=True):
             other["dice"] = count
         group.status = GroupTest.Status.ROLLING
+        group.offers = []  # no helper joins once the dice roll: what was offered lapses
     character = Character.objects.get(pk=character_pk)
     roll, _created = record_roll(
         RollSpec(

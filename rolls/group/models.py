@@ -31,6 +31,9 @@ class GroupTest(models.Model):
     difficulty = models.PositiveSmallIntegerField(default=0)
     ease = models.SmallIntegerField(default=0)
     members = models.JSONField(default=list)
+    # Helpers their players offered while the test gathers (rolls.group.actions.offer_help):
+    # each a participant as ``members`` holds one, and whether those who gather declined it.
+    offers = models.JSONField(default=list, blank=True)
     revision = models.PositiveIntegerField(default=1)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.GATHERING)
     result = models.OneToOneField(

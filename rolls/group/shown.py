@@ -39,17 +39,38 @@ def view(group: GroupTest | None, user, campaign) -> dict[str, Any]:
         )
     opened = group.status in OPEN
     odds = rules.odds(group.members, group.difficulty, group.ease) if opened else None
+    leads = opened and (is_gm or group.members[0]["character"] in mine)
     shown |= {
         "members": members,
         "odds": odds,
         "open": opened,
-        "leads": opened and (is_gm or group.members[0]["character"] in mine),
+        "leads": leads,
+        **_offers(group, rules, characters, mine, leads),
         "all_rolled": all(member["seq"] is not None for member in group.members),
         "joinable": _picks(rules, [c for c in characters if c.pk not in taking_part]),
         "answer": group.result.result.get("answer") if group.result_id else None,
         "heroic": rules.heroic,
     }
     return shown
+
+
+def _offers(group, rules, characters, mine, leads) -> dict[str, Any]:
+    """The helpers offered (to those who gather: the ones to answer), the reader's own offers
+    (declined ones said so) and what the reader may still offer (rolls.group.offers)."""
+    if group.status != GroupTest.Status.GATHERING:
+        return {}
+    room = len(group.members) - 1 < rules.max_helpers
+    offered = {offer["character"] for offer in group.offers if not offer["declined"]}
+    taking_part = {member["character"] for member in group.members}
+    own = [
+        c for c in characters if c.pk in mine and c.pk not in taking_part | offered
+    ]  # fmt: skip
+    return {
+        "offers_to_answer": [o for o in group.offers if not o["declined"]] if leads else [],
+        "my_offers": [o for o in group.offers if o["character"] in mine and not leads],
+        "offerable": _picks(rules, own) if room and not leads else [],
+        "full": not room,
+    }
 
 
 def _picks(rules: GroupRules | None, characters: list[Character]) -> list[dict[str, Any]]:
@@ -76,9 +97,13 @@ def under_way(session: GameSession) -> GroupTest | None:
 def cue_of(group: GroupTest, user, gm_id: int) -> dict[str, Any]:
     """``cue`` of the group test under way, ``group``, in the campaign of the GM ``gm_id``."""
     mine = set(Character.objects.filter(owner=user).values_list("pk", flat=True))
+    leads = gm_id == user.pk or group.members[0]["character"] in mine
     if gm_id == user.pk:  # the GM rolls for anyone: every die still to roll
         mine = {m["character"] for m in group.members}
     return {
+        # The helpers offered, to those who answer them (rolls.group.offers).
+        "offered": [o["name"] for o in group.offers if not o["declined"]] if leads else [],
+        "offered_key": "-".join(str(o["character"]) for o in group.offers if not o["declined"]),
         "group": group,
         "initiator": group.members[0]["name"],
         "waiting": [

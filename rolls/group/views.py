@@ -24,8 +24,9 @@ from config.text import TextField, text_problem
 from rolls import cues
 from rolls.actions import ActionRefused
 from rolls.gm_forms import RollKeyForm
-from rolls.group import actions
+from rolls.group import actions, offers
 from rolls.group import shown as group_shown
+from rolls.live.presence import log_context
 from rolls.models import GroupTest
 from sheets.models import Character
 
@@ -48,6 +49,8 @@ class GroupForm(forms.Form):
     ability = TextField(required=False, max_length=60)
     cost = forms.IntegerField(required=False, min_value=0, max_value=10)
     heroic = TextField(required=False, max_length=40)
+    #: An offered helper, taken in ("accept") or not ("decline").
+    answer = TextField(required=False, max_length=10)
     #: The screen's one choice of a character and their skill: "<character>|<skill>".
     pick = TextField(required=False, max_length=140)
 
@@ -97,6 +100,8 @@ def _campaign_with_rules(request, campaign_id: int):
 def group_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign_with_rules(request, campaign_id)
     context = _context(request, campaign)
+    # The table's log beside the test: each participant's dice land in it as they are rolled.
+    context |= log_context(campaign, request.user, context["session"])
     return render(request, "rolls/group/page.html", context | {"cues_session": context["session"]})
 
 
@@ -181,6 +186,59 @@ def group_add(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResp
             revision=data.get("revision"),
             character=character,
             skill=data.get("skill") or "",
+        )
+
+    return _act(request, campaign_id, do)
+
+
+@require_POST
+@login_required
+def group_offer(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
+    """A player offers their character as a helper (``rolls.group.offers``)."""
+
+    def do(campaign, data):
+        character = Character.objects.filter(pk=data.get("character") or 0).first()
+        offers.offer_help(
+            group_id=_group_of(campaign, group_id).pk,
+            user=request.user,
+            revision=data.get("revision"),
+            character=character,
+            skill=data.get("skill") or "",
+        )
+
+    return _act(request, campaign_id, do)
+
+
+@require_POST
+@login_required
+def group_answer(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
+    """Those who gather take an offered helper in, or decline the offer."""
+
+    def do(campaign, data):
+        if data.get("answer") not in ("accept", "decline"):
+            raise ActionRefused(_("Accept the offer or decline it."))
+        offers.answer_offer(
+            group_id=_group_of(campaign, group_id).pk,
+            user=request.user,
+            revision=data.get("revision"),
+            character_pk=data.get("character") or 0,
+            accept=data["answer"] == "accept",
+        )
+
+    return _act(request, campaign_id, do)
+
+
+@require_POST
+@login_required
+def group_withdraw(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
+    """The player takes their offer back."""
+
+    def do(campaign, data):
+        offers.withdraw_offer(
+            group_id=_group_of(campaign, group_id).pk,
+            user=request.user,
+            revision=data.get("revision"),
+            character_pk=data.get("character") or 0,
         )
 
     return _act(request, campaign_id, do)

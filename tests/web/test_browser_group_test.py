@@ -9,6 +9,8 @@ from tests.web.browser import demo_table, log_in
 pytestmark = pytest.mark.browser
 
 CAMPAIGN = "Caerbannog 2026"
+#: The group page holds the table's log: its socket says the page is live.
+LIVE = ".connection[data-connection-state='live']"
 
 
 def group_screen(browser, base, username):  # noqa: F811
@@ -16,7 +18,7 @@ def group_screen(browser, base, username):  # noqa: F811
     page.click(f"text={CAMPAIGN}")
     page.click("text=Start a group test")
     page.wait_for_selector("#group-test")
-    page.wait_for_selector("[data-call-cue][data-connection-state='live']", state="attached")
+    page.wait_for_selector(LIVE)
     return page
 
 
@@ -27,7 +29,7 @@ def test_a_group_test_is_gathered_and_rolled_live_on_all_three_pages(browser, tm
         gm.click("text=Start a session")
         gm.click(f"nav.crumbs >> text={CAMPAIGN}")
         gm.click("text=Start a group test")
-        gm.wait_for_selector("[data-call-cue][data-connection-state='live']", state="attached")
+        gm.wait_for_selector(LIVE)
         ala = group_screen(browser, base, "ala")
         bartek = group_screen(browser, base, "bartek")
 
@@ -93,3 +95,48 @@ def test_a_half_filled_re_roll_survives_another_participants_roll(browser, tmp_p
         assert bartek.is_checked(f"#group-reroll-{morgana}-die-0")
         assert bartek.input_value(f"#group-reroll-{morgana}-ability") == "Szczęś"
         assert bartek.evaluate("document.activeElement.id") == f"group-reroll-{morgana}-ability"
+
+
+def test_a_player_offers_a_helper_and_the_gm_takes_it_in_live(browser, tmp_path):  # noqa: F811
+    """Bartek offers Morgana on Julio's group test; the GM's page asks for an answer, the GM
+    accepts, and Morgana's row reaches every page, with her offer gone from Bartek's."""
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={CAMPAIGN}")
+        gm.click("text=Start a session")
+        gm.click(f"nav.crumbs >> text={CAMPAIGN}")
+        gm.click("text=Start a group test")
+        gm.wait_for_selector(LIVE)
+        ala = group_screen(browser, base, "ala")
+        bartek = group_screen(browser, base, "bartek")
+        ala.select_option("#group-initiator", label="Julio: Dociekliwość (d8)")
+        ala.click("[data-start-group]")
+        bartek.wait_for_selector("[data-offer-help]")
+
+        bartek.select_option("#group-offer", label="Morgana: Charyzma (d4)")
+        bartek.click("[data-offer-help]")
+        bartek.wait_for_selector("[data-my-offer]:has-text('waiting for the answer')")
+        gm.wait_for_selector(".group-offered:has-text('Morgana offers to help')")
+        gm.click("#group-test [data-accept-offer]")
+        for page in (gm, ala, bartek):
+            page.wait_for_selector("#group-test tr[data-member]:has-text('Morgana')")
+        assert bartek.locator("[data-my-offer]").count() == 0
+        assert "Offered to help" not in gm.inner_text("#group-test")
+
+
+def test_on_a_phone_the_group_page_fits_its_width(browser, tmp_path):  # noqa: F811
+    """The participants' table scrolls inside its card, and the log sits below the test."""
+    with demo_table(tmp_path) as base:
+        gm = log_in(browser, base, "gm")
+        gm.click(f"text={CAMPAIGN}")
+        gm.click("text=Start a session")
+        ala = log_in(browser, base, "ala", width=360, height=740)
+        ala.click(f"text={CAMPAIGN}")
+        ala.click("text=Start a group test")
+        ala.wait_for_selector(LIVE)
+        ala.select_option("#group-initiator", label="Julio: Dociekliwość (d8)")
+        ala.click("[data-start-group]")
+        ala.wait_for_selector("#group-test tr[data-member]")
+        assert ala.evaluate("document.documentElement.scrollWidth") <= 360
+        test, log = (ala.locator(s).bounding_box() for s in ("#group-test", "#roll-log"))
+        assert log["y"] > test["y"] + test["height"] - 1

@@ -95,6 +95,11 @@ UNREACHED = {
     # tests/web/test_turn_order.py).
     "turn_next": "needs a turn order",
     "round_next": "needs a turn order",
+    # A helper is offered by a player who does not lead the group test, and the crawl's one
+    # player leads the one it starts (their refusals: tests/web/test_group_offers.py).
+    "group_offer": "needs a second player at the crawl's table",
+    "group_answer": "needs an offered helper",
+    "group_withdraw": "needs an offered helper",
 }
 DEEP_LIST = "[" * 5000 + "]" * 5000
 DEEP_OBJECT = '{"a":' * 5000 + "1" + "}" * 5000
