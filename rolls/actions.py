@@ -280,14 +280,18 @@ def roll_from_panel(
         if not panel.spend and panel.on_result is None:
             return
         on_result = panel.on_result or (lambda data, result: None)
+        changed: list = []
         try:
             locked = sheet_actions.change_sheet(
-                character, lambda data: on_result(data, result), panel.spend
+                character, lambda data: on_result(data, result), panel.spend, changed
             )
         except sheet_actions.SheetRefused as error:
             raise ActionRefused(str(error)) from error
         # The caller's object shows the sheet as the roll left it, without reading it again.
         character.data, character.updated_at = locked.data, locked.updated_at
+        if changed:  # kept with the entry, so a GM striking it may give it back
+            roll.sheet_change = {"character": character.pk, "numbers": changed}
+            Roll.objects.filter(pk=roll.pk).update(sheet_change=roll.sheet_change)
 
     roll, created = record_roll(
         RollSpec(

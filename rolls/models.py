@@ -69,6 +69,10 @@ class Roll(models.Model):
     sources = models.JSONField(default=list)
     faces = models.JSONField(default=list)
     result = models.JSONField(default=dict)
+    # The whole numbers the roll changed on its character's sheet (spent or gained):
+    # {"character": pk, "numbers": [[path, before, after], ...]} (rolls.actions.roll_from_panel),
+    # for a GM who strikes the entry to give them back (rolls.strikes).
+    sheet_change = models.JSONField(default=dict, blank=True)
     idempotency_key = models.UUIDField()
     # Fair dice (ENGINE.md): the nonce the roller's page sent (or the server's, when the request
     # had none: ``server_nonce``), and each die drawn from the stream of (seed, seq, nonce), in

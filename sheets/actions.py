@@ -181,14 +181,18 @@ def change_sheet(
     character: Character,
     change: Callable[[dict[str, Any]], None],
     spend: Mapping[str, int] | None = None,
+    numbers_changed: list | None = None,
 ) -> Character:
     """A write the rules make after a roll or at a moment of play (dice or FUNT spent, FUNT
     gained, Rozmach after the roll, the magic die, XP): ``spend`` takes whole numbers off the
     sheet's top-level counters, then ``change`` edits a copy of the locked sheet; the result is
     saved only when it passes the system's schema (``SheetRefused`` otherwise). Returns the
-    locked character as saved, so the caller shows the sheet without reading it again."""
+    locked character as saved, so the caller shows the sheet without reading it again.
+    ``numbers_changed``, when given, receives each whole number the write changed
+    (``changed_numbers``)."""
     character = locked(character)
-    data = copy.deepcopy(character.data) if isinstance(character.data, dict) else {}
+    before = character.data if isinstance(character.data, dict) else {}
+    data = copy.deepcopy(before)
     for name, amount in (spend or {}).items():
         have = data.get(name, 0)
         if not isinstance(have, int) or have < amount:
@@ -197,7 +201,29 @@ def change_sheet(
     change(data)
     if errors := save_rule_write(character, data, ""):
         raise SheetRefused(_messages(errors))
+    if numbers_changed is not None:
+        numbers_changed.extend(changed_numbers(before, data))
     return character
+
+
+def changed_numbers(before: Any, after: Any, path: tuple[str, ...] = ()) -> list[list]:
+    """Each whole number at a path of nested objects that differs between two sheets, as
+    ``[path, before, after]`` (a number that appeared counts from 0): what a roll spent or
+    gained, so that it can be given back (``rolls.strikes``)."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return []
+    found = []
+    for key, now in after.items():
+        was = before.get(key, 0)
+        if isinstance(now, dict):
+            found += changed_numbers(was if isinstance(was, dict) else {}, now, (*path, key))
+        elif _whole(now) and _whole(was) and now != was:
+            found.append([[*path, key], was, now])
+    return found
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def set_numbers(character: Character, numbers: Mapping[tuple[str, ...], int]) -> Character:

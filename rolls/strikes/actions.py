@@ -18,6 +18,8 @@ from rolls.log.payload import roll_payload, sealed_for
 from rolls.log.reading import ENTRY_RELATED
 from rolls.models import Condition, Roll, Strike
 from rolls.words import words
+from sheets import actions as sheet_actions
+from sheets.models import Character
 
 #: The log's kind of the entry that strikes another.
 STRUCK = "struck"
@@ -42,6 +44,48 @@ def left_by(roll: Roll) -> list[Condition]:
     )
 
 
+def given_back(roll: Roll) -> str:
+    """What striking ``roll`` may give back to its character's sheet, as the box says it
+    ("experience_dice 0 → 1"), "" when the roll changed nothing there."""
+    numbers = (roll.sheet_change or {}).get("numbers") or []
+    return ", ".join(f"{path[-1]} {now} → {was}" for path, was, now in numbers)
+
+
+def _at(data: dict, path: list[str]):
+    for key in path:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
+
+
+def _give_back(roll: Roll) -> None:
+    """The whole numbers ``roll`` spent or gained on its character's sheet, as they were before
+    it; refused, nothing given back, when any of them has changed since (another roll, the GM):
+    the sheet then says what it holds, and the GM changes it by hand."""
+    change = roll.sheet_change or {}
+    numbers = change.get("numbers") or []
+    if not numbers:
+        return
+    character = Character.objects.filter(
+        pk=change.get("character"), campaign_id=roll.session.campaign_id
+    ).first()
+    if character is None:
+        raise ActionRefused(_("The character this roll changed is gone: nothing to give back."))
+    sheet = sheet_actions.locked(character)
+    moved = [path[-1] for path, _was, now in numbers if _at(sheet.data, path) != now]
+    if moved:
+        raise ActionRefused(
+            _(
+                "%(what)s changed on %(name)s's sheet since this roll: strike it without "
+                "giving back, then change the sheet by hand."
+            )
+            % {"what": ", ".join(moved), "name": character.name}
+        )
+    try:
+        sheet_actions.set_numbers(sheet, {tuple(path): was for path, was, _now in numbers})
+    except sheet_actions.SheetRefused as error:
+        raise ActionRefused(str(error)) from error
+
+
 @transaction.atomic
 def strike(
     *,
@@ -51,11 +95,13 @@ def strike(
     reason: str,
     key: uuid.UUID,
     clear_conditions: bool = False,
+    give_back: bool = False,
 ) -> tuple[Roll, bool]:
     """Strike the entry ``roll_id`` of the running session with ``reason``: an entry of kind
     "struck" says so (a follow-up of it, seen by whoever sees it), and every page that shows
     it shows it struck through. ``clear_conditions`` clears, in the same step, the conditions
-    it left. A repeated ``key`` answers with the strike it made, never a second one."""
+    it left; ``give_back``, what it spent or gained on its character's sheet. A repeated
+    ``key`` answers with the strike it made, never a second one."""
     session = GameSession.objects.open_of(campaign.pk)
     if session is None:
         raise ActionRefused(_("No game session is running; a finished session's log stands."))
@@ -94,6 +140,8 @@ def strike(
         by_name=gm.get_username(),
         reason=reason,
     )
+    if give_back:
+        _give_back(roll)
     if clear_conditions:
         why = words("cleared_with_strike", seq=roll.seq)
         for condition in left_by(roll):

@@ -23,7 +23,7 @@ from rolls.conditions.in_force import name_words
 from rolls.gm_forms import RollKey
 from rolls.gm_parts import dashboard_at
 from rolls.models import Condition, Roll
-from rolls.strikes.actions import REASON_MAX, STRUCK, strike
+from rolls.strikes.actions import REASON_MAX, STRUCK, given_back, strike
 from rolls.words import render as render_words
 
 #: How many of the running session's latest entries the box offers.
@@ -62,6 +62,8 @@ def _entry_line(roll: Roll, left: list[str]) -> str:
     line = f"#{roll.seq} {who}: {render_words(roll.label_words)}"
     if left:
         line += " — " + _("left: %(names)s") % {"names": ", ".join(left)}
+    if back := given_back(roll):
+        line += " — " + _("gives back: %(numbers)s") % {"numbers": back}
     return line
 
 
@@ -77,6 +79,9 @@ class StrikeForm(forms.Form):
     )
     clear_conditions = forms.BooleanField(
         label=gettext_lazy("Also clear the conditions it left"), required=False
+    )
+    give_back = forms.BooleanField(
+        label=gettext_lazy("Also give back what it spent or gained on the sheet"), required=False
     )
     key = RollKey(required=False)
 
@@ -127,6 +132,7 @@ def strike_entry(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
                 key=form.cleaned_data["key"],
                 clear_conditions=form.cleaned_data["clear_conditions"],
+                give_back=form.cleaned_data["give_back"],
             )
         except ActionRefused as refusal:
             form.add_error(None, str(refusal))

@@ -20,6 +20,8 @@ BAR = "#turn-bar .turn-bar__now"
 
 def set_order(gm, numbers: dict[str, str]) -> None:
     box = gm.locator("#turn-order")
+    if box.locator("details").get_attribute("open") is None:
+        box.locator("summary").click()
     for name, number in numbers.items():
         box.get_by_label(name, exact=True).fill(number)
     box.get_by_role("button", name="Set the order").click()

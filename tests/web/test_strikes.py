@@ -5,6 +5,7 @@ go in the same step. Players, outsiders, a finished session and bad input are re
 
 from __future__ import annotations
 
+import html
 import re
 import uuid
 
@@ -19,7 +20,9 @@ from rolls.log.export import as_csv, as_markdown
 from rolls.log.reading import entries_for, page_before
 from rolls.models import Condition, Roll, Seal, Strike, Visibility
 from rolls.strikes.actions import STRUCK
-from tests.web.live import roll
+from sheets.actions import changed_numbers
+from tests.web.live import panel_url, roll
+from tests.web.test_panel_fasttest import SHEET
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +38,10 @@ def strike(client, table, target: Roll, reason="zła umiejętność", *, htmx=Tr
     data = {"roll": str(target.pk), "reason": reason, "key": str(uuid.uuid4()), **fields}
     url = reverse("strike_entry", args=[table.campaign.pk])
     return client.post(url, data, **(HX if htmx else {}))
+
+
+def text(response) -> str:
+    return html.unescape(response.content.decode())
 
 
 def shown(user, table, seq) -> dict | None:
@@ -274,3 +281,85 @@ def test_the_struck_entry_is_marked_struck_and_the_strike_entry_is_not(client, t
     page = client.get(reverse("session_log", args=[table.campaign.pk])).content.decode()
     marked = re.findall(r'<li class="entry [^"]*\bis-struck\b[^"]*" id="roll-\d+-(\d+)"', page)
     assert marked == [str(mistaken.seq)]
+
+
+# --- Giving back what a struck roll spent or gained on the sheet --------------------------------
+
+
+@pytest.fixture
+def spender(make_table):
+    """Brunhilda with two experience dice to spend (FastTest, experience dice on)."""
+    return make_table(
+        "fasttest",
+        settings={"fasttest": {"experience_dice": True}},
+        characters=[("Brunhilda", {**SHEET, "experience_dice": 2})],
+    )
+
+
+def spend_one(client, table, player) -> Roll:
+    client.force_login(player)
+    data = {"attribute": "BUDOWA", "experience": "1", "key": str(uuid.uuid4())}
+    client.post(panel_url(table.hero, "test_roll"), data)
+    return Roll.objects.get(kind="test")
+
+
+def experience_dice(table) -> int:
+    table.hero.refresh_from_db()
+    return table.hero.data["experience_dice"]
+
+
+def test_a_roll_keeps_what_it_spent_on_the_sheet(client, spender, player):
+    spent = spend_one(client, spender, player)
+    assert spent.sheet_change == {
+        "character": spender.hero.pk, "numbers": [[["experience_dice"], 2, 1]]
+    }  # fmt: skip
+
+
+def test_striking_a_roll_may_give_back_the_experience_die_it_spent(client, spender, gm, player):
+    spent = spend_one(client, spender, player)
+    client.force_login(gm)
+    response = strike(client, spender, spent, "zły test", give_back="on")
+    assert response.status_code == 200
+    assert experience_dice(spender) == 2
+
+
+def test_without_asking_a_strike_gives_nothing_back(client, spender, gm, player):
+    spent = spend_one(client, spender, player)
+    client.force_login(gm)
+    strike(client, spender, spent, "zły test")
+    assert experience_dice(spender) == 1
+
+
+def test_the_box_says_what_a_strike_would_give_back(client, spender, gm, player):
+    spend_one(client, spender, player)
+    client.force_login(gm)
+    page = client.get(reverse("dashboard", args=[spender.campaign.pk])).content.decode()
+    assert "gives back: experience_dice 1 → 2" in page
+
+
+def test_a_number_changed_since_the_roll_is_not_given_back_and_nothing_is_struck(
+    client, spender, gm, player
+):
+    spent = spend_one(client, spender, player)
+    spender.hero.refresh_from_db()
+    spender.hero.data["experience_dice"] = 5  # the GM gave some since
+    spender.hero.save()
+    client.force_login(gm)
+    response = strike(client, spender, spent, "zły test", give_back="on")
+    assert response.status_code == 409
+    assert "experience_dice changed on Brunhilda's sheet since this roll" in text(response)
+    assert experience_dice(spender) == 5
+    assert not Strike.objects.exists()
+
+
+def test_a_roll_that_changed_nothing_on_the_sheet_keeps_no_change(client, spender, player):
+    client.force_login(player)
+    data = {"attribute": "BUDOWA", "key": str(uuid.uuid4())}
+    client.post(panel_url(spender.hero, "test_roll"), data)
+    assert Roll.objects.get(kind="test").sheet_change == {}
+
+
+def test_the_numbers_a_write_changed_are_found_at_any_depth():
+    before = {"resources": {"rozmach": 6, "pd": 3}, "funt": 1, "name": "A", "flag": True}
+    after = {"resources": {"rozmach": 4, "pd": 3}, "funt": 2, "name": "B", "flag": False}
+    assert changed_numbers(before, after) == [[["resources", "rozmach"], 6, 4], [["funt"], 1, 2]]
