@@ -222,6 +222,16 @@ def add_helper(
         raise ActionRefused(_("Only the GM or the initiator's player gathers the helpers."))
     _gathering(group)
     character = _in_campaign(group.session, character)
+    room_for(group, rules, character)
+    group.members = [*group.members, _participant(rules, character, skill)]
+    group.offers = [o for o in group.offers if o["character"] != character.pk]
+    _changed(group)
+    return group
+
+
+def room_for(group: GroupTest, rules: GroupRules, character: Character) -> None:
+    """Refused unless ``character`` may still join: not taking part yet, and fewer helpers than
+    the rules allow."""
     if any(member["character"] == character.pk for member in group.members):
         raise ActionRefused(
             _("%(name)s already takes part in this group test.") % {"name": character.name}
@@ -230,10 +240,6 @@ def add_helper(
         raise ActionRefused(
             _("A group test takes at most %(n)s helpers.") % {"n": rules.max_helpers}
         )
-    group.members = [*group.members, _participant(rules, character, skill)]
-    group.offers = [o for o in group.offers if o["character"] != character.pk]
-    _changed(group)
-    return group
 
 
 def _gathering(group: GroupTest) -> None:

@@ -21,6 +21,7 @@ from rolls.group.actions import (
     _participant,
     _rules,
     may_lead,
+    room_for,
 )
 from rolls.models import GroupTest
 from sheets.models import Character
@@ -45,14 +46,7 @@ def offer_help(
     character = _in_campaign(group.session, character)
     if character.owner_id != user.pk:
         raise ActionRefused(_("Only a character's own player offers it as a helper."))
-    if any(member["character"] == character.pk for member in group.members):
-        raise ActionRefused(
-            _("%(name)s already takes part in this group test.") % {"name": character.name}
-        )
-    if len(group.members) - 1 >= rules.max_helpers:
-        raise ActionRefused(
-            _("A group test takes at most %(n)s helpers.") % {"n": rules.max_helpers}
-        )
+    room_for(group, rules, character)
     offer = _participant(rules, character, skill) | {"by": user.pk, "declined": False}
     group.offers = [o for o in group.offers if o["character"] != character.pk] + [offer]
     _changed(group)
@@ -77,15 +71,12 @@ def answer_offer(
         group.offers = [o | {"declined": True} if o is offer else o for o in group.offers]
         _changed(group)
         return group
-    if len(group.members) - 1 >= rules.max_helpers:
-        raise ActionRefused(
-            _("A group test takes at most %(n)s helpers.") % {"n": rules.max_helpers}
-        )
     character = Character.objects.filter(
         pk=character_pk, campaign_id=group.session.campaign_id
     ).first()
     if character is None:  # deleted since it was offered
         raise ActionRefused(_("That offer is no longer there; look at the group test again."))
+    room_for(group, rules, character)
     group.members = [*group.members, _participant(rules, character, offer["skill"])]
     group.offers = [o for o in group.offers if o is not offer]
     _changed(group)

@@ -174,13 +174,13 @@ def group_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return _act(request, campaign_id, do)
 
 
-@require_POST
-@login_required
-def group_add(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
+def _picked(request, campaign_id: int, group_id: int, action) -> HttpResponse:
+    """``action`` on the character and skill the screen's one choice named (``pick``)."""
+
     def do(campaign, data):
         # A character of another table is no character of this one (refused, not looked up).
         character = Character.objects.filter(pk=data.get("character") or 0).first()
-        actions.add_helper(
+        action(
             group_id=_group_of(campaign, group_id).pk,
             user=request.user,
             revision=data.get("revision"),
@@ -189,24 +189,33 @@ def group_add(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResp
         )
 
     return _act(request, campaign_id, do)
+
+
+def _on_member(request, campaign_id: int, group_id: int, action) -> HttpResponse:
+    """``action`` on the participant (or offered helper) the form names (``character``)."""
+
+    def do(campaign, data):
+        action(
+            group_id=_group_of(campaign, group_id).pk,
+            user=request.user,
+            revision=data.get("revision"),
+            character_pk=data.get("character") or 0,
+        )
+
+    return _act(request, campaign_id, do)
+
+
+@require_POST
+@login_required
+def group_add(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
+    return _picked(request, campaign_id, group_id, actions.add_helper)
 
 
 @require_POST
 @login_required
 def group_offer(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
     """A player offers their character as a helper (``rolls.group.offers``)."""
-
-    def do(campaign, data):
-        character = Character.objects.filter(pk=data.get("character") or 0).first()
-        offers.offer_help(
-            group_id=_group_of(campaign, group_id).pk,
-            user=request.user,
-            revision=data.get("revision"),
-            character=character,
-            skill=data.get("skill") or "",
-        )
-
-    return _act(request, campaign_id, do)
+    return _picked(request, campaign_id, group_id, offers.offer_help)
 
 
 @require_POST
@@ -232,30 +241,13 @@ def group_answer(request: HttpRequest, campaign_id: int, group_id: int) -> HttpR
 @login_required
 def group_withdraw(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
     """The player takes their offer back."""
-
-    def do(campaign, data):
-        offers.withdraw_offer(
-            group_id=_group_of(campaign, group_id).pk,
-            user=request.user,
-            revision=data.get("revision"),
-            character_pk=data.get("character") or 0,
-        )
-
-    return _act(request, campaign_id, do)
+    return _on_member(request, campaign_id, group_id, offers.withdraw_offer)
 
 
 @require_POST
 @login_required
 def group_remove(request: HttpRequest, campaign_id: int, group_id: int) -> HttpResponse:
-    def do(campaign, data):
-        actions.remove_helper(
-            group_id=_group_of(campaign, group_id).pk,
-            user=request.user,
-            revision=data.get("revision"),
-            character_pk=data.get("character") or 0,
-        )
-
-    return _act(request, campaign_id, do)
+    return _on_member(request, campaign_id, group_id, actions.remove_helper)
 
 
 @require_POST

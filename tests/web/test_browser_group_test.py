@@ -22,14 +22,20 @@ def group_screen(browser, base, username):  # noqa: F811
     return page
 
 
+def gm_on_the_group_screen(browser, base):  # noqa: F811
+    """The GM starts a session of the campaign and opens its group test screen."""
+    gm = log_in(browser, base, "gm")
+    gm.click(f"text={CAMPAIGN}")
+    gm.click("text=Start a session")
+    gm.click(f"nav.crumbs >> text={CAMPAIGN}")
+    gm.click("text=Start a group test")
+    gm.wait_for_selector(LIVE)
+    return gm
+
+
 def test_a_group_test_is_gathered_and_rolled_live_on_all_three_pages(browser, tmp_path):  # noqa: F811
     with demo_table(tmp_path) as base:
-        gm = log_in(browser, base, "gm")
-        gm.click(f"text={CAMPAIGN}")
-        gm.click("text=Start a session")
-        gm.click(f"nav.crumbs >> text={CAMPAIGN}")
-        gm.click("text=Start a group test")
-        gm.wait_for_selector(LIVE)
+        gm = gm_on_the_group_screen(browser, base)
         ala = group_screen(browser, base, "ala")
         bartek = group_screen(browser, base, "bartek")
 
@@ -101,12 +107,7 @@ def test_a_player_offers_a_helper_and_the_gm_takes_it_in_live(browser, tmp_path)
     """Bartek offers Morgana on Julio's group test; the GM's page asks for an answer, the GM
     accepts, and Morgana's row reaches every page, with her offer gone from Bartek's."""
     with demo_table(tmp_path) as base:
-        gm = log_in(browser, base, "gm")
-        gm.click(f"text={CAMPAIGN}")
-        gm.click("text=Start a session")
-        gm.click(f"nav.crumbs >> text={CAMPAIGN}")
-        gm.click("text=Start a group test")
-        gm.wait_for_selector(LIVE)
+        gm = gm_on_the_group_screen(browser, base)
         ala = group_screen(browser, base, "ala")
         bartek = group_screen(browser, base, "bartek")
         ala.select_option("#group-initiator", label="Julio: Dociekliwość (d8)")

@@ -11,6 +11,7 @@ import html
 import pytest
 from django.urls import reverse
 
+from campaigns.models import Membership
 from rolls.group.actions import rules_of
 from rolls.models import GroupTest
 from tests.web.test_group_test import party, post, roll, sheet, start, third_player
@@ -251,3 +252,13 @@ def test_the_group_page_shows_the_tables_log_beside_the_test(gathering):
     )
     assert 'id="roll-log"' in page.content.decode()
     assert 'id="group-test"' in page.content.decode()
+
+
+def test_a_removed_member_cannot_offer_their_character(gathering, client):
+    bartek_player = gathering.players[1]
+    Membership.objects.filter(campaign=gathering.campaign, user=bartek_player).delete()
+    client.force_login(bartek_player)
+    url = reverse("group_offer", args=[gathering.campaign.pk, group().pk])
+    data = {"pick": f"{gathering.characters[1].pk}|skill:Atletyka", "revision": group().revision}
+    assert client.post(url, data).status_code == 404
+    assert group().offers == []

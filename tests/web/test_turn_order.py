@@ -11,6 +11,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
+from campaigns.models import Membership
 from campaigns.sessions import new_scene
 from rolls.engine import dice as quick_dice
 from rolls.models import Combatant, Roll, Turn, Visibility
@@ -394,3 +395,11 @@ def test_without_javascript_setting_the_order_returns_to_the_dashboard(client, t
     response = set_order(client, table, htmx=False, brunhilda=3)
     assert response.status_code == 302
     assert response["Location"].endswith("#turn-order")
+
+
+def test_a_removed_member_reads_no_turn_bar(client, table, other_player):
+    set_order(client, table, ulryk=4)
+    step(client, table)
+    Membership.objects.filter(campaign=table.campaign, user=other_player).delete()
+    client.force_login(other_player)
+    assert client.get(reverse("turn_bar", args=[table.campaign.pk])).status_code == 404
