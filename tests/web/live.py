@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
@@ -37,6 +36,10 @@ def roll(session, actor, visibility="public", key=None, **extra):
 
 def socket_for(user, campaign, origin: bytes = b"http://localhost", lang: str = "en"):
     """A websocket communicator logged in as ``user`` (None: anonymous)."""
+    # Here, not at the top: channels.testing imports daphne, a dev requirement only, and the
+    # rolling helpers of this module serve bench/pages.py after a plain ``make install``.
+    from channels.testing import WebsocketCommunicator
+
     headers = [(b"host", b"localhost")]  # where a page of http://localhost opens it
     if origin is not None:
         headers.append((b"origin", origin))
