@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import Campaign, GameSession
+from campaigns.systems import get_system
 from rolls import labels
 from rolls.actions import ActionRefused, record_note
 from rolls.conditions import actions as conditions
@@ -44,11 +45,17 @@ def left_by(roll: Roll) -> list[Condition]:
     )
 
 
+def _named(system: str, path: list[str]) -> str:
+    """A number of the sheet by its name in the reader's words (the sheet module's
+    ``NUMBER_LABELS``)."""
+    return str(get_system(system).sheet.NUMBER_LABELS.get(path[-1], path[-1]))
+
+
 def given_back(roll: Roll) -> str:
     """What striking ``roll`` may give back to its character's sheet, as the box says it
-    ("experience_dice 0 → 1"), "" when the roll changed nothing there."""
+    ("Experience dice 0 → 1"), "" when the roll changed nothing there."""
     numbers = (roll.sheet_change or {}).get("numbers") or []
-    return ", ".join(f"{path[-1]} {now} → {was}" for path, was, now in numbers)
+    return ", ".join(f"{_named(roll.system, path)} {now} → {was}" for path, was, now in numbers)
 
 
 def _at(data: dict, path: list[str]):
@@ -71,7 +78,9 @@ def _give_back(roll: Roll) -> None:
     if character is None:
         raise ActionRefused(_("The character this roll changed is gone: nothing to give back."))
     sheet = sheet_actions.locked(character)
-    moved = [path[-1] for path, _was, now in numbers if _at(sheet.data, path) != now]
+    moved = [
+        _named(roll.system, path) for path, _was, now in numbers if _at(sheet.data, path) != now
+    ]
     if moved:
         raise ActionRefused(
             _(

@@ -34,6 +34,9 @@ A system without sheet templates of its own may use the generic ones
   ``{% include "sheets/_section.html" with section=sections.attributes %}``.
 - ``SECTIONS`` ``tuple[Section, ...]`` (``()`` for none): the boxes of the paper sheet edited
   on their own after creation (htmx swaps one box; without JavaScript the page posts it).
+- ``NUMBER_LABELS`` ``dict[str, label]``: the whole numbers play changes on the sheet (a roll
+  spends or gains them: experience dice, FUNT, Rozmach), by their key, named for the reader; a
+  GM striking a roll sees them by these names when giving them back (``rolls.strikes``).
 
 Context given to every one of these templates: ``campaign``, ``settings`` (the campaign's
 ``system_settings``), ``data`` (the sheet, or the values as typed when re-shown with errors),

@@ -89,6 +89,9 @@ LISTS: tuple[ListSpec, ...] = (
 LIST_KEYS = tuple(spec.key for spec in LISTS)
 SPECS = {spec.key: spec for spec in LISTS}
 
+#: The whole numbers play changes on the sheet, by key, named for the reader (rolls.strikes).
+NUMBER_LABELS = {"funt": _("FUNT (special points)")}
+
 SECTIONS: tuple[Section, ...] = (
     # The FUNT box also shows the white dice and test level the lists add up to.
     *(

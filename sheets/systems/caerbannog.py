@@ -105,6 +105,9 @@ RESOURCES: tuple[tuple[str, Any, tuple[int, int]], ...] = (
 )
 POOL_RESOURCES = ("wytrzymalosc", "determinacja", "zywotnosc", "zdrowie", "kapital_spoleczny")
 
+#: The whole numbers play changes on the sheet, by key, named for the reader (rolls.strikes).
+NUMBER_LABELS = {key: label for key, label, _bounds in RESOURCES}
+
 SECTIONS = (
     Section(
         "skills",

@@ -73,6 +73,14 @@ SEVERITY_LABELS = {
 #: The engine's attribute keys, for the wound penalty of a test on each attribute.
 ENGINE_ATTRIBUTES = dict(zip(ATTRIBUTES, fasttest_combat.ATTRIBUTES, strict=True))
 
+#: The whole numbers play changes on the sheet (a roll spends or gains them), by key, named for
+#: the reader (a strike gives them back: rolls.strikes).
+NUMBER_LABELS = {
+    "magic_die": gettext_lazy("Magic die (Kość magii)"),
+    "experience_dice": gettext_lazy("Experience dice"),
+    "xp": gettext_lazy("XP"),
+}
+
 SECTIONS = (
     Section(
         "attributes",

@@ -20,6 +20,8 @@ FORM_TEMPLATE = "sheets/generic/form.html"
 SHEET_TEMPLATE = "sheets/generic/sheet.html"
 
 #: One box holding the whole sheet, edited with the creation form.
+#: No roll changes a number on this sheet (rolls.strikes gives back what one did).
+NUMBER_LABELS: dict = {}
 SECTIONS: tuple = ()
 
 MAX_ITEMS = 30

@@ -43,6 +43,8 @@ ATTRIBUTE_MIN, ATTRIBUTE_MAX = 1, 10
 SKILL_MIN, SKILL_MAX = 0, 10
 ITEM_DICE_MIN, ITEM_DICE_MAX = -5, 5
 
+#: No roll changes a number on this sheet (rolls.strikes gives back what one did).
+NUMBER_LABELS: dict = {}
 SECTIONS: tuple[Section, ...] = (
     # The skills box also shows the largest pool, which needs the best attribute.
     Section(

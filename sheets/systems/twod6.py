@@ -60,6 +60,8 @@ _LABELS = {
 #: The engine's four categories, in its order, with their names.
 CATEGORY_LABELS = {category: _LABELS[category] for category in engine.CATEGORIES}
 
+#: No roll changes a number on this sheet (rolls.strikes gives back what one did).
+NUMBER_LABELS: dict = {}
 SECTIONS: tuple[Section, ...] = (
     Section(
         "attributes",

@@ -334,7 +334,7 @@ def test_the_box_says_what_a_strike_would_give_back(client, spender, gm, player)
     spend_one(client, spender, player)
     client.force_login(gm)
     page = client.get(reverse("dashboard", args=[spender.campaign.pk])).content.decode()
-    assert "gives back: experience_dice 1 → 2" in page
+    assert "gives back: Experience dice 1 → 2" in page
 
 
 def test_a_number_changed_since_the_roll_is_not_given_back_and_nothing_is_struck(
@@ -347,7 +347,7 @@ def test_a_number_changed_since_the_roll_is_not_given_back_and_nothing_is_struck
     client.force_login(gm)
     response = strike(client, spender, spent, "zły test", give_back="on")
     assert response.status_code == 409
-    assert "experience_dice changed on Brunhilda's sheet since this roll" in text(response)
+    assert "Experience dice changed on Brunhilda's sheet since this roll" in text(response)
     assert experience_dice(spender) == 5
     assert not Strike.objects.exists()
 
