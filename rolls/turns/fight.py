@@ -60,6 +60,7 @@ class Fight:
     after the GM's "New round"), and the last log entry before the round began."""
 
     session_id: int
+    scene_id: int
     round: int
     character_id: int | None
     character_name: str
@@ -85,13 +86,17 @@ class Fight:
         return self.character_name or self.npc_name
 
 
-def current(campaign_id: int) -> Fight | None:
-    """The fight in the open session's current scene, None outside combat (two queries)."""
-    scene = Scene.objects.filter(
+def open_scenes(campaign_id: int):
+    """The scenes of the campaign's open session, its current scene first."""
+    return Scene.objects.filter(
         session__campaign_id=campaign_id, session__ended_at__isnull=True
     ).order_by("-number")
+
+
+def current(campaign_id: int) -> Fight | None:
+    """The fight in the open session's current scene, None outside combat (one query)."""
     last = (
-        Turn.objects.filter(scene=Subquery(scene.values("pk")[:1]))
+        Turn.objects.filter(scene=Subquery(open_scenes(campaign_id).values("pk")[:1]))
         .select_related("character", "npc", "scene")
         .annotate(
             round_after_seq=Subquery(
@@ -107,6 +112,7 @@ def current(campaign_id: int) -> Fight | None:
         return None
     return Fight(
         session_id=last.scene.session_id,
+        scene_id=last.scene_id,
         round=last.round,
         character_id=last.character_id,
         character_name=last.character.name if last.character else "",

@@ -65,15 +65,11 @@ class Place:
 
 
 def current_scene(campaign_id: int) -> Scene | None:
-    return (
-        Scene.objects.filter(session__campaign_id=campaign_id, session__ended_at__isnull=True)
-        .order_by("-number")
-        .first()
-    )
+    return fight.open_scenes(campaign_id).first()
 
 
-def order_of(scene: Scene | None) -> list[Place]:
-    """The scene's order, first to act first (one query)."""
+def order_of(scene: Scene | int | None) -> list[Place]:
+    """The scene's (or the scene of that pk's) order, first to act first (one query)."""
     if scene is None:
         return []
     rows = Combatant.objects.filter(scene=scene).select_related("character", "npc")

@@ -120,7 +120,7 @@ def bar_context(campaign: Campaign, user, session=UNKNOWN) -> dict[str, Any]:
     is asked."""
     asked = session is UNKNOWN or (session is not None and session.is_open)
     now = fight.current(campaign.pk) if asked else None
-    places = order.order_of(order.current_scene(campaign.pk)) if now is not None else []
+    places = order.order_of(now.scene_id) if now is not None else []  # the fight's own scene
     mine = (
         set(Character.objects.filter(campaign=campaign, owner=user).values_list("pk", flat=True))
         if now is not None and now.character_id is not None
