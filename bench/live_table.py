@@ -133,7 +133,11 @@ CSRF = "benchcsrf0123456789abcdefghijklm"  # 32 letters and digits: a valid CSRF
 ROLL_ID = re.compile(rb'id="roll-(\d+)-(\d+)"')
 # The last line of a logged traceback: "package.module.SomeError: what happened".
 EXCEPTION_LINE = re.compile(r"^[\w.]+(?:Error|Exception|Exit|Full|Timeout)\b.*$", re.MULTILINE)
-MODES = ("floor", "django", "embedded", "core", "pubsub")
+# A mode ending in "-ws" is its deployment with rolls sent over the roller's socket
+# (ROLLS_OVER_SOCKET, rolls/live/writes.py) instead of POSTed: the same view answers both.
+MODES = ("floor", "django", "embedded", "embedded-ws", "core", "core-ws", "pubsub", "pubsub-ws")
+DEFAULT_MODES = ("floor", "django", "embedded", "embedded-ws", "core", "pubsub", "pubsub-ws")
+OVER_SOCKET = "-ws"
 CONNECT_CONCURRENCY = 50
 SETTLE_RATE = 5.0  # rolls/s while a fresh mode settles (--settle)
 KEEP_ALIVE_REUSE = 4.0  # s; uvicorn closes a keep-alive connection idle for 5 s
@@ -313,9 +317,11 @@ def app_env(**overrides: str) -> dict[str, str]:
         and not key.startswith("PYTEST")
     }
     # The sequential mode rolls as one player as fast as answers come (~100 a second), past the
-    # per-user budget a real table never reaches (rolls/limits.py): the benchmark lifts it.
+    # per-user budget a real table never reaches (rolls/limits.py), and over its socket past the
+    # frames a page ever sends (rolls/live/consumers.py): the benchmark lifts both.
     env.update({"DEBUG": "0", "LOG_LEVEL": "WARNING", "ROLL_RATE_LIMIT": "10000000",
-                "REPLAY_ENTRY_LIMIT": "100000000", **overrides})  # fmt: skip
+                "REPLAY_ENTRY_LIMIT": "100000000", "SOCKET_FRAME_BURST": "10000000",
+                "SOCKET_FRAME_RATE": "10000000", **overrides})  # fmt: skip
     return env
 
 
@@ -717,7 +723,8 @@ class Load:
         self.arrivals: dict[tuple[int, int], dict[int, float]] = {}
         self.duplicates = self.dropped = 0
         self.entry_bytes = self.entries = 0
-        self.acks: dict[str, asyncio.Future] = {}
+        self.acks: dict[str | int, asyncio.Future] = {}
+        self.refs = 0  # the last ref of a roll sent over a socket
         self.last_seq: dict[int, int] = {}
         self.random = random.Random(seed)
 
@@ -780,6 +787,10 @@ class Load:
                     future = self.acks.pop(message["key"], None)
                     if future is not None and not future.done():
                         future.set_result((now, message["seq"]))
+                elif kind == "answer":
+                    future = self.acks.pop(message["ref"], None)
+                    if future is not None and not future.done():
+                        future.set_result((now, message))
                 elif kind == "synced":
                     sock.synced.set()
         if sock.id in self.socks:  # the server closed a socket the page still had open
@@ -814,13 +825,16 @@ class Load:
                 roll.answered, roll.seq = await asyncio.wait_for(future, 30)
                 roll.session = table["session"]
                 return
-            path = f"/c/{table['campaign']}/characters/{member['character']}/test/roll/"
-            body = f"attribute=BUDOWA&skill=WALKA&key={uuid.uuid4()}&visibility=public".encode()
-            pool = self.pools[self.ports[index % len(self.ports)]]
-            status, answer, roll.sent = await asyncio.wait_for(
-                pool.post(path, member["cookie"], body), 30
-            )
-            roll.answered = time.perf_counter()
+            form = f"attribute=BUDOWA&skill=WALKA&key={uuid.uuid4()}&visibility=public"
+            if self.mode.endswith(OVER_SOCKET):
+                status, answer = await self._roll_over_socket(roll, member["character"], form)
+            else:
+                path = f"/c/{table['campaign']}/characters/{member['character']}/test/roll/"
+                pool = self.pools[self.ports[index % len(self.ports)]]
+                status, answer, roll.sent = await asyncio.wait_for(
+                    pool.post(path, member["cookie"], form.encode()), 30
+                )
+                roll.answered = time.perf_counter()
             found = ROLL_ID.search(answer)
             if status != 200 or found is None:
                 roll.error = f"HTTP {status}"
@@ -830,6 +844,17 @@ class Load:
             roll.error = f"{type(error).__name__}: {error}"[:200]
         else:
             self.last_seq[roll.table] = max(self.last_seq.get(roll.table, 0), roll.seq or 0)
+
+    async def _roll_over_socket(self, roll: Roll, character: int, form: str) -> tuple[int, bytes]:
+        """The roll as a page sends it over its socket; its answer comes back on that socket."""
+        self.refs += 1
+        future = asyncio.get_running_loop().create_future()
+        self.acks[self.refs] = future
+        frame = {"type": "roll", "ref": self.refs, "target": character, "form": form}
+        roll.sent = time.perf_counter()
+        await self.socks[roll.roller].ws.send(json.dumps(frame))
+        roll.answered, answer = await asyncio.wait_for(future, 30)
+        return answer["status"], answer["html"].encode()
 
     async def run(
         self, step: Step, warmup: float, seconds: float, drain: float, even: bool, pids: list[int]
@@ -970,11 +995,18 @@ class Load:
 # --- Modes ---------------------------------------------------------------------------------------
 
 
+def deployed(mode: str) -> str:
+    """The deployment a mode runs: its name without the roll path ("pubsub-ws": pubsub)."""
+    return mode.removesuffix(OVER_SOCKET)
+
+
 class Deployment:
     """The servers of one mode, and how to add tables to their database."""
 
     def __init__(self, mode: str, players: int, stack: contextlib.ExitStack) -> None:
         self.mode, self.players, self.stack = mode, players, stack
+        self.kind = deployed(mode)
+        self.over_socket = {"ROLLS_OVER_SOCKET": "1" if mode.endswith(OVER_SOCKET) else "0"}
         self.env: dict[str, str] = {}
         self.processes: list[subprocess.Popen] = []
         self.ports: list[int] = []
@@ -987,16 +1019,18 @@ class Deployment:
         self.folder = Path(tempfile.mkdtemp(prefix="bench-live-"))
         self.stack.callback(shutil.rmtree, self.folder, True)
         log(f"[{self.mode}] temporary files (database, server logs) in {self.folder}")
-        if self.mode == "floor":
+        if self.kind == "floor":
             return
-        if self.mode in ("django", "embedded"):
-            self.env = app_env(DATABASE_URL=f"sqlite:///{self.folder}/table.sqlite3")
+        if self.kind in ("django", "embedded"):
+            database = f"sqlite:///{self.folder}/table.sqlite3"
+            self.env = app_env(DATABASE_URL=database, **self.over_socket)
             return
         url = self.stack.enter_context(postgres_database())
         log(f"[{self.mode}] temporary database {url}, Redis db {REDIS_DB}")
         flush_redis()
         self.stack.callback(flush_redis)
-        self.env = app_env(DATABASE_URL=url, REDIS_URL=REDIS_URL, REDIS_CHANNEL_LAYER=self.mode)
+        self.env = app_env(DATABASE_URL=url, REDIS_URL=REDIS_URL, REDIS_CHANNEL_LAYER=self.kind,
+                           **self.over_socket)  # fmt: skip
 
     def add_tables(self, count: int) -> list[dict]:
         """Write ``count`` more tables (the servers may be running)."""
@@ -1010,7 +1044,7 @@ class Deployment:
         return tables
 
     def serve(self) -> None:
-        for number in range(1 if self.mode in ("floor", "django", "embedded") else 2):
+        for number in range(1 if self.kind in ("floor", "django", "embedded") else 2):
             log_path = self.folder / f"server-{number}.log"
             self.read[log_path] = 0
             if self.mode == "floor":
@@ -1374,7 +1408,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="more untimed seconds before a fresh mode's first measurement (15)",
     )
     parser.add_argument("--drain", type=float, default=10, help="seconds to wait for stragglers")
-    parser.add_argument("--modes", default=",".join(MODES), help=f"comma-separated: {MODES}")
+    parser.add_argument(
+        "--modes", default=",".join(DEFAULT_MODES), help=f"comma-separated: {MODES}"
+    )
     parser.add_argument("--even", action="store_true", help="evenly spaced rolls, not Poisson")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the schedule")
     parser.add_argument("--ramp", action="store_true", help="raise the load until it breaks")
@@ -1424,7 +1460,7 @@ async def bench(args, stack: contextlib.ExitStack) -> list[Step]:
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)
     steps = []
     for mode in args.modes:
-        if mode in ("core", "pubsub"):
+        if deployed(mode) in ("core", "pubsub"):
             reason = postgres_missing() or redis_missing()
             if reason:
                 log(f"[{mode}] skipped: {reason}")

@@ -1,7 +1,10 @@
-"""The table's websocket: one per open page, thin, read-only.
+"""The table's websocket: one per open page, thin.
 
-A client may only say "send me what I missed since N" (and ping). Everything else arrives over
-HTTP through ``rolls.actions``; a consumer never relays a client's message to the group.
+A client may say "send me what I missed since N" (and ping), and, with
+``settings.ROLLS_OVER_SOCKET``, send a roll the way its form would post it
+(``rolls.live.writes``: the same view answers it, and the answer comes back on this socket
+only). Everything else arrives over HTTP through ``rolls.actions``; a consumer never relays a
+client's message to the group.
 
 Whatever a client sends, the socket answers it or closes with a code of its own, never with a
 crash: a frame that is not a small JSON object gets an ``error`` frame and the socket stays.
@@ -38,7 +41,7 @@ from campaigns.live import campaign_group, user_group
 from campaigns.models import Campaign, GameSession
 from config.overrides.consumer import DispatchWithoutConnectionCheck
 from rolls import limits
-from rolls.live import presence, socket_slots
+from rolls.live import presence, socket_slots, writes
 from rolls.log.payload import for_viewer, roll_payload, unknown_to
 from rolls.log.reading import ENTRY_RELATED
 from rolls.log.rendered import entry_frame, reveal_frame
@@ -53,13 +56,15 @@ CLOSE_TOO_MANY_OF_YOURS = 4409
 CLOSE_TABLE_FULL = 4410
 CLOSE_FLOOD = 4429
 # A page sends one "since" per (re)connect and one per page of a long replay (a 20,000-entry
-# backlog is 40 pages): 40 at once and 5 a second after that is beyond any page. Counted per
-# socket, before a frame is even parsed.
-FRAME_BURST = 40
-FRAME_RATE = 5.0
-# The longest frame a page sends is {"type": "since", "session": N, "seq": N}. Refusing longer
-# ones unparsed also bounds how deep a nested frame can go.
+# backlog is 40 pages), and a frame per roll where rolls go over the socket: 40 at once and 5 a
+# second after that is beyond any page. Counted per socket, before a frame is even parsed.
+FRAME_BURST = settings.SOCKET_FRAME_BURST
+FRAME_RATE = float(settings.SOCKET_FRAME_RATE)
+# The longest frame a page sends is {"type": "since", "session": N, "seq": N}, or, where rolls go
+# over the socket, a roll's form (a few hundred characters; a panel with every field filled in
+# stays under 2,000). Refusing longer ones unparsed also bounds how deep a nested frame can go.
 MAX_FRAME_CHARS = 256
+MAX_WRITE_CHARS = 8192
 # Ids are 64-bit and seqs 32-bit in the database; a larger number never reaches a query.
 MAX_ID = 2**63 - 1
 MAX_SEQ = 2**31 - 1
@@ -202,8 +207,9 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         if bytes_data is not None or not text_data:
             await self._error("send text frames holding JSON")
             return
-        if len(text_data) > MAX_FRAME_CHARS:
-            await self._error(f"a frame is at most {MAX_FRAME_CHARS} characters")
+        longest = MAX_WRITE_CHARS if settings.ROLLS_OVER_SOCKET else MAX_FRAME_CHARS
+        if len(text_data) > longest:
+            await self._error(f"a frame is at most {longest} characters")
             return
         try:
             content = json.loads(text_data)
@@ -218,11 +224,37 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong"})
         elif kind == "since":
             await self._replay(content.get("session"), content.get("seq"))
+        elif writes.accepts(kind):
+            await self._write(kind, content)
         else:
             await self._error('a frame is {"type": "since", ...} or {"type": "ping"}')
 
     async def _error(self, message: str) -> None:
         await self.send_json({"type": "error", "message": message})
+
+    async def _write(self, kind: str, content: dict[str, Any]) -> None:
+        """A roll the page sent here instead of posting it: its answer comes back here."""
+        ref, target, form = content.get("ref"), content.get("target"), content.get("form")
+        if not _whole(ref, 0, MAX_SEQ) or not _whole(target, 1, MAX_ID) or type(form) is not str:
+            await self._error(f'a {kind} frame is {{"type": "{kind}", "ref": N, "target": N, '
+                              f'"form": "..."}}')  # fmt: skip
+            return
+        write = writes.Write(
+            campaign_id=self.campaign_id,
+            session_key=self.scope["session"].session_key,
+            language=self.language,
+            target=target,
+            form=form,
+            host=self._header(b"host"),
+        )
+        in_thread = database_sync_to_async(writes.handle, thread_sensitive=False)
+        try:
+            answer = await in_thread(kind, write)
+        except Exception:
+            # As HTTP answers a view's crash: a 500, which the page says it could not send.
+            logger.exception("a %s sent over a socket failed", kind)
+            answer = writes.Answer(500, "")
+        await self.send_json(answer.frame(ref))
 
     async def _replay(self, session_id: Any, since: Any) -> None:
         """Send the entries after ``since``, then release the live events held meanwhile.
@@ -381,6 +413,10 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
     def _language(self) -> str:
         value = self._query("lang")
         return value if value in _LANGUAGES else settings.LANGUAGE_CODE
+
+    def _header(self, wanted: bytes) -> str:
+        found = (value for name, value in self.scope.get("headers", ()) if name == wanted)
+        return next(found, b"").decode("latin1")
 
     def _query(self, wanted: str) -> str | None:
         query = self.scope.get("query_string", b"").decode()

@@ -1,0 +1,128 @@
+"""Writes a page may send over the socket it holds instead of HTTP (DESIGN.md, "What a client
+may say on the socket"): a roll from a test panel. The frame is handled by the very view that
+answers its HTTP twin, so the same Django form validates it, the same action records it with
+the same permission check, revision and idempotency key, and the roller gets the same rendered
+part; only HTTP's envelope is left out (the request line, the middleware, a new session read).
+
+What stands where HTTP's checks stand:
+
+- CSRF: the socket's handshake passed the Origin check (``config.origins``), and a frame can
+  only come from the page that opened it.
+- The login: the socket's session is read again for every write (``auth.get_user`` on a fresh
+  session store: a cache read, and the user's row, as every HTTP request does), so a user who
+  logged out, or whose password changed, writes nothing more through a socket opened before.
+- The roll rate (``rolls.limits``): counted before the view runs, from one budget with HTTP.
+
+The features register their writes here (``register``), since the live socket comes before
+them in rolls' order (tests/test_app_order.py); ``settings.ROLLS_OVER_SOCKET`` switches the
+path on for pages and the consumer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib import auth
+from django.contrib.sessions.backends.base import SessionBase
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.urls import resolve, reverse
+from django.utils import translation
+from django.utils.module_loading import import_string
+from django_htmx.middleware import HtmxDetails
+
+from rolls import limits
+
+
+@dataclasses.dataclass(frozen=True)
+class Write:
+    """A page's write as the socket received it: which table, by whom, in which language."""
+
+    campaign_id: int
+    session_key: str | None
+    language: str
+    target: int  # the object the write is for (a roll: the character)
+    form: str  # the form's fields, urlencoded as the page's form would post them
+    host: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    """What the page does with the answer: htmx's status, body and swap, as over HTTP."""
+
+    status: int
+    html: str
+    retarget: str | None = None
+    reswap: str | None = None
+
+    def frame(self, ref: int) -> dict:
+        return {
+            "type": "answer",
+            "ref": ref,
+            "status": self.status,
+            "html": self.html,
+            "retarget": self.retarget,
+            "reswap": self.reswap,
+        }
+
+
+# kind -> (URL name of the HTTP twin, its view, whether the rate of rolls counts it)
+_VIEWS: dict[str, tuple[str, Callable[..., HttpResponse], bool]] = {}
+
+
+def register(kind: str, url_name: str, view: Callable[..., HttpResponse], *, roll: bool) -> None:
+    _VIEWS[kind] = (url_name, view, roll)
+
+
+def accepts(kind: object) -> bool:
+    return settings.ROLLS_OVER_SOCKET and kind in _VIEWS
+
+
+def handle(kind: str, write: Write) -> Answer:
+    """Answer ``write`` as its HTTP twin would answer the same form from the same page."""
+    url_name, view, counts_as_roll = _VIEWS[kind]
+    request = _request(write, reverse(url_name, args=[write.campaign_id, write.target]))
+    if not request.user.is_authenticated:
+        return Answer(401, "")  # the page's login ended: the page reloads to its login
+    with translation.override(write.language):
+        if counts_as_roll and not limits.spend("rolls", request.user.pk, 1,
+                                               settings.ROLL_RATE_LIMIT):  # fmt: skip
+            return _answer(limits.too_fast(request))
+        try:
+            return _answer(view(request, write.campaign_id, write.target))
+        except Http404:
+            return Answer(404, "")
+
+
+def _request(write: Write, path: str) -> HttpRequest:
+    request = HttpRequest()
+    request.method = "POST"
+    request.path = request.path_info = path
+    request.META = {
+        "REQUEST_METHOD": "POST",
+        "HTTP_HOST": write.host,
+        "HTTP_HX_REQUEST": "true",
+        "HTTP_ACCEPT_LANGUAGE": write.language,
+    }
+    request.POST = QueryDict(write.form)
+    request.LANGUAGE_CODE = write.language
+    request.htmx = HtmxDetails(request)
+    request.resolver_match = resolve(path)
+    request.session = _session(write.session_key)
+    request.user = auth.get_user(request)
+    return request
+
+
+def _session(key: str | None) -> SessionBase:
+    engine = import_string(f"{settings.SESSION_ENGINE}.SessionStore")
+    return engine(key)
+
+
+def _answer(response: HttpResponse) -> Answer:
+    return Answer(
+        status=response.status_code,
+        html=response.content.decode(),
+        retarget=response.get("HX-Retarget"),
+        reswap=response.get("HX-Reswap"),
+    )
