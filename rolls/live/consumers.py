@@ -117,9 +117,12 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             await self.close(code=code, reason="too many table pages open")
             return
         self.lease = lease
-        self.renewal = asyncio.create_task(self._renew_lease())
+        self.renewing: asyncio.Task | None = None
+        self._renew_later()
         self.user_id, self.is_gm = user.pk, membership[0]
-        self.campaign = membership[1]
+        # What the presence list needs of the campaign, not the campaign: a socket holds only
+        # what it uses (memory per socket, docs/performance.md).
+        self.gm_id = membership[1].gm_id
         self.language = self._language()
         self.shows_presence = self._query("presence") == "1"
         self.sent: dict[int, int] = {}  # session id -> highest seq sent to this page
@@ -156,6 +159,8 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             return
         self.lease = None
         self.renewal.cancel()
+        if self.renewing is not None:
+            self.renewing.cancel()
         try:
             await sync_to_async(socket_slots.release, thread_sensitive=False)(lease)
         except Exception:  # the cache is down: the lease runs out within two periods
@@ -179,17 +184,29 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
     def _people(self, left: bool) -> dict[str, Any]:
         if left:
             presence.left(self.campaign_id, self.user_id)
-        return presence.people(self.campaign)
+        return presence.people_at(self.campaign_id, self.gm_id)
+
+    def _renew_later(self) -> None:
+        """Keep this socket counted, once a period, at a moment of its own within the period.
+
+        A timer, not a task that sleeps: a waiting task and its frame cost every open socket
+        about 2 KiB (docs/performance.md); the task lives only while it renews.
+        """
+        spread = random.uniform(0, socket_slots.period_seconds() / 2)
+        delay = socket_slots.seconds_to_next_period() + spread
+        self.renewal = asyncio.get_running_loop().call_later(delay, self._renew_now)
+
+    def _renew_now(self) -> None:
+        self.renewing = asyncio.create_task(self._renew_lease())
 
     async def _renew_lease(self) -> None:
-        """Keep this socket counted, once a period, at a moment of its own within the period."""
-        while True:
-            spread = random.uniform(0, socket_slots.period_seconds() / 2)
-            await asyncio.sleep(socket_slots.seconds_to_next_period() + spread)
-            try:
-                await sync_to_async(socket_slots.renew, thread_sensitive=False)(self.lease)
-            except Exception:  # the cache is down: try again next period, the socket stays
-                logger.warning("could not renew a table socket's lease", exc_info=True)
+        try:
+            await sync_to_async(socket_slots.renew, thread_sensitive=False)(self.lease)
+        except Exception:  # the cache is down: try again next period, the socket stays
+            logger.warning("could not renew a table socket's lease", exc_info=True)
+        self.renewing = None
+        if self.lease is not None:
+            self._renew_later()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kw):
         """Every frame: counted against the budget first, then parsed, then answered."""

@@ -46,6 +46,11 @@ def left(campaign_id: int, user_id: int, now: float | None = None) -> None:
 
 
 def people(campaign, now: float | None = None) -> dict[str, Any]:
+    """Who is at ``campaign``'s table now (``people_at``)."""
+    return people_at(campaign.pk, campaign.gm_id, now)
+
+
+def people_at(campaign_id: int, gm_id: int, now: float | None = None) -> dict[str, Any]:
     """Who is at the table now: ``{"at": time, "people": [person, ...]}``, the GM first.
 
     A person is ``{"user_id", "name", "gm", "characters", "state", "away_in", "gone_in"}``;
@@ -56,8 +61,10 @@ def people(campaign, now: float | None = None) -> dict[str, Any]:
     # One query: a row per member and character of theirs here (one with None for none).
     rows = (
         get_user_model()
-        .objects.filter(memberships__campaign=campaign)
-        .annotate(own=FilteredRelation("characters", condition=Q(characters__campaign=campaign)))
+        .objects.filter(memberships__campaign_id=campaign_id)
+        .annotate(
+            own=FilteredRelation("characters", condition=Q(characters__campaign_id=campaign_id))
+        )
         .order_by("username", "pk", "own__name", "own__pk")
         .values_list("pk", "username", "own__name")
     )
@@ -68,7 +75,7 @@ def people(campaign, now: float | None = None) -> dict[str, Any]:
             {
                 "user_id": user_id,
                 "name": name,
-                "gm": user_id == campaign.gm_id,
+                "gm": user_id == gm_id,
                 "characters": [],
                 "state": HERE,
                 "away_in": None,
@@ -77,13 +84,13 @@ def people(campaign, now: float | None = None) -> dict[str, Any]:
         )
         if character is not None:
             person["characters"].append(character)
-    pages = socket_slots.counts([seat(campaign.pk, uid) for uid in members], now)
-    lefts = cache.get_many([_left_key(campaign.pk, uid) for uid in members])
+    pages = socket_slots.counts([seat(campaign_id, uid) for uid in members], now)
+    lefts = cache.get_many([_left_key(campaign_id, uid) for uid in members])
     grace, away = settings.PRESENCE_GRACE_SECONDS, settings.PRESENCE_AWAY_SECONDS
     found = []
     for user_id, person in members.items():
-        if pages[seat(campaign.pk, user_id)] <= 0:
-            since = now - lefts.get(_left_key(campaign.pk, user_id), now - away)
+        if pages[seat(campaign_id, user_id)] <= 0:
+            since = now - lefts.get(_left_key(campaign_id, user_id), now - away)
             if since >= away:
                 continue
             person["gone_in"] = round(away - since, 1)

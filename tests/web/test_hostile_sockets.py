@@ -20,7 +20,7 @@ from django.urls import reverse
 from campaigns.models import Campaign
 from config.asgi import application
 from rolls.live import consumers, socket_slots
-from tests.web.live import roll, socket_for
+from tests.web.live import connected, roll, socket_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -79,11 +79,26 @@ async def test_a_page_that_goes_away_while_the_server_sends_gives_its_place_back
     assert await sync_to_async(places_of)(player) == 0
 
 
+def renewals_waiting() -> list:
+    """The sockets' lease renewals the loop will run (timers: rolls.live.consumers)."""
+    # The loop's own list of timers (private, as no public one exists): a test may look.
+    scheduled = asyncio.get_running_loop()._scheduled
+    return [h for h in scheduled if not h.cancelled() and "_renew_now" in repr(h._callback)]
+
+
 async def test_a_page_gone_while_its_pong_is_sent_stops_renewing_its_place(table, player):
     before = {task for task in asyncio.all_tasks()}
     await a_page_gone_at(2, player, table.campaign, ['{"type": "ping"}'])
     left = [task for task in asyncio.all_tasks() - before if not task.done()]
     assert [task for task in left if "_renew_lease" in repr(task.get_coro())] == []
+    assert renewals_waiting() == []
+
+
+async def test_an_open_page_waits_to_renew_its_place(table, player):
+    socket = await connected(player, table.campaign)
+    assert len(renewals_waiting()) == 1
+    await socket.disconnect()
+    assert renewals_waiting() == []
 
 
 @pytest.fixture(params=["the process's cache", pytest.param("Redis", marks=pytest.mark.redis)])
