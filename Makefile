@@ -33,7 +33,7 @@ run: $(VENV)/.installed
 	@echo ""
 	@echo "  The Table is at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
 	@echo ""
-	DEBUG=$(DEBUG) $(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --lifespan off
+	DEBUG=$(DEBUG) $(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --lifespan on
 
 # The whole suite, spread over the machine's cores (pytest-xdist: a worker a core, each with its
 # own test database, Redis database and ports; tests/conftest.py), the slowest tests listed.

@@ -45,6 +45,7 @@ from django.views.decorators.http import require_POST  # noqa: E402
 from live_floor import ENTRY_HTML  # noqa: E402
 
 from config.overrides.http import ThreadedASGIHandler  # noqa: E402
+from config.warmup import lifespan  # noqa: E402
 
 _seqs: defaultdict[int, itertools.count] = defaultdict(lambda: itertools.count(1))
 
@@ -91,9 +92,11 @@ urlpatterns = [
     path("c/<int:campaign_id>/characters/<int:pk>/test/roll/", roll),
     path("accounts/login/", lambda request: HttpResponse("floor")),  # the bench's wait
 ]
+_http = ThreadedASGIHandler(threads=settings.HTTP_THREADS)
 application = ProtocolTypeRouter(
     {
-        "http": ThreadedASGIHandler(threads=settings.HTTP_THREADS),
+        "http": _http,
+        "lifespan": lifespan(_http.executor, settings.HTTP_THREADS),  # as config/asgi.py's
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(
                 URLRouter([path("ws/campaigns/<int:campaign_id>/", FloorConsumer.as_asgi())])

@@ -375,7 +375,7 @@ def start_uvicorn(
     process = start(
         [UVICORN, app, "--app-dir", str(TREE),
          "--host", "127.0.0.1", "--port", str(port),
-         "--lifespan", "off", "--log-level", "warning", "--no-access-log"],
+         "--lifespan", "on", "--log-level", "warning", "--no-access-log"],
         env, log_path,
     )  # fmt: skip
     wait_for_port(port, process, "/accounts/login/")

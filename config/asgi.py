@@ -18,13 +18,18 @@ from django.conf import settings  # noqa: E402
 
 from config.origins import SameOriginValidator  # noqa: E402
 from config.overrides.http import ThreadedASGIHandler  # noqa: E402
-from config.warmup import warm_up  # noqa: E402
+from config.warmup import lifespan, warm_up  # noqa: E402
+from rolls.live import writes  # noqa: E402
 from rolls.live.routing import websocket_urlpatterns  # noqa: E402
 
+_http = ThreadedASGIHandler(threads=settings.HTTP_THREADS)
+writes.use_threads(_http.executor)  # a roll sent over a socket runs where HTTP requests do
 application = ProtocolTypeRouter(
     {
-        "http": ThreadedASGIHandler(threads=settings.HTTP_THREADS),
+        "http": _http,
         "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # uvicorn --lifespan on: the worker threads connect as the server starts.
+        "lifespan": lifespan(_http.executor, settings.HTTP_THREADS),
     }
 )
 # Templates, translations and URLs ready before the first request, not during it.

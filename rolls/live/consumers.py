@@ -264,7 +264,8 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             form=form,
             host=self._header(b"host"),
         )
-        in_thread = database_sync_to_async(writes.handle, thread_sensitive=False)
+        # On the threads HTTP requests run on (writes.use_threads), each with its connection.
+        in_thread = sync_to_async(writes.handle, thread_sensitive=False, executor=writes.threads)
         try:
             answer = await in_thread(kind, write)
         except Exception:

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from concurrent.futures import Executor
 
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.sessions.backends.base import SessionBase
+from django.db import close_old_connections
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.urls import resolve, reverse
 from django.utils import translation
@@ -67,6 +69,17 @@ class Answer:
         }
 
 
+# The process's worker threads, where its HTTP requests run (config/asgi.py gives them): a write
+# runs there too, so both keep to HTTP_THREADS database connections, opened as the server starts.
+# Unset (a consumer without the ASGI application around it), the loop's default threads.
+threads: Executor | None = None
+
+
+def use_threads(executor: Executor) -> None:
+    global threads
+    threads = executor
+
+
 # kind -> (URL name of the HTTP twin, its view, whether the rate of rolls counts it)
 _VIEWS: dict[str, tuple[str, Callable[..., HttpResponse], bool]] = {}
 
@@ -80,7 +93,16 @@ def accepts(kind: object) -> bool:
 
 
 def handle(kind: str, write: Write) -> Answer:
-    """Answer ``write`` as its HTTP twin would answer the same form from the same page."""
+    """Answer ``write`` as its HTTP twin would answer the same form from the same page (on a
+    worker thread, whose database connection is checked before and after, as a request's is)."""
+    close_old_connections()
+    try:
+        return _handle(kind, write)
+    finally:
+        close_old_connections()
+
+
+def _handle(kind: str, write: Write) -> Answer:
     url_name, view, counts_as_roll = _VIEWS[kind]
     request = _request(write, reverse(url_name, args=[write.campaign_id, write.target]))
     if not request.user.is_authenticated:

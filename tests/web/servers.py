@@ -122,7 +122,7 @@ def _running(start, port: int | None) -> Iterator[str]:
 def _serve(env: dict[str, str], port: int, stderr) -> subprocess.Popen:
     process = subprocess.Popen(
         [UVICORN, "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-         "--lifespan", "off", "--log-level", "warning"],
+         "--lifespan", "on", "--log-level", "warning"],
         cwd=ROOT, env=env, start_new_session=True, stderr=stderr,
     )  # fmt: skip
     process.base = f"http://127.0.0.1:{port}"

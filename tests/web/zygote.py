@@ -41,7 +41,7 @@ def _serve(database: str, port: int, stderr: str | None) -> None:
     import uvicorn
 
     uvicorn.run(
-        "config.asgi:application", host="127.0.0.1", port=port, lifespan="off",
+        "config.asgi:application", host="127.0.0.1", port=port, lifespan="on",
         log_level="warning",
     )  # fmt: skip
 
