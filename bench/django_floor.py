@@ -45,7 +45,11 @@ from django.views.decorators.http import require_POST  # noqa: E402
 from live_floor import ENTRY_HTML  # noqa: E402
 
 from config.overrides.http import ThreadedASGIHandler  # noqa: E402
-from config.warmup import lifespan  # noqa: E402
+
+try:  # the tree's start, as config/asgi.py's (a tree from before it has none)
+    from config.warmup import lifespan
+except ImportError:
+    lifespan = None
 
 _seqs: defaultdict[int, itertools.count] = defaultdict(lambda: itertools.count(1))
 
@@ -96,7 +100,7 @@ _http = ThreadedASGIHandler(threads=settings.HTTP_THREADS)
 application = ProtocolTypeRouter(
     {
         "http": _http,
-        "lifespan": lifespan(_http.executor, settings.HTTP_THREADS),  # as config/asgi.py's
+        **({"lifespan": lifespan(_http.executor, settings.HTTP_THREADS)} if lifespan else {}),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(
                 URLRouter([path("ws/campaigns/<int:campaign_id>/", FloorConsumer.as_asgi())])

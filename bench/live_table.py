@@ -370,12 +370,14 @@ def start_uvicorn(
     """uvicorn serving ``app`` of the tree (``bench/django_floor.py``'s is found in this
     benchmark's own folder, the tree's ``config`` on PYTHONPATH)."""
     port = free_port()
+    # The lifespan "auto": the tree's worker threads connect as it starts (config/warmup.py),
+    # and a tree from before it had a lifespan serves all the same.
     if app != "config.asgi:application":
         env = env | {"PYTHONPATH": os.pathsep.join([str(TREE), str(ROOT / "bench")])}
     process = start(
         [UVICORN, app, "--app-dir", str(TREE),
          "--host", "127.0.0.1", "--port", str(port),
-         "--lifespan", "on", "--log-level", "warning", "--no-access-log"],
+         "--lifespan", "auto", "--log-level", "warning", "--no-access-log"],
         env, log_path,
     )  # fmt: skip
     wait_for_port(port, process, "/accounts/login/")

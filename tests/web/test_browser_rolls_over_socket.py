@@ -21,6 +21,22 @@ def _table(browser, base):
     return gm, ala, posted
 
 
+def cut_at_the_roll(page, heard: bool) -> None:
+    """The page's socket closes as its roll frame leaves: before the server hears it, or (heard)
+    just after, so that the server rolls and its answer is lost."""
+    page.evaluate(
+        """heard => {
+            const send = WebSocket.prototype.send;
+            WebSocket.prototype.send = function (data) {
+                const roll = JSON.parse(data).type === "roll";
+                if (!roll || heard) send.call(this, data);
+                if (roll) setTimeout(() => this.close(), 0);
+            };
+        }""",
+        heard,
+    )
+
+
 def _entries(page) -> int:
     return page.locator("#roll-log [data-entries] > li[data-seq]").count()
 
@@ -45,40 +61,19 @@ def test_without_the_switch_a_roll_is_posted(browser, tmp_path):
         assert len(posted) == 1
 
 
-def test_a_roll_frame_lost_on_the_way_is_sent_over_http_and_rolled_once(browser, tmp_path):
+@pytest.mark.parametrize(
+    "heard", [False, True], ids=["lost before the server hears it", "its answer lost"]
+)
+def test_a_roll_the_socket_loses_is_sent_over_http_and_rolled_once(browser, tmp_path, heard):
     with demo_table(tmp_path, ROLLS_OVER_SOCKET="1") as base:
         gm, ala, posted = _table(browser, base)
-        # The socket drops as the roll leaves, before the server hears it.
-        ala.evaluate("""() => {
-            const send = WebSocket.prototype.send;
-            WebSocket.prototype.send = function (data) {
-                if (JSON.parse(data).type === "roll") { this.close(); return; }
-                return send.call(this, data);
-            };
-        }""")
-        roll_budowa(ala)
-        assert len(posted) == 1
-        assert "BUDOWA 7" in entry(gm, 1).inner_text()
-        assert _entries(gm) == 1
-
-
-def test_a_roll_whose_answer_is_lost_is_answered_over_http_with_the_same_roll(browser, tmp_path):
-    with demo_table(tmp_path, ROLLS_OVER_SOCKET="1") as base:
-        gm, ala, posted = _table(browser, base)
-        # The server hears the roll, but its answer never reaches the page: the page gives up
-        # on the socket (it closes) and sends the same request, key and all, over HTTP.
-        ala.evaluate("""() => {
-            const send = WebSocket.prototype.send;
-            WebSocket.prototype.send = function (data) {
-                send.call(this, data);
-                if (JSON.parse(data).type === "roll") setTimeout(() => this.close(), 0);
-            };
-        }""")
+        # The page gives up on the socket (it closes) and sends the same request, key and all,
+        # over HTTP: a roll the server made is the answer, never a second one.
+        cut_at_the_roll(ala, heard=heard)
         roll_budowa(ala)
         assert len(posted) == 1
         assert "BUDOWA 7" in entry(gm, 1).inner_text()
         ala.wait_for_selector("#roll-log [data-entries] > li[data-seq='1']")
         assert _entries(gm) == 1
         assert _entries(ala) == 1
-        shown = ala.get_attribute("#test-panel .rolled .entry", "data-seq")
-        assert shown == "1"
+        assert ala.get_attribute("#test-panel .rolled .entry", "data-seq") == "1"

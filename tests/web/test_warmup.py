@@ -102,8 +102,9 @@ async def test_a_server_whose_database_does_not_answer_yet_starts_all_the_same(m
     assert "could not connect as the server started" in caplog.text
 
 
-def test_make_run_and_every_test_server_start_with_the_lifespan_on():
+def test_make_run_every_test_server_and_the_benchmark_start_with_the_lifespan():
     assert "--lifespan on" in (ROOT / "Makefile").read_text()
-    for served in ("tests/web/servers.py", "bench/live_table.py"):
-        assert '"--lifespan", "on"' in (ROOT / served).read_text()
+    assert '"--lifespan", "on"' in (ROOT / "tests/web/servers.py").read_text()
     assert 'lifespan="on"' in (ROOT / "tests/web/zygote.py").read_text()
+    # "auto": the benchmark also serves trees from before the lifespan (bench/compare.py).
+    assert '"--lifespan", "auto"' in (ROOT / "bench/live_table.py").read_text()
