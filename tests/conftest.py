@@ -183,7 +183,7 @@ def running(table, player, client):
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup):
+def django_db_setup(django_db_setup, django_db_blocker):
     """The test database, and before it is dropped, no connection left open in another thread.
 
     Connections outlive requests by design (``CONN_MAX_AGE``); the consumers' database calls
@@ -204,6 +204,24 @@ def django_db_setup(django_db_setup):
     if writes.threads is not None:
         for done in each_thread(writes.threads, settings.HTTP_THREADS, connections.close_all):
             done.result()
+    with django_db_blocker.unblock():
+        _end_other_sessions_of_the_test_database()
+
+
+def _end_other_sessions_of_the_test_database() -> None:
+    """On PostgreSQL, end every other session still open on the test database: the servers a
+    test started (tests/web/servers.py; they connect as they start) were stopped, but the
+    database may not yet have ended their sessions when it is asked to drop the database."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    connection.close()
 
 
 @pytest.hookimpl(wrapper=True)
