@@ -165,6 +165,8 @@ def test_a_choice_changed_while_the_roll_is_in_flight_does_not_hide_its_result(t
     ala.route(ROLL_ROUTE, lambda route: held.append(route))
     ala.click(ROLL)
     ala.wait_for_function("() => document.querySelector('#test-panel .roll-button[aria-busy]')")
+    # The button is busy as htmx sends; the held route reaches this test a moment later.
+    until(lambda: held, ala)
     ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
     held[0].continue_()
     # The change is sent once the roll has answered, and its answer keeps the result.
