@@ -76,6 +76,15 @@ def _trusted(found: tuple[str, str, int], trusted: str) -> bool:
     return host == netloc.strip("[]").lower()
 
 
+def header(scope: dict, name: bytes) -> str:
+    """The ASGI scope's header ``name`` (lower case), "" if it has none. A header sent twice
+    reads as its values joined by commas, as Django's ASGIRequest reads it: an Origin sent twice
+    is then no origin at all, whichever of the two came last."""
+    return ",".join(
+        value.decode("latin-1") for key, value in scope.get("headers", ()) if key == name
+    )
+
+
 class SameOriginValidator:
     """ASGI middleware: a websocket whose Origin is not this site's (``origin_allowed``) is
     refused before the handshake (a 403 to the browser)."""
@@ -85,9 +94,7 @@ class SameOriginValidator:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket":
-            headers = dict(scope.get("headers", ()))
-            origin = headers.get(b"origin", b"").decode("latin-1")
-            host = headers.get(b"host", b"").decode("latin-1")
+            origin, host = header(scope, b"origin"), header(scope, b"host")
             if not origin_allowed(origin, scope.get("scheme", "ws"), host):
                 return await WebsocketDenier()(scope, receive, send)
         return await self.application(scope, receive, send)

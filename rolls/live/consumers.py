@@ -39,6 +39,7 @@ from django.utils import translation
 
 from campaigns.live import campaign_group, user_group
 from campaigns.models import Campaign, GameSession
+from config.origins import header
 from config.overrides.consumer import DispatchWithoutConnectionCheck
 from rolls import limits
 from rolls.live import presence, socket_slots, writes
@@ -262,7 +263,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             language=self.language,
             target=target,
             form=form,
-            host=self._header(b"host"),
+            host=header(self.scope, b"host"),
         )
         # On the threads HTTP requests run on (writes.use_threads), each with its connection.
         in_thread = sync_to_async(writes.handle, thread_sensitive=False, executor=writes.threads)
@@ -431,10 +432,6 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
     def _language(self) -> str:
         value = self._query("lang")
         return value if value in _LANGUAGES else settings.LANGUAGE_CODE
-
-    def _header(self, wanted: bytes) -> str:
-        found = (value for name, value in self.scope.get("headers", ()) if name == wanted)
-        return next(found, b"").decode("latin1")
 
     def _query(self, wanted: str) -> str | None:
         query = self.scope.get("query_string", b"").decode()

@@ -122,7 +122,7 @@
       }
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "answer") answered_(message);
+      if (message.type === "answer") takeAnswer(message);
       else if (message.type === "entry") insertEntry(message);
       else if (message.type === "reveal") revealEntry(message);
       else if (message.type === "synced" && message.more) sendSince();
@@ -164,7 +164,7 @@
   const ANSWER_MS = 10000;
   const waiting = new Map(); // ref -> {done, lost}
   let lastRef = 0;
-  function answered_(message) {
+  function takeAnswer(message) {
     const pending = waiting.get(message.ref);
     if (pending) { waiting.delete(message.ref); pending.done(message); }
   }

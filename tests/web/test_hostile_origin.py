@@ -19,7 +19,7 @@ def table(make_table):
     return make_table(characters=())
 
 
-def opened(user, campaign, origin: bytes, host: bytes = b"localhost:8000", scheme="ws"):
+def opened(user, campaign, origin: bytes, host: bytes = b"localhost:8000", scheme="ws", also=()):
     client = Client()
     client.force_login(user)
     socket = WebsocketCommunicator(
@@ -28,6 +28,7 @@ def opened(user, campaign, origin: bytes, host: bytes = b"localhost:8000", schem
         headers=[
             (b"host", host),
             (b"origin", origin),
+            *also,
             (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
         ],
     )
@@ -58,6 +59,20 @@ async def test_a_socket_from_the_sites_own_origin_is_accepted(table, player):
     connected, _ = await socket.connect()
     assert connected
     await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    "origins",
+    [(b"http://evil.example:8000", b"http://localhost:8000"),
+     (b"http://localhost:8000", b"http://evil.example:8000")],
+    ids=["the site's own last", "the site's own first"],
+)  # fmt: skip
+async def test_a_socket_sent_with_two_origins_is_refused(table, player, origins):
+    first, second = origins
+    also = [(b"origin", second)]
+    socket = await sync_to_async(opened)(player, table.campaign, first, also=also)
+    connected, _ = await socket.connect()
+    assert not connected
 
 
 async def test_a_socket_from_a_trusted_origin_is_accepted(table, player, settings):
