@@ -30,11 +30,6 @@ class RollsConfig(AppConfig):
         # The sheet page shows the table's log and the test the GM has called for.
         page_parts.register("rolls", beside_sheet)
         session_ended.connect(call_off_waiting, dispatch_uid="call-off-waiting-tests")
-        # A roll may come over the page's socket, answered by its HTTP view (rolls.live.writes).
-        from rolls.live import writes
-        from rolls.panels.views import test_roll
-
-        writes.register("roll", "test_roll", test_roll, roll=True)
         # What was sealed until someone settled is shown once nobody can settle any more.
         session_ended.connect(reveal_at_end, dispatch_uid="reveal-sealed-at-end")
         # An opposed test is two pending tests: it follows what happens to its sides.

@@ -13,15 +13,15 @@ What stands where HTTP's checks stand:
   logged out, or whose password changed, writes nothing more through a socket opened before.
 - The roll rate (``rolls.limits``): counted before the view runs, from one budget with HTTP.
 
-The features register their writes here (``register``), since the live socket comes before
-them in rolls' order (tests/test_app_order.py); ``settings.ROLLS_OVER_SOCKET`` switches the
-path on for pages and the consumer.
+A write names its HTTP twin by URL name (``KINDS``), and the view is found as HTTP finds it,
+by resolving that URL: the live socket comes before the features in rolls' order
+(tests/test_app_order.py), so it imports none of their views. ``settings.ROLLS_OVER_SOCKET``
+switches the path on for pages and the consumer.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from concurrent.futures import Executor
 
 from django.conf import settings
@@ -29,7 +29,7 @@ from django.contrib import auth
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import close_old_connections
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.urls import resolve, reverse
+from django.urls import ResolverMatch, resolve, reverse
 from django.utils import translation
 from django.utils.module_loading import import_string
 from django_htmx.middleware import HtmxDetails
@@ -80,16 +80,12 @@ def use_threads(executor: Executor) -> None:
     threads = executor
 
 
-# kind -> (URL name of the HTTP twin, its view, whether the rate of rolls counts it)
-_VIEWS: dict[str, tuple[str, Callable[..., HttpResponse], bool]] = {}
-
-
-def register(kind: str, url_name: str, view: Callable[..., HttpResponse], *, roll: bool) -> None:
-    _VIEWS[kind] = (url_name, view, roll)
+#: What a page may send over its socket: kind -> the URL name of its HTTP twin.
+KINDS = {"roll": "test_roll"}
 
 
 def accepts(kind: object) -> bool:
-    return settings.ROLLS_OVER_SOCKET and kind in _VIEWS
+    return settings.ROLLS_OVER_SOCKET and kind in KINDS
 
 
 def handle(kind: str, write: Write) -> Answer:
@@ -103,21 +99,24 @@ def handle(kind: str, write: Write) -> Answer:
 
 
 def _handle(kind: str, write: Write) -> Answer:
-    url_name, view, counts_as_roll = _VIEWS[kind]
-    request = _request(write, reverse(url_name, args=[write.campaign_id, write.target]))
+    path = reverse(KINDS[kind], args=[write.campaign_id, write.target])
+    match = resolve(path)  # the view and its arguments, as for the same POST over HTTP
+    request = _request(write, path, match)
     if not request.user.is_authenticated:
         return Answer(401, "")  # the page's login ended: the page reloads to its login
     with translation.override(write.language):
-        if counts_as_roll and not limits.spend("rolls", request.user.pk, 1,
-                                               settings.ROLL_RATE_LIMIT):  # fmt: skip
+        # What RollRateMiddleware does for HTTP, from the same budget.
+        if match.url_name in limits.ROLL_VIEWS and not limits.spend(
+            "rolls", request.user.pk, 1, settings.ROLL_RATE_LIMIT
+        ):
             return _answer(limits.too_fast(request))
         try:
-            return _answer(view(request, write.campaign_id, write.target))
+            return _answer(match.func(request, *match.args, **match.kwargs))
         except Http404:
             return Answer(404, "")
 
 
-def _request(write: Write, path: str) -> HttpRequest:
+def _request(write: Write, path: str, match: ResolverMatch) -> HttpRequest:
     request = HttpRequest()
     request.method = "POST"
     request.path = request.path_info = path
@@ -130,7 +129,7 @@ def _request(write: Write, path: str) -> HttpRequest:
     request.POST = QueryDict(write.form)
     request.LANGUAGE_CODE = write.language
     request.htmx = HtmxDetails(request)
-    request.resolver_match = resolve(path)
+    request.resolver_match = match
     request.session = _session(write.session_key)
     request.user = auth.get_user(request)
     return request
