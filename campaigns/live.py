@@ -8,7 +8,13 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib import auth
+from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
+from django.http import HttpRequest
+from django.utils.crypto import salted_hmac
+from django.utils.module_loading import import_string
 
 
 def campaign_group(campaign_id: int) -> str:
@@ -28,6 +34,45 @@ def membership_ended(sender, instance, **kwargs) -> None:
         user_group(instance.user_id),
         {"type": "table.membership_ended", "campaign": instance.campaign_id},
     )
+
+
+def login_mark(session_key: str | None) -> str:
+    """What names one login (a browser's session) in an event, without carrying the session
+    key itself, which would let whoever reads the channel layer log in."""
+    return salted_hmac("campaigns.live.login", session_key or "").hexdigest()
+
+
+def session_of(session_key: str | None) -> SessionBase:
+    """The session ``session_key`` names, read afresh from the store (a socket keeps its key)."""
+    return import_string(f"{settings.SESSION_ENGINE}.SessionStore")(session_key)
+
+
+def user_id_of(session_key: str | None) -> int | None:
+    """Who ``session_key`` is logged in as now, checked as every HTTP request checks it (the
+    session still there, the account active, the password the one it logged in with)."""
+    request = HttpRequest()
+    request.session = session_of(session_key)
+    return auth.get_user(request).pk
+
+
+def logged_out(sender, request, user, **kwargs) -> None:
+    """A user logged out: their pages open in that browser (that login) are closed, on every
+    worker; their other logins' pages stay. Connected to ``user_logged_out`` (campaigns.apps)."""
+    if user is not None:
+        login = login_mark(request.session.session_key)
+        broadcast_on_commit(user_group(user.pk), {"type": "table.login_ended", "login": login})
+
+
+def account_changed(sender, instance, created: bool = False, **kwargs) -> None:
+    """A password set (changed here, by an admin, or reset) or an account made inactive ends
+    every login of the user (Django's own check then refuses them over HTTP): every open page of
+    the user is closed; one whose browser holds a valid login again reconnects by itself.
+    Connected to ``post_save`` of the user model (campaigns.apps)."""
+    # ``_password`` holds the new password from ``set_password`` until the save ends (Django's
+    # AbstractBaseUser.save clears it after this signal).
+    changed = getattr(instance, "_password", None) is not None
+    if not created and (changed or not instance.is_active):
+        broadcast_on_commit(user_group(instance.pk), {"type": "table.login_ended", "login": None})
 
 
 def broadcast(group: str, event: dict[str, Any]) -> None:

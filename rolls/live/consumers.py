@@ -13,6 +13,10 @@ rendered in its language, whenever a page of the table opens or closes (``rolls.
 
 Close codes the page tells its reader about (static/js/table.js):
 
+- 4401: no login, or the login the page connected with ended: logged out in that browser, the
+  password changed or the account made inactive (``table_login_ended``, at once), or found
+  ended at the socket's next lease renewal (a session expired or deleted). The page tries once
+  more with whatever login its browser holds now;
 - 4403: not a member of the table (the handshake is refused), or no longer one: a player removed
   (or leaving, or the campaign deleted) has every page of that table closed at once, on every
   worker (``table_membership_ended``);
@@ -37,7 +41,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from campaigns.live import campaign_group, user_group
+from campaigns.live import campaign_group, login_mark, user_group, user_id_of
 from campaigns.models import Campaign, GameSession
 from config.origins import header
 from config.overrides.consumer import DispatchWithoutConnectionCheck
@@ -52,6 +56,7 @@ logger = logging.getLogger(__name__)
 
 # Refuse a replay request that would send an unbounded backlog in one go.
 REPLAY_LIMIT = 500
+CLOSE_LOGGED_OUT = 4401
 CLOSE_NOT_A_MEMBER = 4403
 CLOSE_TOO_MANY_OF_YOURS = 4409
 CLOSE_TABLE_FULL = 4410
@@ -101,21 +106,21 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["campaign_id"])
         self.allowance, self.counted_at = float(FRAME_BURST), time.monotonic()
-        if user is not None and user.is_authenticated:
-            # Before membership is read: a removal committed after that read reaches this page
-            # as an event (and closes it); one committed before, the read refuses.
-            await self._join(user_group(user.pk))
+        if user is None or not user.is_authenticated:
+            # Accepted to be closed with a code, so that the page can say why (below).
+            await self._refuse(CLOSE_LOGGED_OUT, "not logged in")
+            return
+        # Before membership is read: a removal or a logout committed after that read reaches
+        # this page as an event (and closes it); one committed before, the read refuses.
+        await self._join(user_group(user.pk))
+        self.session_key = self.scope["session"].session_key
         membership, lease = await self._admit(user)
         if membership is None:
             await self.close(code=CLOSE_NOT_A_MEMBER)
             return
         if isinstance(lease, str):
-            # Accept, then close: a refused handshake reaches the page as a bare 1006, and the
-            # page could not say why or stop retrying.
-            await self.accept()
             code = CLOSE_TOO_MANY_OF_YOURS if lease.startswith("user:") else CLOSE_TABLE_FULL
-            self.closing = True  # frames already on their way are dropped unread
-            await self.close(code=code, reason="too many table pages open")
+            await self._refuse(code, "too many table pages open")
             return
         self.lease = lease
         self.renewing: asyncio.Task | None = None
@@ -139,6 +144,13 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             await self._join(presence_group(self.campaign_id))
         await self.accept()
         await self._announce_presence()
+
+    async def _refuse(self, code: int, reason: str) -> None:
+        # Accept, then close: a refused handshake reaches the page as a bare 1006, and the page
+        # could not say why or stop retrying.
+        await self.accept()
+        self.closing = True  # frames already on their way are dropped unread
+        await self.close(code=code, reason=reason)
 
     async def _join(self, group: str) -> None:
         self.joined.append(group)
@@ -202,12 +214,21 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
 
     async def _renew_lease(self) -> None:
         try:
-            await sync_to_async(socket_slots.renew, thread_sensitive=False)(self.lease)
+            still_in = await database_sync_to_async(self._renew_and_check)()
         except Exception:  # the cache is down: try again next period, the socket stays
             logger.warning("could not renew a table socket's lease", exc_info=True)
-        self.renewing = None
-        if self.lease is not None:
+            still_in = True
+        self.renewing = None  # this task ends here: leaving must not cancel it under itself
+        if not still_in:
+            await self._end(CLOSE_LOGGED_OUT, "the login this page used has ended")
+        elif self.lease is not None:
             self._renew_later()
+
+    def _renew_and_check(self) -> bool:
+        """Renew the lease; whether the page's login still holds, read as HTTP reads it each
+        request: what ended without an event (a session expired or deleted) ends here too."""
+        socket_slots.renew(self.lease)
+        return user_id_of(self.session_key) == self.user_id
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kw):
         """Every frame: counted against the budget first, then parsed, then answered."""
@@ -399,11 +420,23 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         """The user is no longer a member of a table (sent to the user's own group): if it is
         this page's, the page is closed as a stranger's would be refused, and hears nothing more.
         """
-        if event["campaign"] != self.campaign_id or self.closing:
+        if event["campaign"] == self.campaign_id:
+            await self._end(CLOSE_NOT_A_MEMBER, "no longer a member of this table")
+
+    async def table_login_ended(self, event: dict[str, Any]) -> None:
+        """A login of the user ended (sent to the user's own group): this login's pages close
+        (a logout), or every page of the user (``login`` None: a password set, an account made
+        inactive), so that a page hears nothing more than its browser may see."""
+        if event["login"] in (None, login_mark(self.session_key)):
+            await self._end(CLOSE_LOGGED_OUT, "the login this page used has ended")
+
+    async def _end(self, code: int, reason: str) -> None:
+        """Close the page from the server's side, once: it hears nothing more from now on."""
+        if self.closing:
             return
         self.closing = True
         await self._leave()
-        await self.close(code=CLOSE_NOT_A_MEMBER, reason="no longer a member of this table")
+        await self.close(code=code, reason=reason)
 
     async def table_sheet(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "sheet", "character": event["character"]})
@@ -447,8 +480,6 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
 
         The lease is a scope's name instead when that scope has all its sockets open already.
         """
-        if user is None or not user.is_authenticated:
-            return None, None
         campaign = Campaign.objects.for_member(user).filter(pk=self.campaign_id).first()
         if campaign is None:
             return None, None

@@ -26,14 +26,13 @@ from concurrent.futures import Executor
 
 from django.conf import settings
 from django.contrib import auth
-from django.contrib.sessions.backends.base import SessionBase
 from django.db import close_old_connections
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.urls import ResolverMatch, resolve, reverse
 from django.utils import translation
-from django.utils.module_loading import import_string
 from django_htmx.middleware import HtmxDetails
 
+from campaigns.live import session_of
 from rolls import limits
 
 
@@ -130,14 +129,9 @@ def _request(write: Write, path: str, match: ResolverMatch) -> HttpRequest:
     request.LANGUAGE_CODE = write.language
     request.htmx = HtmxDetails(request)
     request.resolver_match = match
-    request.session = _session(write.session_key)
+    request.session = session_of(write.session_key)
     request.user = auth.get_user(request)
     return request
-
-
-def _session(key: str | None) -> SessionBase:
-    engine = import_string(f"{settings.SESSION_ENGINE}.SessionStore")
-    return engine(key)
 
 
 def _answer(response: HttpResponse) -> Answer:

@@ -24,6 +24,7 @@
   let attempt = 0;
   let timer = null;
   let cutOff = false; // the page was live and lost its socket: it may have missed any event
+  let loginRetried = false;
 
   // The table's events go to the body and bubble: listeners on the document hear them, and so
   // do the page's live sections (hx-trigger="table:... from:body").
@@ -116,6 +117,7 @@
     socket.addEventListener("message", function (event) {
       if (!answered) {
         answered = true;
+        loginRetried = false;
         setState("live");
         // The entries missed come again (since); what else changed meanwhile, the parts fetch.
         if (cutOff) { cutOff = false; announce("table:reconnect", {}); }
@@ -148,6 +150,16 @@
       }
       soon = SOON_MS.length;
       if (event.code === 4403) { setState("removed"); return; } // not a member (any more): retrying cannot help
+      // The login it opened with ended (a logout, a password set): one try with the login the
+      // browser holds now (a password changed in this browser gave it one), else it says so
+      // and stays closed: a login made since needs a reload (its forms' CSRF token changed).
+      if (event.code === 4401) {
+        if (loginRetried) { setState("loggedout"); return; }
+        loginRetried = true;
+        setState("connecting");
+        timer = setTimeout(connect, 500);
+        return;
+      }
       setState(event.code === 4429 ? "flooded" : "offline");
       // Exponential backoff with jitter: 1 s, 2 s, 4 s ... at most 30 s.
       const delay = Math.min(30000, 1000 * Math.pow(2, attempt)) * (0.5 + Math.random() / 2);
@@ -230,7 +242,7 @@
     first.focus();
   });
   function tryAgainSoon() {
-    if (socket && socket.readyState !== WebSocket.CLOSED) return;
+    if (shownState === "loggedout" || (socket && socket.readyState !== WebSocket.CLOSED)) return;
     soon = 0;
     connect();
   }

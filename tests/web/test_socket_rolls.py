@@ -12,6 +12,7 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
+from campaigns.live import session_of
 from rolls.live import consumers
 from rolls.models import PendingTest, Roll
 from rolls.pending import actions as pending
@@ -226,7 +227,9 @@ async def test_a_socket_whose_login_ended_rolls_nothing(table, player):
     )
     assert (await socket.connect())[0]
     await sync(socket, table.session)
-    await sync_to_async(client.logout)()  # in another tab: the session is gone
+    # Ended without a word (expired, or deleted by an admin): found by the write itself before
+    # the socket's next renewal closes the page (a logout closes it at once: test_socket_logins).
+    await sync_to_async(session_of(client.cookies["sessionid"].value).delete)()
     got = await answer(socket, table.hero.pk, free_roll())
     assert got["status"] == 401
     assert await rolls() == 0

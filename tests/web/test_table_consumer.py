@@ -54,12 +54,6 @@ async def test_a_foreign_or_missing_origin_is_refused(table, player, origin):
     assert not ok
 
 
-async def test_an_anonymous_user_is_refused(table):
-    campaign = table.campaign
-    socket, ok = await connected(None, campaign)
-    assert not ok
-
-
 async def test_a_non_member_is_refused(table, outsider):
     campaign = table.campaign
     socket, ok = await connected(outsider, campaign)
