@@ -1,5 +1,6 @@
 """Where a plain (no-JavaScript) form goes back to: the ``next`` it carried, when that is a page
-of this site, and a page the view names otherwise.
+of this site, and a page the view names otherwise; and where a page whose login ended goes
+(``HtmxLoginMiddleware``).
 
 Django's ``url_has_allowed_host_and_scheme`` keeps the redirect on this site, but it lets
 through text that is no page at all (``-1``, ``dashboard``): ``redirect()`` then reads it as a
@@ -11,9 +12,13 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from django.http import HttpRequest
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import resolve_url
 from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
+from django_htmx.http import HttpResponseClientRedirect
 
 #: Longer than any page of ours with its query; a longer ``next`` is nobody's page.
 MAX_NEXT = 2000
@@ -32,3 +37,24 @@ def safe_next(request: HttpRequest, target: object, fallback: str) -> str:
     except Resolver404:
         return fallback
     return target
+
+
+class HtmxLoginMiddleware:
+    """A request htmx sends from a page whose login has ended (logged out in another tab, the
+    password changed) meets ``login_required``'s redirect to the login page. htmx would follow
+    it and swap the whole login page into the part that asked (a panel showing a site header
+    and a login form). Answered instead with ``HX-Redirect``: the whole page goes to the login
+    page, and after the login back to the page the person was on (``HX-Current-URL``, when it is
+    a page of ours)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not request.htmx or response.status_code != 302:
+            return response
+        if urlsplit(response["Location"]).path != resolve_url(settings.LOGIN_URL):
+            return response
+        page = safe_next(request, request.htmx.current_url_abs_path, resolve_url("home"))
+        return HttpResponseClientRedirect(redirect_to_login(page).url)

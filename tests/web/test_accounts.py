@@ -97,3 +97,45 @@ def test_sign_up_ignores_a_next_that_leaves_the_site(client):
          "next": "https://evil.example/"},
     )  # fmt: skip
     assert response["Location"] == reverse("home")
+
+
+# A page whose login ended asks for a part of itself (htmx): the whole page goes to log in, and
+# comes back to where it was (config.redirects.HtmxLoginMiddleware).
+SHEET_PAGE = "/c/1/characters/1/"
+
+
+def ask_as_a_page(client, current_url: str):
+    headers = {"HX-Request": "true", "HX-Current-URL": current_url}
+    return client.get(reverse("test_panel", args=[1, 1]), headers=headers)
+
+
+def test_a_page_whose_login_ended_goes_to_log_in_whole_and_comes_back(client):
+    response = ask_as_a_page(client, f"http://testserver{SHEET_PAGE}")
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == f"{reverse('login')}?next={SHEET_PAGE}"
+    assert response.content == b""  # nothing swapped into the part that asked
+
+
+@pytest.mark.parametrize(
+    "current_url",
+    ["http://evil.example/c/1/characters/1/", "http://testserver/no/such/page/", "garbage"],
+)
+def test_a_page_elsewhere_or_unknown_comes_back_to_the_home_page(client, current_url):
+    response = ask_as_a_page(client, current_url)
+    assert response["HX-Redirect"] == f"{reverse('login')}?next={reverse('home')}"
+
+
+def test_a_plain_request_without_a_login_is_redirected_as_ever(client):
+    response = client.get(reverse("test_panel", args=[1, 1]))
+    assert response.status_code == 302
+    assert response["Location"].startswith(f"{reverse('login')}?next=")
+
+
+def test_another_redirect_of_a_page_is_left_alone(client, player):
+    client.force_login(player)
+    response = client.post(
+        reverse("set_language"), {"language": "pl", "next": "/"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert "HX-Redirect" not in response

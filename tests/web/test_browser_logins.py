@@ -1,6 +1,7 @@
 """A table page lives no longer than its login (rolls/live/consumers.py, 4401): a logout in one
 tab closes the table in the browser's other tabs and says why; a password changed in one tab
-leaves the others live, on the browser's new login."""
+leaves the others live, on the browser's new login; a click on a page whose login ended takes
+the whole page to log in, and back (config.redirects.HtmxLoginMiddleware)."""
 
 from __future__ import annotations
 
@@ -47,3 +48,20 @@ def test_a_password_changed_in_one_tab_leaves_the_other_live(browser, tmp_path):
         until(lambda: sockets, ala)
         ala.wait_for_selector(LIVE)
         assert ala.get_attribute(".connection", "data-connection-state") == "live"
+
+
+def test_a_click_on_a_page_whose_login_ended_goes_to_log_in_and_back(browser, tmp_path):
+    with demo_table(tmp_path) as base:
+        ala = open_sheet(browser, base, "ala", CAMPAIGN, HERO)
+        sheet = ala.url
+        tab = second_tab(ala)
+        tab.click(".site-nav button:has-text('Log out')")
+        ala.wait_for_selector(".connection[data-connection-state='loggedout']")
+        # The whole page goes to log in, not a login form into the test panel.
+        ala.click("button.roll-target:has-text('BUDOWA')")
+        ala.wait_for_url("**/accounts/login/**")
+        ala.fill("#id_username", "ala")
+        ala.fill("#id_password", "demo-table")
+        ala.click("form:has(#id_username) [type=submit]")
+        ala.wait_for_url(sheet)
+        ala.wait_for_selector(LIVE)
