@@ -4,6 +4,8 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from config.redirects import safe_next
@@ -25,3 +27,21 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(next_url or "home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent from a page opened under another login (logged out, or in again, in another
+    tab since: the login changed the page's CSRF token). Nothing was done; the page must be
+    reloaded. A page's htmx request is told so in the page's refusal region, what was typed kept:
+    409, as htmx swaps only the codes base.html names, and the page conflicts with the login."""
+    message = _(
+        "This page is out of date: you have logged in or out since it was opened. Nothing was "
+        "done. Reload the page, then try again."
+    )
+    if getattr(request, "htmx", False):
+        response = HttpResponse(format_html('<p class="refusal" role="alert">{}</p>', message))
+        response.status_code = 409
+        response["HX-Retarget"] = "#request-refusal"
+        response["HX-Reswap"] = "innerHTML"
+        return response
+    return render(request, "403.html", {"message": message}, status=403)

@@ -1,6 +1,7 @@
 """Sign up, log in, log out, change password, switch language: the pages around the table."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
@@ -139,3 +140,28 @@ def test_another_redirect_of_a_page_is_left_alone(client, player):
     assert response.status_code == 302
     assert response["Location"] == "/"
     assert "HX-Redirect" not in response
+
+
+# A form from a page opened under another login (its CSRF token changed since) is refused with
+# a reason, not a bare 403 the page shows nothing of (config.account_views.csrf_failure).
+STALE = "This page is out of date: you have logged in or out since it was opened."
+
+
+def test_a_stale_pages_htmx_form_is_told_to_reload_in_the_pages_refusal_region(player):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+    response = client.post(
+        reverse("set_language"), {"language": "pl"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 409  # swapped by htmx (base.html), where 403 is not
+    assert response["HX-Retarget"] == "#request-refusal"
+    assert STALE in response.content.decode()
+
+
+def test_a_stale_pages_plain_form_gets_a_page_that_says_why(player):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+    response = client.post(reverse("set_language"), {"language": "pl"})
+    assert response.status_code == 403
+    assert STALE in response.content.decode()
+    assert "Reload the page" in response.content.decode()
