@@ -60,6 +60,14 @@ async def connected(user, campaign):
     return socket
 
 
+async def close_code(socket) -> int:
+    """The close that ends the socket, skipping what was on its way before it."""
+    while True:
+        message = await socket.receive_output(timeout=3)
+        if message["type"] == "websocket.close":
+            return message["code"]
+
+
 async def sync(socket, session, seq=0) -> list[dict]:
     """Ask for the entries after ``seq``: the frames the replay sends, up to "synced"."""
     await socket.send_json_to({"type": "since", "session": session.pk, "seq": seq})

@@ -20,7 +20,7 @@ from django.urls import reverse
 from campaigns.models import Campaign
 from config.asgi import application
 from rolls.live import consumers, socket_slots
-from tests.web.live import connected, roll, socket_for
+from tests.web.live import close_code, connected, roll, socket_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -141,14 +141,6 @@ async def synced_socket(user, campaign, session):
     while (await socket.receive_json_from(timeout=3))["type"] != "synced":
         pass
     return socket
-
-
-async def close_code(socket) -> int:
-    """The close that ends the socket, skipping what was on its way before it."""
-    while True:
-        message = await socket.receive_output(timeout=3)
-        if message["type"] == "websocket.close":
-            return message["code"]
 
 
 def post_as(user, url: str) -> int:

@@ -14,7 +14,7 @@ from django.urls import reverse
 from campaigns.live import session_of
 from config.asgi import application
 from rolls.live import consumers
-from tests.web.live import roll, socket_for, sync
+from tests.web.live import close_code, roll, socket_for, sync
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 PASSWORD = "a long enough password 1"
@@ -47,14 +47,6 @@ async def opened(client: Client, campaign) -> WebsocketCommunicator:
     assert connected
     assert await still_live(socket)  # accepted as a member, not only to be closed
     return socket
-
-
-async def close_code(socket) -> int:
-    """The close that ends the socket, skipping what was on its way before it."""
-    while True:
-        message = await socket.receive_output(timeout=3)
-        if message["type"] == "websocket.close":
-            return message["code"]
 
 
 async def still_live(socket) -> bool:
