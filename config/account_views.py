@@ -4,11 +4,11 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from config.redirects import safe_next
+from config.refusals import in_refusal_region
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -39,9 +39,5 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         "done. Reload the page, then try again."
     )
     if getattr(request, "htmx", False):
-        response = HttpResponse(format_html('<p class="refusal" role="alert">{}</p>', message))
-        response.status_code = 409
-        response["HX-Retarget"] = "#request-refusal"
-        response["HX-Reswap"] = "innerHTML"
-        return response
+        return in_refusal_region(message, 409)
     return render(request, "403.html", {"message": message}, status=403)

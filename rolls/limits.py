@@ -25,8 +25,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.html import format_html
 from django.utils.translation import gettext as _
+
+from config.refusals import in_refusal_region
 
 #: The URL names whose POST makes a roll: a test, a follow-up, quick dice, a table, an NPC's
 #: test, an opposed NPC side, a group member's dice and their boost or re-roll, the GM's
@@ -89,11 +90,7 @@ def too_fast(request: HttpRequest) -> HttpResponse:
     )
     seconds = max(1, round(seconds_to_next_window()))
     if request.htmx:
-        # Into the page's one refusal region, not the form's target: what was typed stays.
-        html = format_html('<p class="refusal" role="alert">{}</p>', message)
-        response = HttpResponse(html, status=429)
-        response["HX-Retarget"] = "#request-refusal"
-        response["HX-Reswap"] = "innerHTML"
+        response = in_refusal_region(message, 429)
     else:
         response = render(request, "429.html", {"message": message}, status=429)
     response["Retry-After"] = str(seconds)
