@@ -215,7 +215,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
     async def _renew_lease(self) -> None:
         try:
             still_in = await database_sync_to_async(self._renew_and_check)()
-        except Exception:  # the cache is down: try again next period, the socket stays
+        except Exception:  # the cache or database is down: try again next period, the socket stays
             logger.warning("could not renew a table socket's lease", exc_info=True)
             still_in = True
         self.renewing = None  # this task ends here: leaving must not cancel it under itself
@@ -280,7 +280,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             return
         write = writes.Write(
             campaign_id=self.campaign_id,
-            session_key=self.scope["session"].session_key,
+            session_key=self.session_key,
             language=self.language,
             target=target,
             form=form,
