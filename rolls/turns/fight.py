@@ -172,7 +172,9 @@ def mark(
             "scene": scene.number,
             "round": round_,
             "character": character.pk if character is not None else None,
-            "npc": npc.pk if npc is not None else None,
+            # Whether an NPC acts, never which: every page of the table hears this, and a
+            # player knows nothing of a hidden NPC but "an NPC" (the bar says as much).
+            "npc": npc is not None,
         },
     )
     return current(locked.campaign_id)

@@ -7,6 +7,7 @@ import uuid
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.db import transaction
 from django.test import Client
 
 from campaigns import live
@@ -165,7 +166,30 @@ async def test_a_started_turn_is_announced_to_the_table(table, player):
     await sync_to_async(turns.start_turn)(session, hero)
     assert await socket.receive_json_from(timeout=3) == {
         "type": "turn", "session": session.pk, "scene": 1, "round": 1, "character": hero.pk,
-        "npc": None,
+        "npc": False,
+    }  # fmt: skip
+    await socket.disconnect()
+
+
+@pytest.fixture
+def troll_table(make_table):
+    return make_table(npcs=[("Troll", [])])
+
+
+async def test_a_hidden_npcs_turn_tells_a_player_only_that_an_npc_acts(troll_table, player):
+    campaign, session, troll = troll_table.campaign, troll_table.session, troll_table.npc
+    socket, _ = await connected(player, campaign)
+    await sync(socket, session)
+
+    def the_trolls_turn():
+        with transaction.atomic():
+            locked, scene, last = turns.where(session)
+            turns.mark(locked, scene, last, 1, None, npc=troll)
+
+    await sync_to_async(the_trolls_turn)()
+    assert await socket.receive_json_from(timeout=3) == {
+        "type": "turn", "session": session.pk, "scene": 1, "round": 1, "character": None,
+        "npc": True,
     }  # fmt: skip
     await socket.disconnect()
 
