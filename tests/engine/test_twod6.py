@@ -204,6 +204,14 @@ def test_automatic_failure_when_even_twelve_cannot_reach() -> None:
     assert params(attribute=2, skill=1, difficulty=15).automatic is None
 
 
+def test_a_difficulty_twelve_on_the_dice_would_just_reach_is_no_automatic_failure() -> None:
+    """RULES.md 5.5: a total equal to the difficulty succeeds, so 27 against 27 is not hopeless."""
+    level = params(attribute=8, skill=7, difficulty=27)
+    assert level.automatic is None
+    assert twod6.resolve(level, (6, 6)).success is True
+    assert params(attribute=8, skill=7, difficulty=28).automatic == "failure"
+
+
 def test_modifiers_count_toward_the_automatic_flags() -> None:
     assert params(attribute=5, skill=5, difficulty=12, modifiers={"equipment": [3]}).automatic == (
         "success"
