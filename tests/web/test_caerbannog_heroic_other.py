@@ -13,6 +13,7 @@ from django.utils import translation
 from campaigns.live import user_group
 from config.text import has_unsafe_text
 from rolls.actions import ActionRefused
+from rolls.engine import caerbannog as engine
 from rolls.models import Roll
 from rolls.pending import actions as pending
 from rolls.systems.caerbannog import follow_ups
@@ -22,7 +23,8 @@ from tests.web.test_caerbannog_rozmach import SHEET  # Morgana: the Rozmach test
 
 pytestmark = pytest.mark.django_db
 
-NAME, PRICE = "kapitał społeczny", "the duke's favour is lost"
+# Not a number on the sheet: nothing is taken off it.
+NAME, PRICE = "the duke's favour", "lost for the rest of the story"
 
 
 @pytest.fixture
@@ -220,6 +222,69 @@ def test_an_allowance_taken_back_before_the_roll_is_refused_after_it(client, cal
     assert response.status_code == 409
     assert "The GM has not allowed heroic effort" in text(response)
     assert resources(table.hero)["wytrzymalosc"] == 8
+
+
+# --- A number on the sheet (Kapitał Społeczny): that much is taken off ------------------------
+
+
+def test_kapital_spoleczny_the_gm_names_is_taken_off_the_sheet(client, called, dice):
+    table, test = called
+    allow(client, table, test, name="Kapitał Społeczny", price="2")
+    parent = roll_failed(client, table, test, dice)
+    assert heroic(client, table, parent, resource="other").status_code == 200
+    entry = Roll.objects.get(kind="heroic")
+    assert entry.result["answer"]["result"] == 1
+    have = resources(table.hero)
+    assert (have["kapital_spoleczny"], have["wytrzymalosc"], have["determinacja"]) == (0, 8, 3)
+    paid = "+2 heroic effort cost: paid with 2 Kapitał Społeczny taken off the sheet, allowed by"
+    assert f"{paid} the GM" in [source_line(s) for s in entry.sources]
+
+
+def test_the_offer_says_how_much_of_the_sheets_number_it_takes(client, called, dice):
+    table, test = called
+    allow(client, table, test, name="kapital spoleczny", price="2")
+    choices = dict(offer(table, roll_failed(client, table, test, dice)).fields[0]["choices"])
+    assert choices["other"] == "2 kapital spoleczny off the sheet, allowed by the GM (you have 2)"
+
+
+def test_more_of_the_sheets_number_than_it_holds_is_refused_not_paid_in_part(client, called, dice):
+    table, test = called
+    allow(client, table, test, name="Kapitał Społeczny (social capital)", price="3")
+    response = heroic(client, table, roll_failed(client, table, test, dice), resource="other")
+    assert response.status_code == 409
+    assert (
+        "Heroic effort paid with Kapitał Społeczny (social capital) costs 3; the sheet has 2."
+        in text(response)
+    )
+    assert not Roll.objects.filter(kind="heroic").exists()
+    assert resources(table.hero)["kapital_spoleczny"] == 2
+
+
+def test_the_sheet_changed_under_the_offer_is_refused_as_the_roll_is_saved(client, called, dice):
+    table, test = called
+    allow(client, table, test, name="Kapitał Społeczny", price="2")
+    parent = roll_failed(client, table, test, dice)
+    built = follow_ups.build_follow_up("heroic", parent, table.hero, table.campaign,
+                                       {"resource": "other"})  # fmt: skip
+    assert built.ready
+    table.hero.data["resources"]["kapital_spoleczny"] = 1  # spent meanwhile
+    table.hero.save()
+    with pytest.raises(ActionRefused, match="costs 2; the sheet has 1"):
+        built.on_result(
+            table.hero.data, engine.resolve(engine.parse_params(built.params), parent.faces)
+        )
+    assert resources(table.hero)["kapital_spoleczny"] == 1
+
+
+def test_a_number_on_the_sheet_with_a_price_in_words_is_refused_at_the_card(client, called):
+    table, test = called
+    response = allow(client, table, test, name="kapitał społeczny", price="the duke's favour")
+    assert "kapitał społeczny is a number on the sheet: give its price as a whole number" in text(
+        response
+    )
+    test.refresh_from_db()
+    assert "heroic_other" not in test.modifiers
+    assert test.revision == 1
 
 
 @pytest.mark.parametrize("hostile", ["\x00", "\ud800", "\u202ekapitał", "ż" * 5000, "<b>x</b>"])

@@ -25,7 +25,8 @@ from tests.web.test_panel_caerbannog import SHEET  # Wytrzymałość 8, Determin
 
 pytestmark = pytest.mark.django_db
 
-NAME, PRICE = "kapitał społeczny", "the duke's favour is lost"
+# Not a number on the sheet: nothing is taken off it.
+NAME, PRICE = "the duke's favour", "lost for the rest of the story"
 OFFER = "Heroic effort if it fails"
 
 
@@ -283,10 +284,10 @@ def test_a_declaration_sent_twice_with_its_key_is_made_once(client, player, caer
 # The other resource the GM allowed (RULES.md 4.12) --------------------------------------------
 
 
-def allow_other(client, gm, side):
+def allow_other(client, gm, side, name=NAME, price=PRICE):
     client.force_login(gm)
     url = reverse("change_test", args=[side.character.campaign_id, side.pk])
-    fields = {"op": "set_heroic_other", "name": NAME, "price": PRICE}
+    fields = {"op": "set_heroic_other", "name": name, "price": price}
     client.post(url, fields, HTTP_HX_REQUEST="true")
 
 
@@ -319,6 +320,40 @@ def test_paid_with_the_gms_resource_it_is_made_and_the_sheet_keeps_its_own(
     ]
     have = resources(julio(caerbannog))
     assert (have["wytrzymalosc"], have["determinacja"]) == (8, 3)
+
+
+def declared_with_kapital_spoleczny(client, gm, player, other_player, caerbannog, dice, price):
+    """As ``losing``, with the GM's leave to pay heroic effort with ``price`` Kapitał Społeczny
+    (Julio's sheet holds 2), declared as Julio settles."""
+    opposed = caerbannog_duel(client, gm, caerbannog)
+    allow_other(client, gm, opposed.initiator, name="Kapitał Społeczny", price=price)
+    opposed.initiator.refresh_from_db()
+    dice(4, 2, 9)
+    roll_side(client, player, opposed.initiator)
+    dice(7, 1, 8)
+    roll_side(client, other_player, opposed.opponent)
+    opposed.refresh_from_db()
+    return declare(client, player, opposed, resource="other")
+
+
+def test_declared_with_a_number_on_the_sheet_it_is_taken_off(
+    client, gm, player, other_player, caerbannog, dice
+):
+    declared_with_kapital_spoleczny(client, gm, player, other_player, caerbannog, dice, "2")
+    assert Roll.objects.get(kind="heroic").result["answer"]["result"] == 1
+    assert resources(julio(caerbannog))["kapital_spoleczny"] == 0
+
+
+def test_declared_with_more_of_a_sheets_number_than_it_holds_spends_nothing(
+    client, gm, player, other_player, caerbannog, dice
+):
+    declared_with_kapital_spoleczny(client, gm, player, other_player, caerbannog, dice, "3")
+    assert not Roll.objects.filter(kind="heroic").exists()
+    assert resources(julio(caerbannog))["kapital_spoleczny"] == 2
+    assert render(the_note().label_words) == (
+        "Heroic effort declared before the reveal by Ala could not be paid: #1 failed against "
+        "#2, it cost 3 Kapitał Społeczny and the sheet had 2; nothing was spent."
+    )
 
 
 # Forged declarations --------------------------------------------------------------------------

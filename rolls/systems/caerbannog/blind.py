@@ -103,9 +103,8 @@ def settle(roll: Roll, character, campaign, choices, *, actor, key: uuid.UUID) -
     paid, or a note of why not (nothing spent)."""
     # The sheet as it stands under its lock: what it holds decides whether it pays.
     character = Character.objects.select_for_update().get(pk=character.pk)
-    resource = follow_ups.HeroicChoice.read(choices, follow_ups.heroic_other(roll)).cleaned[
-        "resource"
-    ]
+    other = follow_ups.heroic_other(roll)
+    resource = follow_ups.HeroicChoice.read(choices, other).cleaned["resource"]
     opponent = initiators_difficulty(roll).roll
     cost = follow_ups.heroic_cost(roll.result["answer"], follow_ups.opponents_result(roll))
     if cost is None:
@@ -114,6 +113,14 @@ def settle(roll: Roll, character, campaign, choices, *, actor, key: uuid.UUID) -
         have = read_sheet(character.data).resource(resource)
         if have < cost:
             return _note(roll, character, actor, key, UNPAID, opponent, resource, cost, have)
+    elif other is not None and other.on_sheet:
+        # The GM's number of the sheet (Kapitał Społeczny) costs the GM's price.
+        have = read_sheet(character.data).resource(other.resource)
+        if have < other.amount:
+            return _note(
+                roll, character, actor, key, UNPAID, opponent, other.resource, other.amount,
+                have, named=other.name,
+            )  # fmt: skip
 
     def build():
         offered = {f.kind for f in follow_ups.follow_ups(roll, character, campaign)}
@@ -130,10 +137,12 @@ def settle(roll: Roll, character, campaign, choices, *, actor, key: uuid.UUID) -
     return made
 
 
-def _note(roll, character, actor, key, why, opponent, resource, cost, have) -> Roll:
+def _note(roll, character, actor, key, why, opponent, resource, cost, have, named=None) -> Roll:
+    """``named``: the resource as the GM named it, where it is not one of the app's words."""
     args = {"name": character.name, "seq": roll.seq, "against": opponent.seq}
     if why == UNPAID:
-        label = words("heroic_unpaid", **args, cost=cost, resource=words(resource), have=have)
+        said = named if named is not None else words(resource)
+        label = words("heroic_unpaid", **args, cost=cost, resource=said, have=have)
     else:
         label = words("heroic_not_needed", **args)
     entry, _created = record_note(

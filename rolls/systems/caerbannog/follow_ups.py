@@ -39,16 +39,21 @@ from rolls.engine.caerbannog_group import draw_reroll
 from rolls.models import PendingTest, Roll
 from rolls.opposed.actions import initiators_difficulty
 from rolls.panels import FollowUp, Indices, Name, Panel, PanelForm, WholeNumber, source
+from rolls.systems.caerbannog import gm_call
 from rolls.systems.caerbannog.choices import SOURCE_MAX, rozmach_pool
 from rolls.systems.caerbannog.panel import TEMPLATE, keep_rozmach
 from rolls.words import words
 from sheets.systems.caerbannog import view as read_sheet
 
-# The log's words for a re-roll an ability grants (issue 14).
+# The log's words for a re-roll an ability grants (issue 14), and for heroic effort paid with
+# a number of the sheet the GM named (RULES.md 4.12).
 labels.register(
     words={
         "rerolled_by": gettext_lazy("%(ability)s: %(dice)s"),
         "reroll_cost": gettext_lazy("re-roll (%(ability)s)"),
+        "paid_with_other_on_sheet": gettext_lazy(
+            "paid with %(amount)s %(name)s taken off the sheet, allowed by the GM"
+        ),
     }
 )
 
@@ -141,12 +146,15 @@ def heroic_field(roll: Roll, character, cost: int | None) -> dict[str, Any]:
         (key, _resource_choice(names[key], sheet.resource(key), cost or 0))
         for key in HEROIC_RESOURCES
     ]
-    if (other := heroic_other(roll)) is not None:
-        choices.append((OTHER, _other_choice(other)))
+    other = heroic_other(roll)
+    if other is not None:
+        choices.append((OTHER, _other_choice(other, sheet)))
     if cost is not None:
         # What the player can pay first (the first choice is the one ticked), the sheet's before
         # the GM's; what the sheet cannot pay last.
         short = {key for key in HEROIC_RESOURCES if sheet.resource(key) < cost}
+        if other is not None and other.on_sheet and sheet.resource(other.resource) < other.amount:
+            short.add(OTHER)
         choices.sort(key=lambda choice: choice[0] in short)
     return {"type": "radio", "name": "resource", "label": _("Pay with"), "choices": choices}
 
@@ -199,15 +207,34 @@ def _heroic(panel: Panel, roll: Roll, character, choices) -> None:
     except EngineError as error:
         panel.errors[""] = [str(error)]
         return
-    if resource == OTHER:
+    if resource == OTHER and not other.on_sheet:
         # The GM's resource and price (RULES.md 4.12): nothing is taken from the sheet, the log
         # says what was paid; the Rozmach is kept as for any follow-up (``build_follow_up``).
         panel.params = params
         panel.sources = list(roll.sources) + [
             *([source("difficulty", against)] if against else []),
-            source("heroic", cost, words("paid_with_other", **other)),
+            source("heroic", cost, words("paid_with_other", **other.as_words())),
         ]
         panel.resolver = _reread(faces)
+        return
+    if resource == OTHER:
+        # A number on the sheet (Kapitał Społeczny): the GM's price is taken off it, and only
+        # when the sheet holds that much (RULES.md 4.6: never paid in part).
+        have = read_sheet(character.data).resource(other.resource)
+        if have < other.amount:
+            panel.errors["resource"] = [_other_short(other, have)]
+            return
+        panel.params = params
+        panel.sources = list(roll.sources) + [
+            *([source("difficulty", against)] if against else []),
+            source(
+                "heroic",
+                cost,
+                words("paid_with_other_on_sheet", amount=other.amount, name=other.name),
+            ),
+        ]
+        panel.resolver = _reread(faces)
+        panel.on_result = _pay_other(panel.on_result, other)
         return
     name = resource_names()[resource]
     have = read_sheet(character.data).resource(resource)
@@ -261,7 +288,7 @@ class HeroicChoice(PanelForm):
     resource = Name()
 
     @classmethod
-    def read(cls, choices, other: dict[str, str] | None) -> HeroicChoice:
+    def read(cls, choices, other: gm_call.HeroicOther | None) -> HeroicChoice:
         form = cls(choices)
         form.other = other
         return form
@@ -277,22 +304,16 @@ class HeroicChoice(PanelForm):
         return resource
 
 
-def heroic_other(roll: Roll) -> dict[str, str] | None:
+def heroic_other(roll: Roll) -> gm_call.HeroicOther | None:
     """The other resource the GM allowed heroic effort to be paid with on the called test
-    ``roll`` belongs to, ``{"name", "price"}`` (RULES.md 4.12), or None. Read defensively: the
-    operation (``rolls.pending.forms.HeroicOtherForm``) checked it on the way in."""
+    ``roll`` belongs to (RULES.md 4.12), or None. Read defensively: the operation
+    (``rolls.pending.forms.HeroicOtherForm``) and the card's panel checked it on the way in."""
     root = roll
     while root.parent_id is not None and root.kind in ("reroll", "boost", "heroic"):
         root = root.parent
     called = PendingTest.objects.filter(roll=root).only("modifiers").first()
-    modifiers = called.modifiers if called is not None else None
-    allowed = modifiers.get("heroic_other") if isinstance(modifiers, dict) else None
-    if not isinstance(allowed, dict):
-        return None
-    name, price = allowed.get("name"), allowed.get("price")
-    if not (isinstance(name, str) and isinstance(price, str) and name and price):
-        return None
-    return {"name": name, "price": price}
+    other, _wrong = gm_call.heroic_other(called.modifiers if called is not None else None)
+    return other
 
 
 class RerollChoices(PanelForm):
@@ -354,6 +375,20 @@ def _redraw(faces: list[int], which: list[int] | None):
         return draw_reroll(params, faces, rng, which)
 
     return resolver
+
+
+def _pay_other(keep_rozmach, other: gm_call.HeroicOther):
+    """``on_result``: the GM's price taken off the locked sheet's number, refused when the
+    sheet no longer holds it."""
+
+    def on_result(sheet: dict, result: Any) -> None:
+        keep_rozmach(sheet, result)
+        have = read_sheet(sheet).resource(other.resource)
+        if have < other.amount:
+            raise ActionRefused(_other_short(other, have))
+        sheet.setdefault("resources", {})[other.resource] = have - other.amount
+
+    return on_result
 
 
 def _pay_heroic(keep_rozmach, resource: str, name: str):
@@ -431,8 +466,23 @@ def resource_names() -> dict[str, str]:
     return {"wytrzymalosc": _("Wytrzymałość"), "determinacja": _("Determinacja")}
 
 
-def _other_choice(other: dict[str, str]) -> str:
-    return _("%(name)s, allowed by the GM: %(price)s") % other
+def _other_choice(other: gm_call.HeroicOther, sheet) -> str:
+    if not other.on_sheet:
+        return _("%(name)s, allowed by the GM: %(price)s") % other.as_words()
+    have = sheet.resource(other.resource)
+    args = {"amount": other.amount, "name": other.name, "have": have}
+    if have < other.amount:
+        return _("%(amount)s %(name)s off the sheet, allowed by the GM (you have %(have)s: not "
+                 "enough)") % args  # fmt: skip
+    return _("%(amount)s %(name)s off the sheet, allowed by the GM (you have %(have)s)") % args
+
+
+def _other_short(other: gm_call.HeroicOther, have: int) -> str:
+    return _("Heroic effort paid with %(name)s costs %(amount)s; the sheet has %(have)s.") % {
+        "name": other.name,
+        "amount": other.amount,
+        "have": have,
+    }
 
 
 def _resource_choice(name: str, have: int, cost: int) -> str:

@@ -6,6 +6,8 @@ building on it (``panel.target_from_post``)."""
 
 from __future__ import annotations
 
+import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -91,6 +93,80 @@ def gm_modifiers(modifiers: dict[str, Any]) -> dict[str, Any]:
 
 def _gm_count(value: Any) -> int:
     return value if is_int(value) and value > 0 else 0
+
+
+#: The sheet's numbers the GM may name as the other resource heroic effort is paid with
+#: (RULES.md 4.12: "where the resource is a number on the sheet (Kapitał Społeczny) that much
+#: is taken off"), each with the names a GM may type for it (diacritics and case aside).
+#: **Decision**: the sheet's resources (Zasoby) but PD and Rozmach: PD are spent at Rest, and
+#: Rozmach is spent by its own rules (a boost, a reaction, a re-roll's cost).
+OTHER_ON_SHEET = {
+    "kapital_spoleczny": ("kapitał społeczny", "social capital"),
+    "zywotnosc": ("żywotność", "vitality"),
+    "zdrowie": ("zdrowie", "health"),
+    "wytrzymalosc": ("wytrzymałość", "endurance"),
+    "determinacja": ("determinacja", "determination"),
+}
+#: The most of a sheet's number heroic effort may cost (the sheet holds at most 99).
+OTHER_PRICE_MAX = 99
+
+
+@dataclass(frozen=True)
+class HeroicOther:
+    """The other resource the GM allowed heroic effort to be paid with on a called test, as the
+    GM named it and its price; ``resource`` is the sheet's key when it is a number on the sheet,
+    and ``amount`` then the whole number taken off it."""
+
+    name: str
+    price: str
+    resource: str = ""
+    amount: int = 0
+
+    @property
+    def on_sheet(self) -> bool:
+        return bool(self.resource)
+
+    def as_words(self) -> dict[str, Any]:
+        return {"name": self.name, "price": self.price}
+
+
+def _plain(text: str) -> str:
+    """``text`` as names are compared: lower case, without diacritics, single spaces."""
+    text = text.casefold().replace("ł", "l").replace("_", " ")
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(text.split())
+
+
+_NAMES = {_plain(name): key for key, names in OTHER_ON_SHEET.items() for name in (key, *names)}
+
+
+def sheet_resource(name: str) -> str:
+    """The sheet's key of the resource ``name`` names ("Kapitał Społeczny", "kapital
+    spoleczny", "Kapitał Społeczny (social capital)"), or "" when it names none of them."""
+    plain = _plain(name)
+    return _NAMES.get(plain) or _NAMES.get(plain.partition("(")[0].strip(), "")
+
+
+def heroic_other(modifiers: Any) -> tuple[HeroicOther | None, str]:
+    """The other resource the GM allowed on a called test (its ``modifiers``), read
+    defensively, and why it cannot be paid ("" when it can): a number on the sheet needs its
+    price as a whole number, the amount taken off."""
+    allowed = modifiers.get("heroic_other") if isinstance(modifiers, dict) else None
+    if not isinstance(allowed, dict):
+        return None, ""
+    name, price = allowed.get("name"), allowed.get("price")
+    if not (isinstance(name, str) and isinstance(price, str) and name and price):
+        return None, ""
+    resource = sheet_resource(name)
+    if not resource:
+        return HeroicOther(name, price), ""
+    amount = int(price) if price.isascii() and price.isdigit() else 0
+    if not 1 <= amount <= OTHER_PRICE_MAX:
+        return None, _(
+            "%(name)s is a number on the sheet: give its price as a whole number from 1 to "
+            "%(max)s (e.g. 2), the amount heroic effort then takes off the sheet."
+        ) % {"name": name, "max": OTHER_PRICE_MAX}
+    return HeroicOther(name, price, resource, amount), ""
 
 
 def target_fields(character, campaign) -> list[dict[str, Any]]:

@@ -70,6 +70,9 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
     form = CaerbannogChoices.read(choices, data, pending, gm["difficulty"])
     form.in_force = in_force.active(character)
     panel = Panel(system="caerbannog", template=TEMPLATE, errors=form.messages)
+    _other, wrong = gm_call.heroic_other((pending or {}).get("modifiers"))
+    if wrong:  # refused at the GM's card (the card's panel is built on the change)
+        panel.errors.setdefault("", []).append(wrong)
     found = _states(form, pending)
     panel.context = _context(form, data, gm, pending) | {
         "conditions": conditions.panel_rows(found, form.raw("use") or [], form.raw("attempt") or [])
