@@ -17,6 +17,7 @@ from rolls.models import Roll, Turn
 from rolls.pending import actions as pending
 from rolls.systems.caerbannog import panel as caerbannog_panel
 from rolls.turns import fight as turns
+from rolls.turns import order
 from tests.web.live import panel_url
 
 pytestmark = pytest.mark.django_db
@@ -172,6 +173,58 @@ def test_a_reaction_the_turn_overtook_after_its_panel_was_shown_is_refused(fight
         )  # fmt: skip
     assert not Roll.objects.exists()
     assert rozmach(morgana) == 6
+
+
+# --- The turn order every system has (rolls.turns.order) ----------------------------------------
+
+
+@pytest.fixture
+def ordered(make_table, client, player):
+    """Morgana and Julio as in ``fight``, and a Goblin, in the scene's turn order: Morgana 15,
+    the Goblin 12, Julio 8; no turn started on a party card."""
+    table = make_table(
+        "caerbannog",
+        settings={"caerbannog": {"reaction_costs": REACTIONS}},
+        characters=[("Morgana", copy.deepcopy(SHEET)), ("Julio", copy.deepcopy(SHEET))],
+        npcs=[("Goblin", [])],
+        session="first",
+    )
+    morgana, julio = table.characters
+    order.set_order(table.session, {morgana: 15, table.npcs[0]: 12, julio: 8})
+    client.force_login(player)
+    return table
+
+
+def test_in_the_turn_orders_own_turn_a_reaction_is_refused(client, ordered):
+    morgana, _julio = ordered.characters
+    assert order.next_turn(ordered.session)[1].character == morgana
+    response = react(client, morgana)
+    assert response.status_code == 409
+    assert OWN_TURN in text(response)
+    assert rozmach(morgana) == 6
+
+
+def test_in_the_turn_order_a_reaction_is_once_per_round(client, ordered, dice):
+    morgana, _julio = ordered.characters
+    order.next_turn(ordered.session)  # Morgana's
+    order.next_turn(ordered.session)  # the Goblin's: an opponent's turn
+    assert react(client, morgana, dice).status_code == 200
+    order.next_turn(ordered.session)  # Julio's, still round 1
+    response = react(client, morgana, dice)
+    assert response.status_code == 409
+    assert AGAIN in text(response)
+    assert rozmach(morgana) == 4
+
+
+def test_the_turn_orders_next_round_allows_a_reaction_again(client, ordered, dice):
+    morgana, _julio = ordered.characters
+    order.next_turn(ordered.session)
+    order.next_turn(ordered.session)
+    react(client, morgana, dice)
+    order.next_round(ordered.session)  # round 2 starts with Morgana
+    order.next_turn(ordered.session)  # the Goblin's
+    assert react(client, morgana, dice).status_code == 200
+    assert rozmach(morgana) == 2
 
 
 # --- Outside combat ----------------------------------------------------------------------------
