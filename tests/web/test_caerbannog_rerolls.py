@@ -176,6 +176,28 @@ def test_the_rozmach_the_replaced_dice_gained_cannot_pay(client, table, player, 
     assert rozmach(hero) == 2
 
 
+def test_the_rozmach_a_roll_gained_pays_its_boost_but_not_a_re_roll_after_it(
+    client, table, player, dice
+):
+    """RULES.md 4.5: what acts on the result (the boost) may spend it, what changes the roll
+    itself (a re-roll's cost) may not."""
+    hero = table.hero
+    hero.data["resources"]["rozmach"] = 0
+    hero.save()
+    client.force_login(player)
+    dice(4, 4, 1)  # Charyzma 0 (3d4) against 5: -1, two 4s gain 2 Rozmach
+    roll(client, hero, skill="Charyzma", difficulty="5")
+    boosted = follow(client, hero, Roll.objects.get(), "boost")
+    assert boosted.status_code == 200
+    assert answer(Roll.objects.get(kind="boost"))["result"] == 2
+    assert rozmach(hero) == 1
+    response = follow(client, hero, Roll.objects.get(kind="boost"), "reroll",
+                      ability="Szczęściarz", cost="1")  # fmt: skip
+    assert response.status_code == 409
+    assert "costs 1 Rozmach and 0 is there to pay with" in response.content.decode()
+    assert rozmach(hero) == 1
+
+
 def test_chained_re_rolls_pay_their_costs_in_turn(client, group_like, dice):
     hero, first = group_like
     dice(3)
