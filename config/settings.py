@@ -69,7 +69,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.redirects.HtmxLoginMiddleware",
-    "rolls.limits.RollRateMiddleware",
+    "rolls.limits.RateMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -88,6 +88,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
             ],
+            # Members' text among the app's words (|isolated): in every template, no {% load %}.
+            "builtins": ["config.member_text"],
         },
     },
 ]
@@ -135,6 +137,10 @@ PRESENCE_AWAY_SECONDS = env_int("PRESENCE_AWAY_SECONDS", 600, minimum=1, maximum
 # far above a table's pace (a roll every few seconds a player, a reconnect's few hundred
 # entries), far below a script's (141 rolls a second were logged by one).
 RATE_WINDOW_SECONDS = env_int("RATE_WINDOW_SECONDS", 10, minimum=1, maximum=3600)
+# Requests that write (every POST of a member): a dozen a second is no person's pace.
+POST_RATE_LIMIT = env_int("POST_RATE_LIMIT", 120, minimum=1, maximum=10_000_000)
+# Log entries (a roll, a note, a line of chat), counted entry by entry: a GM's turn order for
+# twenty NPCs and the party is one request of some 26.
 ROLL_RATE_LIMIT = env_int("ROLL_RATE_LIMIT", 50, minimum=1, maximum=10_000_000)
 # Lines of chat (rolls/chat): a fast typist's pace at a table, never a script's.
 CHAT_RATE_LIMIT = env_int("CHAT_RATE_LIMIT", 20, minimum=1, maximum=10_000_000)

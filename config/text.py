@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 from django import forms
@@ -33,6 +34,22 @@ def text_problem(value: Any) -> str | None:
     if isinstance(value, str) and UNSAFE.search(value):
         return str(MESSAGE)
     return None
+
+
+def shown_back(value: Any) -> Any:
+    """Text as typed, shown back to its writer (a refused form's field, a refusal quoting it)
+    without the characters the rule refuses: a NUL or an escape sequence echoed into a page
+    garbles what surrounds it, and the message beside the field already says it was there."""
+    return UNSAFE.sub("", value) if isinstance(value, str) else value
+
+
+def named_character(char: str) -> str:
+    """One character as a refusal may quote it: itself, or its code point (``U+0000``) when it
+    cannot be shown (a control character, a lone surrogate) or would not be seen (a space or a
+    direction mark: Unicode's separators and format characters)."""
+    if UNSAFE.fullmatch(char) or unicodedata.category(char)[0] in "CZ":
+        return f"U+{ord(char):04X}"
+    return char
 
 
 def has_unsafe_text(value: Any, depth: int = 0) -> bool:
@@ -70,6 +87,11 @@ class TextField(forms.CharField):
         self.validators = [
             v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)
         ]
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        """What the field shows of a refused form: the text as typed, but for what the rule
+        refuses (the message says so)."""
+        return shown_back(super().bound_data(data, initial))
 
     def to_python(self, value: Any) -> Any:
         # Refuse before stripping: a NUL at the end must not vanish with the spaces around it.

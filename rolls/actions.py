@@ -19,6 +19,7 @@ from campaigns.actions import ActionRefused
 from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import GameSession
 from campaigns.systems import get_system
+from rolls import limits
 from rolls.engine import EngineError, fair, note
 from rolls.engine.core import RandomSource
 from rolls.log import reading
@@ -153,6 +154,9 @@ def _record(spec: RollSpec, rng: RandomSource | None) -> tuple[Roll, bool]:
     session, system, engine, character, npc = (
         spec.session, spec.system, spec.engine, spec.character, spec.npc
     )  # fmt: skip
+    # Every entry a request writes spends its user's budget here, where every entry is written,
+    # so a view that writes many (a turn order's dice) spends as many (rolls.limits).
+    limits.charge_entry()
     seq, seed, campaign_id = _next_seq(session.pk)
     module = engine or get_system(system).engine
     nonce, server_nonce = _nonce(spec.nonce)

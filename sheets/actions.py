@@ -246,9 +246,30 @@ def set_numbers(character: Character, numbers: Mapping[tuple[str, ...], int]) ->
 # The GM's NPC trait lists. ``traits`` is always the checked list of {"name", "dice"}.
 
 
+#: NPCs one campaign may hold: each is a field of the turn order and a card of the GM's tools
+#: (one account quick-entered 300 to roll all their dice at once: issue 37); a long campaign's
+#: cast and its battles fit many times over.
+NPCS_PER_CAMPAIGN = 200
+
+
+def _room_for_npcs(campaign: Campaign, count: int) -> None:
+    """Refuses ``count`` more NPCs past ``NPCS_PER_CAMPAIGN``, saying how many still fit."""
+    have = NPC.objects.filter(campaign=campaign).count()
+    if have + count > NPCS_PER_CAMPAIGN:
+        raise SheetRefused(
+            _(
+                "A campaign holds at most %(most)s NPCs and this one has %(have)s, so %(left)s "
+                "more fit; delete some first, or add fewer."
+            )
+            % {"most": NPCS_PER_CAMPAIGN, "have": have, "left": max(0, NPCS_PER_CAMPAIGN - have)}
+        )
+
+
 @transaction.atomic
 def create_npcs(campaign: Campaign, parsed: list) -> list[NPC]:
-    """NPCs from quick entry (``ParsedNPC`` items), all or none."""
+    """NPCs from quick entry (``ParsedNPC`` items), all or none (``SheetRefused`` past the
+    campaign's room for NPCs)."""
+    _room_for_npcs(campaign, len(parsed))
     return NPC.objects.bulk_create(
         NPC(campaign=campaign, name=npc.name, traits=npc.as_traits()) for npc in parsed
     )
@@ -263,6 +284,7 @@ def create_npc(
     revealed: bool,
     stats: dict | None = None,
 ) -> NPC:
+    _room_for_npcs(campaign, 1)
     return NPC.objects.create(
         campaign=campaign,
         name=name,

@@ -74,7 +74,11 @@ def npc_quick_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     form = QuickNPCForm(request.POST)
     if not form.is_valid():
         return _board(request, campaign, form)
-    created = actions.create_npcs(campaign, form.cleaned_data["text"])
+    try:
+        created = actions.create_npcs(campaign, form.cleaned_data["text"])
+    except actions.SheetRefused as refusal:
+        form.add_error("text", str(refusal))
+        return _board(request, campaign, form)
     names = ", ".join(npc.name for npc in created)
     status = ngettext("Added %(names)s.", "Added %(count)s NPCs: %(names)s.", len(created)) % {
         "count": len(created),
@@ -126,6 +130,10 @@ def _npc_form_page(
         formset = trait_formset(traits=npc.traits)
     else:
         form, formset = NPCForm(), trait_formset()
+    return _form_page(request, campaign, npc, form, formset, stats)
+
+
+def _form_page(request, campaign, npc, form, formset, stats) -> HttpResponse:
     context = {
         "campaign": campaign,
         "npc": npc,
@@ -145,9 +153,13 @@ def npc_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if isinstance(result, HttpResponse):
         return result
     form, formset, stats = result
-    npc = actions.create_npc(
-        campaign, traits=formset.traits(), stats=stats.stats(), **form.cleaned_data
-    )
+    try:
+        npc = actions.create_npc(
+            campaign, traits=formset.traits(), stats=stats.stats(), **form.cleaned_data
+        )
+    except actions.SheetRefused as refusal:
+        form.add_error(None, str(refusal))
+        return _form_page(request, campaign, None, form, formset, stats)
     messages.success(request, _("Added %(name)s.") % {"name": npc.name})
     return redirect(_list_url(campaign, npc))
 

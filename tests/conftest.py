@@ -159,6 +159,7 @@ def _rolls_as_fast_as_a_test_needs(settings):
     # The suite rolls and replays far faster than any table (a loop of rolls as one user);
     # tests/web/test_hostile_rates.py holds the server's own limits (rolls/limits.py).
     settings.ROLL_RATE_LIMIT = settings.REPLAY_ENTRY_LIMIT = settings.CHAT_RATE_LIMIT = 10**9
+    settings.POST_RATE_LIMIT = 10**9
 
 
 @pytest.fixture(autouse=True)

@@ -37,11 +37,13 @@ def _box(request: HttpRequest, campaign: Campaign, form: SayForm, *, status=200,
 def say_line(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Say a line at the table. A repeated key answers with the line it made, never a second."""
     campaign = member_campaign(request, campaign_id)
-    form = SayForm(request.POST, campaign=campaign, user=request.user)
     if not limits.spend("chat", request.user.pk, 1, settings.CHAT_RATE_LIMIT):
-        form.add_error(None, _("You are writing faster than any table reads; nothing was sent. "
-                               "Wait a few seconds and send it again."))  # fmt: skip
-        return _box(request, campaign, form, status=429)
+        # Refused before the box is built (its choices read the table): in the page's refusal
+        # region, so the box keeps the line as typed.
+        message = _("You are writing faster than any table reads; nothing was sent. Wait a "
+                    "few seconds and send it again.")  # fmt: skip
+        return limits.refused(request, message)
+    form = SayForm(request.POST, campaign=campaign, user=request.user)
     if not form.is_valid():
         return _box(request, campaign, form, status=422)
     key = form.cleaned_data.get("key")

@@ -104,13 +104,16 @@ def _handle(kind: str, write: Write) -> Answer:
     if not request.user.is_authenticated:
         return Answer(401, "")  # the page's login ended: the page reloads to its login
     with translation.override(write.language):
-        # What RollRateMiddleware does for HTTP, from the same budget.
-        if match.url_name in limits.ROLL_VIEWS and not limits.spend(
-            "rolls", request.user.pk, 1, settings.ROLL_RATE_LIMIT
-        ):
-            return _answer(limits.too_fast(request))
+        # What RateMiddleware does for HTTP, from the same budgets.
+        if not limits.spend("posts", request.user.pk, 1, settings.POST_RATE_LIMIT):
+            return _answer(limits.too_many_requests(request))
+        if refused := limits.refusal_before_view(request, match.url_name):
+            return _answer(refused)
         try:
-            return _answer(match.func(request, *match.args, **match.kwargs))
+            with limits.entries_charged_to(request.user.pk):
+                return _answer(match.func(request, *match.args, **match.kwargs))
+        except limits.TooFast:
+            return _answer(limits.too_fast(request))
         except Http404:
             return Answer(404, "")
 

@@ -12,6 +12,8 @@ from django.utils.translation import gettext as _
 
 from campaigns.stored_text import as_read
 from config import csv_cells
+from config.member_text import isolated_text
+from rolls.chat.actions import CHAT
 from rolls.engine.dice import QUICK_KIND
 from rolls.labels import outcome_word
 from rolls.models import Visibility
@@ -28,11 +30,13 @@ def _sources_text(entry: dict[str, Any]) -> str:
     return "; ".join(source_line(source) for source in entry["sources"])
 
 
-def _outcome(entry: dict[str, Any]) -> str:
+def _outcome(entry: dict[str, Any], total: str = "= {}") -> str:
+    """What came of the entry; an expression's total as ``total`` says (a sum in Markdown, the
+    bare number in a spreadsheet's cell)."""
     if entry.get("note"):  # a condition added or cleared, options chosen: its label says it
         return ""
     if entry["kind"] == QUICK_KIND:  # an expression has a total, not an outcome
-        return f"= {entry['result'].get('total')}"
+        return total.format(entry["result"].get("total"))
     if entry["kind"] == "table":  # a GM's table: the total, the row and its text
         answer = entry["result"]
         return f"{answer.get('total')} → {answer.get('range')}: {as_read(answer.get('text'))}"
@@ -65,7 +69,7 @@ def _redacted(entry: dict[str, Any]) -> str:
 
 
 def _who(entry: dict[str, Any]) -> str:
-    return entry["character_name"] or entry["actor_name"]
+    return isolated_text(entry["character_name"] or entry["actor_name"])
 
 
 def fair_header(session) -> dict[str, Any]:
@@ -110,8 +114,8 @@ def as_csv(entries: list[dict[str, Any]]) -> str:
         writer.writerow(
             [
                 entry["seq"], entry["created_at"], entry["visibility"], entry["kind"], _who(entry),
-                entry["actor_name"], render(entry["label"]), _dice_text(entry), _outcome(entry),
-                _sources_text(entry), _struck(entry),
+                isolated_text(entry["actor_name"]), isolated_text(render(entry["label"])),
+                _dice_text(entry), _outcome(entry, "{}"), _sources_text(entry), _struck(entry),
             ]
         )  # fmt: skip
     return out.getvalue()
@@ -124,17 +128,21 @@ def _time(entry: dict[str, Any]) -> str:
 
 
 def _roller(entry: dict[str, Any]) -> str:
-    """Who rolled: the character with the player who rolled it, or the roller alone."""
+    """Who rolled: the character with the player who rolled it, or the roller alone; a note or
+    a line of chat is "by" its member, as the log says."""
+    character, user = isolated_text(entry["character_name"]), isolated_text(entry["actor_name"])
     if entry["character_name"] and entry["character_name"] != entry["actor_name"]:
-        return _("%(character)s (rolled by %(user)s)") % {
-            "character": entry["character_name"],
-            "user": entry["actor_name"],
-        }
-    return entry["actor_name"]
+        if entry.get("note"):
+            return _("%(character)s (by %(user)s)") % {"character": character, "user": user}
+        return _("%(character)s (rolled by %(user)s)") % {"character": character, "user": user}
+    return user
 
 
 def _marker(entry: dict[str, Any]) -> str:
-    """Who may see the entry, unless the whole table may: the GM's copy keeps secrets marked."""
+    """Who may see the entry, unless the whole table may: the GM's copy keeps secrets marked. A
+    line of chat says whom it is for in its own words ("to the GM: ..."), as the log does."""
+    if entry["kind"] == CHAT:
+        return ""
     if entry["visibility"] == Visibility.SECRET:
         return " *[" + _("secret: the roller and the GM") + "]*"
     if entry["visibility"] == Visibility.HIDDEN:
@@ -150,9 +158,9 @@ def _struck(entry: dict[str, Any]) -> str:
     if not struck:
         return ""
     return _("struck by %(name)s (#%(seq)s): %(reason)s") % {
-        "name": struck["by"],
+        "name": isolated_text(struck["by"]),
         "seq": struck["seq"],
-        "reason": struck["reason"],
+        "reason": isolated_text(struck["reason"]),
     }
 
 
@@ -181,7 +189,7 @@ def as_markdown(session, entries: list[dict[str, Any]]) -> str:
         outcome = _outcome(entry)
         line = f"{head} {_roller(entry)}{_marker(entry)}"
         if entry["label"]:
-            line += f" — {render(entry['label'])}"
+            line += f" — {isolated_text(render(entry['label']))}"
         # An opposed test's entry has neither an outcome word nor dice: its label says who won.
         said = [f"**{outcome}**"] if outcome else []
         said += [f"({_dice_text(entry)})"] if entry["dice"] else []

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST
 from campaigns.access import member_campaign
 from campaigns.models import Campaign, GameSession
 from config.redirects import safe_next
+from config.text import named_character, shown_back
 from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.engine import dice
 from rolls.fields import Text
@@ -78,6 +79,8 @@ def refusal_words(error: dice.ExpressionError) -> str:
     if message is None:
         return str(error)
     data = dict(error.data)
+    if "char" in data:
+        data["char"] = named_character(data["char"])
     if "expected" in data:
         data["expected"] = EXPECTED.get(data["expected"], data["expected"])
     return str(message) % data
@@ -132,7 +135,7 @@ def read_form(post, is_gm: bool) -> QuickForm:
     sent = QuickPost(post)
     sent.is_valid()
     raw = sent.cleaned_data["again"] or sent.cleaned_data["expression"]
-    form = QuickForm(expression=raw[: dice.MAX_LENGTH * 2])
+    form = QuickForm(expression=shown_back(raw[: dice.MAX_LENGTH * 2]))
     form.visibility = sent.cleaned_data["visibility"]
     if form.visibility not in dict(visibilities(is_gm)):
         form.errors.append(_("Choose who may see this roll."))

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from campaigns.access import gm_campaign, member_campaign
 from campaigns.models import Campaign, GameSession
 from config.text import TextField
+from rolls import limits
 from rolls.actions import ActionRefused
 from rolls.cues import UNKNOWN
 from rolls.engine import dice
@@ -27,6 +28,9 @@ from rolls.turns import fight, order
 from sheets.models import NPC, Character
 
 BOX = "rolls/turns/_box.html"
+#: Combatants one request may roll for: each is an entry of the log, and a battle's twenty NPCs
+#: and the party fit (one account rolled 300 a request, flooding every table: issue 37).
+ROLLED_AT_ONCE = 40
 
 
 class NumberOrDice(TextField):
@@ -69,6 +73,19 @@ class OrderForm(forms.Form):
                 name = f"{prefix}-{who.pk}"
                 self.combatants[name] = who
                 self.fields[name] = NumberOrDice(label=who.name, required=False, max_length=40)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        rolled = sum(isinstance(value, dice.Params) for value in cleaned.values())
+        if rolled > ROLLED_AT_ONCE:
+            raise forms.ValidationError(
+                _(
+                    "Dice can be rolled for at most %(most)s combatants at once (%(asked)s were "
+                    "given dice); type the others' numbers."
+                )
+                % {"most": ROLLED_AT_ONCE, "asked": rolled}
+            )
+        return cleaned
 
     def _given(self, kind) -> dict:
         return {
@@ -165,11 +182,13 @@ def set_order(request: HttpRequest, campaign_id: int) -> HttpResponse:
     session = GameSession.objects.open_of(campaign.pk)
     form = _form(campaign, request.POST)
     if not form.is_valid():
-        refusal = _("Not set: see the marked numbers.")
+        refusal = next(iter(form.non_field_errors()), _("Not set: see the marked numbers."))
         return _answer(request, campaign, session, status=422, refusal=refusal, form=form)
     if form.dice() and form.cleaned_data["key"] is None:
         refusal = _("This request is malformed; reload the page and try again.")
         return _answer(request, campaign, session, status=400, refusal=refusal, form=form)
+    if len(form.dice()) > limits.entries_left(request.user.pk):
+        return limits.too_fast(request)  # refused before the first die, rather than rolled back
     try:
         places = _set(campaign, request.user, form)
     except ActionRefused as refusal:

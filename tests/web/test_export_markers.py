@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+import uuid
 from datetime import UTC, datetime
 
 import pytest
@@ -123,3 +124,40 @@ def test_a_character_renamed_later_keeps_its_name_in_the_export(client, table, p
     Character.objects.filter(pk=hero.pk).update(name="Inna")
     client.force_login(player)
     assert "Brunhilda (rolled by player)" in export(client, campaign, session, "md")
+
+
+def say(client, table, text, **fields):
+    url = reverse("say_line", args=[table.campaign.pk])
+    data = {"text": text, "to": "all", "key": str(uuid.uuid4()), **fields}
+    assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+
+
+def test_a_line_of_chat_in_markdown_is_by_its_member_as_in_the_log(client, table, player):
+    campaign, hero, session = table.campaign, table.hero, table.session
+    client.force_login(player)
+    say(client, table, "Witajcie!", speaker=f"c{hero.pk}")
+    [line] = lines(export(client, campaign, session, "md"))
+    assert "Brunhilda (by player) — " in line
+    assert "rolled by" not in line
+
+
+def test_a_line_to_the_gm_in_markdown_says_so_in_its_own_words_only(client, table, gm, player):
+    campaign, session = table.campaign, table.session
+    client.force_login(player)
+    say(client, table, "Psst", to="gm")
+    client.force_login(gm)
+    [line] = lines(export(client, campaign, session, "md"))
+    assert "to the GM: Psst" in line
+    assert "*[" not in line  # not "secret: the roller and the GM"
+
+
+def test_a_quick_rolls_total_is_a_number_in_the_csv(client, table, player):
+    campaign, session = table.campaign, table.session
+    client.force_login(player)
+    client.post(
+        reverse("quick_roll", args=[campaign.pk]),
+        {"expression": "2d6", "key": str(uuid.uuid4())},
+        HTTP_HX_REQUEST="true",
+    )
+    [row] = list(csv.DictReader(io.StringIO(export(client, campaign, session, "csv"))))
+    assert row["outcome"] == str(Roll.objects.get().result["answer"]["total"])

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rolls.demo import seed_demo
+from rolls.models import Roll
 from tests.web.hostile import Crawl, Form, encode
 
 pytestmark = pytest.mark.django_db
@@ -144,7 +145,10 @@ def crawl(django_db_setup, django_db_blocker):
     # hold the rolls of tests run just before on this worker. Refused rolls left the magic and
     # experience dice's forms out of the crawl (a local full run failed so).
     limits = override_settings(
-        ROLL_RATE_LIMIT=10**9, REPLAY_ENTRY_LIMIT=10**9, CHAT_RATE_LIMIT=10**9
+        ROLL_RATE_LIMIT=10**9,
+        REPLAY_ENTRY_LIMIT=10**9,
+        CHAT_RATE_LIMIT=10**9,
+        POST_RATE_LIMIT=10**9,
     )
     limits.enable()
     with django_db_blocker.unblock():
@@ -184,6 +188,11 @@ def _url_names(patterns) -> set[str]:
 def _probe(crawl: Crawl, form: Form, fields: list[tuple[str, str]]) -> int:
     """Post ``fields`` as ``form``'s user and roll back whatever it changed; the status, or
     500 when the view raised (``_crashes`` keeps where, for the failure's message)."""
+    return _answer(crawl, form, fields).status
+
+
+def _answer(crawl: Crawl, form: Form, fields: list[tuple[str, str]]) -> _Undo:
+    """``_probe``'s post, with what it answered and how many log entries it wrote."""
     client = crawl.clients[form.user]
     if form.user in _logged_out:
         from django.contrib.auth import get_user_model
@@ -192,15 +201,16 @@ def _probe(crawl: Crawl, form: Form, fields: list[tuple[str, str]]) -> int:
         _logged_out.discard(form.user)
     if form.url_name in LOGS_OUT and form.user != "anon":
         _logged_out.add(form.user)
+    entries = Roll.objects.count()
     try:
         with transaction.atomic():
             response = _post(client, form, fields)
-            raise _Undo(response.status_code)
+            raise _Undo(response.status_code, response.content, Roll.objects.count() - entries)
     except _Undo as undone:
-        return undone.status
+        return undone
     except Exception as error:  # the test client re-raises what a server would answer 500 to
         _crashes.append(_where(error))
-        return 500
+        return _Undo(500, b"", 0)
 
 
 #: Probes after which their user must log in again: the session is in the cache, which the
@@ -210,10 +220,11 @@ _logged_out: set[str] = set()
 
 
 class _Undo(Exception):
-    """Leaves the probe's savepoint, rolling back what the request changed."""
+    """Leaves the probe's savepoint, rolling back what the request changed; what it answered
+    and how many log entries it had written."""
 
-    def __init__(self, status: int) -> None:
-        self.status = status
+    def __init__(self, status: int, content: bytes, entries: int) -> None:
+        self.status, self.content, self.entries = status, content, entries
 
 
 def _post(client: Client, form: Form, fields: list[tuple[str, str]]):
@@ -267,6 +278,60 @@ def test_the_crawl_finds_the_forms_of_every_part_of_the_table(crawl):
     assert len(crawl.forms) > 100
 
 
+def _writers(crawl: Crawl) -> list[tuple[Form, list[tuple[str, str]]]]:
+    """Each kind of crawled form whose POST writes log entries, with the fields that make it
+    write: as the browser sends it, else with a blank field given dice ("1d6": a turn order's
+    combatant, a chat line, quick dice)."""
+    found, seen = [], set()
+    for form in crawl.forms:
+        if form.user == "anon" or form.signature() in seen:
+            continue
+        seen.add(form.signature())
+        blanks = [name for name, value in form.fields if value == ""]
+        for fields in (form.fields, *(_with(form, {name: "1d6"}) for name in blanks)):
+            if _answer(crawl, form, fields).entries:
+                found.append((form, fields))
+                break
+    return found
+
+
+def test_every_form_that_writes_log_entries_is_refused_once_its_users_budget_is_spent(crawl):
+    """Every entry spends its user's budget where it is written (rolls.actions.record_roll), so
+    a form that writes entries, crawled or yet to come, is refused with nothing written once the
+    budget is spent; the crawl finds each such form by what its POST writes, not by a list."""
+    writers = _writers(crawl)
+    assert {form.url_name for form, _fields in writers} >= {
+        "quick_roll", "test_roll", "npc_roll", "turn_order", "say_line", "random_table_roll",
+    }  # fmt: skip
+    with override_settings(ROLL_RATE_LIMIT=0):
+        refused = [_answer(crawl, form, fields) for form, fields in writers]
+    unlimited = [
+        (form.user, form.url, answer.status, answer.entries)
+        for (form, _fields), answer in zip(writers, refused, strict=True)
+        if answer.status != 429 or answer.entries
+    ]
+    assert not unlimited, unlimited
+
+
+def test_every_log_entry_is_written_by_the_one_action_that_spends_the_budget():
+    """``record_roll`` charges each entry to its request's user: no other code creates one."""
+    from pathlib import Path
+
+    from django.conf import settings as django_settings
+
+    root = Path(django_settings.BASE_DIR)
+    writes = re.compile(r"(?<!class )\bRoll(\.objects\.(create|bulk_create|get_or_create)|\()")
+    elsewhere = [
+        str(path.relative_to(root))
+        for app in ("campaigns", "sheets", "rolls", "config")
+        for path in (root / app).rglob("*.py")
+        if "migrations" not in path.parts
+        and path != root / "rolls" / "actions.py"
+        and writes.search(path.read_text(encoding="utf-8"))
+    ]
+    assert not elsewhere
+
+
 #: The sweeps below are cut into this many tests, each every SHARDS-th field, so that the
 #: workers of a parallel run share them (one sweep took a worker 100 s); together they probe
 #: every field, as one sweep did.
@@ -275,10 +340,11 @@ SHARDS = 4
 
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_each_field_of_each_form_takes_hostile_text_without_a_500(crawl, shard):
-    """Each field of each kind of form gets a NUL in text that is no number either ("1.5"),
-    and 100 KB. (A lone surrogate or deep JSON in a form field arrives as replacement
-    characters or plain text; they are drawn by the random test and fed to the import.)"""
-    failures = _sweep(crawl, ("1.5\x00", "x" * 100_000), shard)
+    """Each field of each kind of form gets a NUL and an escape sequence in text that is no
+    number either ("1.5"), and 100 KB. (A lone surrogate or deep JSON in a form field arrives as
+    replacement characters or plain text; they are drawn by the random test and fed to the
+    import.)"""
+    failures = _sweep(crawl, ("1.5\x00\x1b[31m", "x" * 100_000), shard)
     assert not failures, "\n".join(map(str, failures))
 
 
@@ -303,14 +369,22 @@ def _fields(crawl: Crawl) -> list[tuple[int, str]]:
     return fields
 
 
+#: A control character a page must never show back (tab and line breaks are text).
+CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]")
+
+
 def _sweep(crawl: Crawl, values: tuple[str, ...], shard: int) -> list[tuple]:
-    """Every value into every field of the shard."""
+    """Every value into every field of the shard: no 500, and no control character it held
+    shown back (a NUL echoed in a refusal or a field's value garbles the page around it)."""
     failures = []
     for index, name in _fields(crawl)[shard::SHARDS]:
         form = crawl.forms[index]
         for value in values:
-            if _probe(crawl, form, _with(form, {name: value})) >= 500:
+            answer = _answer(crawl, form, _with(form, {name: value}))
+            if answer.status >= 500:
                 failures.append((form.user, form.url, name, value[:8], _crashes[-1]))
+            elif echoed := CONTROL.search(answer.content):
+                failures.append((form.user, form.url, name, value[:8], f"shows {echoed[0]!r}"))
     return failures
 
 

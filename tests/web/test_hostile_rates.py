@@ -7,6 +7,7 @@ The counts live in the cache every worker shares (Redis in the scale-out).
 
 from __future__ import annotations
 
+import html
 import os
 import time
 import types
@@ -193,3 +194,175 @@ async def test_a_replay_with_nothing_to_send_costs_nothing(table, player):
     await socket.send_json_to({"type": "since", "session": table.session.pk, "seq": 3})
     assert (await socket.receive_json_from(timeout=3))["type"] == "synced"
     await socket.disconnect()
+
+
+# What one request may write, and every POST's budget (issue 37) -----------------------------
+
+
+def battle(make_table, npcs: int, characters: int = 2):
+    """A table with ``characters`` and ``npcs`` and an order form giving every one of them dice."""
+    table = make_table(
+        characters=[(f"Hero {i}", {}) for i in range(characters)],
+        npcs=[(f"Goblin {i}", []) for i in range(npcs)],
+    )
+    given = {f"character-{c.pk}": "1d20" for c in table.characters}
+    given |= {f"npc-{npc.pk}": "1d20" for npc in table.npcs}
+    return table, given | {"key": str(uuid.uuid4())}
+
+
+def order(client, table, data):
+    client.force_login(table.gm)
+    return client.post(reverse("turn_order", args=[table.campaign.pk]), data, **HX)
+
+
+def test_a_gm_rolls_initiative_for_twenty_npcs_and_the_party_in_one_click(
+    client, make_table, budgets
+):
+    budgets.ROLL_RATE_LIMIT = 50  # the server's own
+    table, data = battle(make_table, npcs=20)
+    assert order(client, table, data).status_code == 200
+    assert Roll.objects.filter(session=table.session).count() == 22
+
+
+def test_a_turn_orders_dice_spend_the_budget_entry_by_entry(client, make_table):
+    table, data = battle(make_table, npcs=1)  # three dice: the budget's three entries
+    assert order(client, table, data).status_code == 200
+    assert quick(client, table.campaign).status_code == 429
+    assert Roll.objects.count() == 3
+
+
+def test_a_turn_order_with_more_dice_than_the_budget_holds_rolls_none_of_them(client, make_table):
+    table, data = battle(make_table, npcs=2)  # four dice, three left
+    response = order(client, table, data)
+    assert response.status_code == 429
+    assert "You are rolling faster than any table needs" in response.content.decode()
+    assert not Roll.objects.exists()
+
+
+def test_no_more_than_forty_combatants_are_given_dice_at_once(client, make_table, budgets):
+    budgets.ROLL_RATE_LIMIT = 1000
+    table, data = battle(make_table, npcs=39)
+    response = order(client, table, data)
+    assert response.status_code == 422
+    assert "at most 40 combatants at once (41 were given dice)" in html.unescape(
+        response.content.decode()
+    )
+    assert not Roll.objects.exists()
+
+
+def test_an_entry_written_past_the_budget_takes_its_whole_request_back(client, make_table):
+    """A log entry spends the budget where it is written, whatever view writes it: a line of
+    chat past it is refused and nothing of it stays."""
+    table = make_table(characters=())
+    client.force_login(table.players[0])
+    for _ in range(3):
+        quick(client, table.campaign)
+    url = reverse("say_line", args=[table.campaign.pk])
+    response = client.post(url, {"text": "hej", "to": "all", "key": str(uuid.uuid4())}, **HX)
+    assert response.status_code == 429
+    assert Roll.objects.count() == 3
+
+
+def test_the_budget_is_spent_by_the_user_whose_request_writes_not_by_a_direct_call(table, player):
+    """Outside a request (the demo's seed, a management command) nothing is charged."""
+    for _ in range(5):
+        roll(table.session, player)
+    assert limits.spent("rolls", player.pk) == 0
+
+
+def test_a_campaign_holds_at_most_two_hundred_npcs(client, make_table, monkeypatch):
+    from sheets import actions as sheet_actions
+
+    monkeypatch.setattr(sheet_actions, "NPCS_PER_CAMPAIGN", 3)
+    table = make_table(characters=(), npcs=[("Goblin", [])])
+    client.force_login(table.gm)
+    url = reverse("npc_quick_create", args=[table.campaign.pk])
+    response = client.post(url, {"text": "Orc: big\nOgre: bigger\nTroll: biggest"}, **HX)
+    assert "A campaign holds at most 3 NPCs and this one has 1, so 2 more fit" in (
+        html.unescape(response.content.decode())
+    )
+    assert table.campaign.npcs.count() == 1
+    client.post(url, {"text": "Orc: big\nOgre: bigger"}, **HX)
+    assert table.campaign.npcs.count() == 3
+
+
+def test_the_server_holds_two_hundred_npcs_a_campaign_and_forty_dice_an_order():
+    from rolls.turns.views import ROLLED_AT_ONCE
+    from sheets.actions import NPCS_PER_CAMPAIGN
+
+    assert (NPCS_PER_CAMPAIGN, ROLLED_AT_ONCE) == (200, 40)
+
+
+def test_the_full_npc_form_refuses_one_npc_too_many_keeping_what_was_typed(
+    client, make_table, monkeypatch
+):
+    from sheets import actions as sheet_actions
+
+    monkeypatch.setattr(sheet_actions, "NPCS_PER_CAMPAIGN", 1)
+    table = make_table(characters=(), npcs=[("Goblin", [])])
+    client.force_login(table.gm)
+    data = {"name": "Ogr", "notes": "", "traits-TOTAL_FORMS": "1", "traits-INITIAL_FORMS": "0",
+            "traits-0-name": "wielki", "traits-0-dice": "3"}  # fmt: skip
+    response = client.post(reverse("npc_create", args=[table.campaign.pk]), data)
+    assert "A campaign holds at most 1 NPCs" in html.unescape(response.content.decode())
+    assert 'value="Ogr"' in response.content.decode()
+    assert table.campaign.npcs.count() == 1
+
+
+@pytest.fixture
+def post_budget(budgets):
+    budgets.POST_RATE_LIMIT = 3
+    budgets.ROLL_RATE_LIMIT = 1000
+    return budgets
+
+
+def test_every_post_of_a_member_spends_the_request_budget(client, table, player, post_budget):
+    client.force_login(player)
+    url = reverse("say_line", args=[table.campaign.pk])
+    answers = [
+        client.post(url, {"text": "hej", "to": "all", "key": str(uuid.uuid4())}, **HX).status_code
+        for _ in range(4)
+    ]
+    assert answers == [200, 200, 200, 429]
+    assert Roll.objects.count() == 3
+
+
+def test_a_post_past_the_budget_says_why_and_writes_nothing(client, table, player, post_budget):
+    client.force_login(player)
+    for _ in range(3):
+        quick(client, table.campaign)
+    response = quick(client, table.campaign)
+    assert "You are sending faster than any table needs; nothing was done." in (
+        response.content.decode()
+    )
+    assert response["HX-Retarget"] == "#request-refusal"
+    assert Roll.objects.count() == 3
+
+
+def test_a_post_past_the_budget_is_refused_before_its_body_is_read(table, player, post_budget):
+    """Before CSRF's check, which reads the body: a forged or 60 KB post costs no more."""
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+    url = reverse("say_line", args=[table.campaign.pk])
+    answers = [client.post(url, {"text": "x" * 60_000}).status_code for _ in range(4)]
+    assert answers == [403, 403, 403, 429]
+
+
+def test_reading_pages_spends_nothing_of_the_request_budget(client, table, player, post_budget):
+    client.force_login(player)
+    for _ in range(5):
+        client.get(reverse("session_log", args=[table.campaign.pk]))
+    assert quick(client, table.campaign).status_code == 200
+
+
+def test_a_visitors_posts_are_not_counted_against_anyone(client, table, player, post_budget):
+    for _ in range(5):
+        client.post(reverse("login"), {"username": "player", "password": "wrong"})
+    client.force_login(player)
+    assert quick(client, table.campaign).status_code == 200
+
+
+def test_the_server_allows_a_hundred_and_twenty_posts_per_ten_seconds():
+    assert config_settings.POST_RATE_LIMIT == 120
