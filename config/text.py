@@ -36,13 +36,6 @@ def text_problem(value: Any) -> str | None:
     return None
 
 
-def shown_back(value: Any) -> Any:
-    """Text as typed, shown back to its writer (a refused form's field, a refusal quoting it)
-    without the characters the rule refuses: a NUL or an escape sequence echoed into a page
-    garbles what surrounds it, and the message beside the field already says it was there."""
-    return UNSAFE.sub("", value) if isinstance(value, str) else value
-
-
 def named_character(char: str) -> str:
     """One character as a refusal may quote it: itself, or its code point (``U+0000``) when it
     cannot be shown (a control character, a lone surrogate) or would not be seen (a space or a
@@ -88,16 +81,36 @@ class TextField(forms.CharField):
             v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)
         ]
 
-    def bound_data(self, data: Any, initial: Any) -> Any:
-        """What the field shows of a refused form: the text as typed, but for what the rule
-        refuses (the message says so)."""
-        return shown_back(super().bound_data(data, initial))
-
     def to_python(self, value: Any) -> Any:
         # Refuse before stripping: a NUL at the end must not vanish with the spaces around it.
         if text_problem(value):
             raise ValidationError(MESSAGE, code="unsafe_text")
         return super().to_python(value)
+
+
+#: What ``UNSAFE`` refuses, as it would stand in a page's UTF-8 (a lone surrogate cannot).
+_UNSAFE_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]")
+
+
+class UnsafeTextNotShownMiddleware:
+    """No page shows back a character the rule refuses. A refused form shows what was typed
+    (its fields, a refusal quoting it), and a NUL or an escape sequence echoed into a page
+    garbles what surrounds it; the message beside the field already says it was there. Every
+    form, its number fields and hand-written inputs included, is covered here at once: no page
+    of the app has such a character of its own, nor can stored text (the rule refused it)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (
+            not response.streaming
+            and response.get("Content-Type", "").startswith("text/html")
+            and _UNSAFE_BYTES.search(response.content)
+        ):
+            response.content = _UNSAFE_BYTES.sub(b"", response.content)
+        return response
 
 
 #: The deepest nesting a JSON file a person sends is read to (an exported sheet is four deep).

@@ -8,8 +8,6 @@ from typing import Any
 
 from django import forms
 
-from config.text import shown_back
-
 
 class WholeNumber(forms.Field):
     """A whole number, posted or given. Text that is no whole number is kept as text, so the
@@ -51,9 +49,6 @@ class Text(forms.Field):
 
     def to_python(self, value: Any) -> str | None:
         return None if value is None else str(value)
-
-    def bound_data(self, data: Any, initial: Any) -> Any:
-        return shown_back(super().bound_data(data, initial))
 
     def validate(self, value: Any) -> None:
         """The form checks the text (``clean_<name>``), if it checks it at all."""

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from campaigns.access import member_campaign
 from campaigns.models import Campaign, GameSession
 from config.redirects import safe_next
-from config.text import named_character, shown_back
+from config.text import named_character
 from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.engine import dice
 from rolls.fields import Text
@@ -135,7 +135,7 @@ def read_form(post, is_gm: bool) -> QuickForm:
     sent = QuickPost(post)
     sent.is_valid()
     raw = sent.cleaned_data["again"] or sent.cleaned_data["expression"]
-    form = QuickForm(expression=shown_back(raw[: dice.MAX_LENGTH * 2]))
+    form = QuickForm(expression=raw[: dice.MAX_LENGTH * 2])
     form.visibility = sent.cleaned_data["visibility"]
     if form.visibility not in dict(visibilities(is_gm)):
         form.errors.append(_("Choose who may see this roll."))
