@@ -249,8 +249,30 @@ PdRozmachRows = _table_formset(PdRozmachRowForm, PdRozmachFormSet)
 ReactionCostRows = _table_formset(ReactionCostRowForm, ReactionCostFormSet)
 
 
+class NpcRozmachForm(forms.Form):
+    """Whether the GM's NPCs share one Rozmach pool (RULES.md 4.12, "NPCs and Rozmach")."""
+
+    npc_rozmach = forms.BooleanField(
+        label=_("All my NPCs share one pool of Rozmach (momentum)"),
+        required=False,
+        help_text=_(
+            "Off (the default): NPCs have no Rozmach (momentum); their dice gain none, they "
+            "neither boost nor react. On: one pool for all of them, shown on your dashboard, "
+            "gained from their dice and spent on boosts and reactions, at most 10, emptied "
+            "when a scene starts."
+        ),
+    )
+
+
+#: Where Caerbannog keeps the pool the GM's NPCs share, beside its settings
+#: (rolls.systems.caerbannog.npc_rozmach.POOL): the settings page empties it when the setting
+#: changes, so a pool switched on starts at 0.
+NPC_ROZMACH_POOL = "npc_rozmach_pool"
+
+
 class CaerbannogSettings:
-    """The two tables the seed refers to but does not print (RULES.md), as one settings form."""
+    """The two tables the seed refers to but does not print (RULES.md), and whether the GM's NPCs
+    share one Rozmach pool, as one settings form."""
 
     def __init__(self, data=None, *, settings: dict[str, Any]) -> None:
         self.pd_rozmach = PdRozmachRows(
@@ -261,15 +283,26 @@ class CaerbannogSettings:
             prefix="reaction",
             initial=[dict(row) for row in settings.get("reaction_costs", [])],
         )
+        self.shared_before = settings.get("npc_rozmach") is True
+        self.npc_rozmach = NpcRozmachForm(data, initial={"npc_rozmach": self.shared_before})
 
     def is_valid(self) -> bool:
-        # Both, so that each table shows its own errors.
+        # Each, so that each part shows its own errors.
         pd_ok = self.pd_rozmach.is_valid()
         reactions_ok = self.reaction_costs.is_valid()
-        return pd_ok and reactions_ok
+        npcs_ok = self.npc_rozmach.is_valid()
+        return pd_ok and reactions_ok and npcs_ok
 
     def system_values(self) -> dict[str, Any]:
-        return {"pd_rozmach": self.pd_rozmach.rows(), "reaction_costs": self.reaction_costs.rows()}
+        shared = self.npc_rozmach.cleaned_data["npc_rozmach"]
+        values = {
+            "pd_rozmach": self.pd_rozmach.rows(),
+            "reaction_costs": self.reaction_costs.rows(),
+            "npc_rozmach": shared,
+        }
+        if shared != self.shared_before:
+            values[NPC_ROZMACH_POOL] = 0
+        return values
 
 
 @dataclass(frozen=True)

@@ -166,6 +166,10 @@ class System(Protocol):
     def vitals(self, data: Mapping[str, Any]) -> list[tuple[str, Any]]:
         """(label, value) pairs of a character's card on the GM's dashboard."""
 
+    def entry_facts(self, roll: Any) -> tuple[str, ...]:
+        """The facts ``roll``'s log entry shows: ``facts``, less any the rules give that roll
+        none of (Caerbannog: an NPC without Rozmach gains none)."""
+
     #: What the system adds to the table's features beyond this core: ``Part``s, one of each
     #: type (docs/adding-a-system.md lists them).
     parts: Sequence[Any]
@@ -278,6 +282,9 @@ class BaseSystem:
 
     def vitals(self, data):
         return list(SheetView(data).attributes)
+
+    def entry_facts(self, roll):
+        return self.facts
 
 
 _REGISTRY: dict[str, System] = {}

@@ -287,7 +287,7 @@ def npc_roll_box(request: HttpRequest, campaign_id: int, pk: int) -> HttpRespons
     npc = get_object_or_404(NPC, pk=pk, campaign=campaign)
     context = {"campaign": campaign, "session": open_session(campaign), "npc": npc}
     if request.GET:
-        form = npc_rolls.read_form(campaign.system, request.GET, npc)
+        form = npc_rolls.read_form(campaign.system, request.GET, npc, campaign=campaign)
         context["npc_roll"] = {"npc_id": npc.pk, "form": form}
     return render(request, "rolls/dashboard/_npc_roll.html", context)
 
@@ -297,7 +297,7 @@ def npc_roll_box(request: HttpRequest, campaign_id: int, pk: int) -> HttpRespons
 def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     npc = get_object_or_404(NPC, pk=pk, campaign=campaign)
-    form = npc_rolls.read_form(campaign.system, request.POST, npc)
+    form = npc_rolls.read_form(campaign.system, request.POST, npc, campaign=campaign)
     state: dict[str, Any] = {"npc_id": npc.pk, "form": form}
     key = sent_key(request)
     status = 200

@@ -59,6 +59,7 @@ DASHBOARD = (
     _part("gm-readings", "rolls/dashboard/_gm_readings.html", _plain(dashboard.gm_readings_context), "entry session"),
     _part("roll-options", "rolls/_roll_options.html", _plain(condition_views.options_context), "entry session"),
     _part("roll-results", "rolls/dashboard/_gm_box.html", _plain(dashboard.gm_box_context), "entry session"),  # the system's box
+    _part("npc-box", "rolls/dashboard/_npc_box.html", _plain(dashboard.npc_box_context), "entry session scene"),  # the system's NPCs' box
     _part("party", "rolls/dashboard/_party.html", _plain(dashboard.party_context), "entry sheet session scene turn"),
     _part("turn-order", "rolls/turns/_box.html", _plain(turn_views.box_context), "sheet session scene turn"),
     _part("random-tables", "rolls/tables/_box.html", _plain(dashboard.tables_context), "entry session"),

@@ -55,6 +55,13 @@ def _typed_as_they_are(values: Mapping[str, int]) -> tuple[dict[str, Any], list[
     return dict(values), []
 
 
+#: ``at_roll(campaign, npc, values, params, sources) -> (params, sources, on_result)``.
+AtRoll = Callable[
+    [Campaign, NPC | None, Mapping[str, Any], dict[str, Any], list[dict]],
+    tuple[dict[str, Any], list[dict], Callable[[Any, Roll], None] | None],
+]
+
+
 @dataclass(frozen=True)
 class NpcTests:
     """A system's part (``campaigns.systems.Part``): the GM's form for an NPC's own test and
@@ -68,11 +75,24 @@ class NpcTests:
     params: Callable[[Mapping[str, int]], tuple[dict[str, Any], list[dict]]] = _typed_as_they_are
     #: ``for_npc(npc) -> NpcTests | None``: the form of this NPC's stats, None for the plain one.
     for_npc: Callable[[NPC | None], NpcTests | None] | None = None
+    #: ``campaign_fields(campaign) -> fields``: numbers the campaign's settings add to the form
+    #: (Caerbannog: a reaction paid from the NPCs' shared Rozmach), after the others.
+    campaign_fields: Callable[[Campaign], tuple[Field, ...]] | None = None
+    #: What the rules make of an NPC's roll as it is made (``AtRoll``): the params and sources
+    #: it is rolled with, and ``on_result(result, roll)`` run in the roll's transaction, under
+    #: the session's lock (Caerbannog: the NPCs' Rozmach, or the words that they have none).
+    #: It raises ActionRefused for what the rules refuse; None: rolled as typed.
+    at_roll: AtRoll | None = None
 
     def of(self, npc: NPC | None) -> NpcTests:
         """The form for ``npc``: its own where it carries stats, else this one."""
         own = self.for_npc(npc) if self.for_npc is not None and npc is not None else None
         return own or self
+
+    def fields_for(self, npc: NPC | None, campaign: Campaign | None) -> tuple[Field, ...]:
+        """The form's numbers for ``npc``, with those ``campaign``'s settings add."""
+        extra = self.campaign_fields(campaign) if self.campaign_fields and campaign else ()
+        return tuple(self.of(npc).fields) + tuple(extra)
 
 
 #: A system without the part: a form of no numbers, its values the params as they are.
@@ -97,6 +117,8 @@ class NPCRollForm:
     system: str
     values: dict[str, Any]
     npc: NPC | None = None
+    #: The campaign whose settings add fields (``NpcTests.campaign_fields``), None for none.
+    campaign: Campaign | None = None
     what: str = ""
     visibility: str = Visibility.HIDDEN
     errors: dict[str, list[str]] = field(default_factory=dict)
@@ -113,7 +135,7 @@ class NPCRollForm:
                 "value": self.values.get(spec.name, spec.default),
                 "errors": self.errors.get(spec.name, []),
             }
-            for spec in npc_tests(get_system(self.system), self.npc).fields
+            for spec in _fields(self.system, self.npc, self.campaign)
         ]
 
     @property
@@ -121,10 +143,18 @@ class NPCRollForm:
         return self.params is not None and not self.errors
 
 
-def blank_form(system: str, npc: NPC | None = None) -> NPCRollForm:
+def _fields(system: str, npc: NPC | None, campaign: Campaign | None) -> tuple[Field, ...]:
+    return (get_system(system).part(NpcTests) or NO_NPC_TESTS).fields_for(npc, campaign)
+
+
+def blank_form(
+    system: str, npc: NPC | None = None, campaign: Campaign | None = None
+) -> NPCRollForm:
     """The form before the GM types anything, with the odds of its defaults."""
-    fields = npc_tests(get_system(system), npc).fields
-    form = NPCRollForm(system=system, values={f.name: f.default for f in fields}, npc=npc)
+    fields = _fields(system, npc, campaign)
+    form = NPCRollForm(
+        system=system, values={f.name: f.default for f in fields}, npc=npc, campaign=campaign
+    )
     _ready(form)
     return form
 
@@ -186,16 +216,20 @@ class NPCTestPost(forms.Form):
         return visibility
 
 
-def read_form(system: str, post, npc: NPC | None = None, prefix: str = "") -> NPCRollForm:
+def read_form(
+    system: str, post, npc: NPC | None = None, prefix: str = "", campaign: Campaign | None = None
+) -> NPCRollForm:
     """Read the posted form (its fields under ``prefix``, a Django form's: ``npc`` reads
-    ``npc-what``): every number within its bounds, then the engine's params."""
-    specs = tuple(npc_tests(get_system(system), npc).fields)
+    ``npc-what``): every number within its bounds, then the engine's params. ``campaign``: the
+    one whose settings add fields to it (``NpcTests.campaign_fields``)."""
+    specs = _fields(system, npc, campaign)
     posted = NPCTestPost(post, specs, prefix=prefix)
     valid = posted.is_valid()
     form = NPCRollForm(
         system=system,
         values={spec.name: posted.typed(spec.name) for spec in specs},
         npc=npc,
+        campaign=campaign,
         what=" ".join((posted.typed("what") or "").split()),
         visibility=posted.cleaned_data.get("visibility", posted.typed("visibility")),
         errors={name: list(messages) for name, messages in posted.errors.items()},
@@ -227,6 +261,17 @@ def npc_label(npc: NPC, what: str) -> dict[str, Any]:
     return joined([npc.name, what or words("test")], ": ")
 
 
+def at_roll(
+    campaign: Campaign, npc: NPC | None, values: Mapping[str, Any], params, sources
+) -> tuple[dict[str, Any], list[dict], Callable[[Any, Roll], None] | None]:
+    """An NPC's roll as the system's rules make it (``NpcTests.at_roll``): its params, sources
+    and what runs on its result; as typed where the rules add nothing."""
+    tests = get_system(campaign.system).part(NpcTests)
+    if tests is None or tests.at_roll is None:
+        return params, sources, None
+    return tests.at_roll(campaign, npc, values, params, sources)
+
+
 def roll_npc_test(
     *, campaign: Campaign, npc: NPC, gm, form: NPCRollForm, key: uuid.UUID,
     nonce: str | None = None,
@@ -237,17 +282,22 @@ def roll_npc_test(
     session = GameSession.objects.open_of(campaign.pk)
     if session is None:
         raise ActionRefused(_("No game session is running; start one to roll."))
+    existing = Roll.objects.filter(session=session, idempotency_key=key).first()
+    if existing is not None:  # sent again: the roll it made, whatever the rules say now
+        return existing, False
+    params, sources, on_result = at_roll(campaign, npc, form.values, form.params, form.sources)
     return record_roll(
         RollSpec(
             session=session,
             actor=gm,
             system=campaign.system,
-            params=form.params,
+            params=params,
             key=key,
             label=npc_label(npc, form.what),
-            sources=form.sources,
+            sources=sources,
             npc=npc,
             visibility=form.visibility,
             nonce=nonce,
+            on_result=on_result,
         )
     )

@@ -117,8 +117,9 @@ def roll_npc_side(request: HttpRequest, campaign_id: int, opposed_id: int) -> Ht
     key = sent.key_or_none() or uuid.uuid4()
     try:
         opposed_actions.roll_npc_side(
-            opposed_id=opposed.pk, gm=request.user, key=key, nonce=sent.sent_nonce() or ""
-        )
+            opposed_id=opposed.pk, gm=request.user, key=key, nonce=sent.sent_nonce() or "",
+            shape=npc_rolls.at_roll,
+        )  # fmt: skip
     except ActionRefused as refusal:
         return _back(request, campaign, str(refusal))
     return _back(request, campaign)

@@ -33,6 +33,17 @@ class GmBox:
 
 
 @dataclass(frozen=True)
+class NpcBox:
+    """What the rules keep for the GM's NPCs together, shown in the dashboard's "NPCs at hand"
+    (Caerbannog: the Rozmach pool they may share, and the boost after the latest NPC's roll):
+    its ``template``, which starts with ``id="npc-box"``, and ``context(campaign, session)``."""
+
+    key: ClassVar[str] = "npc_box"
+    template: str
+    context: Callable[[Any, Any], dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class CardTools:
     """The GM's tools on a party card: ``tools(character, campaign)``, a dict the card's
     template reads (FastTest's night's rest, Caerbannog's Rozmach at the start of a turn),

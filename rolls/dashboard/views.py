@@ -21,7 +21,7 @@ from rolls.conditions import in_force as conditions_in_force
 from rolls.conditions import views as condition_views
 from rolls.conditions.forms import ConditionForm
 from rolls.dashboard import awards, gm_readings
-from rolls.dashboard.parts import GmBox, after_roll_items
+from rolls.dashboard.parts import GmBox, NpcBox, after_roll_items
 from rolls.dashboard.party import vitals
 from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.live.presence import log_context
@@ -211,6 +211,14 @@ def gm_box_context(campaign, session) -> dict[str, Any]:
     return {"gm_box_template": box.template, **box.context(campaign, session)}
 
 
+def npc_box_context(campaign, session) -> dict[str, Any]:
+    """The system's box of the GM's NPCs together (its ``NpcBox``), in "NPCs at hand"."""
+    box = get_system(campaign.system).part(NpcBox)
+    if box is None:
+        return {"npc_box_template": ""}
+    return {"npc_box_template": box.template, **box.context(campaign, session)}
+
+
 def awards_context(campaign, **forms) -> dict[str, Any]:
     """The awards box: its two forms (the posted ones when they came back with errors)."""
     characters = list(Character.objects.filter(campaign=campaign).only("pk", "name"))
@@ -237,6 +245,7 @@ def _dashboard_context(request, campaign, **forms) -> dict[str, Any]:
         **gm_readings_context(campaign, session),
         **condition_views.options_context(campaign, session),
         **gm_box_context(campaign, session),
+        **npc_box_context(campaign, session),
         **awards_context(campaign, **forms),
         **tables_context(campaign, session),
         **strike_box_context(campaign, session),

@@ -82,7 +82,7 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
     # The numbers of the engine's answer the entry shows beside the dice (System.facts).
     facts = [
         (key, answer[key])
-        for key in get_system(roll.system).facts
+        for key in get_system(roll.system).entry_facts(roll)
         if key in answer and not (key in SILENT_WHEN_ZERO and answer[key] == 0)
     ]
     note = roll.kind in NOTE_KINDS  # a condition added or cleared, options chosen: no dice

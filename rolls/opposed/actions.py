@@ -283,8 +283,13 @@ def side_shaped(sender, pending: PendingTest, **kwargs):
 
 
 @transaction.atomic
-def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = None) -> Roll:
-    """The GM rolls the NPC's side with its own numbers, in the open like the players' sides."""
+def roll_npc_side(
+    *, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = None, shape=None
+) -> Roll:
+    """The GM rolls the NPC's side with its own numbers, in the open like the players' sides.
+    ``shape(campaign, npc, values, params, sources) -> (params, sources, on_result)``: what the
+    rules make of an NPC's roll as it is made, as for any NPC's (the dashboard's
+    ``npc_rolls.at_roll``: Caerbannog's NPCs' Rozmach, or the words that they have none)."""
     opposed = (
         OpposedTest.objects.select_for_update(of=("self",))
         .select_related("session__campaign", "initiator")
@@ -296,18 +301,24 @@ def roll_npc_side(*, opposed_id: int, gm, key: uuid.UUID, nonce: str | None = No
         raise ActionRefused(_("This opposed test has no NPC side."))
     # The NPC opponent's roll waits for the initiator's final result (RULES.md 4.10).
     sealed = () if npc_side(opposed) == "b" and _seals(opposed) else None
+    params, sources, on_result = opposed.npc_params, opposed.npc_sources, None
+    if shape is not None:
+        params, sources, on_result = shape(
+            opposed.session.campaign, opposed.npc, {}, params, sources
+        )
     roll, _created = record_roll(
         RollSpec(
             session=opposed.session,
             actor=gm,
             system=opposed.session.campaign.system,
-            params=opposed.npc_params,
+            params=params,
             key=key,
             label=words("opposed_npc_side", name=opposed.npc_name),
-            sources=opposed.npc_sources,
+            sources=sources,
             npc=opposed.npc,
             nonce=nonce,
             sealed_for=sealed,
+            on_result=on_result,
         )
     )
     opposed.npc_roll = roll

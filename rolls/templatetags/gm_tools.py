@@ -33,7 +33,8 @@ def npc_roll_form(context, npc) -> dict[str, Any]:
     state = context.get("npc_roll")
     if isinstance(state, dict) and state.get("npc_id") == npc.pk:
         return state
-    return {"npc_id": npc.pk, "form": npc_rolls.blank_form(context["campaign"].system, npc)}
+    campaign = context["campaign"]
+    return {"npc_id": npc.pk, "form": npc_rolls.blank_form(campaign.system, npc, campaign)}
 
 
 @register.simple_tag

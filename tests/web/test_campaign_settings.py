@@ -212,7 +212,11 @@ def test_both_caerbannog_tables_start_empty(client, caerbannog, gm):
     html = client.get(url(caerbannog)).content.decode()
     assert "Rozmach from PD" in html
     assert "Reaction costs" in html
-    assert system_settings(caerbannog) == {"pd_rozmach": [], "reaction_costs": []}
+    assert system_settings(caerbannog) == {
+        "pd_rozmach": [],
+        "reaction_costs": [],
+        "npc_rozmach": False,  # RULES.md 4.12: NPCs have no Rozmach unless the GM says so
+    }
 
 
 def test_pd_thresholds_are_saved_in_ascending_order(client, caerbannog, gm):

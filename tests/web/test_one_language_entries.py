@@ -282,6 +282,23 @@ def play_caerbannog(table, seats, monkeypatch):
     declared = {"declare": "1", "resource": "determinacja", "key": str(uuid.uuid4())}
     opposed(seats, table, {"skill": "Atletyka"}, {"skill": "Dociekliwość"}, monkeypatch,
             settle=declared)  # fmt: skip
+    # The GM's NPC: no Rozmach by default; then the pool all NPCs share, a reaction paid from
+    # it and a boost.
+    goblin = table.npcs[0]
+
+    def npc_roll(*faces, **form):
+        deal(monkeypatch, *faces)
+        npc = {"level": "2", "difficulty": "3", "ease": "0", "visibility": "public"}
+        post(gm, "npc_roll", campaign.pk, goblin.pk,
+             data={**npc, **form, "key": str(uuid.uuid4())}, **HX)  # fmt: skip
+
+    npc_roll(8, 2, 1)
+    campaign.settings["caerbannog"]["npc_rozmach"] = True
+    campaign.save()
+    npc_roll(8, 8, 1)
+    npc_roll(5, 2, 1, reaction="1")
+    post(gm, "caerbannog_npc_boost", campaign.pk, latest("test", npc=goblin).pk,
+         data={"bonus": "2", "key": str(uuid.uuid4())}, **HX)  # fmt: skip
 
 
 def play_twod6(table, seats, monkeypatch):
@@ -380,7 +397,9 @@ def caerbannog_table(make_table):
         "caerbannog",
         name="Caerbannog",
         session="first",
+        settings={"caerbannog": {"reaction_costs": [{"reaction": "Unik", "cost": 1}]}},
         characters=[("Julio", sheet), ("Morgana", copy.deepcopy(sheet))],
+        npcs=[("Goblin", [])],
     )
 
 

@@ -5,8 +5,11 @@ character's own turn, at most once per round, and at its cost from the GM's tabl
 Decisions (the rules leave them open):
 
 - In combat means a turn was started, or a round called, in the current scene
-  (``rolls.turns.fight``: the GM's "Turn starts" and "New round" on the dashboard). Outside
-  combat no turn limits a reaction: it is paid at its cost, as before.
+  (``rolls.turns.fight``: the GM's "Turn starts" and "New round" on the dashboard, or the
+  scene's turn order's "Next turn" and "Next round"). Outside combat no turn limits a
+  reaction: it is paid at its cost, as before.
+- The GM's NPCs react under the same limits when they share a Rozmach pool (``npc_rozmach``):
+  each NPC outside its own turn of the order, once per round.
 - A reaction is a test made with one (its log entry names it, ``rozmach.sources``); what
   follows that test (a boost, a re-roll) is the same reaction, not another. The character's
   entries after the round's first mark are that round's.
@@ -25,22 +28,24 @@ from rolls.actions import ActionRefused
 from rolls.models import Roll
 from rolls.systems.caerbannog import rozmach
 from rolls.turns.fight import Fight, current
+from sheets.models import NPC
 
 
 def refusal(character, fight: Fight | None, *, made=None) -> str:
-    """Why ``character`` may not react now, in the rule's words; "" when it may. ``made``: the
-    entry being rolled, which is not an earlier reaction."""
+    """Why ``character`` (or one of the GM's NPCs) may not react now, in the rule's words; ""
+    when it may. ``made``: the entry being rolled, which is not an earlier reaction."""
     if fight is None:
         return ""
-    if fight.is_turn_of(character):
+    npc = isinstance(character, NPC)
+    if fight.npc_id == character.pk if npc else fight.is_turn_of(character):
         return _(
             "Reactions only outside your own turn: it is %(name)s's turn (round %(round)s)."
         ) % {"name": character.name, "round": fight.round}
     earlier = Roll.objects.filter(
         session_id=fight.session_id,
-        character=character,
         parent__isnull=True,
         seq__gt=fight.round_after_seq,
+        **{"npc" if npc else "character": character},
     )
     if made is not None:
         earlier = earlier.exclude(pk=made.pk)

@@ -16,7 +16,7 @@ from campaigns.systems import BaseSystem, register
 from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard.awards import Experience
 from rolls.dashboard.npc_rolls import NpcTests
-from rolls.dashboard.parts import CardTools
+from rolls.dashboard.parts import CardTools, NpcBox
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed.rules import OpposedRules, Outcome
@@ -26,6 +26,7 @@ from rolls.systems.caerbannog import (
     consequences,
     follow_ups,
     gm_call,
+    npc_rozmach,
     npc_test,
     panel,
     vitals,
@@ -141,14 +142,22 @@ class Caerbannog(BaseSystem):
     rules_page = RULES_PAGE
     # RULES.md: the seed lacks these tables; the GM fills them in, empty by default.
     # pd_rozmach: [{"pd": int, "rozmach": int}], reaction_costs: [{"reaction": str, "cost": int}]
-    settings_defaults = {"pd_rozmach": [], "reaction_costs": []}
+    settings_defaults = {"pd_rozmach": [], "reaction_costs": [], npc_rozmach.SETTING: False}
     facts = ("kept", "result", "przebicia", "rozmach_gained", "rozmach", "heroic_cost")
     gm_controls = gm_call.GM_CONTROLS
     parts = (
         OPPOSED,
         # RULES.md point 9: an initiator and helpers, each boosting with their own pool.
         group_rules.RULES,
-        NpcTests(npc_test.FIELDS, npc_test.params),
+        # RULES.md 4.12 (NPCs and Rozmach): none by default, or one pool all the GM's NPCs
+        # share, the campaign's setting.
+        NpcTests(
+            npc_test.FIELDS,
+            npc_test.params,
+            campaign_fields=npc_rozmach.reaction_field,
+            at_roll=npc_rozmach.at_roll,
+        ),
+        NpcBox(npc_rozmach.TEMPLATE, npc_rozmach.box_context),
         # The GM applies a result (damage, healing, a state) from its entry (issue 15).
         consequences.BOX,
         # RULES.md 4.12: reactions only outside the character's own turn, once per round.
@@ -169,6 +178,7 @@ class Caerbannog(BaseSystem):
         Experience(
             path=("resources", "pd"),
             title=gettext_lazy("PD (experience points)"),
+            unit=gettext_lazy("PD"),
             # RULES.md: "1 PD za każde stoczone wyzwanie i walkę", to every party member.
             hint=gettext_lazy("Every party member gains 1 PD per challenge and per fight."),
             occasions={
@@ -184,6 +194,12 @@ class Caerbannog(BaseSystem):
     def vitals(self, data):
         return vitals.vitals(self.view(data))
 
+    def entry_facts(self, roll):
+        # An NPC without Rozmach gains none: its entry says so instead (npc_rozmach).
+        if npc_rozmach.hides_rozmach(roll):
+            return tuple(fact for fact in self.facts if fact not in ("rozmach_gained", "rozmach"))
+        return self.facts
+
 
 SYSTEM = register(Caerbannog())
 
@@ -192,6 +208,8 @@ def _scene_started(sender, campaign, scene, **kwargs):
     # RULES.md (Caerbannog): the Rozmach pool goes back to 0 at the end of each scene, and
     # once the GM has filled the PD table each character starts the new one with the
     # Rozmach its PD grant (nothing while the table is empty: the seed does not print it).
+    # The pool the GM's NPCs may share empties too.
+    npc_rozmach.empty(campaign)
     table = system_settings(campaign)["pd_rozmach"]
     for character in Character.objects.select_for_update().filter(campaign=campaign):
         view = sheet.view(character.data)
