@@ -58,6 +58,9 @@ class Experience:
     path: tuple[str, ...]
     #: The awards box's title ("PD" in Caerbannog).
     title: Any
+    #: What the rules call a point of it, short, as its buttons and the awards given name it
+    #: ("Give PD" in Caerbannog, whose title says what PD are).
+    unit: Any = gettext_lazy("XP")
     #: The awards box's word on how much to give, and the amount it offers first.
     hint: Any = ""
     initial: int = 1
@@ -272,6 +275,7 @@ class XPForm(forms.Form):
         #: The system's ``Experience`` (the box's title, hint, first amount and occasions).
         self.experience = rules.part(Experience) if rules is not None else None
         experience = self.experience or Experience(path=(), title="")
+        self.unit = experience.unit
         self.occasions = dict(experience.occasions)
         self.fields["amount"].help_text = experience.hint
         self.fields["amount"].initial = experience.initial
