@@ -199,6 +199,31 @@ def test_the_caerbannog_page_says_how_a_group_test_shares_its_dice_and_what_surp
         assert phrase in html
 
 
+@pytest.mark.parametrize(
+    ("headers", "phrases"),
+    [
+        (EN, ("heroic effort (heroiczny wysiłek) be paid with another fitting resource",
+              "the price is a whole number taken off the sheet",
+              "never for what acts before the roll or changes the roll itself",
+              "The GM&#x27;s NPCs have no Rozmach of their own",
+              "one pool shared by the whole group of opponents")),
+        (PL, ("MG może pozwolić opłacić heroiczny wysiłek innym pasującym zasobem",
+              "cena jest liczbą całkowitą zdejmowaną z karty",
+              "nigdy to, co działa przed rzutem albo modyfikuje sam rzut",
+              "NPC prowadzeni przez MG nie mają własnego Rozmachu",
+              "pulę wspólną dla całej grupy wrogów")),
+    ],
+)  # fmt: skip
+def test_the_caerbannog_page_says_what_heroic_effort_and_rozmach_may_be_paid_with(
+    client, headers, phrases
+):
+    """Issue 37 item 11: heroic effort with another resource, what a roll's own Rozmach may pay
+    for, and the NPCs' Rozmach (none, or the shared pool the GM switches on)."""
+    html = client.get(reverse("rules", args=["caerbannog"]), **headers).content.decode()
+    for phrase in phrases:
+        assert phrase in html
+
+
 def test_the_readme_and_docs_name_no_rules_file_a_clone_lacks():
     for name, text in _readme_and_docs().items():
         assert "RULES.md" not in text, name

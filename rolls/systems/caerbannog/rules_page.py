@@ -46,6 +46,15 @@ PAGE = RulesPage(
             "success; otherwise nothing is spent and the log says why."
         ),
         _(
+            "The GM may let heroic effort (heroiczny wysiłek) be paid with another fitting "
+            "resource, one the player proposes too: Kapitał Społeczny (social capital), a "
+            "piece of equipment lost, a serious turn of the story. The GM names it and its "
+            "price on the called test, and the log records what was paid. Where it is a "
+            "number on the sheet (Kapitał Społeczny, Żywotność, Zdrowie) the price is a "
+            "whole number taken off the sheet, and like any heroic effort it is never paid "
+            "in part: the sheet must hold all of it."
+        ),
+        _(
             "Three 1s are a critical failure: it counts as 0, and neither a boost nor a "
             "heroic effort saves it, only a re-roll."
         ),
@@ -70,6 +79,20 @@ PAGE = RulesPage(
             "2 dice and the helper 1; with two or more helpers everyone rolls one die. Each "
             "may boost with their own Rozmach and category bonus, and the Rozmach of a die "
             "goes to whoever rolled it."
+        ),
+        _(
+            "Rozmach (momentum) a roll gains joins the pool once the roll is read: it may pay "
+            "for what acts on the test's result after the roll (a boost, an ability that "
+            "asks for a certain result), never for what acts before the roll or changes the "
+            "roll itself (an ability that eases the test, a reaction, a re-roll's cost)."
+        ),
+        _(
+            "The GM's NPCs have no Rozmach of their own: their rolls gain none, and they "
+            "neither boost nor react. The seed allows one pool shared by the whole group of "
+            "opponents instead, and the GM may switch it on in the campaign's settings: all "
+            "the GM's NPCs then fill it with their dice (at most 10), the GM spends it on "
+            "their boosts and reactions as a player spends their own, and it empties at the "
+            "end of every scene."
         ),
         _(
             "The Rozmach pool empties at the end of every scene. Rozmach you must spend but "
