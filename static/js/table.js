@@ -1,6 +1,7 @@
 // The table's live connection: one websocket per page, gapless by sequence numbers.
-// The page shows the log rendered by the server; this keeps it current, reconnects with
-// backoff, and after every (re)connect asks for exactly the entries it has not got.
+// The page shows the log rendered by the server; this keeps it current, reconnects within a
+// second of the server answering, and after every (re)connect asks for exactly the entries it
+// has not got.
 // A page without the log (the campaign page) opens it for the table's events only
 // ([data-table-events]: a GM's call for a test), so every open page hears them.
 (function () {
@@ -21,7 +22,7 @@
   const SOON_MS = [500, 1000, 2000, 4000, 8000];
   let soon = 0;
   let socket = null;
-  let attempt = 0;
+  let heard = 0; // frames heard on the socket (tryNow asks whether it still hears any)
   let timer = null;
   let cutOff = false; // the page was live and lost its socket: it may have missed any event
   let loginRetried = false;
@@ -106,15 +107,18 @@
     const url = scheme + location.host + "/ws/campaigns/" + logRoot().dataset.campaign +
       "/?lang=" + encodeURIComponent(logRoot().dataset.lang || "en") +
       (document.querySelector("[data-presence]") ? "&presence=1" : "");
-    socket = new WebSocket(url);
+    const current = new WebSocket(url);
+    socket = current;
     // A refused socket opens too (the server accepts it to close it with its code), so the
     // page is live only once the server has answered: its first frame is the answer to "since".
     let answered = false;
-    socket.addEventListener("open", function () {
-      attempt = 0;
+    current.addEventListener("open", function () {
+      awaySince = null; // the server took the handshake: whatever comes next, it is not away
       sendSince();
     });
-    socket.addEventListener("message", function (event) {
+    current.addEventListener("message", function (event) {
+      if (current !== socket) return; // replaced by tryNow: the page listens to the new one
+      heard += 1;
       if (!answered) {
         answered = true;
         loginRetried = false;
@@ -137,7 +141,8 @@
       }
       else announce("table:" + message.type, message);
     });
-    socket.addEventListener("close", function (event) {
+    current.addEventListener("close", function (event) {
+      if (current !== socket) return;
       if (answered) cutOff = true;
       waiting.forEach(function (pending) { pending.lost(); });
       waiting.clear();
@@ -161,11 +166,24 @@
         return;
       }
       setState(event.code === 4429 ? "flooded" : "offline");
-      // Exponential backoff with jitter: 1 s, 2 s, 4 s ... at most 30 s.
-      const delay = Math.min(30000, 1000 * Math.pow(2, attempt)) * (0.5 + Math.random() / 2);
-      attempt += 1;
-      timer = setTimeout(connect, delay);
+      timer = setTimeout(connect, retryDelay());
     });
+  }
+
+  // Trying again. A connect refused by a server that is down costs that server nothing, so a
+  // page that lost its socket tries again within 0.5 to 1 s, and is live within about a second
+  // of the server answering: at a moment of its own within that second, so that the hundreds
+  // of pages of a restarted server arrive spread over it, not all at one instant. Only once the
+  // server has been away 20 s does the page try less often: within 1/40 to 1/20 of the time it
+  // has been away (3 to 6 s after two minutes), at most every 15 to 30 s. (bench/live_table.py's
+  // restart measure keeps the same numbers: Reconnect.)
+  const RETRY_MS = 500;
+  const LONGEST_MS = 15000;
+  let awaySince = null; // since when no server has taken the page's handshake
+  function retryDelay() {
+    if (awaySince === null) awaySince = Date.now();
+    const base = Math.min(LONGEST_MS, Math.max(RETRY_MS, (Date.now() - awaySince) / 40));
+    return base * (1 + Math.random());
   }
 
   // Rolls over this socket (data-rolls-over-socket: ROLLS_OVER_SOCKET, rolls/live/writes.py).
@@ -241,21 +259,40 @@
     first.setAttribute("tabindex", "-1");
     first.focus();
   });
-  function tryAgainSoon() {
-    if (shownState === "loggedout" || (socket && socket.readyState !== WebSocket.CLOSED)) return;
+  // Shown again, back online, or another page of this browser closed: try at once rather than
+  // at the next retry, whose timer a hidden tab's browser may have held back for minutes. A
+  // socket that looks live may have died with the network it went over (the browser learns so
+  // only when it next sends): it must answer a ping within CHECK_MS, or the page opens another.
+  const CHECK_MS = 3000;
+  function tryNow() {
+    if (shownState === "loggedout") return;
+    if (shownState === "live" && socket.readyState === WebSocket.OPEN) {
+      const asked = socket;
+      const before = heard;
+      asked.send(JSON.stringify({ type: "ping" }));
+      setTimeout(function () {
+        if (socket !== asked || heard !== before) return;
+        cutOff = true;
+        connect();
+        asked.close();
+      }, CHECK_MS);
+      return;
+    }
+    if (socket && socket.readyState !== WebSocket.CLOSED) return;
     soon = 0;
     connect();
   }
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) tryAgainSoon();
+    if (!document.hidden) tryNow();
   });
+  window.addEventListener("online", tryNow);
   // Pages of this browser tell each other when one of them closes: a page refused for too many
   // open pages takes the place at once instead of waiting a minute.
   const siblings = "BroadcastChannel" in window ? new BroadcastChannel("table-pages") : null;
   if (siblings) {
     siblings.addEventListener("message", function (event) {
       const state = window.tableSocket.state();
-      if (event.data === "closed" && (state === "crowded" || state === "full")) tryAgainSoon();
+      if (event.data === "closed" && (state === "crowded" || state === "full")) tryNow();
     });
     window.addEventListener("pagehide", function () {
       if (socket && socket.readyState === WebSocket.OPEN) siblings.postMessage("closed");

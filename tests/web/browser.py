@@ -130,6 +130,16 @@ def demo_table(tmp_path, stderr=None, **server_env: str) -> Iterator[str]:
         yield base
 
 
+@contextlib.contextmanager
+def demo_table_again(tmp_path, base: str | None = None) -> Iterator[str]:
+    """The data of ``demo_table(tmp_path)`` served by another server: at ``base`` once the first
+    has stopped (a restart, as a deploy does it), or on a port of its own beside it (another
+    worker of the same deployment, without its channel layer)."""
+    port = int(base.rsplit(":", 1)[1]) if base else None
+    with forked(tmp_path / "table.sqlite3", port=port) as again:
+        yield again
+
+
 # In every page a test opens: the htmx requests sent and not yet answered (their answer swapped
 # in). A request htmx queues behind another (hx-sync) is sent in the same task that ends the
 # one before it, so "none in flight" also means none queued.

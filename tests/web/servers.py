@@ -95,11 +95,12 @@ def uvicorn(env: dict[str, str], port: int | None = None, stderr=None) -> Iterat
 
 
 @contextlib.contextmanager
-def forked(database: Path, stderr=None) -> Iterator[str]:
+def forked(database: Path, stderr=None, port: int | None = None) -> Iterator[str]:
     """Serve the embedded default over the SQLite file ``database``, as ``uvicorn`` does, from
     a copy of this process's zygote (tests/web/zygote.py): the app imported once, not per test.
+    ``port``: a given one (a server started again where one stopped), not a free one.
     """
-    with _running(lambda port: _fork(database, port, stderr), None) as base:
+    with _running(lambda port: _fork(database, port, stderr), port) as base:
         yield base
 
 
