@@ -30,6 +30,24 @@ the one before has reached the 5 other sockets. It prints p50/p99 over the rolls
 (as a ratio to the floor's in the same run), and the first roll after the start apart (its
 slowest delivery) as a ratio to that warm p50.
 
+A restart (``--restart``, embedded unless ``--modes`` says otherwise): every page of the load
+open (``--tables`` x (``--players`` + 1), each asking who is at the table, ``presence=1``, as the
+pages do), the mode's servers are stopped as a deploy stops them (SIGTERM: uvicorn closes every
+socket with 1012); while they are down one player of each table rolls through the roll view
+(Django's test client in another process, on the same database), so that every page has an
+entry to catch up on; then they start again on the same ports and data. Each page tries again
+as static/js/table.js does (``Reconnect``; ``--reconnect backoff``: as it did before issue 37)
+and is back once live and caught up: its ``since`` answered, the missed entry among what came.
+Every user's cap is their one page (``SOCKETS_PER_USER=1``), so a place a stopped server left
+counted refuses its page. Per restart it prints how long the servers were away (from SIGTERM to
+their first answer; in brackets how long they took to stop), p50/p95/max of each page's time
+back after its server first answered (a request polled every 10 ms, or the first handshake it
+accepted if sooner), how many were back within 2 s, refused (a close with a code of its own) or
+shed (not back within ``--restart-wait`` s, 90, or closed again), caught up, the connects
+refused while the servers were down and those that failed after they answered, and the servers'
+CPU from their first answer to the last page back. ``--restarts N`` restarts N times, taking
+the rules of ``--reconnect page,backoff`` in turn.
+
 Set-up. ``migrate``, then users, campaigns (FastTest), memberships, characters and Django
 sessions are written straight through the ORM in a subprocess with the mode's DATABASE_URL
 (``bulk_create``; unusable passwords, so no password hashing), and each table's session is opened
@@ -258,6 +276,34 @@ def setup_tables(first: int, count: int, players: int, migrate: bool) -> list[di
     ]
 
 
+def roll_while_away(rolls: list[dict]) -> list[int]:
+    """One roll for each of ``rolls`` ({"campaign", "character", "cookie"}) through the roll
+    view (Django's test client) while the servers are down: the entry every page of its table
+    has to catch up on as it comes back. Returns each entry's seq."""
+    sys.path.insert(0, str(TREE))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.test import Client
+
+    seqs = []
+    for roll in rolls:
+        client = Client(HTTP_HOST="127.0.0.1")
+        client.cookies["sessionid"] = roll["cookie"]
+        answer = client.post(
+            f"/c/{roll['campaign']}/characters/{roll['character']}/test/roll/",
+            {"attribute": "BUDOWA", "skill": "WALKA", "key": str(uuid.uuid4()),
+             "visibility": "public"},
+            HTTP_HX_REQUEST="true",
+        )  # fmt: skip
+        found = ROLL_ID.search(answer.content)
+        if answer.status_code != 200 or found is None:
+            raise RuntimeError(f"a roll while the servers were down failed: {answer.status_code}")
+        seqs.append(int(found.group(2)))
+    return seqs
+
+
 def floor_tables(first: int, count: int, players: int) -> list[dict]:
     """The floor's tables: the same shape, no database (a table's session is its id)."""
     return [
@@ -370,18 +416,25 @@ def start_uvicorn(
     """uvicorn serving ``app`` of the tree (``bench/django_floor.py``'s is found in this
     benchmark's own folder, the tree's ``config`` on PYTHONPATH)."""
     port = free_port()
+    process = uvicorn_on(port, env, log_path, app)
+    wait_for_port(port, process, "/accounts/login/")
+    return process, port
+
+
+def uvicorn_on(
+    port: int, env: dict[str, str], log_path: Path, app: str = "config.asgi:application"
+) -> subprocess.Popen:
+    """uvicorn starting to serve ``app`` on ``port``; not waited for."""
     # The lifespan "auto": the tree's worker threads connect as it starts (config/warmup.py),
     # and a tree from before it had a lifespan serves all the same.
     if app != "config.asgi:application":
         env = env | {"PYTHONPATH": os.pathsep.join([str(TREE), str(ROOT / "bench")])}
-    process = start(
+    return start(
         [UVICORN, app, "--app-dir", str(TREE),
          "--host", "127.0.0.1", "--port", str(port),
          "--lifespan", "auto", "--log-level", "warning", "--no-access-log"],
         env, log_path,
     )  # fmt: skip
-    wait_for_port(port, process, "/accounts/login/")
-    return process, port
 
 
 def start_floor(log_path: Path) -> tuple[subprocess.Popen, int]:
@@ -1059,6 +1112,19 @@ class Deployment:
             self.processes.append(process)
             self.ports.append(port)
 
+    def stop(self) -> None:
+        """Stop the servers as a deploy does (SIGTERM: uvicorn closes every socket with 1012)."""
+        for process in self.processes:
+            stop_process(process)
+        self.processes = []
+
+    def start_again(self) -> None:
+        """The same servers started again on the same ports and data; not waited for."""
+        for number, port in enumerate(self.ports):
+            process = uvicorn_on(port, self.env, self.folder / f"server-{number}.log")
+            self.stack.callback(stop_process, process)
+            self.processes.append(process)
+
     @property
     def pids(self) -> list[int]:
         return [process.pid for process in self.processes]
@@ -1132,14 +1198,19 @@ def held(step: Step, limit_ms: float) -> bool:
     return step.lost == 0 and step.pct(99) <= limit_ms
 
 
-async def run_mode(mode: str, args, stack: contextlib.ExitStack) -> list[Step]:
+async def run_mode(mode: str, args, stack: contextlib.ExitStack) -> list[Step] | list[Restart]:
     deployment = Deployment(mode, args.players, stack)
     log(f"[{mode}] preparing")
     deployment.prepare()
     started = time.perf_counter()
     tables = deployment.add_tables(args.tables)
     log(f"[{mode}] {args.tables} tables written in {time.perf_counter() - started:.1f} s")
+    if args.restart:
+        # Every user's one page is at their cap: a place a stopped server left counted refuses it.
+        deployment.env["SOCKETS_PER_USER"] = "1"
     deployment.serve()
+    if args.restart:
+        return await restarts(deployment, tables, args)
     load = Load(mode, deployment.ports, args.players, args.seed)
     load.tables = tables
     try:
@@ -1194,6 +1265,321 @@ def max_tables(args) -> int:
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     by_files = (soft - 500) // (args.players + 1)  # this process holds one file per socket
     return max(args.tables, min(by_files, args.ramp_max_sockets // (args.players + 1)))
+
+
+# --- A restart (--restart) -----------------------------------------------------------------------
+
+
+class Reconnect:
+    """When one page tries again after its socket closed: static/js/table.js's rule, with its
+    numbers (change the two together).
+
+    ``page``, table.js now: after a close that is not a refusal the page tries again within
+    0.5 to 1 s while the server has been away less than 20 s, then within 1/40 to 1/20 of the
+    time it has been away, at most 15 to 30 s. ``backoff``, table.js before issue 37, kept to
+    measure the change against: 1 s doubling to 30 s, each times 0.5 to 1, from 1 s again once
+    a handshake is accepted. Both handle refusals alike: too many of the user's pages or a full
+    table (4409, 4410) tries again after 60 to 120 s (0.5, 1, 2, 4, 8 s only when the page has
+    reason to think a place is free, which a restart is not), no login (4401) once more after
+    0.5 s, not a member (4403) never; a flood (4429) is an ordinary close.
+    """
+
+    SOON = (0.5, 1, 2, 4, 8)
+
+    def __init__(self, rng: random.Random) -> None:
+        self.random = rng
+        self.away_since: float | None = None
+        self.attempt = 0
+        self.soon = len(self.SOON)
+        self.login_retried = False
+
+    def opened(self) -> None:
+        """The server accepted a handshake: it is not away."""
+        self.away_since, self.attempt = None, 0
+
+    def answered(self) -> None:
+        self.login_retried = False
+
+    def after(self, code: int | None, rule: str, now: float) -> float | None:
+        """Seconds until the next try after a close with ``code`` (None: no handshake), or None
+        when the page stops trying."""
+        if code in (4409, 4410):
+            soon = self.SOON[self.soon] if self.soon < len(self.SOON) else None
+            self.soon += 1
+            return soon or 60 * (1 + self.random.random())
+        self.soon = len(self.SOON)
+        if code == 4403 or (code == 4401 and self.login_retried):
+            return None
+        if code == 4401:
+            self.login_retried = True
+            return 0.5
+        if rule == "backoff":
+            delay = min(30, 2**self.attempt) * (0.5 + self.random.random() / 2)
+            self.attempt += 1
+            return delay
+        if self.away_since is None:
+            self.away_since = now
+        return min(15, max(0.5, (now - self.away_since) / 40)) * (1 + self.random.random())
+
+
+RULES = {"page": "static/js/table.js does", "backoff": "table.js did before issue 37"}
+
+
+@dataclasses.dataclass
+class Page:
+    """One open page of a table (a member's), and its way back over the restart measured."""
+
+    table: int
+    member: int
+    port: int
+    live: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    ws: object = None
+    seq: int = 0  # the last entry it shows
+    lost: float = math.nan  # its socket closed
+    tries: list[float] = dataclasses.field(default_factory=list)  # connects that failed since
+    refusals: list[int] = dataclasses.field(default_factory=list)  # close codes refusing it
+    back: float = math.nan  # live and caught up again: its first "synced" since
+    caught_up: bool = False  # it had the entry rolled while it was away by then
+    again: int = 0  # closed again after it was back
+
+    def forget(self) -> None:
+        self.lost, self.back, self.caught_up, self.again = math.nan, math.nan, False, 0
+        self.tries, self.refusals = [], []
+
+
+class Pages:
+    """The pages of ``--restart``: every member of every table with a page open, as a browser
+    shows it (``presence=1``), each socket opened, caught up with ``since``, and opened again
+    after a close the way static/js/table.js does it (``Reconnect``)."""
+
+    def __init__(self, tables: list[dict], ports: list[int], players: int, seed: int) -> None:
+        self.tables, self.seed = tables, seed
+        self.pages = [
+            Page(t, m, ports[m % len(ports)])
+            for t in range(len(tables))
+            for m in range(players + 1)
+        ]
+        self.tasks: list[asyncio.Task] = []
+        self.rule = "page"
+        self.measuring = False
+        self.missed: list[int] = []  # by table: the seq rolled while its pages were away
+        self.opened: dict[int, float] = {}  # port -> the first handshake accepted after the stop
+
+    async def open(self) -> None:
+        gate = asyncio.Semaphore(CONNECT_CONCURRENCY)  # the first opening only: no stampede yet
+        self.tasks = [asyncio.create_task(self._keep(page, gate)) for page in self.pages]
+        await asyncio.wait_for(self.all_live(), 300)
+
+    async def all_live(self) -> None:
+        for page in self.pages:
+            await page.live.wait()
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        for page in self.pages:
+            if page.ws is not None:
+                page.ws.transport.abort()
+
+    async def _keep(self, page: Page, gate: asyncio.Semaphore | None) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidHandshake
+
+        table = self.tables[page.table]
+        url = (f"ws://127.0.0.1:{page.port}/ws/campaigns/{table['campaign']}/"
+               "?lang=en&presence=1")  # fmt: skip
+        cookie = {"Cookie": f"sessionid={table['members'][page.member]['cookie']}"}
+        rule = Reconnect(random.Random(f"{self.seed}-{page.table}-{page.member}"))
+        while True:
+            code = None
+            try:
+                async with gate or contextlib.nullcontext():
+                    page.ws = await connect(
+                        url, origin=f"http://127.0.0.1:{page.port}", additional_headers=cookie,
+                        proxy=None, ping_interval=None, open_timeout=60, close_timeout=2,
+                    )  # fmt: skip
+            except (OSError, TimeoutError, InvalidHandshake):  # refused, or a failed handshake
+                if self.measuring:
+                    page.tries.append(time.perf_counter())
+            else:
+                gate = None
+                rule.opened()
+                if self.measuring:
+                    self.opened.setdefault(page.port, time.perf_counter())
+                code = await self._read(page, table, rule)
+            delay = rule.after(code, self.rule, time.perf_counter())
+            if delay is None:
+                return
+            await asyncio.sleep(delay)
+
+    async def _read(self, page: Page, table: dict, rule: Reconnect) -> int:
+        """Catch up, then hear the table until the socket closes; its close code."""
+        ws = page.ws
+        since = {"type": "since", "session": table["session"]}
+        with contextlib.suppress(Exception):  # closed, however: the code says how
+            await ws.send(json.dumps(since | {"seq": page.seq}))
+            async for raw in ws:
+                message = json.loads(raw)
+                kind = message.get("type")
+                if kind == "entry" and message["session"] == table["session"]:
+                    page.seq = max(page.seq, message["seq"])
+                elif kind == "synced" and message.get("more"):
+                    await ws.send(json.dumps(since | {"seq": page.seq}))
+                elif kind == "synced":
+                    rule.answered()
+                    if self.measuring and math.isnan(page.back):
+                        page.back = time.perf_counter()
+                        page.caught_up = page.seq >= self.missed[page.table]
+                    page.live.set()
+        page.live.clear()
+        if self.measuring and math.isnan(page.lost):
+            page.lost = time.perf_counter()
+        elif self.measuring and not math.isnan(page.back):
+            page.again += 1
+        code = ws.close_code or 1006
+        if code >= 4000:
+            page.refusals.append(code)
+        return code
+
+
+@dataclasses.dataclass
+class Restart:
+    """One restart of a mode's servers with its pages open, and how the pages came back."""
+
+    mode: str
+    rule: str
+    sockets: int
+    load_average: float  # the machine's (1 min) as the restart began
+    stop_s: float = math.nan  # SIGTERM to the servers' exit, every socket closed
+    away_s: float = math.nan  # SIGTERM to the servers' first answer
+    back_ms: list[float] = dataclasses.field(default_factory=list)  # after its server answered
+    not_back: int = 0
+    refused: int = 0
+    again: int = 0
+    caught_up: int = 0
+    tries_down: int = 0  # connects refused while the servers were down
+    tries_up: int = 0  # connects that failed after they answered
+    server_cpu_s: float = math.nan  # from the first answer to every page back
+    client_cpu: float = math.nan  # % of a core, the same window
+    machine_cpu: float = math.nan  # % of both cores, the same window
+    background_cpu: float = math.nan  # % of both cores, 2 s before the restart
+    server_errors: list[str] = dataclasses.field(default_factory=list)
+
+    def pct(self, q: float) -> float:
+        """The q-th percentile in ms; a page that never came back counts as infinite."""
+        count = len(self.back_ms) + self.not_back
+        rank = min(count, max(1, math.ceil(q / 100 * count)))
+        return sorted(self.back_ms)[rank - 1] if rank <= len(self.back_ms) else math.inf
+
+
+def roll_while_servers_are_down(env: dict[str, str], tables: list[dict]) -> list[int]:
+    rolls = [
+        {"campaign": t["campaign"], "character": t["members"][1]["character"],
+         "cookie": t["members"][1]["cookie"]}
+        for t in tables
+    ]  # fmt: skip
+    done = subprocess.run(
+        [PYTHON, __file__, "--tree", str(TREE), "--roll-while-away"],
+        input=json.dumps(rolls), cwd=TREE, capture_output=True, text=True, timeout=600,
+        env={k: v for k, v in env.items() if k != "REDIS_URL"},  # nobody listens: no layer
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"the rolls while away failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout)
+
+
+async def first_answer(port: int, process: subprocess.Popen) -> float:
+    """The moment the server starting on ``port`` first answers a page (polled every 10 ms)."""
+    request = b"GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server on port {port} exited with {process.returncode}")
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.01)
+            continue
+        try:
+            writer.write(request)
+            status = await asyncio.wait_for(reader.readline(), 30)
+        except (OSError, TimeoutError):
+            status = b""
+        finally:
+            writer.close()
+        if status.startswith(b"HTTP/1.1 200"):
+            return time.perf_counter()
+        await asyncio.sleep(0.01)
+
+
+async def measure_restart(pages: Pages, deployment: Deployment, rule: str, args) -> Restart:
+    """Stop the servers with every page open, roll once at each table while they are down,
+    start them again on the same ports and data, and time each page's way back."""
+    step = Restart(deployment.mode, rule, len(pages.pages), os.getloadavg()[0])
+    before = machine_ticks()
+    await asyncio.sleep(2)  # what else keeps this machine busy
+    after = machine_ticks()
+    step.background_cpu = 100 * (after[0] - before[0]) / max(1, after[1] - before[1])
+    for page in pages.pages:
+        page.forget()
+    pages.rule, pages.opened, pages.measuring = rule, {}, True
+    stopping = time.perf_counter()
+    await asyncio.to_thread(deployment.stop)
+    step.stop_s = time.perf_counter() - stopping
+    env = deployment.env
+    pages.missed = await asyncio.to_thread(roll_while_servers_are_down, env, pages.tables)
+    deployment.start_again()
+    servers = zip(deployment.ports, deployment.processes, strict=True)
+    polled = await asyncio.gather(*(first_answer(port, process) for port, process in servers))
+    start = CpuReading.now(deployment.pids)
+    answered = {
+        port: min(at, pages.opened.get(port, math.inf))
+        for port, at in zip(deployment.ports, polled, strict=True)
+    }
+    deadline = time.perf_counter() + args.restart_wait
+    while time.perf_counter() < deadline and any(math.isnan(p.back) for p in pages.pages):
+        await asyncio.sleep(0.02)
+    end = CpuReading.now(deployment.pids)
+    wall = max(1e-9, end.at - start.at)
+    step.server_cpu_s = sum(end.servers) - sum(start.servers)
+    step.client_cpu = 100 * (end.generator - start.generator) / wall
+    busy, every = end.machine[0] - start.machine[0], end.machine[1] - start.machine[1]
+    step.machine_cpu = 100 * busy / every if every else math.nan
+    step.away_s = min(answered.values()) - stopping
+    for page in pages.pages:
+        up = answered[page.port]
+        step.tries_down += sum(1 for at in page.tries if at < up)
+        step.tries_up += sum(1 for at in page.tries if at >= up)
+        step.refused += bool(page.refusals)
+        step.again += bool(page.again)
+        step.caught_up += page.caught_up
+        if math.isnan(page.back):
+            step.not_back += 1
+        else:
+            step.back_ms.append(1000 * (page.back - up))
+    pages.measuring = False
+    return step
+
+
+async def restarts(deployment: Deployment, tables: list[dict], args) -> list[Restart]:
+    pages = Pages(tables, deployment.ports, args.players, args.seed)
+    try:
+        began = time.perf_counter()
+        await pages.open()
+        log(f"  [{deployment.mode}] {len(pages.pages)} pages open in "
+            f"{time.perf_counter() - began:.1f} s")  # fmt: skip
+        done = []
+        for number in range(args.restarts):
+            rule = args.reconnect[number % len(args.reconnect)]
+            log(f"  [{deployment.mode}] restart {number + 1}: the pages reconnect as {RULES[rule]}")
+            step = await measure_restart(pages, deployment, rule, args)
+            step.server_errors = deployment.new_errors()
+            log(f"  [{deployment.mode}] back after the servers answered: p95 {ms(step.pct(95))} "
+                f"ms, max {ms(step.pct(100))} ms")  # fmt: skip
+            done.append(step)
+        return done
+    finally:
+        await pages.close()
 
 
 # --- Report --------------------------------------------------------------------------------------
@@ -1306,6 +1692,34 @@ def sequential_report(steps: list[Step]) -> str:
     return "\n".join(lines)
 
 
+def restart_report(steps: list[Restart]) -> str:
+    """Each restart: how long after its server answered every page was live and caught up."""
+    lines = [
+        "| mode | reconnect | sockets | servers away s (stopping) | back after they answered: "
+        "p50 / p95 / max ms | back within 2 s | refused / shed | caught up | tries while down "
+        "/ failed after | server CPU s to all back | CPU % servers' window: load gen / machine "
+        "(before) | load average |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for step in steps:
+        within = sum(1 for t in step.back_ms if t <= 2000)
+        lines.append(
+            f"| {step.mode} | {step.rule} | {step.sockets} | {step.away_s:.1f} ({step.stop_s:.1f}) "
+            f"| {ms(step.pct(50))} / {ms(step.pct(95))} / {ms(step.pct(100))} "
+            f"| {within} | {step.refused} / {step.not_back + step.again} "
+            f"| {step.caught_up} | {step.tries_down} / {step.tries_up} | {step.server_cpu_s:.1f} "
+            f"| {step.client_cpu:.0f} / {step.machine_cpu:.0f} ({step.background_cpu:.0f}) "
+            f"| {step.load_average:.2f} |"
+        )
+    lines.append("")
+    lines.extend(f"- reconnect {rule}: as {text}." for rule, text in RULES.items()
+                 if any(step.rule == rule for step in steps))  # fmt: skip
+    for step in steps:
+        if step.server_errors:
+            lines.append(f"- {step.mode} servers logged: " + "; ".join(step.server_errors[:3]))
+    return "\n".join(lines)
+
+
 def ramp_report(steps: list[Step], limit_ms: float) -> str:
     lines = [
         "| mode | tables | sockets | rolls/s target / held | lost | p50 ms | p99 ms | max ms "
@@ -1410,9 +1824,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="more untimed seconds before a fresh mode's first measurement (15)",
     )
     parser.add_argument("--drain", type=float, default=10, help="seconds to wait for stragglers")
-    parser.add_argument(
-        "--modes", default=",".join(DEFAULT_MODES), help=f"comma-separated: {MODES}"
-    )
+    parser.add_argument("--modes", help=f"comma-separated: {MODES} (--restart: embedded)")
     parser.add_argument("--even", action="store_true", help="evenly spaced rolls, not Poisson")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the schedule")
     parser.add_argument("--ramp", action="store_true", help="raise the load until it breaks")
@@ -1430,13 +1842,29 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--sequential-rolls", type=int, default=200, help="rolls of --sequential (200)"
     )
     parser.add_argument(
+        "--restart", action="store_true",
+        help="restart the servers with every page open: how soon each is live again",
+    )  # fmt: skip
+    parser.add_argument(
+        "--reconnect", default="page",
+        help="how the pages try again, comma-separated to alternate: page (as table.js does), "
+        "backoff (as it did before issue 37)",
+    )  # fmt: skip
+    parser.add_argument("--restarts", type=int, default=1, help="restarts of --restart (1)")
+    parser.add_argument(
+        "--restart-wait", type=float, default=90, help="s a page may take to come back (90)"
+    )
+    parser.add_argument(
         "--tree", type=Path, default=ROOT, help="the project the servers run (this benchmark's)"
     )
     parser.add_argument("--setup-db", help=argparse.SUPPRESS)
+    parser.add_argument("--roll-while-away", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.tree = args.tree.resolve()
     if not (args.tree / "manage.py").is_file():
         parser.error(f"--tree {args.tree} holds no manage.py")
+    if args.modes is None:
+        args.modes = "embedded" if args.restart else ",".join(DEFAULT_MODES)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     unknown = [m for m in modes if m not in MODES]
     if unknown or not modes:
@@ -1454,6 +1882,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         if args.sequential_rolls < 2:
             parser.error("--sequential-rolls must be 2 or more (the first is kept apart)")
         args.tables, args.players = 1, 5  # the roller, 4 other players and the GM
+    args.reconnect = [rule.strip() for rule in args.reconnect.split(",") if rule.strip()]
+    if args.restart:
+        if args.ramp or args.sequential:
+            parser.error("--restart is a run of its own, without --ramp or --sequential")
+        if any(deployed(m) not in ("embedded", "core", "pubsub") or m != deployed(m)
+               for m in args.modes):  # fmt: skip
+            parser.error("--restart restarts the app's servers: modes embedded, core, pubsub")
+        if not args.reconnect or any(rule not in RULES for rule in args.reconnect):
+            parser.error(f"--reconnect takes some of {', '.join(RULES)}")
+        if args.restarts < 1:
+            parser.error("--restarts must be 1 or more")
     return args
 
 
@@ -1501,6 +1940,9 @@ def main(argv: list[str] | None = None) -> int:
         first, count, players, migrate = (int(v) for v in args.setup_db.split(","))
         print(json.dumps(setup_tables(first, count, players, bool(migrate))))
         return 0
+    if args.roll_while_away:
+        print(json.dumps(roll_while_away(json.load(sys.stdin))))
+        return 0
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     try:
@@ -1519,11 +1961,20 @@ def main(argv: list[str] | None = None) -> int:
         log("Nothing was measured.")
         return 2
     when = time.strftime("%Y-%m-%d")
+    measured = (
+        "a page is back once its socket is live and caught up (answered its since) after the "
+        "servers were restarted" if args.restart
+        else "latency from the roll sent to the entry on every other socket of the table"
+    )  # fmt: skip
     print(
         f"\nThe live table, {when}, {os.cpu_count()} cores: {args.players} players + GM per "
-        "table; latency from the roll sent to the entry on every other socket of the table.\n"
-        f"Servers run {tree_name(TREE)}.\n"
+        f"table; {measured}.\nServers run {tree_name(TREE)}.\n"
     )
+    if args.restart:
+        print(restart_report(steps))
+        missing = sum(step.not_back + step.again for step in steps)
+        print(f"\nPages not back: {missing}.")
+        return 1 if missing else 0
     if args.sequential:
         print(sequential_report(steps))
         lost = sum(step.lost for step in steps)

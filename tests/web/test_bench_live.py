@@ -221,3 +221,30 @@ def test_the_ramp_report_says_where_each_mode_stops_above_the_largest_load_held(
     assert "It stops at 140 sockets, 10 rolls/s: p99 140.0 ms; CPU: a server process at 90 %" in (
         report
     )
+
+
+@pytest.fixture(scope="module")
+def restart() -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "bench/live_table.py", "--restart", "--tables", "2", "--players", "2",
+         "--restart-wait", "20"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+
+
+def test_the_restart_run_brings_every_page_back_caught_up_and_refuses_none(restart):
+    assert restart.returncode == 0, restart.stderr[-2000:]
+    assert "Pages not back: 0." in restart.stdout
+    cells = row(restart.stdout, "embedded")
+    # mode, rule, sockets ... refused / shed, caught up (the entry rolled while they were away)
+    assert (cells[1], cells[2], cells[6], cells[7]) == ("page", "6", "0 / 0", "6")
+    assert re.fullmatch(r"[\d.]+ / [\d.]+ / [\d.]+", cells[4])
+
+
+def test_a_restart_is_a_run_of_its_own_and_of_the_apps_servers():
+    for extra in (["--ramp"], ["--modes", "floor"], ["--reconnect", "never"]):
+        done = subprocess.run(
+            [sys.executable, "bench/live_table.py", "--restart", *extra],
+            cwd=ROOT, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 2, extra
