@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # URL to whoever mistypes one). `make run DEBUG=1` for the debug pages while developing.
 DEBUG ?= 0
 
-.PHONY: run test test-quick install lint bench bench-live bench-compare bench-pages messages clean
+.PHONY: run test test-quick install lint bench bench-live bench-compare bench-pages bench-flood messages clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -62,6 +62,10 @@ bench-compare: $(VENV)/.installed
 
 bench-pages: $(VENV)/.installed
 	$(BIN)/python bench/pages.py $(ARGS)
+
+# One account's flood against a quiet table; BEFORE=<directory or revision> measures it too.
+bench-flood: $(VENV)/.installed
+	$(BIN)/python bench/flood.py $(if $(BEFORE),--before $(BEFORE)) $(ARGS)
 
 # Needs GNU gettext; the compiled catalogues are committed so `make run` does not.
 messages: $(VENV)/.installed-dev
