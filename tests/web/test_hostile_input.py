@@ -101,6 +101,9 @@ UNREACHED = {
     "group_offer": "needs a second player at the crawl's table",
     "group_answer": "needs an offered helper",
     "group_withdraw": "needs an offered helper",
+    # A boost of an NPC's test shows only where the GM's NPCs share a Rozmach pool and an NPC's
+    # roll may still be boosted (its refusals: tests/web/test_caerbannog_npc_rozmach.py).
+    "caerbannog_npc_boost": "needs NPCs sharing a Rozmach pool and an NPC's roll",
 }
 DEEP_LIST = "[" * 5000 + "]" * 5000
 DEEP_OBJECT = '{"a":' * 5000 + "1" + "}" * 5000
