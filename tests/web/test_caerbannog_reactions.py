@@ -284,7 +284,7 @@ def test_a_turn_start_tells_the_table(
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("turn_start", args=[fight.campaign.pk, morgana.pk]))
     assert {"type": "table.turn", "session": fight.session.pk, "scene": 1, "round": 1,
-            "character": morgana.pk, "npc": None} in sent  # fmt: skip
+            "character": morgana.pk, "npc": False} in sent  # fmt: skip
 
 
 # --- The dashboard shows the round and whose turn it is -----------------------------------------
