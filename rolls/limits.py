@@ -47,8 +47,8 @@ from config.refusals import in_refusal_region
 #: The URL names whose POST makes entries by dice, refused before the view runs once the entries
 #: budget is spent: a test, a follow-up, quick dice, a table, an NPC's test, an opposed NPC side,
 #: a group member's dice and their boost or re-roll, the GM's magic die and experience die, the
-#: GM's follow-up of a free roll, the turn order's dice. (Every other entry is charged where it
-#: is written, ``charge_entry``.)
+#: GM's follow-up of a free roll, the turn order's dice, the boost of an NPC's roll. (Every
+#: other entry is charged where it is written, ``charge_entry``.)
 ROLL_VIEWS = frozenset(
     {
         "test_roll",
@@ -66,6 +66,7 @@ ROLL_VIEWS = frozenset(
         "gm_magic_die",
         "roll_experience_die",
         "turn_order",
+        "caerbannog_npc_boost",
     }
 )
 
