@@ -118,6 +118,18 @@ def test_setting_the_order_tells_the_table(
     assert {"type": "table.turn", "session": table.session.pk, "scene": 1, "order": True} in sent
 
 
+def test_an_order_set_before_its_first_turn_says_next_turn_starts_it(client, table):
+    box = text(set_order(client, table, brunhilda=7, ulryk=12, goblin=9, troll=3))
+    assert "Order set: press Next turn to start round 1 with Ulryk." in box
+    assert "No fight in this scene yet." not in box
+
+
+def test_a_scene_without_an_order_says_it_has_no_fight_yet(client, table):
+    client.force_login(table.gm)
+    dashboard = text(client.get(reverse("dashboard", args=[table.campaign.pk])))
+    assert "No fight in this scene yet." in dashboard
+
+
 def test_a_new_scene_ends_the_order_with_its_turns(client, table):
     set_order(client, table, brunhilda=4)
     step(client, table)
