@@ -150,6 +150,34 @@ def test_a_wrong_attribute_on_creation_is_shown_at_its_field_and_kept(t10, playe
     assert field_value(page, "skills-0-name") == "Båge"
 
 
+def totals_bar(page: str) -> str:
+    """What the new-character form's running totals hold (their host, ``#sheet-totals``)."""
+    return page.split('id="sheet-totals">', 1)[1].split("</div>", 1)[0]
+
+
+@pytest.mark.django_db
+def test_a_new_t10_sheet_shows_no_totals_bar_while_it_has_no_pool(t10, player):
+    page = client_for(player).get(url("character_create", campaign=t10)).content.decode()
+    assert totals_bar(page).strip() == ""
+
+
+@pytest.mark.django_db
+def test_a_refused_t10_sheet_without_a_pool_shows_no_totals_bar(t10, player):
+    response = client_for(player).post(url("character_create", campaign=t10), {"name": ""})
+    page = response.content.decode()
+    assert 'class="form-errors"' in page
+    assert totals_bar(page).strip() == ""
+
+
+@pytest.mark.django_db
+def test_the_totals_bar_comes_with_the_first_pool_and_goes_with_it(t10, player):
+    client = client_for(player)
+    with_pool = client.post(url("character_totals", campaign=t10), creation_post(), **HX)
+    assert 'class="totals-list"' in with_pool.content.decode()
+    without = client.post(url("character_totals", campaign=t10), {"name": "Erik"}, **HX)
+    assert without.content.decode().strip() == ""
+
+
 @pytest.mark.django_db
 def test_an_older_sheet_is_saved_in_the_new_shape_on_its_next_edit(astrid, player):
     astrid.data = {"attributes": {"Styrka": 4}, "skills": {"Svärd": 3}}
