@@ -9,6 +9,11 @@ words a reader meets (the text, tooltips, labels for screen readers, placeholder
 the page's scripts show) that stand outside every marker and are neither typed by the people at
 the table (``typed_phrases``) nor on the one allow-list, ``GAME_TERMS``.
 
+Marked English also leaves outside the markers, between ⟪ and ⟫, a game term a message names
+bare (``bare_terms``: "⟪Rozmach⟫⟦ gained⟧"): a Polish word inside an English message would
+otherwise pass inside them. It counts unless the page explains the term once, beside its
+translation (``explained_terms``). An English reader's dice are 3d8: "3k8" counts too.
+
 The other language keeps its real translation, so a page can be written in one language and
 read in the other: what was stored in the writer's words then shows bare to the reader.
 """
@@ -27,6 +32,9 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 OPEN, CLOSE = "⟦", "⟧"
+#: Around a game term an English reader meets in a message with no translation beside it
+#: (``bare_terms``): outside the markers, so it counts unless the page explains it elsewhere.
+BARE_OPEN, BARE_CLOSE = "⟪", "⟫"
 #: The words a page may show outside every message, the same to every reader: kept small, each
 #: with why. Everything else outside the markers is either typed by the people at the table
 #: (``typed_phrases``) or a fault.
@@ -45,17 +53,99 @@ GAME_TERMS: frozenset[str] = frozenset(
 PLACEHOLDER = re.compile(r"%(?:\([^)]+\))?[-#0 +]*\d*(?:\.\d+)?[sdifr]")
 
 
-def _mark(text: str) -> str:
-    """``text`` between markers, each placeholder outside them."""
+def _mark(text: str, bare: tuple[str, ...] = ()) -> str:
+    """``text`` between markers, each placeholder and each of the ``bare`` words outside them."""
     parts = PLACEHOLDER.split(text)
     holders = PLACEHOLDER.findall(text)
     out = []
     for at, part in enumerate(parts):
         if part:
-            out.append(f"{OPEN}{part}{CLOSE}")
+            out.append(f"{OPEN}{_unmark(part, bare)}{CLOSE}")
         if at < len(holders):
             out.append(holders[at])
-    return "".join(out)
+    return "".join(out).replace(f"{OPEN}{CLOSE}", "")
+
+
+def _unmark(part: str, bare: tuple[str, ...]) -> str:
+    """``part`` of a marked message with each of the ``bare`` words taken out of the markers."""
+    if not bare:
+        return part
+    found = re.compile(r"(?<![^\W\d_])(?:" + "|".join(map(re.escape, bare)) + r")(?![^\W\d_])")
+    return found.sub(lambda m: f"{CLOSE}{BARE_OPEN}{m.group()}{BARE_CLOSE}{OPEN}", part)
+
+
+#: What a message may hold that is no word of it: a placeholder, markup, an entity, a word with a
+#: digit (T10, d10, SHA-256).
+NOT_TEXT = re.compile(PLACEHOLDER.pattern + r"|\{\w+\}|<[^>]*>|&#?\w+;|[^\W_]*\d[^\W_]*")
+#: A message that pairs a game term with its translation: "Rozmach (momentum)", "stunned
+#: (oszołomiony)".
+PAIR = re.compile(r"([^()]+?) \(([^()]+)\)")
+#: What may stand between a game term and the translation beside it (not a bracket, an arrow).
+BETWEEN = re.compile(r"[\s,.:;!?…'’“”„\"-]*")
+
+
+def game_terms(catalog: dict) -> frozenset[str]:
+    """The words of the rules' own terms (Polish, Swedish), as the Polish catalogue shows them:
+    a message pairing a term with its English ("Rozmach (momentum)") that a Polish reader reads
+    as the term ("Rozmach"; "stand up (resa dig)" read "wstanie (resa dig)"), and a message a
+    Polish reader reads word for word ("przebicia") whose words the app's English uses nowhere
+    else (unlike "NPC" or "Test")."""
+    messages = [
+        m for m, polish in catalog.items() if isinstance(m, str) and isinstance(polish, str)
+    ]
+    english: dict[str, int] = {}
+    for message in messages:
+        for word in set(WORD.findall(NOT_TEXT.sub(" ", message))):
+            english[word] = english.get(word, 0) + 1
+    terms: set[str] = set()
+    for message in messages:
+        polish = catalog[message]
+        if polish == message:
+            terms |= {w for w in WORD.findall(NOT_TEXT.sub(" ", message)) if english[w] == 1}
+        elif found := PAIR.fullmatch(message):
+            for side in found.groups():
+                if polish == side or f"({side})" in polish or polish.startswith(f"{side} ("):
+                    terms |= set(WORD.findall(NOT_TEXT.sub(" ", side)))
+    return frozenset(term for term in terms - GAME_TERMS if len(term) > 1)
+
+
+def bare_terms(text: str, other: str, terms: frozenset[str]) -> tuple[str, ...]:
+    """The game terms of ``text`` (``terms`` that ``other``, the same message in the other
+    language, keeps as they are) with no translation in brackets beside them anywhere in the
+    message: ``Rozmach (momentum) now`` and ``stunned (oszołomiony)`` keep one beside,
+    ``Rozmach gained`` leaves it bare."""
+    kept = set(WORD.findall(NOT_TEXT.sub(" ", other)))
+    if not kept & terms:
+        return ()
+    plain = NOT_TEXT.sub(lambda m: " " * len(m.group()), text)
+    words = list(WORD.finditer(plain))
+    depth, inside = 0, []
+    for char in plain:
+        depth += (char == "(") - (char == ")")
+        inside.append(depth > 0)
+    glossed, bare = set(), set()
+    for index, word in enumerate(words):
+        if word.group() not in terms or word.group() not in kept:
+            continue
+        # A run of words both languages keep ("Tak, i…", "stan oszołomiony") with its
+        # translation after it.
+        end = word.end()
+        for later in words[index + 1 :]:
+            if later.group() not in kept or not BETWEEN.fullmatch(plain[end : later.start()]):
+                break
+            end = later.end()
+        beside = inside[word.start()] or plain[BETWEEN.match(plain, end).end() :].startswith("(")
+        (glossed if beside else bare).add(word.group())
+    return tuple(sorted(bare - glossed, key=len, reverse=True))
+
+
+def _own_catalog() -> dict:
+    """The app's own Polish catalogue (Django's translation adds Django's words to it)."""
+    import gettext
+
+    from django.conf import settings
+
+    return gettext.translation("django", settings.LOCALE_PATHS[0], languages=["pl"])._catalog
 
 
 class Marked:
@@ -64,15 +154,20 @@ class Marked:
     def __init__(self, language: str) -> None:
         self.real = trans_real.translation(language)
         self.polish = trans_real.translation("pl")
+        self.terms = game_terms(_own_catalog()) if language == "en" else frozenset()
 
     def gettext(self, message: str) -> str:
         text = self.real.gettext(message)
-        return _mark(text) if message in self.polish._catalog else text
+        if message not in self.polish._catalog:
+            return text
+        return _mark(text, bare_terms(text, self.polish.gettext(message), self.terms))
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         text = self.real.ngettext(singular, plural, n)
-        known = (singular, self.polish.plural(n)) in self.polish._catalog
-        return _mark(text) if known else text
+        if (singular, self.polish.plural(n)) not in self.polish._catalog:
+            return text
+        polish = self.polish.ngettext(singular, plural, n)
+        return _mark(text, bare_terms(text, polish, self.terms))
 
     def language(self) -> str:
         return self.real.language()
@@ -207,11 +302,20 @@ def readable(html: str) -> list[str]:
     return ["\n".join(parser.text), *parser.pieces]
 
 
-#: Text that is no word of any language: a hash or a key in hex, dice (3d8, d10, 2k6), numbers.
-NOT_WORDS = re.compile(
-    r"\b[0-9a-f]{16,}\b|\b[0-9a-f]{8}-[0-9a-f-]{27}\b|\b\d*[dk]\d+(?:kh\d+|kl\d+|dl\d+|dh\d+)?!?"
-    r"|\b\d+[dk]\b|\(x\)|\d+|\{\w+\}"
-)
+def _not_words(dice: str) -> re.Pattern[str]:
+    """Text that is no word: a hash or a key in hex, dice written with one of ``dice`` (3d8,
+    d10, 2k6), a FastTest trait's level (3k), numbers."""
+    return re.compile(
+        rf"\b[0-9a-f]{{16,}}\b|\b[0-9a-f]{{8}}-[0-9a-f-]{{27}}\b"
+        rf"|\b\d*[{dice}]\d+(?:kh\d+|kl\d+|dl\d+|dh\d+)?!?|\b\d+[dk]\b|\(x\)|\d+|\{{\w+\}}"
+    )
+
+
+#: Text that is no word of any language, dice in either notation (3d8, 2k6).
+NOT_WORDS = _not_words("dk")
+#: What is no word to a reader of a language: an English reader's dice are 3d8, so "3k8" (the
+#: Polish notation) shows its "k" as a word.
+NOT_WORDS_TO = {"en": _not_words("d")}
 WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -230,12 +334,24 @@ def _typed_at(text: str, phrases: tuple[str, ...]) -> bytearray:
     return typed
 
 
-def unmarked_words(piece: str, phrases: tuple[str, ...], terms: frozenset[str]) -> list[str]:
+def unmarked_words(
+    piece: str,
+    phrases: tuple[str, ...],
+    terms: frozenset[str],
+    explained: frozenset[str] = frozenset(),
+    not_words: re.Pattern[str] = NOT_WORDS,
+) -> list[str]:
     """The words of ``piece`` outside every marker that are neither in one of ``phrases``
-    (names and text the people at the table typed) nor one of ``terms``, each with its
-    context."""
+    (names and text the people at the table typed) nor one of ``terms`` nor ``not_words``,
+    each with its context; a game term left bare in a message counts unless it is one of
+    ``explained``."""
     outside = _outside_markers(piece)
-    words = [m for m in WORD.finditer(NOT_WORDS.sub(_blank, outside)) if m.group() not in terms]
+    words = [
+        m
+        for m in WORD.finditer(not_words.sub(_blank, outside))
+        if m.group() not in terms
+        and not (outside[m.start() - 1 : m.start()] == BARE_OPEN and m.group() in explained)
+    ]
     typed = _typed_at(outside, phrases) if words else b""
     return [
         f"{m.group()}: …{piece[max(0, m.start() - 50) : m.end() + 50]}…".replace("\n", " ")
@@ -244,11 +360,41 @@ def unmarked_words(piece: str, phrases: tuple[str, ...], terms: frozenset[str]) 
     ]
 
 
-def unmarked_words_of(page: str, phrases: set[str]) -> list[str]:
+def explained_terms(pieces: list[str]) -> frozenset[str]:
+    """The game terms a page shows once with their translation beside them ("Rozmach
+    (momentum)", "stunned (oszołomiony)"), which it may then name alone: those it leaves bare
+    and explains nowhere fail (``bare_terms``)."""
+    bare = set(re.findall(rf"{BARE_OPEN}([^{BARE_CLOSE}]+){BARE_CLOSE}", "\n".join(pieces)))
+    if not bare:
+        return frozenset()
+    text = re.sub(
+        rf"{BARE_OPEN}[^{BARE_CLOSE}]*{BARE_CLOSE}|[{OPEN}{CLOSE}]", "", "\n".join(pieces)
+    )
+    return frozenset(term for term in bare if _glossed(term).search(text))
+
+
+def _glossed(term: str) -> re.Pattern[str]:
+    """``term`` with its translation in brackets after it (a few words of its phrase between:
+    "Nie, i… (no, and…)"), or in the brackets after one ("stunned (oszołomiony)")."""
+    word = rf"(?<![^\W\d_]){re.escape(term)}(?![^\W\d_])"
+    phrase = rf"(?:{BETWEEN.pattern}[^\W\d_]+){{0,3}}"
+    return re.compile(rf"{word}{phrase}{BETWEEN.pattern}\(|\([^()]*{word}[^()]*\)")
+
+
+def unmarked_words_of(page: str, phrases: set[str], reader: str = "") -> list[str]:
     """Every word of ``page`` (HTML, or the text of an export) that stands outside every marker
-    and is neither in one of ``phrases`` nor a game term (``GAME_TERMS``), with its context."""
+    and is neither in one of ``phrases`` nor a game term (``GAME_TERMS``), with its context; a
+    game term a message leaves bare counts unless the page explains it (``explained_terms``),
+    and so do dice in the notation of another language than the ``reader``'s."""
     typed = tuple(sorted({p.strip() for p in phrases if p.strip()}))
-    return [word for piece in readable(page) for word in unmarked_words(piece, typed, GAME_TERMS)]
+    pieces = readable(page)
+    explained = explained_terms(pieces)
+    not_words = NOT_WORDS_TO.get(reader, NOT_WORDS)
+    return [
+        word
+        for piece in pieces
+        for word in unmarked_words(piece, typed, GAME_TERMS, explained, not_words)
+    ]
 
 
 IDENT = re.compile(r"[a-z]+(?:_[a-z]+)*")

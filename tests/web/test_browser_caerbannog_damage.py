@@ -68,7 +68,7 @@ def test_the_gm_applies_an_attacks_damage_and_the_targets_sheet_and_card_follow_
                     && d.querySelector('dd').textContent.trim() === want))""",
         arg=str(after),
     )
-    said = f"Morgana takes {successes} damage to Wytrzymałość from {seq} (Julio)"
+    said = f"Morgana takes {successes} damage to Wytrzymałość (endurance) from {seq} (Julio)"
     for page in (gm, bartek):
         page.locator("#roll-log .entry.damage", has_text=said).wait_for()
     bartek.screenshot(path=str(tmp_path / "morgana_damaged.png"), full_page=True)

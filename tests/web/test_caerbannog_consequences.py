@@ -114,7 +114,7 @@ def test_the_log_says_who_took_how_much_from_which_roll(gm_client, table, attack
     entry = Roll.objects.get(kind="damage")
     assert (entry.parent, entry.character, entry.actor) == (attack, morgana, table.gm)
     assert render(entry.label_words) == (
-        f"Morgana takes 2 damage to Wytrzymałość from #{attack.seq} (Julio): 8 → 6"
+        f"Morgana takes 2 damage to Wytrzymałość (endurance) from #{attack.seq} (Julio): 8 → 6"
     )
 
 
@@ -219,8 +219,8 @@ def test_healing_turns_zywotnosc_into_wytrzymalosc(client, gm_client, table, jul
     entry = Roll.objects.get(kind="healing")
     assert entry.parent == healing
     assert render(entry.label_words) == (
-        f"Morgana turns 2 Żywotność into Wytrzymałość after #{healing.seq} (Julio): "
-        "Wytrzymałość 8 → 10"
+        "Morgana turns 2 Żywotność (vitality) into Wytrzymałość (endurance) after "
+        f"#{healing.seq} (Julio): Wytrzymałość 8 → 10"
     )
 
 
@@ -357,5 +357,5 @@ def test_an_opposed_attack_deals_its_level_not_the_initiators_die(client, oppose
     assert resources(bartek)["wytrzymalosc"] == 4  # 8 − (9 − 5)
     entry = Roll.objects.get(kind="damage")
     assert render(entry.label_words) == (
-        f"Bartek takes 4 damage to Wytrzymałość from #{result.seq} (Ala): 8 → 4"
+        f"Bartek takes 4 damage to Wytrzymałość (endurance) from #{result.seq} (Ala): 8 → 4"
     )

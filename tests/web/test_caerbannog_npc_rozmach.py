@@ -111,7 +111,7 @@ def test_by_default_the_log_shows_no_rozmach_gained_beside_an_npcs_dice(client, 
     made = table()
     npc_roll(client, made, dice=dice, faces=(8, 8, 3))
     page = text(client.get(reverse("session_log", args=[made.campaign.pk])))
-    assert "Rozmach gained" not in page
+    assert "Rozmach (momentum) gained" not in page
     assert "the GM's NPCs have none in this campaign" in page
 
 

@@ -241,7 +241,7 @@ def test_the_heroic_effort_entry_names_the_cost_that_was_offered(client, caerban
     url = reverse("test_follow_up", args=[campaign.pk, hero.pk, parent.pk, "heroic"])
     html = client.post(url, {"resource": "wytrzymalosc", "key": str(uuid.uuid4())}).content
     assert re.search(r"<dt>heroic effort cost</dt><dd>2</dd>", html.decode())
-    assert "+2 heroic effort cost: paid with Wytrzymałość" in html.decode()
+    assert "+2 heroic effort cost: paid with Wytrzymałość (endurance)" in html.decode()
 
 
 @pytest.mark.django_db

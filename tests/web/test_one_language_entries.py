@@ -469,7 +469,7 @@ def test_every_entry_written_in_one_language_reads_in_the_other(
             response = client.get(url, HTTP_ACCEPT_LANGUAGE=reader)
             assert response.status_code == 200, url
             found += [f"{who} {url}: {word}" for word in
-                      unmarked_words_of(readable_response(response), phrases)]  # fmt: skip
+                      unmarked_words_of(readable_response(response), phrases, reader)]  # fmt: skip
     assert not found, "\n".join(sorted(set(found)))
 
 

@@ -116,6 +116,6 @@ def test_every_page_of_the_demo_written_in_one_language_reads_in_the_other(write
     assert len({path for _user, path, _text in read}) > 150
     found = sorted(
         {f"{user} {path}: {word}" for user, path, text in read
-         for word in unmarked_words_of(text, phrases)}
+         for word in unmarked_words_of(text, phrases, reader)}
     )  # fmt: skip
     assert not found, "\n".join(found)

@@ -1,9 +1,10 @@
-"""One language per reader (issue 25, item 9), in plain English and plain Polish: the words the
-issue names, the entries stored before they were read in each reader's language, and the
-pseudo-locale check itself (tests/web/pseudo_locale.py)."""
+"""One language per reader (issue 25, item 9; issue 37, item 8), in plain English and plain
+Polish: the words the issues name, the entries stored before they were read in each reader's
+language, and the pseudo-locale check itself (tests/web/pseudo_locale.py)."""
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -11,6 +12,7 @@ from django.template import Context, Template
 from django.urls import reverse
 from django.utils import translation
 
+from campaigns.systems import all_systems, get_system
 from rolls import actions
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
@@ -20,7 +22,14 @@ from rolls.templatetags.roll_log import die_words
 from rolls.words import render, words
 from tests.web.dice import deal
 from tests.web.live import panel_url
-from tests.web.pseudo_locale import GAME_TERMS, OPEN, marked, unmarked_words_of
+from tests.web.pseudo_locale import (
+    GAME_TERMS,
+    OPEN,
+    Marked,
+    bare_terms,
+    marked,
+    unmarked_words_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -154,13 +163,13 @@ def test_an_english_reader_sees_the_rules_words_beside_their_translation_on_cond
 ):
     client.force_login(gm)
     english = page(client, "dashboard", fasttest.campaign.pk, headers=EN)
-    assert 'title="Wada (a flaw)"' in english
-    assert 'title="ciężko ranny testuje przytomność (heavily wounded, tests consciousness)"' in (
+    assert 'title="a flaw (Wada)"' in english
+    assert 'title="heavily wounded, tests consciousness (ciężko ranny testuje przytomność)"' in (
         english
     )
     assert 'title="Wada"' in page(client, "dashboard", fasttest.campaign.pk, headers=PL)
     swedish = page(client, "dashboard", t10.campaign.pk, headers=PL)
-    assert "resa dig igen (−2 kości do każdego działania, dopóki się nie podniesiesz)" in swedish
+    assert "podniesiesz (-2 tärningar på alla handlingar tills du lyckats resa dig igen)" in swedish
 
 
 def test_a_caerbannog_difficulty_keeps_its_polish_name_beside_the_english(
@@ -190,6 +199,157 @@ def test_an_award_the_app_gives_its_reason_reads_in_the_readers_language(client,
     polish = page(client, "awards_panel", table.campaign.pk, headers=PL)
     assert "— kość doświadczenia" in polish
     assert "— experience die" in page(client, "awards_panel", table.campaign.pk, headers=EN)
+
+
+# --- Issue 37, item 8: the words each reader still met in the other language ---------------------
+
+
+@pytest.fixture
+def caerbannog(make_table):
+    from tests.web.test_caerbannog_consequences import SHEET
+
+    return make_table(
+        "caerbannog", name="Caerbannog", characters=[("Julio", SHEET), ("Morgana", SHEET)],
+        npcs=[("Tristan", [{"name": "szybki", "dice": 1}])],
+    )  # fmt: skip
+
+
+def medicine(client, table, monkeypatch) -> Roll:
+    """Julio's Medycyna II (3d8) 7, 5, 2 against przeciętny (3): the middle 5, 2 successes."""
+    client.force_login(table.players[0])
+    deal(monkeypatch, 7, 5, 2)
+    form = {"skill": "Medycyna", "difficulty": "przeciętny", "key": str(uuid.uuid4())}
+    client.post(panel_url(table.hero, "test_roll"), form, **EN)
+    return Roll.objects.filter(session=table.session, kind="test").latest("seq")
+
+
+def test_a_caerbannog_entry_names_przebicia_and_rozmach_beside_their_english(
+    client, caerbannog, monkeypatch
+):
+    medicine(client, caerbannog, monkeypatch)
+    english = log(client, caerbannog, EN)
+    assert "<dt>przebicia (breakthroughs)</dt>" in english
+    assert "<dt>Rozmach (momentum) gained</dt>" in english
+    assert "<dt>Rozmach (momentum) now</dt>" in english
+    assert "<dt>przebicia</dt>" in log(client, caerbannog, PL)
+
+
+def test_the_heal_button_names_vitality_and_endurance_beside_the_polish(
+    client, caerbannog, monkeypatch
+):
+    medicine(client, caerbannog, monkeypatch)
+    client.force_login(caerbannog.gm)
+    english = page(client, "dashboard", caerbannog.campaign.pk, headers=EN)
+    assert "Heal: 2 Żywotność (vitality) → Wytrzymałość (endurance)" in english
+    polish = page(client, "dashboard", caerbannog.campaign.pk, headers=PL)
+    assert "Lecz: 2 punkty Żywotności → Wytrzymałość" in polish
+
+
+def test_a_healing_entry_turns_vitality_into_endurance_in_each_readers_words(
+    client, caerbannog, monkeypatch
+):
+    roll = medicine(client, caerbannog, monkeypatch)
+    client.force_login(caerbannog.gm)
+    url = reverse("caerbannog_apply_result", args=[caerbannog.campaign.pk, roll.pk])
+    morgana = caerbannog.characters[1]
+    client.post(url, {"target": morgana.pk, "apply": "healing"}, **EN, **HX)
+    english = log(client, caerbannog, EN)
+    assert "Morgana turns 2 Żywotność (vitality) into Wytrzymałość (endurance) after #1" in english
+    assert "Morgana zamienia 2 punkty Żywotności w Wytrzymałość po #1" in log(
+        client, caerbannog, PL
+    )
+
+
+def test_caerbannogs_awards_box_gives_pd_as_its_title_names_them(client, caerbannog, fasttest, gm):
+    client.force_login(gm)
+    english = page(client, "dashboard", caerbannog.campaign.pk, headers=EN)
+    assert 'hx-disabled-elt="this">Give PD</button>' in english
+    assert "Give XP" not in english
+    assert 'hx-disabled-elt="this">Give XP</button>' in page(
+        client, "dashboard", fasttest.campaign.pk, headers=EN
+    )
+
+
+@pytest.mark.parametrize("system", ["t10", "ast", "caerbannog"])
+def test_the_turn_order_box_is_headed_turn_order_in_every_system(client, make_table, gm, system):
+    table = make_table(system, characters=[("Astrid", {})])
+    client.force_login(gm)
+    english = page(client, "dashboard", table.campaign.pk, headers=EN)
+    assert '<h2 id="turn-order-title">Turn order</h2>' in english
+    assert "Inicjatywa" not in english
+
+
+def test_a_caerbannog_states_tooltip_reads_english_first_with_the_polish_beside(
+    client, caerbannog, gm
+):
+    client.force_login(gm)
+    english = page(client, "dashboard", caerbannog.campaign.pk, headers=EN)
+    assert 'title="the state: stunned (stan oszołomiony)"' in english
+    assert 'title="stan oszołomiony"' in page(
+        client, "dashboard", caerbannog.campaign.pk, headers=PL
+    )
+
+
+#: Every condition the rules bring with a tooltip quoting the rules' own words.
+QUOTED = [
+    (system.key, preset["key"])
+    for system in all_systems()
+    for preset in in_force.condition_rules(system).presets
+    if preset.get("original")
+]
+
+
+@pytest.mark.parametrize(("system", "key"), QUOTED)
+def test_a_conditions_tooltip_reads_in_the_readers_words_first_the_rules_own_beside(system, key):
+    [preset] = [p for p in in_force.condition_rules(get_system(system)).presets if p["key"] == key]
+    with translation.override("pl"):
+        polish = str(preset["original"])
+    with translation.override("en"):
+        english = str(preset["original"])
+    # A Polish original is all a Polish reader reads; a Swedish one stands in its brackets.
+    swedish = re.search(r"\(([^()]+)\)$", polish)
+    assert english.endswith(f"({swedish.group(1) if swedish else polish})")
+
+
+def test_caerbannogs_npc_roll_levels_read_in_each_readers_dice(client, caerbannog, gm):
+    client.force_login(gm)
+    english = page(client, "dashboard", caerbannog.campaign.pk, headers=EN)
+    assert ">0 (3d4)</option>" in english
+    assert ">IV (3d12)</option>" in english
+    assert ">IV (3k12)</option>" in page(client, "dashboard", caerbannog.campaign.pk, headers=PL)
+
+
+def test_the_caerbannog_npc_page_explains_no_fasttest_trait_levels(
+    client, caerbannog, fasttest, gm
+):
+    client.force_login(gm)
+    english = page(client, "npc_list", caerbannog.campaign.pk, headers=EN)
+    assert "e.g. “Bandit: quick, cruel”" in english
+    assert not re.search(r"\b\dk\b", english)
+    assert "A level is a number with k" in page(
+        client, "npc_list", fasttest.campaign.pk, headers=EN
+    )
+
+
+def test_the_demos_t10_table_is_typed_in_polish_like_the_rest_of_the_demo(client):
+    from campaigns.models import Campaign
+    from rolls.demo import seed_demo
+
+    seed_demo()
+    campaign = Campaign.objects.get(system="t10")
+    client.force_login(campaign.gm)
+    polish = page(client, "random_tables", campaign.pk, headers=PL)
+    assert "Pogoda w Moorcrest" in polish
+    assert "weather" not in polish.lower()
+
+
+def test_the_t10_character_form_says_once_that_t10_keeps_its_swedish_terms(client, t10, player):
+    client.force_login(player)
+    english = page(client, "character_create", t10.campaign.pk, headers=EN)
+    assert english.count("T10 keeps the Swedish terms of its rules") == 1
+    assert "such as Attributes (Grundegenskaper)" in english
+    polish = page(client, "character_create", t10.campaign.pk, headers=PL)
+    assert "T10 zachowuje szwedzkie terminy swoich zasad" in polish
 
 
 # --- Entries stored before their words were read in each reader's language ------------------------
@@ -295,3 +455,32 @@ def test_the_check_leaves_names_numbers_terms_code_and_quoted_originals_alone():
 
 def test_the_game_terms_allowed_outside_messages_are_few():
     assert len(GAME_TERMS) <= 12
+
+
+def test_the_check_finds_a_game_term_a_message_leaves_bare():
+    terms = frozenset({"Rozmach", "przebicia", "oszołomiony"})
+    assert bare_terms("Rozmach gained", "zdobyty Rozmach", terms) == ("Rozmach",)
+    assert bare_terms("przebicia", "przebicia", terms) == ("przebicia",)
+    assert bare_terms("Rozmach (momentum) gained", "zdobyty Rozmach", terms) == ()
+    assert bare_terms("stunned (oszołomiony)", "oszołomiony", terms) == ()
+
+
+def test_a_game_term_the_page_explains_once_may_stand_alone_on_it():
+    explained = "<p>⟦Rozmach (momentum)⟧ ⟦Set ⟧⟪Rozmach⟫⟦ to⟧ 3</p>"
+    assert unmarked_words_of(explained, set()) == []
+    bare = "<p>⟪Rozmach⟫⟦ gained⟧ 2 ⟪przebicia⟫ 0</p>"
+    assert [word.split(":")[0] for word in unmarked_words_of(bare, set())] == [
+        "Rozmach",
+        "przebicia",
+    ]
+
+
+def test_the_rules_terms_are_those_the_catalogue_keeps_beside_their_translation():
+    assert {"Rozmach", "przebicia", "Wytrzymałość", "PD", "FUNT", "resa"} <= Marked("en").terms
+    assert not {"NPC", "Test", "test"} & Marked("en").terms
+
+
+def test_the_check_finds_polish_dice_for_an_english_reader_only():
+    html = "<p>⟦Skill level⟧ IV (3k12)</p>"
+    assert [word.split(":")[0] for word in unmarked_words_of(html, set(), "en")] == ["k"]
+    assert unmarked_words_of(html, set(), "pl") == []

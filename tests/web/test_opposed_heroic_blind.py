@@ -198,7 +198,7 @@ def test_the_heroic_effort_made_reads_as_the_follow_up_makes_it(client, player, 
     assert heroic.parent == losing.initiator.roll
     assert heroic.actor == player
     lines = [source_line(s) for s in heroic.sources]
-    assert "+4 heroic effort cost: paid with Wytrzymałość" in lines
+    assert "+4 heroic effort cost: paid with Wytrzymałość (endurance)" in lines
     assert "+7 difficulty" in lines  # the rival's result, read once it was revealed
 
 
@@ -231,7 +231,7 @@ def test_the_note_says_what_it_cost_and_what_the_sheet_had(client, player, losin
     declare(client, player, losing, resource="determinacja")
     assert render(the_note().label_words) == (
         "Heroic effort declared before the reveal by Ala could not be paid: #1 failed against "
-        "#2, it cost 4 Determinacja and the sheet had 3; nothing was spent."
+        "#2, it cost 4 Determinacja (determination) and the sheet had 3; nothing was spent."
     )
 
 

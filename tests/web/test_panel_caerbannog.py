@@ -449,9 +449,11 @@ def test_the_boost_adds_the_category_bonus_paid_by_this_rolls_rozmach(client, ch
 def test_the_boost_is_named_in_the_log(client, charyzma_fails):
     hero, parent = charyzma_fails
     follow(client, hero, parent, "boost")
-    assert {"kind": "boost", "amount": 3, "source": "category bonus, 1 Rozmach spent"} in (
-        in_words(Roll.objects.get(kind="boost").sources)
-    )
+    assert {
+        "kind": "boost",
+        "amount": 3,
+        "source": "category bonus, 1 Rozmach (momentum) spent",
+    } in (in_words(Roll.objects.get(kind="boost").sources))
 
 
 def test_a_test_is_boosted_only_once(client, charyzma_fails):

@@ -16,9 +16,9 @@ PAGE = RulesPage(
     steps=(
         _(
             "Tick every item of the sheet that helps: an attribute, an advantage (Atut), "
-            "equipment, a positive state. Each is one white die, and each FUNT spent before "
-            "the roll is one more. With no white dice at all you still roll two, and the test "
-            "is hindered whatever they show."
+            "equipment, a positive state. Each is one white die, and each FUNT (special "
+            "points) spent before the roll is one more. With no white dice at all you still "
+            "roll two, and the test is hindered whatever they show."
         ),
         _(
             "The test level is the black die plus your negative states, other hindrances and "
@@ -36,8 +36,9 @@ PAGE = RulesPage(
             "worst by default; as many means the black die is read."
         ),
         _(
-            "The face read is the answer, best to worst: 6 Tak, i…, 4 Tak, 2 Tak, ale…, "
-            "5 Nie, ale…, 3 Nie, 1 Nie, i…."
+            "The face read is the answer, best to worst: 6 Tak, i… (yes, and…), 4 Tak (yes), "
+            "2 Tak, ale… (yes, but…), 5 Nie, ale… (no, but…), 3 Nie (no), 1 Nie, i… (no, "
+            "and…)."
         ),
         _(
             "When several white dice show the face read, you gain 1 FUNT and one more “and…” "

@@ -40,11 +40,11 @@ class AST(BaseSystem):
             amounts=(1, 10),
             presets=(
                 {"key": "ast_advantage", "name": _("temporary advantage (tymczasowy atut)"),
-                 "original": _("tymczasowy atut (a temporary advantage)"), "effect": "advantage",
+                 "original": _("a temporary advantage (tymczasowy atut)"), "effect": "advantage",
                  "amount": 1, "scope": "all",
                  "lasts": "next_test"},
                 {"key": "ast_hindrance", "name": _("temporary hindrance (tymczasowe utrudnienie)"),
-                 "original": _("tymczasowe utrudnienie (a temporary hindrance)"),
+                 "original": _("a temporary hindrance (tymczasowe utrudnienie)"),
                  "effect": "hindrance", "amount": 1,
                  "scope": "all", "lasts": "next_test"},
             ),

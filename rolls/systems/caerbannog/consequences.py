@@ -28,7 +28,7 @@ from typing import Any
 from django import forms
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from campaigns.models import GameSession
 from campaigns.systems import get_system
@@ -57,9 +57,12 @@ labels.register(
             "%(target)s takes %(n)s damage to %(pool)s from #%(seq)s (%(roller)s): "
             "%(before)s → %(after)s"
         ),
-        "healing_taken": gettext_lazy(
-            "%(target)s turns %(n)s Żywotność into Wytrzymałość after #%(seq)s (%(roller)s): "
-            "Wytrzymałość %(before)s → %(after)s"
+        "healing_taken": ngettext_lazy(
+            "%(target)s turns %(n)s Żywotność (vitality) into Wytrzymałość (endurance) after "
+            "#%(seq)s (%(roller)s): Wytrzymałość %(before)s → %(after)s",
+            "%(target)s turns %(n)s Żywotność (vitality) into Wytrzymałość (endurance) after "
+            "#%(seq)s (%(roller)s): Wytrzymałość %(before)s → %(after)s",
+            "n",
         ),
         "result_of": gettext_lazy("the result of #%(seq)s"),
     },

@@ -121,8 +121,8 @@ def pay_heroic(character, resource: str, cost: int) -> None:
 
 #: What heroic effort may be paid with (RULES.md point 6).
 HEROIC = (
-    ("wytrzymalosc", gettext_lazy("Wytrzymałość")),
-    ("determinacja", gettext_lazy("Determinacja")),
+    ("wytrzymalosc", gettext_lazy("Wytrzymałość (endurance)")),
+    ("determinacja", gettext_lazy("Determinacja (determination)")),
 )
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from rolls.dashboard.npc_rolls import Field
 from rolls.engine import caerbannog
@@ -15,6 +16,14 @@ from rolls.systems.caerbannog import gm_call
 ROMAN = ("0", "I", "II", "III", "IV")
 DEFAULT_DIFFICULTY = caerbannog.DIFFICULTIES["przeciętny"]
 
+
+def _level_words(level: str, sides: int) -> str:
+    # A level's three dice in the reader's notation: "II (3d8)" in English, "II (3k8)" in Polish.
+    return gettext("%(level)s (3d%(sides)s)") % {"level": level, "sides": sides}
+
+
+_level = lazy(_level_words, str)
+
 FIELDS: tuple[Field, ...] = (
     Field(
         "level",
@@ -23,7 +32,7 @@ FIELDS: tuple[Field, ...] = (
         len(caerbannog.SKILL_DICE) - 1,
         1,
         tuple(
-            (index, f"{ROMAN[index]} (3k{sides})")
+            (index, _level(ROMAN[index], sides))
             for index, sides in enumerate(caerbannog.SKILL_DICE)
         ),
     ),

@@ -68,15 +68,15 @@ def opposed_outcome(_engine, a_roll, b_roll) -> Outcome:
 #: the strength is what a defence later lowers, and it lasts until the GM clears it.
 STATES = (
     {"key": "oszolomiony", "name": gettext_lazy("stunned (oszołomiony)"),
-     "original": gettext_lazy("stan oszołomiony (the state: stunned)"),
+     "original": gettext_lazy("the state: stunned (stan oszołomiony)"),
      "effect": "hindering_state", "amount": 1, "scope": "all",
      "lasts": "hand"},
     {"key": "ogluszony", "name": gettext_lazy("dazed (ogłuszony)"),
-     "original": gettext_lazy("stan ogłuszenie (the state: dazed)"),
+     "original": gettext_lazy("the state: dazed (stan ogłuszenie)"),
      "effect": "hindering_state", "amount": 1, "scope": "all",
      "lasts": "hand"},
     {"key": "zmeczony", "name": gettext_lazy("tired (zmęczony)"),
-     "original": gettext_lazy("zmęczenie (tiredness)"), "effect": "hindering_state",
+     "original": gettext_lazy("tiredness (zmęczenie)"), "effect": "hindering_state",
      "amount": 1, "scope": "all",
      "lasts": "hand"},
 )  # fmt: skip

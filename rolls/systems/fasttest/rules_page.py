@@ -44,10 +44,11 @@ PAGE = RulesPage(
             "similar spell cast earlier in the session, then the magic die is rolled."
         ),
         _(
-            "A spell's outcome is its effect: Tak, i… better than intended, Tak as intended, "
-            "Tak, ale… with a minor side effect; Nie, ale… fails without one, Nie fails with a "
-            "side effect, Nie, i… with a serious one. After each of these three the GM is "
-            "offered a roll on the campaign's side-effect table of that kind."
+            "A spell's outcome is its effect: Tak, i… (yes, and…) better than intended, Tak "
+            "(yes) as intended, Tak, ale… (yes, but…) with a minor side effect; Nie, ale… (no, "
+            "but…) fails without one, Nie (no) fails with a side effect, Nie, i… (no, and…) "
+            "with a serious one. After each of these three the GM is offered a roll on the "
+            "campaign's side-effect table of that kind."
         ),
     ),
     example=(

@@ -52,25 +52,25 @@ EFFECTS = {PENALTY: _("penalty dice"), STATE: _("state (no dice)")}
 AMOUNTS = (1, 10)
 PRESETS = (
     {"key": UNCONSCIOUS, "name": _("unconscious (nieprzytomny)"),
-     "original": _("ciężko ranny testuje przytomność (heavily wounded, tests consciousness)"),
+     "original": _("heavily wounded, tests consciousness (ciężko ranny testuje przytomność)"),
      "effect": STATE, "amount": 1,
      "scope": "all", "lasts": "success", "ends_with": WAKING},
     {"key": EXHAUSTED, "name": _("unconscious from exhaustion (nieprzytomny z wyczerpania)"),
-     "original": _("czarodziej pada nieprzytomny z wyczerpania (the caster falls unconscious "
-                   "from exhaustion)"),
+     "original": _("the caster falls unconscious from exhaustion (czarodziej pada "
+                   "nieprzytomny z wyczerpania)"),
      "effect": STATE, "amount": 1,
      "scope": "all", "lasts": "success", "ends_with": WAKING},
     {"key": DEAD, "name": _("dead (martwy)"),
-     "original": _("testuje Budowę albo umiera (tests BUDOWA or dies)"),
+     "original": _("tests BUDOWA or dies (testuje Budowę albo umiera)"),
      "effect": STATE, "amount": 1, "scope": "all", "lasts": "hand"},
     # RULES.md's Decision: the GM may use a flaw as 1 penalty die when it hinders.
     {"key": "ft_flaw", "name": _("a flaw hinders (Wada): 1 penalty die"),
-     "original": _("Wada (a flaw)"), "effect": PENALTY, "amount": 1, "scope": "all",
+     "original": _("a flaw (Wada)"), "effect": PENALTY, "amount": 1, "scope": "all",
      "lasts": "next_test"},
     # RULES.md: a spell's standard difficulty is 2–3 penalty dice; the same numbers serve the
     # GM's circumstances lasting a scene (dark, storm).
     {"key": "ft_hard_scene", "name": _("hard circumstances: 2 penalty dice"),
-     "original": _("kości karne (penalty dice)"), "effect": PENALTY, "amount": 2, "scope": "all",
+     "original": _("penalty dice (kości karne)"), "effect": PENALTY, "amount": 2, "scope": "all",
      "lasts": "scene"},
 )  # fmt: skip
 

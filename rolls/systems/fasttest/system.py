@@ -93,9 +93,10 @@ TABLES = TableRules(
     # A GM who keeps one side-effect table draws the minor and the serious ones from it too.
     fallbacks={SIDE_EFFECT_MINOR: SIDE_EFFECT, SIDE_EFFECT_SERIOUS: SIDE_EFFECT},
     hint=gettext_lazy(
-        "A spell's side effect: after “Tak, ale…” a minor one, after “Nie” an ordinary one, "
-        "after “Nie, i…” a serious one. A campaign with one side-effect table draws all three "
-        "from it; a minor or a serious table, once written, is offered instead for its kind."
+        "A spell's side effect: after “Tak, ale…” (yes, but…) a minor one, after “Nie” (no) "
+        "an ordinary one, after “Nie, i…” (no, and…) a serious one. A campaign with one "
+        "side-effect table draws all three from it; a minor or a serious table, once written, "
+        "is offered instead for its kind."
     ),
 )
 

@@ -43,17 +43,19 @@ CHARACTERS = [
 ]
 
 #: The GM's random tables (``rolls.tables.random_tables``): name, dice, when offered, quick entry.
-#: (The rules' option lists are the "Add the rules' tables" button of the tables page.)
+#: (The rules' option lists are the "Add the rules' tables" button of the tables page.) Typed by
+#: the demo's GM, so in Polish like the other campaigns' tables: a reader of either language
+#: reads it as typed.
 TABLES = [
     (
-        "Moorcrest weather",
+        "Pogoda w Moorcrest",
         # A d12, not two dice: the tool that finds system names in shared code reads "2d6" as one.
         "1d12",
         "",
-        "1-3: A storm from the sea; nobody sails today.\n"
-        "4-5: Cold rain, all day long.\n"
-        "6-8: Grey skies and a steady wind.\n"
-        "9-10: Fog rolls in at dusk.\n"
-        "11-12: A rare clear day; the whole town is outdoors.",
+        "1-3: Sztorm od morza; nikt dziś nie wypływa.\n"
+        "4-5: Zimny deszcz przez cały dzień.\n"
+        "6-8: Szare niebo i równy wiatr.\n"
+        "9-10: O zmierzchu nadciąga mgła.\n"
+        "11-12: Rzadki pogodny dzień; całe miasto wyszło z domów.",
     ),
 ]

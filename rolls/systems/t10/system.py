@@ -27,8 +27,8 @@ CONDITIONS = (
         "key": "knocked_down",
         "name": _("knocked down (faller)"),
         "original": _(
-            "-2 tärningar på alla handlingar tills du lyckats resa dig igen "
-            "(−2 dice on every action until you have got up again)"
+            "−2 dice on every action until you have got up again (-2 tärningar på alla "
+            "handlingar tills du lyckats resa dig igen)"
         ),
         "effect": "pool",
         "amount": -2,
@@ -40,7 +40,7 @@ CONDITIONS = (
         "key": "good_method",
         "name": _("a good way of doing it (ett bra sätt)"),
         "original": _(
-            "-1 i Svårighet på att göra det igen senare (−1 difficulty to do it again later)"
+            "−1 difficulty to do it again later (-1 i Svårighet på att göra det igen senare)"
         ),
         "effect": "difficulty",
         "amount": -1,
