@@ -61,6 +61,7 @@ CLOSE_NOT_A_MEMBER = 4403
 CLOSE_TOO_MANY_OF_YOURS = 4409
 CLOSE_TABLE_FULL = 4410
 CLOSE_FLOOD = 4429
+SERVER_STOPPING = 1012  # the code of uvicorn's close of every socket as it stops (a restart)
 # A page sends one "since" per (re)connect and one per page of a long replay (a 20,000-entry
 # backlog is 40 pages), and a frame per roll where rolls go over the socket: 40 at once and 5 a
 # second after that is beyond any page. Counted per socket, before a frame is even parsed.
@@ -90,6 +91,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         """
         self.joined: list[str] = []
         self.closing = False
+        self.server_stopping = False
         try:
             await super().__call__(scope, receive, send)
         except OSError:
@@ -157,6 +159,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
+        self.server_stopping = code == SERVER_STOPPING
         await self._leave()
 
     async def _leave(self) -> None:
@@ -187,16 +190,22 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         """
         try:
             people = await self._people(left)
-            await self.channel_layer.group_send(
-                presence_group(self.campaign_id), {"type": "table.presence", **people}
-            )
+            if people is not None:
+                await self.channel_layer.group_send(
+                    presence_group(self.campaign_id), {"type": "table.presence", **people}
+                )
         except Exception:
             logger.warning("could not announce who is at table %s", self.campaign_id, exc_info=True)
 
     @database_sync_to_async
-    def _people(self, left: bool) -> dict[str, Any]:
+    def _people(self, left: bool) -> dict[str, Any] | None:
         if left:
             presence.left(self.campaign_id, self.user_id)
+            if self.server_stopping:
+                # Its pages come back within a second or so of the restart and say who is here
+                # then. Telling hundreds of pages that leave too of each one that left only kept
+                # the server from stopping, for seconds (docs/performance.md).
+                return None
         return presence.people_at(self.campaign_id, self.gm_id)
 
     def _renew_later(self) -> None:
@@ -412,9 +421,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         """Who is at the table changed: the list, rendered here (no query) in the page's words."""
-        with translation.override(self.language):
-            html = render_to_string("rolls/live/_presence_people.html", {"people": event["people"]})
-        await self.send_json({"type": "presence", "at": event["at"], "html": html})
+        await self.send(text_data=presence_frame(event["people"], event["at"], self.language))
 
     async def table_membership_ended(self, event: dict[str, Any]) -> None:
         """The user is no longer a member of a table (sent to the user's own group): if it is
@@ -513,6 +520,26 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             .order_by("seq")[:REPLAY_LIMIT]
         )
         return last_seq, [roll_payload(roll) for roll in rolls]
+
+
+# Each list reaches every page of its table that shows it: rendered once per language in this
+# process, not once per page (a tenth of the server's CPU as 700 pages came back after a
+# restart, each arrival told to the table's pages back already: docs/performance.md).
+_presence_frames: dict[tuple[str, float, str], str] = {}
+
+
+def presence_frame(people: list[dict[str, Any]], at: float, language: str) -> str:
+    """The ``presence`` frame of this list, in ``language``."""
+    key = (json.dumps(people), at, language)
+    frame = _presence_frames.get(key)
+    if frame is None:
+        if len(_presence_frames) >= 256:
+            _presence_frames.clear()
+        with translation.override(language):
+            html = render_to_string("rolls/live/_presence_people.html", {"people": people})
+        frame = json.dumps({"type": "presence", "at": at, "html": html})
+        _presence_frames[key] = frame
+    return frame
 
 
 def presence_group(campaign_id: int) -> str:

@@ -131,12 +131,17 @@ def demo_table(tmp_path, stderr=None, **server_env: str) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def demo_table_again(tmp_path, base: str | None = None) -> Iterator[str]:
-    """The data of ``demo_table(tmp_path)`` served by another server: at ``base`` once the first
-    has stopped (a restart, as a deploy does it), or on a port of its own beside it (another
-    worker of the same deployment, without its channel layer)."""
+def demo_table_again(tmp_path, base: str | None = None, **server_env: str) -> Iterator[str]:
+    """The data of ``demo_table(tmp_path, **server_env)`` served by another server: at ``base``
+    once the first has stopped (a restart, as a deploy does it), or on a port of its own beside
+    it (another worker of the same data; embedded, the two share no channel layer)."""
     port = int(base.rsplit(":", 1)[1]) if base else None
-    with forked(tmp_path / "table.sqlite3", port=port) as again:
+    path = tmp_path / "table.sqlite3"
+    if not server_env:
+        with forked(path, port=port) as again:
+            yield again
+        return
+    with uvicorn(app_env(DATABASE_URL=f"sqlite:///{path}") | server_env, port=port) as again:
         yield again
 
 

@@ -11,10 +11,11 @@ from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from campaigns.models import Membership
 from config.asgi import application
-from rolls.live import presence
+from rolls.live import consumers, presence
 from sheets.models import Character
 from tests.web.test_panel_fasttest import SHEET
 
@@ -260,3 +261,48 @@ async def test_a_polish_page_lists_in_polish_with_numbers_a_script_can_read(tabl
     assert re.search(r'data-away-in="\d+(\.\d+)?"', html)
     assert re.search(r'data-gone-in="\d+(\.\d+)?"', html)
     await socket.disconnect()
+
+
+async def test_a_server_stopping_tells_no_page_each_one_it_closes_but_notes_the_time(
+    table, gm, player, settings
+):
+    """A restart: uvicorn closes every page with 1012, and the pages come back within a second
+    or so and say who is here then. Telling each of hundreds of pages that leave too of every
+    other one only kept the server from stopping, for seconds."""
+    settings.PRESENCE_GRACE_SECONDS = 15
+    campaign = table.campaign
+    staying = await opened(gm, campaign)
+    stopped = await opened(player, campaign)
+    await settled_presence(staying)
+    await stopped.disconnect(code=consumers.SERVER_STOPPING)
+    assert await staying.receive_nothing(timeout=0.5)
+    assert 14 <= (await people(campaign))["player"]["away_in"] <= 15  # the grace, from now
+    await staying.disconnect()
+
+
+async def test_each_list_is_rendered_once_per_language_for_every_page_that_hears_it(
+    table, gm, player, monkeypatch
+):
+    campaign = table.campaign
+    watching = [
+        await opened(gm, campaign),
+        await opened(gm, campaign, lang="pl"),
+        await opened(player, campaign),
+    ]
+    for socket in watching:
+        await settled_presence(socket)
+    rendered = []
+    render = consumers.render_to_string
+
+    def counted(*args, **kwargs):
+        rendered.append(translation.get_language())
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(consumers, "render_to_string", counted)
+    arriving = await opened(player, campaign)
+    frames = [await next_presence(socket) for socket in [*watching, arriving]]
+    assert sorted(rendered) == ["en", "pl"]
+    assert frames[0] == frames[2] == frames[3]
+    assert ">jest</span>" in frames[1]["html"]
+    for socket in [*watching, arriving]:
+        await socket.disconnect()

@@ -7,6 +7,7 @@ a crash showed as a traceback in the log and a socket dropped without a close fr
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import re
@@ -14,11 +15,12 @@ import socket
 import time
 
 import pytest
+from django.core.cache import cache
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from rolls.live.consumers import CLOSE_FLOOD, FRAME_BURST
-from tests.web.browser import DEMO_PASSWORD, demo_table
+from rolls.live.consumers import CLOSE_FLOOD, FRAME_BURST, SERVER_STOPPING
+from tests.web.browser import DEMO_PASSWORD, demo_table, demo_table_again
 from tests.web.test_scale_out import Browser
 
 HOSTILE = [
@@ -132,3 +134,24 @@ def test_pages_closed_at_each_step_of_the_opening_give_their_places_back(tmp_pat
         while not _admitted(base):
             assert time.monotonic() < deadline, "the closed pages kept their places"
     assert "Traceback" not in log.read_text()
+
+
+@pytest.mark.redis
+def test_a_restarted_server_leaves_no_place_counted_to_refuse_a_page_coming_back(
+    tmp_path, redis_url
+):
+    """Places are counted in Redis, which outlives the server: one stopped as a deploy stops it
+    gives back each place it held, so a page comes back at once even at a cap of one page."""
+    cache.clear()  # the same Redis database: no place of an earlier test
+    env = {"REDIS_URL": redis_url, "SOCKETS_PER_USER": "1"}
+    server = contextlib.ExitStack()
+    base = server.enter_context(demo_table(tmp_path, **env))
+    with table_socket(base, "ala") as ws:
+        ws.send('{"type": "ping"}')
+        assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}
+        server.close()  # stopped as a deploy stops it, with the page open
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd.code == SERVER_STOPPING
+    with demo_table_again(tmp_path, base, **env):
+        assert _admitted(base)
