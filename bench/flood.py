@@ -34,7 +34,7 @@ The flood. A second account, the GM of its own FastTest campaign with an open ga
 caps a campaign's NPCs gets as many as its cap allows). Its session cookie drives ``--connections``
 (4) keep-alive connections from a separate process (so that the flood's own parsing does not
 delay the quiet table's clock), each sending its next request as soon as the last is answered,
-taking turns through this mix, as a browser would send each:
+taking turns through this mix (``--kinds``, all four by default), as a browser would send each:
 
   chat    a line of chat (htmx, ``/c/<id>/chat/``): past the chat budget (20 per 10 s) refused.
   table   a new random table whose rows leave a gap (a plain form, ``/c/<id>/tables/``): refused
@@ -507,7 +507,7 @@ async def one_round(side: str, number: int, tree: Path, args) -> Round:
             await quiet_rolls(load, args.warmup, args.interval, args.drain, 60, pids)
             result.quiet = await phase(load, pids, args)
             plan = {"port": port, "cookie": hostile["cookie"], "campaign": hostile["campaign"],
-                    "npcs": hostile["npcs"], "kinds": list(KINDS),
+                    "npcs": hostile["npcs"], "kinds": args.kinds,
                     "connections": args.connections}  # fmt: skip
             log(f"[{side} {number}] flooding from {args.connections} connections, "
                 f"{result.npcs} NPCs; {args.rolls} rolls timed")  # fmt: skip
@@ -580,9 +580,12 @@ def report(rounds: list[Round]) -> str:
             continue
         kinds = "; ".join(f"{kind} {statuses(counts)}" for kind, counts in run.answered.items())
         made = run.written
+        entries = f"{sum(made['entries'].values()):,} log entries"
+        if made["entries"]:
+            entries += f" ({statuses(made['entries'])})"
         lines.append(
             f"- {run.side}, round {run.number}: the flood's answers: {kinds}. It wrote "
-            f"{statuses(made['entries'])} entries by kind, {made['characters']} characters, "
+            f"{entries}, {made['characters']} characters, "
             f"{made['tables']} random tables; its own process used {run.flood_client_cpu:.0f} % "
             f"of a core. The quiet table's rolls: {run.quiet.step.rolls} quiet, "
             f"{run.flooded.step.rolls} flooded, {run.quiet.step.lost + run.flooded.step.lost} "
@@ -665,6 +668,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument("--max-seconds", type=float, default=90, help="at most, per phase (90)")
     parser.add_argument("--connections", type=int, default=4, help="the flood's (4)")
+    parser.add_argument(
+        "--kinds", default=",".join(KINDS), help=f"the flood's mix, in turn ({','.join(KINDS)})"
+    )
     parser.add_argument("--npcs", type=int, default=300, help="the hostile campaign's (300)")
     parser.add_argument("--lead", type=float, default=2, help="s of flood before timing (2)")
     parser.add_argument(
@@ -682,6 +688,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--tree {args.tree} holds no manage.py")
     if min(args.rounds, args.rolls, args.connections, args.npcs) < 1 or args.warmup < 0:
         parser.error("--rounds, --rolls, --connections and --npcs must be 1 or more")
+    args.kinds = [kind.strip() for kind in args.kinds.split(",") if kind.strip()]
+    if not args.kinds or any(kind not in KINDS for kind in args.kinds):
+        parser.error(f"--kinds takes some of {', '.join(KINDS)}")
     if args.interval < ROLL_WINDOW / ROLL_BUDGET:
         parser.error(
             f"--interval under {ROLL_WINDOW / ROLL_BUDGET:g} s would have the quiet player "
@@ -750,7 +759,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} cores; the embedded server with the tree's own limits. "
         + " ".join(f"{side.capitalize()}: {tree}." for side, tree in trees.items())
         + f"\nThe quiet table: one player rolls at most every {args.interval:g} s, latency "
-        "from the roll sent to its entry on the 5 other sockets.\n"
+        "from the roll sent to its entry on the 5 other sockets. The flood: "
+        f"{', '.join(args.kinds)} in turn from {args.connections} connections.\n"
     )
     print(report(rounds))
     return 1 if any(run.error for run in rounds) else 0

@@ -51,6 +51,13 @@ def test_a_quiet_player_faster_than_the_real_roll_budget_is_refused(flood, capsy
     )
 
 
+def test_the_flood_may_send_one_kind_alone_but_no_kind_it_does_not_know(flood, capsys):
+    assert flood.parse_args(["--kinds", "order"]).kinds == ["order"]
+    assert "--kinds takes some of chat, table, import, order" in refusal(
+        flood, capsys, "--kinds", "order,roll"
+    )
+
+
 def test_a_tree_without_a_project_is_refused(flood, capsys, tmp_path):
     assert f"--tree {tmp_path} holds no manage.py" in refusal(
         flood, capsys, "--tree", str(tmp_path)
@@ -141,6 +148,7 @@ def test_the_report_gives_each_round_its_latencies_ratio_and_flood(flood):
         ["1", "after", "300", "10.0 / 10.0", "15.0 / 15.0", "1.5x", "180", "20"],
     ]
     assert "the flood's answers: chat 429 x 900, 200 x 20; order 429 x 880." in text
+    assert "It wrote 20 log entries (chat x 20), 0 characters, 0 random tables" in text
 
 
 def test_the_report_gives_each_sides_median_ratio_over_its_rounds(flood):
