@@ -113,10 +113,19 @@ def browser(_chromium):
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
     """The browser tests last (after pytest-django's own order of the rest): see ``_chromium``.
     pytest-xdist hands out tests in this order, so each worker runs its share of the browser
-    tests after all of its other tests, too."""
+    tests after all of its other tests, too. ``--order`` reverses or shuffles the rest first."""
+    order = config.getoption("--order")
+    if order == "reverse":
+        items.reverse()
+    elif order.startswith("shuffle"):
+        import random
+
+        seed = order.partition(":")[2] or str(random.randrange(10**6))
+        print(f"\n--order shuffle:{seed}")
+        random.Random(seed).shuffle(items)
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
@@ -163,13 +172,42 @@ def _rolls_as_fast_as_a_test_needs(settings):
 
 
 @pytest.fixture(autouse=True)
-def _each_test_starts_in_the_default_language():
-    """Django's LocaleMiddleware activates a request's language in the thread and leaves it
-    active (the next request activates its own). A test after one that asked for a Polish page
-    on the same worker would otherwise build its messages outside a request (a panel, a form)
-    in Polish: CI failed so, in test_panel_forms, depending on which tests xdist ran before."""
+def _nothing_a_test_leaves_reaches_the_next():
+    """What a test leaves in its worker's process, undone after it, so that no test passes or
+    fails by what ran before it (``--order reverse`` / ``--order shuffle`` show it):
+
+    - the language: Django's LocaleMiddleware activates a request's language in the thread and
+      leaves it active, so a test after one that asked for a Polish page built its messages
+      outside a request in Polish (CI failed so, in test_panel_forms);
+    - the cache: the users' budgets (rolls/limits.py) and sockets' places are counted there by
+      user and campaign id, and ids come round again as each test's rows are rolled back (a
+      module's crawl met a roll budget spent by the tests before it);
+    - the in-memory channel layer: groups named by those same ids.
+    """
     yield
     translation.deactivate()
+    from django.core.cache import cache
+
+    cache.clear()
+    _empty_in_memory_channel_layers()
+
+
+def _empty_in_memory_channel_layers() -> None:
+    from channels.layers import InMemoryChannelLayer, channel_layers
+
+    for layer in channel_layers.backends.values():
+        if isinstance(layer, InMemoryChannelLayer):
+            layer.channels.clear()
+            layer.groups.clear()
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--order",
+        default="",
+        help="run the tests in 'reverse' or 'shuffle[:seed]' order (the browser tests still last),"
+        " to show that none depends on what ran before it",
+    )
 
 
 @pytest.fixture

@@ -139,9 +139,10 @@ def crawl(django_db_setup, django_db_blocker):
     (each test's own transaction, and each probe's savepoint, nest inside it)."""
     from django.contrib.auth import get_user_model
 
-    # Sessions in the cache alone: a probe's rolled-back savepoint must not leave the cache
-    # holding a session the database lost (cached_db would then fail to save it).
-    sessions = override_settings(SESSION_ENGINE="django.contrib.sessions.backends.cache")
+    # Sessions in a signed cookie: a probe's rolled-back savepoint must not leave the cache
+    # holding a session the database lost (cached_db would then fail to save it), and the cache
+    # is emptied after every test (tests/conftest.py).
+    sessions = override_settings(SESSION_ENGINE="django.contrib.sessions.backends.signed_cookies")
     sessions.enable()
     # The crawl rolls dozens of times in seconds, as ala: a module fixture is set up before the
     # tests' own lifted limits (tests/conftest.py), and the roll counter of ala's id may already
