@@ -16,6 +16,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.arrivals import Arrivals  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.overrides.http import ThreadedASGIHandler  # noqa: E402
 from config.warmup import lifespan, warm_up  # noqa: E402
@@ -27,7 +28,10 @@ writes.use_threads(_http.executor)  # a roll sent over a socket runs where HTTP 
 application = ProtocolTypeRouter(
     {
         "http": _http,
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # A restart's hundreds of returning pages are let in a few dozen at a time, in turn.
+        "websocket": SameOriginValidator(
+            Arrivals(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
         # uvicorn --lifespan on: the worker threads connect as the server starts.
         "lifespan": lifespan(_http.executor, settings.HTTP_THREADS),
     }
