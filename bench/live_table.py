@@ -367,8 +367,9 @@ def app_env(**overrides: str) -> dict[str, str]:
     # per-user budget a real table never reaches (rolls/limits.py), and over its socket past the
     # frames a page ever sends (rolls/live/consumers.py): the benchmark lifts both.
     env.update({"DEBUG": "0", "LOG_LEVEL": "WARNING", "ROLL_RATE_LIMIT": "10000000",
-                "REPLAY_ENTRY_LIMIT": "100000000", "SOCKET_FRAME_BURST": "10000000",
-                "SOCKET_FRAME_RATE": "10000000", **overrides})  # fmt: skip
+                "POST_RATE_LIMIT": "10000000", "REPLAY_ENTRY_LIMIT": "100000000",
+                "SOCKET_FRAME_BURST": "10000000", "SOCKET_FRAME_RATE": "10000000",
+                **overrides})  # fmt: skip
     return env
 
 
