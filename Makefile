@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # URL to whoever mistypes one). `make run DEBUG=1` for the debug pages while developing.
 DEBUG ?= 0
 
-.PHONY: run test test-quick install lint bench bench-live bench-compare bench-pages bench-flood messages clean
+.PHONY: run test test-quick coverage install lint bench bench-live bench-compare bench-pages bench-flood messages clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -46,6 +46,32 @@ test: $(VENV)/.installed-dev
 # The inner loop only: no browser, no PostgreSQL, no Redis. `make test` and CI run everything.
 test-quick: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --maxprocesses=8 -m "not browser and not postgres and not redis"
+
+# Line and branch coverage of the app (pyproject.toml's [tool.coverage]) under the suite without a
+# browser, a package a line; not part of `make test`: measuring slows every test down. A failing
+# test (its failure is printed) still leaves what the rest covered to report.
+coverage: $(VENV)/.installed-dev
+	rm -f .coverage .coverage.* coverage.json
+	-$(BIN)/python -m coverage run -m pytest -n $(TEST_WORKERS) --maxprocesses=8 -q -m "not browser"
+	$(BIN)/python -m coverage combine -q
+	$(BIN)/python -m coverage report
+	$(BIN)/python -m coverage json -q
+	@$(BIN)/python -c "$$COVERAGE_BY_PACKAGE"
+
+define COVERAGE_BY_PACKAGE
+import json
+sums = {}
+for path, data in json.load(open("coverage.json"))["files"].items():
+    s = data["summary"]
+    row = sums.setdefault(path.split("/")[0], [0, 0, 0, 0])
+    for i, key in enumerate(["covered_lines", "num_statements", "covered_branches", "num_branches"]):
+        row[i] += s[key]
+print(f"{'package':<10} {'lines':>17} {'branches':>17}")
+for package, (lines, statements, branches, all_branches) in sorted(sums.items()):
+    print(f"{package:<10} {lines:>6}/{statements:<5} {100 * lines / statements:5.1f}%"
+          f" {branches:>5}/{all_branches:<5} {100 * branches / all_branches:5.1f}%")
+endef
+export COVERAGE_BY_PACKAGE
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix .
