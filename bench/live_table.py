@@ -152,11 +152,8 @@ CSRF = "benchcsrf0123456789abcdefghijklm"  # 32 letters and digits: a valid CSRF
 ROLL_ID = re.compile(rb'id="roll-(\d+)-(\d+)"')
 # The last line of a logged traceback: "package.module.SomeError: what happened".
 EXCEPTION_LINE = re.compile(r"^[\w.]+(?:Error|Exception|Exit|Full|Timeout)\b.*$", re.MULTILINE)
-# A mode ending in "-ws" is its deployment with rolls sent over the roller's socket
-# (ROLLS_OVER_SOCKET, rolls/live/writes.py) instead of POSTed: the same view answers both.
-MODES = ("floor", "django", "embedded", "embedded-ws", "core", "core-ws", "pubsub", "pubsub-ws")
-DEFAULT_MODES = ("floor", "django", "embedded", "embedded-ws", "core", "pubsub", "pubsub-ws")
-OVER_SOCKET = "-ws"
+MODES = ("floor", "django", "embedded", "core", "pubsub")
+DEFAULT_MODES = MODES
 CONNECT_CONCURRENCY = 50
 SETTLE_RATE = 5.0  # rolls/s while a fresh mode settles (--settle)
 KEEP_ALIVE_REUSE = 4.0  # s; uvicorn closes a keep-alive connection idle for 5 s
@@ -780,8 +777,7 @@ class Load:
         self.arrivals: dict[tuple[int, int], dict[int, float]] = {}
         self.duplicates = self.dropped = 0
         self.entry_bytes = self.entries = 0
-        self.acks: dict[str | int, asyncio.Future] = {}
-        self.refs = 0  # the last ref of a roll sent over a socket
+        self.acks: dict[str, asyncio.Future] = {}
         self.last_seq: dict[int, int] = {}
         self.random = random.Random(seed)
 
@@ -844,10 +840,6 @@ class Load:
                     future = self.acks.pop(message["key"], None)
                     if future is not None and not future.done():
                         future.set_result((now, message["seq"]))
-                elif kind == "answer":
-                    future = self.acks.pop(message["ref"], None)
-                    if future is not None and not future.done():
-                        future.set_result((now, message))
                 elif kind == "synced":
                     sock.synced.set()
         if sock.id in self.socks:  # the server closed a socket the page still had open
@@ -883,15 +875,12 @@ class Load:
                 roll.session = table["session"]
                 return
             form = f"attribute=BUDOWA&skill=WALKA&key={uuid.uuid4()}&visibility=public"
-            if self.mode.endswith(OVER_SOCKET):
-                status, answer = await self._roll_over_socket(roll, member["character"], form)
-            else:
-                path = f"/c/{table['campaign']}/characters/{member['character']}/test/roll/"
-                pool = self.pools[self.ports[index % len(self.ports)]]
-                status, answer, roll.sent = await asyncio.wait_for(
-                    pool.post(path, member["cookie"], form.encode()), 30
-                )
-                roll.answered = time.perf_counter()
+            path = f"/c/{table['campaign']}/characters/{member['character']}/test/roll/"
+            pool = self.pools[self.ports[index % len(self.ports)]]
+            status, answer, roll.sent = await asyncio.wait_for(
+                pool.post(path, member["cookie"], form.encode()), 30
+            )
+            roll.answered = time.perf_counter()
             found = ROLL_ID.search(answer)
             if status != 200 or found is None:
                 roll.error = f"HTTP {status}"
@@ -901,17 +890,6 @@ class Load:
             roll.error = f"{type(error).__name__}: {error}"[:200]
         else:
             self.last_seq[roll.table] = max(self.last_seq.get(roll.table, 0), roll.seq or 0)
-
-    async def _roll_over_socket(self, roll: Roll, character: int, form: str) -> tuple[int, bytes]:
-        """The roll as a page sends it over its socket; its answer comes back on that socket."""
-        self.refs += 1
-        future = asyncio.get_running_loop().create_future()
-        self.acks[self.refs] = future
-        frame = {"type": "roll", "ref": self.refs, "target": character, "form": form}
-        roll.sent = time.perf_counter()
-        await self.socks[roll.roller].ws.send(json.dumps(frame))
-        roll.answered, answer = await asyncio.wait_for(future, 30)
-        return answer["status"], answer["html"].encode()
 
     async def run(
         self, step: Step, warmup: float, seconds: float, drain: float, even: bool, pids: list[int]
@@ -1052,18 +1030,12 @@ class Load:
 # --- Modes ---------------------------------------------------------------------------------------
 
 
-def deployed(mode: str) -> str:
-    """The deployment a mode runs: its name without the roll path ("pubsub-ws": pubsub)."""
-    return mode.removesuffix(OVER_SOCKET)
-
-
 class Deployment:
     """The servers of one mode, and how to add tables to their database."""
 
     def __init__(self, mode: str, players: int, stack: contextlib.ExitStack) -> None:
         self.mode, self.players, self.stack = mode, players, stack
-        self.kind = deployed(mode)
-        self.over_socket = {"ROLLS_OVER_SOCKET": "1" if mode.endswith(OVER_SOCKET) else "0"}
+        self.kind = mode
         self.env: dict[str, str] = {}
         self.processes: list[subprocess.Popen] = []
         self.ports: list[int] = []
@@ -1080,14 +1052,13 @@ class Deployment:
             return
         if self.kind in ("django", "embedded"):
             database = f"sqlite:///{self.folder}/table.sqlite3"
-            self.env = app_env(DATABASE_URL=database, **self.over_socket)
+            self.env = app_env(DATABASE_URL=database)
             return
         url = self.stack.enter_context(postgres_database())
         log(f"[{self.mode}] temporary database {url}, Redis db {REDIS_DB}")
         flush_redis()
         self.stack.callback(flush_redis)
-        self.env = app_env(DATABASE_URL=url, REDIS_URL=REDIS_URL, REDIS_CHANNEL_LAYER=self.kind,
-                           **self.over_socket)  # fmt: skip
+        self.env = app_env(DATABASE_URL=url, REDIS_URL=REDIS_URL, REDIS_CHANNEL_LAYER=self.kind)
 
     def add_tables(self, count: int) -> list[dict]:
         """Write ``count`` more tables (the servers may be running)."""
@@ -1894,8 +1865,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.restart:
         if args.ramp or args.sequential:
             parser.error("--restart is a run of its own, without --ramp or --sequential")
-        if any(deployed(m) not in ("embedded", "core", "pubsub") or m != deployed(m)
-               for m in args.modes):  # fmt: skip
+        if any(m not in ("embedded", "core", "pubsub") for m in args.modes):
             parser.error("--restart restarts the app's servers: modes embedded, core, pubsub")
         if not args.reconnect or any(rule not in RULES for rule in args.reconnect):
             parser.error(f"--reconnect takes some of {', '.join(RULES)}")
@@ -1909,7 +1879,7 @@ async def bench(args, stack: contextlib.ExitStack) -> list[Step]:
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)
     steps = []
     for mode in args.modes:
-        if deployed(mode) in ("core", "pubsub"):
+        if mode in ("core", "pubsub"):
             reason = postgres_missing() or redis_missing()
             if reason:
                 log(f"[{mode}] skipped: {reason}")

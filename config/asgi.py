@@ -20,11 +20,9 @@ from config.arrivals import Arrivals  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.overrides.http import ThreadedASGIHandler  # noqa: E402
 from config.warmup import lifespan, warm_up  # noqa: E402
-from rolls.live import writes  # noqa: E402
 from rolls.live.routing import websocket_urlpatterns  # noqa: E402
 
 _http = ThreadedASGIHandler(threads=settings.HTTP_THREADS)
-writes.use_threads(_http.executor)  # a roll sent over a socket runs where HTTP requests do
 application = ProtocolTypeRouter(
     {
         "http": _http,

@@ -122,9 +122,6 @@ HTTP_THREADS = env_int("HTTP_THREADS", 2, minimum=1, maximum=64)
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 20, minimum=1, maximum=10_000)
 SOCKETS_PER_TABLE = env_int("SOCKETS_PER_TABLE", 200, minimum=1, maximum=100_000)
 SOCKET_LEASE_SECONDS = env_int("SOCKET_LEASE_SECONDS", 30, minimum=1, maximum=3600)
-# A page with its socket live sends a roll over it rather than over HTTP (rolls/live/writes.py),
-# handled by the same view; off, the consumer refuses such frames and pages post as before.
-ROLLS_OVER_SOCKET = env_bool("ROLLS_OVER_SOCKET", False)
 # Frames one socket may send (rolls/live/consumers.py): a burst, then so many a second. Far above
 # any page (a reconnect's few "since", a player's rolls); lifted only by the benchmark.
 SOCKET_FRAME_BURST = env_int("SOCKET_FRAME_BURST", 40, minimum=1, maximum=10_000_000)

@@ -234,15 +234,6 @@ def django_db_setup(django_db_setup, django_db_blocker):
     from django.db import connections
 
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
-    # And the worker threads a roll sent over a socket ran on (rolls.live.writes), if any.
-    from django.conf import settings
-
-    from config.warmup import each_thread
-    from rolls.live import writes
-
-    if writes.threads is not None:
-        for done in each_thread(writes.threads, settings.HTTP_THREADS, connections.close_all):
-            done.result()
     with django_db_blocker.unblock():
         _end_other_sessions_of_the_test_database()
 

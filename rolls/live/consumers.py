@@ -1,10 +1,7 @@
 """The table's websocket: one per open page, thin.
 
-A client may say "send me what I missed since N" (and ping), and, with
-``settings.ROLLS_OVER_SOCKET``, send a roll the way its form would post it
-(``rolls.live.writes``: the same view answers it, and the answer comes back on this socket
-only). Everything else arrives over HTTP through ``rolls.actions``; a consumer never relays a
-client's message to the group.
+A client may say "send me what I missed since N" (and ping): nothing else. Every write arrives
+over HTTP through ``rolls.actions``; a consumer never relays a client's message to the group.
 
 Whatever a client sends, the socket answers it or closes with a code of its own, never with a
 crash: a frame that is not a small JSON object gets an ``error`` frame and the socket stays.
@@ -43,10 +40,9 @@ from django.utils import translation
 
 from campaigns.live import campaign_group, login_mark, user_group, user_id_of
 from campaigns.models import Campaign, GameSession
-from config.origins import header
 from config.overrides.consumer import DispatchWithoutConnectionCheck
 from rolls import limits
-from rolls.live import presence, socket_slots, writes
+from rolls.live import presence, socket_slots
 from rolls.log.payload import for_viewer, roll_payload, unknown_to
 from rolls.log.reading import ENTRY_RELATED
 from rolls.log.rendered import entry_frame, reveal_frame
@@ -67,11 +63,9 @@ SERVER_STOPPING = 1012  # the code of uvicorn's close of every socket as it stop
 # second after that is beyond any page. Counted per socket, before a frame is even parsed.
 FRAME_BURST = settings.SOCKET_FRAME_BURST
 FRAME_RATE = float(settings.SOCKET_FRAME_RATE)
-# The longest frame a page sends is {"type": "since", "session": N, "seq": N}, or, where rolls go
-# over the socket, a roll's form (a few hundred characters; a panel with every field filled in
-# stays under 2,000). Refusing longer ones unparsed also bounds how deep a nested frame can go.
+# The longest frame a page sends is {"type": "since", "session": N, "seq": N}. Refusing longer
+# ones unparsed also bounds how deep a nested frame can go.
 MAX_FRAME_CHARS = 256
-MAX_WRITE_CHARS = 8192
 # Ids are 64-bit and seqs 32-bit in the database; a larger number never reaches a query.
 MAX_ID = 2**63 - 1
 MAX_SEQ = 2**31 - 1
@@ -255,9 +249,8 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         if bytes_data is not None or not text_data:
             await self._error("send text frames holding JSON")
             return
-        longest = MAX_WRITE_CHARS if settings.ROLLS_OVER_SOCKET else MAX_FRAME_CHARS
-        if len(text_data) > longest:
-            await self._error(f"a frame is at most {longest} characters")
+        if len(text_data) > MAX_FRAME_CHARS:
+            await self._error(f"a frame is at most {MAX_FRAME_CHARS} characters")
             return
         try:
             content = json.loads(text_data)
@@ -272,38 +265,11 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong"})
         elif kind == "since":
             await self._replay(content.get("session"), content.get("seq"))
-        elif writes.accepts(kind):
-            await self._write(kind, content)
         else:
             await self._error('a frame is {"type": "since", ...} or {"type": "ping"}')
 
     async def _error(self, message: str) -> None:
         await self.send_json({"type": "error", "message": message})
-
-    async def _write(self, kind: str, content: dict[str, Any]) -> None:
-        """A roll the page sent here instead of posting it: its answer comes back here."""
-        ref, target, form = content.get("ref"), content.get("target"), content.get("form")
-        if not _whole(ref, 0, MAX_SEQ) or not _whole(target, 1, MAX_ID) or type(form) is not str:
-            await self._error(f'a {kind} frame is {{"type": "{kind}", "ref": N, "target": N, '
-                              f'"form": "..."}}')  # fmt: skip
-            return
-        write = writes.Write(
-            campaign_id=self.campaign_id,
-            session_key=self.session_key,
-            language=self.language,
-            target=target,
-            form=form,
-            host=header(self.scope, b"host"),
-        )
-        # On the threads HTTP requests run on (writes.use_threads), each with its connection.
-        in_thread = sync_to_async(writes.handle, thread_sensitive=False, executor=writes.threads)
-        try:
-            answer = await in_thread(kind, write)
-        except Exception:
-            # As HTTP answers a view's crash: a 500, which the page says it could not send.
-            logger.exception("a %s sent over a socket failed", kind)
-            answer = writes.Answer(500, "")
-        await self.send_json(answer.frame(ref))
 
     async def _replay(self, session_id: Any, since: Any) -> None:
         """Send the entries after ``since``, then release the live events held meanwhile.

@@ -3,7 +3,6 @@
 import json
 
 from django import template
-from django.conf import settings
 from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
@@ -35,12 +34,6 @@ register = template.Library()
 def checkable_in(entry, session) -> bool:
     """Whether the entry offers to check its dice in the log of ``session`` (rolls.log.rendered)."""
     return rendered.checkable(entry, session or None)
-
-
-@register.simple_tag
-def rolls_over_socket() -> bool:
-    """Whether a page with the log sends its rolls over the log's socket (rolls.live.writes)."""
-    return settings.ROLLS_OVER_SOCKET
 
 
 @register.simple_tag

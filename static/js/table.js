@@ -128,8 +128,7 @@
       }
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "answer") takeAnswer(message);
-      else if (message.type === "entry") insertEntry(message);
+      if (message.type === "entry") insertEntry(message);
       else if (message.type === "reveal") revealEntry(message);
       else if (message.type === "synced" && message.more) sendSince();
       // The user's pages replayed more than a table needs (rolls/limits.py): ask again then.
@@ -144,8 +143,6 @@
     current.addEventListener("close", function (event) {
       if (current !== socket) return;
       if (answered) cutOff = true;
-      waiting.forEach(function (pending) { pending.lost(); });
-      waiting.clear();
       if (refused[event.code]) {
         setState(refused[event.code]);
         const delay = soon < SOON_MS.length ? SOON_MS[soon] : 60000 * (1 + Math.random());
@@ -185,52 +182,6 @@
     const base = Math.min(LONGEST_MS, Math.max(RETRY_MS, (Date.now() - awaySince) / 40));
     return base * (1 + Math.random());
   }
-
-  // Rolls over this socket (data-rolls-over-socket: ROLLS_OVER_SOCKET, rolls/live/writes.py).
-  // htmx builds, sends and swaps the roll as ever; only the transport changes: the form goes
-  // over the socket and the server's answer (the very one HTTP gives) is handed to htmx as the
-  // response. A socket not live, lost, or silent for ANSWER_MS sends the same request over HTTP:
-  // its key makes a roll that did arrive the answer, never a second roll.
-  const ANSWER_MS = 10000;
-  const waiting = new Map(); // ref -> {done, lost}
-  let lastRef = 0;
-  function takeAnswer(message) {
-    const pending = waiting.get(message.ref);
-    if (pending) { waiting.delete(message.ref); pending.done(message); }
-  }
-  function write(kind, target, form) {
-    return new Promise(function (resolve, reject) {
-      if (!socket || socket.readyState !== WebSocket.OPEN || shownState !== "live") return reject();
-      const ref = ++lastRef;
-      const timer = setTimeout(function () { waiting.delete(ref); reject(); }, ANSWER_MS);
-      waiting.set(ref, {
-        done: function (answer) { clearTimeout(timer); resolve(answer); },
-        lost: function () { clearTimeout(timer); reject(); },
-      });
-      socket.send(JSON.stringify({ type: kind, ref: ref, target: target, form: form }));
-    });
-  }
-  const ROLL_PATH = /^\/c\/(\d+)\/characters\/(\d+)\/test\/roll\/$/;
-  document.body.addEventListener("htmx:beforeSend", function (event) {
-    const found = ROLL_PATH.exec(event.detail.pathInfo.finalRequestPath);
-    if (eventsOnly || !found || !logRoot().hasAttribute("data-rolls-over-socket") ||
-        found[1] !== logRoot().dataset.campaign) return;
-    const xhr = event.detail.xhr;
-    xhr.send = function (body) {
-      write("roll", parseInt(found[2], 10), body || "").then(function (answer) {
-        // A login that ended answers 401 here: over HTTP the page gets what a visitor gets.
-        if (answer.status === 401) return XMLHttpRequest.prototype.send.call(xhr, body);
-        const headers = { "hx-retarget": answer.retarget, "hx-reswap": answer.reswap };
-        Object.defineProperties(xhr, {
-          status: { value: answer.status }, response: { value: answer.html },
-          responseText: { value: answer.html }, responseURL: { value: "" },
-          getResponseHeader: { value: function (name) { return headers[name.toLowerCase()] || null; } },
-        });
-        xhr.onload();
-        xhr.dispatchEvent(new ProgressEvent("loadend"));
-      }, function () { XMLHttpRequest.prototype.send.call(xhr, body); });
-    };
-  });
 
   // A refusal shown in the page's own region (a roll past the user's rate, rolls/limits.py)
   // goes once a later request of the page succeeds.

@@ -145,6 +145,29 @@ async def test_a_client_message_is_never_relayed_to_the_table(table, player, oth
     await listener.disconnect()
 
 
+async def test_a_roll_sent_over_the_socket_is_refused_and_rolls_nothing(table, player):
+    """Every write arrives over HTTP, through a form and one action: a page that sends a roll
+    over its socket (as pages could, once, behind a switch that measured no faster) is told so."""
+    from rolls.models import Roll
+
+    socket, _ = await connected(player, table.campaign)
+    await sync(socket, table.session)
+    form = f"attribute=BUDOWA&visibility=public&key={uuid.uuid4()}"
+    await socket.send_json_to({"type": "roll", "ref": 1, "target": table.hero.pk, "form": form})
+    assert (await socket.receive_json_from(timeout=3))["type"] == "error"
+    assert await sync_to_async(Roll.objects.count)() == 0
+    await socket.disconnect()
+
+
+async def test_a_frame_longer_than_any_page_sends_is_refused_unread(table, player):
+    socket, _ = await connected(player, table.campaign)
+    await sync(socket, table.session)
+    await socket.send_to(text_data=json.dumps({"type": "since", "pad": "[" * 300}))
+    frame = await socket.receive_json_from(timeout=3)
+    assert frame == {"type": "error", "message": "a frame is at most 256 characters"}
+    await socket.disconnect()
+
+
 async def test_a_saved_sheet_is_announced_to_the_table(table, gm):
     campaign, hero, session = table.campaign, table.hero, table.session
     socket, _ = await connected(gm, campaign)
