@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # URL to whoever mistypes one). `make run DEBUG=1` for the debug pages while developing.
 DEBUG ?= 0
 
-.PHONY: run test test-quick coverage install lint bench bench-live bench-compare bench-pages bench-flood messages clean
+.PHONY: run test test-quick coverage install lint install-hooks bench bench-live bench-compare bench-pages bench-flood messages clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -39,8 +39,7 @@ run: $(VENV)/.installed
 # own test database, Redis database and ports; tests/conftest.py), the slowest tests listed.
 TEST_WORKERS ?= auto
 test: $(VENV)/.installed-dev
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+	$(BIN)/pre-commit run --all-files --show-diff-on-failure
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --maxprocesses=8 --durations=25
 
 # The inner loop only: no browser, no PostgreSQL, no Redis. `make test` and CI run everything.
@@ -73,9 +72,15 @@ for package, (lines, statements, branches, all_branches) in sorted(sums.items())
 endef
 export COVERAGE_BY_PACKAGE
 
+# Fixes what ruff can, then runs every hook a commit runs (.pre-commit-config.yaml), as CI does.
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+	$(BIN)/pre-commit run --all-files
+
+# Runs the same hooks on every commit of this checkout.
+install-hooks: $(VENV)/.installed-dev
+	$(BIN)/pre-commit install
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/odds.py

@@ -84,3 +84,45 @@ def test_the_anchors_are_githubs():
         "notes",
         "notes-1",
     }
+
+
+#: A module, a function or a file of the project named in code: ``rolls.panels.source``,
+#: ``campaigns/systems.py``. (A bare ``system.py`` is one every system has, named in prose.)
+DOTTED = re.compile(r"`((?:campaigns|sheets|rolls|config|tests)(?:\.[A-Za-z_]\w*)+)(?:\(\))?`")
+PATH = re.compile(
+    r"`((?:campaigns|sheets|rolls|config|tests|templates|static|bench|docs)/[\w./-]+)`"
+)
+
+
+def _names_nothing(dotted: str) -> bool:
+    """Whether no module of the project, or no name in one, answers to ``dotted``."""
+    import importlib
+
+    parts = dotted.split(".")
+    for split in range(len(parts), 0, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for name in parts[split:]:
+            if not hasattr(found, name):
+                return True
+            found = getattr(found, name)
+        return False
+    return True
+
+
+def _a_file(name: str) -> bool:
+    """A file or folder of the project, or a template (``rolls/panels/generic.html``)."""
+    return (ROOT / name).exists() or (ROOT / "templates" / name).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", [README, *DOCS], ids=lambda path: path.name)
+def test_every_module_and_file_the_docs_name_is_real(path):
+    """A renamed or removed module, function or file leaves no doc pointing at it: the docs
+    named a ``rolls.dashboard.turns`` that was long gone."""
+    text = path.read_text(encoding="utf-8")
+    missing = [name for name in DOTTED.findall(text) if _names_nothing(name)]
+    missing += [name for name in PATH.findall(text) if not _a_file(name.rstrip("/"))]
+    assert not missing, f"{path.name} names what is not there: {sorted(set(missing))}"
