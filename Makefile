@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # URL to whoever mistypes one). `make run DEBUG=1` for the debug pages while developing.
 DEBUG ?= 0
 
-.PHONY: run test test-quick coverage install lint install-hooks bench bench-live bench-compare bench-pages bench-flood messages clean
+.PHONY: run test test-quick coverage install lint typecheck install-hooks bench bench-live bench-compare bench-pages bench-flood messages clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -77,6 +77,12 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 	$(BIN)/pre-commit run --all-files
+
+# The types where the contracts are (pyproject.toml's [tool.mypy]: the System protocol and its
+# parts, every system, the engine, the panels); a hook of .pre-commit-config.yaml, so `make lint`,
+# `make test` and CI run it too.
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy
 
 # Runs the same hooks on every commit of this checkout.
 install-hooks: $(VENV)/.installed-dev
