@@ -13,8 +13,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.text import TextField
 from rolls.engine import caerbannog
-from rolls.panels import Limit, Name, Names, PanelForm
+from rolls.panels import Limit, Names, PanelForm
 from rolls.systems.caerbannog import rozmach
 from rolls.systems.caerbannog.choices import (
     ADDED,
@@ -223,62 +224,96 @@ def target_fields(character, campaign) -> list[dict[str, Any]]:
     ]
 
 
+class Choice(TextField):
+    """One select of the call as posted, without surrounding spaces; "" when left empty."""
+
+    def __init__(self) -> None:
+        super().__init__(required=False)
+
+
+@dataclass(frozen=True)
+class Tested:
+    """One thing a call tests, as a place of the form posts it: ``kind:name`` ("skill:Walka",
+    "defence:Unik")."""
+
+    token: str
+
+    @property
+    def kind(self) -> str:
+        return self.token.partition(":")[0]
+
+    @property
+    def name(self) -> str:
+        return self.token.partition(":")[2]
+
+
 class CallForm(PanelForm):
     """The GM's call as posted, for ``character``: what is tested, in its places (``tested``,
     ``tested_2``..., each ``skill:name`` or ``defence:name``), or as plain lists of skills and a
     defence (a call made by a link or a script, in the order posted); the form and the
-    difficulty. Cleaning it reads the call into ``target`` and says, as the form's own errors,
-    what the sheet refuses of it; the panel built on the target checks the rest
-    (``panel.target_from_post``)."""
+    difficulty. Valid when the sheet holds what is tested; ``target`` is the call as read
+    either way, and the panel built on it checks the rest (``panel.target_from_post``)."""
 
     skill = Names()
     defence = Names()
-    tested = Name()
-    tested_2 = Name()
-    tested_3 = Name()
-    tested_4 = Name()
-    form = Name()
-    difficulty = Name()
+    tested = Choice()
+    tested_2 = Choice()
+    tested_3 = Choice()
+    tested_4 = Choice()
+    form = Choice()
+    difficulty = Choice()
 
-    def __init__(self, choices=None, *, character=None, **kwargs):
+    def __init__(self, choices=None, *, character=None, **kwargs) -> None:
         super().__init__(choices, **kwargs)
         data = character.data if character is not None else {}
         self.held = {"skill": testable_skills(data), "defence": testable_defences(data)}
         self.target: dict[str, Any] = {}
 
-    def places(self) -> list[str]:
-        """The tokens of the places filled, in order, each once."""
-        return distinct([str(self.raw(name) or "").strip() for name in PLACES])
+    def clean_form(self) -> str:
+        return self.cleaned_data["form"] or COMBINED
+
+    def clean_difficulty(self) -> str:
+        return self.cleaned_data["difficulty"] or "przeciętny"
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        places = self.places()
-        if not places:
-            places = [f"skill:{name}" for name in distinct(self.raw("skill"))]
-            places += [f"defence:{name}" for name in distinct(self.raw("defence"))]
-        form, difficulty = (str(self.raw(name) or "").strip() for name in ("form", "difficulty"))
-        form, difficulty = form or COMBINED, difficulty or "przeciętny"
-        order = [t for t in places if t.partition(":")[2] in self.held.get(t.partition(":")[0], ())]
+        tested = self._tested(cleaned)
+        held = [t for t in tested if t.name in self.held.get(t.kind, ())]
         self.target = {
-            "skill": [t.partition(":")[2] for t in order if t.startswith("skill:")],
-            "defence": [t.partition(":")[2] for t in order if t.startswith("defence:")],
-            "order": order,
-            "form": form,
-            "difficulty": difficulty,
+            "skill": [t.name for t in held if t.kind == "skill"],
+            "defence": [t.name for t in held if t.kind == "defence"],
+            "order": [t.token for t in held],
+            "form": cleaned.get("form", ""),
+            "difficulty": cleaned.get("difficulty", ""),
         }
-        unknown = [t.partition(":") for t in places if t not in order]
-        if names := [name or kind for kind, _sep, name in unknown if kind != "defence"]:
-            names = ", ".join(names)[:200]
-            self.add_error(None, _("Not a skill on this sheet: %(names)s.") % {"names": names})
-        for name in [name for kind, _sep, name in unknown if kind == "defence"][:1]:
-            self.add_error(None, _("Not a defence on this sheet: %(name)s.") % {"name": name[:60]})
-        if form not in (COMBINED, ADDED):
-            self.add_error(None, _("Choose the form of the test: combined, or with others added."))
-        if not places:
-            self.add_error(
-                None, _("Choose a skill (several for a combined test) or a defence to test.")
-            )
+        for refusal in self._refusals(tested, held):
+            self.add_error(None, refusal)
         return cleaned
+
+    def _tested(self, cleaned: dict[str, Any]) -> list[Tested]:
+        """What the call tests, each once, in order: its places, else the plain lists."""
+        tokens = distinct([cleaned.get(name, "") for name in PLACES])
+        if not tokens:
+            tokens = [f"skill:{name}" for name in distinct(cleaned.get("skill", []))]
+            tokens += [f"defence:{name}" for name in distinct(cleaned.get("defence", []))]
+        return [Tested(token) for token in tokens]
+
+    def _refusals(self, tested: list[Tested], held: list[Tested]) -> list[str]:
+        """What the sheet refuses of the call: what it does not hold (the skills together, the
+        first defence), a form of test there is not, nothing to test."""
+        unknown = [t for t in tested if t not in held]
+        refusals = []
+        if skills := [t.name or t.kind for t in unknown if t.kind != "defence"]:
+            names = ", ".join(skills)[:200]
+            refusals.append(_("Not a skill on this sheet: %(names)s.") % {"names": names})
+        if defences := [t.name for t in unknown if t.kind == "defence"]:
+            name = defences[0][:60]
+            refusals.append(_("Not a defence on this sheet: %(name)s.") % {"name": name})
+        if self.target["form"] not in (COMBINED, ADDED):
+            refusals.append(_("Choose the form of the test: combined, or with others added."))
+        if not tested:
+            refusals.append(_("Choose a skill (several for a combined test) or a defence to test."))
+        return refusals
 
 
 def called_target(post, character, prefix: str = "") -> tuple[dict[str, Any], list[str]]:
@@ -286,5 +321,6 @@ def called_target(post, character, prefix: str = "") -> tuple[dict[str, Any], li
     what is wrong with it that the sheet tells (``CallForm``); ``panel.target_from_post`` then
     checks it against the panel built on it."""
     called = CallForm(post, character=character, prefix=prefix)
-    called.is_valid()  # cleaning reads the target and the sheet's refusals
-    return called.target, list(called.non_field_errors())
+    if called.is_valid():
+        return called.target, []
+    return called.target, [message for messages in called.errors.values() for message in messages]
