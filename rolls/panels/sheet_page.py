@@ -11,21 +11,23 @@ from django.http import HttpRequest
 from campaigns.models import Campaign
 from rolls.conditions import in_force
 from rolls.live.presence import log_context
-from rolls.panels.views import panel_on_load
+from rolls.panels.panel_view import PanelView, panel_on_load
 
 
 def panel_context(
     request: HttpRequest, campaign: Campaign, context: dict, session
 ) -> dict[str, Any]:
     """The test panel of the page's character, to its player (or the GM), as it opens
-    (``panel_views.panel_on_load``): a test called on it, its turn to settle, else the idle
+    (``panel_view.panel_on_load``): a test called on it, its turn to settle, else the idle
     slot. ``session`` is the open session or None; the cues above the page leave out this
     character, whose panel says it all (``cues_session`` spares them asking again)."""
     shown = {"cues_session": session}
     if not context["can_edit"]:
         return shown
     character = context["character"]
-    panel = panel_on_load(request, campaign, character, session=session)
+    view = PanelView(request, campaign, character)
+    view.session = session
+    panel = panel_on_load(view)
     pinned = list(character.saved_tests.all())  # rolls.saved: its tests pinned to roll again
     return shown | {"test_panel": panel, "panel_character": character, "pinned_tests": pinned}
 

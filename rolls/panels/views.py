@@ -8,28 +8,28 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
-from django.utils import translation
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls import actions, roll_options
 from rolls.conditions import actions as conditions
 from rolls.conditions.forms import OptionsForm
 from rolls.engine.note import NOTE_KINDS
-from rolls.log.reading import entry_for, may_see
-from rolls.log.rendered import entry_html
-from rolls.models import PendingTest, Roll, Visibility
+from rolls.log.reading import may_see
+from rolls.models import PendingTest, Roll
 from rolls.opposed.actions import initiator_only as opposed_initiator_only
 from rolls.opposed.settle import settle_refusal as opposed_settle_refusal
-from rolls.opposed.settle import settled_in_turn as opposed_settled_in_turn
-from rolls.opposed.shown import panel_view as opposed_panel_view
-from rolls.opposed.shown import settle_view as opposed_settle_view
-from rolls.panels import FollowUps, follow_ups_after, posted, with_target
+from rolls.panels import FollowUps, posted, with_target
+from rolls.panels.panel_view import (
+    PanelView,
+    latest_call,
+    opened,
+    panel_on_load,
+    pending_for,
+    visibilities,
+)
 from rolls.panels.requests import (
     MALFORMED,
     FollowUpRequest,
@@ -38,7 +38,6 @@ from rolls.panels.requests import (
     asked_for,
 )
 from rolls.pending import actions as pending_actions
-from rolls.pending.actions import pending_view
 from sheets.access import member_character
 
 
@@ -51,129 +50,6 @@ def character_to_roll(request: HttpRequest, campaign_id: int, pk: int):
     return campaign, character
 
 
-def _visibilities(campaign, user) -> list[tuple[str, str]]:
-    choices = [
-        (Visibility.PUBLIC, Visibility.PUBLIC.label),
-        (Visibility.SECRET, _("secret (me and the GM)")),
-    ]
-    if campaign.is_gm(user):
-        choices = [
-            (Visibility.PUBLIC, Visibility.PUBLIC.label),
-            (Visibility.HIDDEN, Visibility.HIDDEN.label),
-        ]
-    return choices
-
-
-def _pending_for(character, choices) -> PendingTest | None:
-    """The open pending test the panel was asked to show, if it is this character's."""
-    pending_id = asked_for(choices, "pending")
-    if pending_id is None:
-        return None
-    return PendingTest.objects.filter(
-        pk=pending_id, character=character, status=PendingTest.Status.OPEN
-    ).first()
-
-
-def _called_off(character, choices) -> PendingTest | None:
-    """The GM's call the panel was just told is off (``called_off``), if it is this character's
-    and really called off: the panel says so rather than silently turning into a free test."""
-    pending_id = asked_for(choices, "called_off")
-    if pending_id is None:
-        return None
-    return PendingTest.objects.filter(
-        pk=pending_id, character=character, status=PendingTest.Status.CANCELLED
-    ).first()
-
-
-def _rolled_for(request, roll, character, campaign) -> tuple[dict | None, list]:
-    """The entry of ``roll`` as the requester may see it (the log's rule), with what may follow
-    it; a roll they may not see (a key reused, a GM's hidden roll) shows redacted, with none."""
-    if roll is None:
-        return None, []
-    entry = entry_for(roll, request.user, campaign.is_gm(request.user))
-    if entry["redacted"]:
-        return entry, []
-    # What the rules allow after this roll (a re-roll, a boost...), as the panel offers it;
-    # an opposed test's opponent side is offered nothing its initiator alone may do.
-    # An opposed test's side settled in turn: its settling box offers what may follow it.
-    if opposed_settled_in_turn(roll):
-        return entry, []
-    offered = follow_ups_after(get_system(campaign.system), roll, character, campaign)
-    return entry, [f for f in offered if not opposed_initiator_only(roll, f.kind)]
-
-
-def _rolled_html(entry: dict | None) -> str | None:
-    """The rolled entry's HTML as ``rolls/panels/_rolled.html`` shows it: rendered once in this
-    language as the roll committed (rolls.log.rendered), for this answer and the table's sockets."""
-    return None if entry is None else entry_html(entry, translation.get_language())
-
-
-def _roll_menu(request, roll, entry, character, campaign) -> dict | None:
-    """What follows the result shown on its panel: the rules' options after it (RULES.md 3.6),
-    to pick here, or what was picked and the GM's counter-move; none on a result the user may
-    not see."""
-    if entry is None or entry["redacted"]:
-        return None
-    return roll_options.panel_view(roll, request.user, campaign, character)
-
-
-_UNKNOWN = object()
-
-
-def _render(request, campaign, character, choices, *, status=200, rolled=None, refusal="",
-            session=_UNKNOWN, panel=None, settle=_UNKNOWN, options_refusal=""):  # fmt: skip
-    """The panel partial; after a roll, with the entry and what may follow it.
-
-    ``session`` (the open one, or None), ``panel`` (built from these choices on this very
-    sheet) and ``settle`` (the opposed test it settles in turn, ``opposed.settle_view``) spare
-    reading and computing them again when the caller has them.
-    """
-    pending = None if rolled is not None else _pending_for(character, choices)
-    called_off = None
-    if rolled is None and pending is None and panel is None:
-        called_off = _called_off(character, choices)
-        if called_off is not None:
-            # A newer call replaced it: show that one; else the same stat, as a free test.
-            pending = PendingTest.objects.filter(
-                character=character, status=PendingTest.Status.OPEN
-            ).first()
-            if pending is not None:
-                called_off = None
-            else:
-                choices = with_target(choices, called_off.target)
-    if panel is None:
-        panel = get_system(campaign.system).panel.build(
-            character, campaign, choices, pending=pending_view(pending) if pending else None
-        )
-    if session is _UNKNOWN:
-        session = GameSession.objects.open_of(campaign.pk)
-    opposed_settle = opposed_settle_view(character, request.user) if settle is _UNKNOWN else settle
-    entry, follow_ups = _rolled_for(request, rolled, character, campaign)
-    visibilities = _visibilities(campaign, request.user)
-    context = {
-        "roll_menu": _roll_menu(request, rolled, entry, character, campaign),
-        "options_refusal": options_refusal,
-        "campaign": campaign,
-        "character": character,
-        "panel": panel,
-        "session": session,
-        "key": uuid.uuid4(),
-        "visibilities": visibilities,
-        "may_hide": Visibility.HIDDEN in dict(visibilities),
-        "visibility": choices.get("visibility", Visibility.PUBLIC),
-        "rolled": entry,
-        "rolled_html": _rolled_html(entry),
-        "shown": rolled.pk if rolled is not None else "",
-        "follow_ups": follow_ups,
-        "refusal": refusal,
-        "pending": pending,
-        "called_off": called_off,
-        "opposed": opposed_panel_view(pending, choices, viewer=request.user),
-        "opposed_settle": opposed_settle,
-    }
-    return render(request, "rolls/panels/_panel.html", context, status=status)
-
-
 @require_http_methods(["GET", "POST"])
 @login_required
 def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
@@ -181,7 +57,7 @@ def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     choices = request.POST if request.method == "POST" else request.GET
     if request.headers.get("X-Panel-Refresh") == "1":
         return _refreshed(request, campaign, character, choices)
-    pending = _pending_for(character, choices)
+    pending = pending_for(character, choices)
     if pending is not None and character.owner_id == request.user.pk:
         if request.method == "POST":
             # The player changed a choice: the GM's card follows it.
@@ -190,8 +66,10 @@ def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
             # The panel opened again (a GM change, a reload): the player's choices stay.
             choices = posted({**pending.draft, "pending": [str(pending.pk)]})
     if pending is None and request.method == "POST":
-        return _render(request, campaign, character, choices, rolled=_shown(choices, character))
-    return _render(request, campaign, character, choices)
+        return PanelView(request, campaign, character).response(
+            choices, rolled=_shown(choices, character)
+        )
+    return PanelView(request, campaign, character).response(choices)
 
 
 def _refreshed(request, campaign, character, choices) -> HttpResponse:
@@ -201,68 +79,24 @@ def _refreshed(request, campaign, character, choices) -> HttpResponse:
     with the result shown, or what has since followed it (the GM read another die)."""
     choices = conditions.without_ended(choices, character)
     asked = asked_for(choices, "pending")
-    session = GameSession.objects.open_of(campaign.pk)
-    if session is None and asked is not None:
+    view = PanelView(request, campaign, character)
+    if view.session is None and asked is not None:
         # The session of the call shown has ended: the panel as a page opens it now.
-        return HttpResponse(panel_on_load(request, campaign, character, session=None))
-    called = _latest_call(character) if session is not None else None
+        return HttpResponse(panel_on_load(view))
+    called = latest_call(character) if view.session is not None else None
     if called is not None and called.pk != asked:
-        return _render(request, campaign, character, _opened(called))
+        return view.response(opened(called))
     was = None
     if asked is not None and called is None:
         was = PendingTest.objects.filter(pk=asked, character=character).first()
     if was is not None and was.status == PendingTest.Status.CANCELLED:
-        return _render(request, campaign, character, posted({"called_off": [str(was.pk)]}))
+        return view.response(posted({"called_off": [str(was.pk)]}))
     if was is not None and was.roll_id is not None:
-        rolled = _standing(was.roll)
-        choices = with_target(choices, was.target)
-        return _render(request, campaign, character, choices, rolled=rolled)
+        return view.response(with_target(choices, was.target), rolled=_standing(was.roll))
     if "key" not in choices:
         # No test opened yet: the panel as a page opens it (a stat click fills an idle slot).
-        return HttpResponse(panel_on_load(request, campaign, character, session=session))
-    return _render(request, campaign, character, choices, rolled=_shown(choices, character),
-                   session=session)  # fmt: skip
-
-
-def _latest_call(character) -> PendingTest | None:
-    """The test the GM has called on ``character`` and no one has rolled yet (the newest)."""
-    called = PendingTest.objects.filter(character=character, status=PendingTest.Status.OPEN)
-    return called.order_by("-created_at").first()
-
-
-def _opened(called: PendingTest):
-    """The panel's choices for a call it opens: the player's draft of it, if any."""
-    return posted({**(called.draft or {}), "pending": [str(called.pk)]})
-
-
-def panel_on_load(request, campaign, character, *, session=_UNKNOWN) -> SafeString:
-    """The test panel as a page opens it, and as a refresh finds it with no test opened: what
-    this character must do now is there at once, rendered here, never fetched after the page
-    loads. A test the GM called on it opens with the player's choices so far; a side of an
-    opposed test whose turn it is to settle (Caerbannog) shows its settling box and its roll;
-    a roll whose options wait for this user's pick (T10) shows its result and the menu; else
-    the idle slot a click on a stat fills.
-
-    ``session``: the open session, or None, when the caller knows it (a page without one asks
-    nothing more)."""
-    if session is _UNKNOWN:
-        session = GameSession.objects.open_of(campaign.pk)
-    called = _latest_call(character) if session is not None else None
-    if called is not None:
-        response = _render(request, campaign, character, _opened(called), session=session)
-        return SafeString(response.content.decode())
-    settle = opposed_settle_view(character, request.user) if session is not None else None
-    if settle is not None and settle["may_settle"]:
-        response = _render(request, campaign, character, {}, session=session, settle=settle,
-                           rolled=settle["final"])  # fmt: skip
-        return SafeString(response.content.decode())
-    waiting = roll_options.awaiting_pick(character, campaign, request.user, session)
-    if waiting is not None:
-        # The options after its latest roll wait for this user's pick: the menu is there.
-        response = _render(request, campaign, character, {}, session=session, rolled=waiting)
-        return SafeString(response.content.decode())
-    slot = {"campaign": campaign, "character": character}
-    return SafeString(render_to_string("rolls/panels/_slot.html", slot, request))
+        return HttpResponse(panel_on_load(view))
+    return view.response(choices, rolled=_shown(choices, character))
 
 
 def _shown(choices, character) -> Roll | None:
@@ -291,23 +125,24 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     """Roll what the panel shows. A repeated key answers with the first roll, never a second."""
     campaign, character = character_to_roll(request, campaign_id, pk)
     choices = request.POST
+    view = PanelView(request, campaign, character)
 
     def refuse(status: int, message: str = "") -> HttpResponse:
-        return _render(request, campaign, character, choices, status=status, refusal=message)
+        return view.response(choices, status=status, refusal=message)
 
-    asked = RollRequest(choices, _visibilities(campaign, request.user))
+    asked = RollRequest(choices, visibilities(campaign, request.user))
     for name in ("key", "visibility"):
         if name in asked.errors:
             return refuse(400, asked.errors[name][0])
     key, visibility, nonce = (asked.cleaned_data[name] for name in ("key", "visibility", "nonce"))
-    session = GameSession.objects.open_of(campaign.pk)
+    session = view.session
     if session is None:
         return refuse(409, _("No game session is running; the GM starts one."))
     if "pending" in asked.errors or asked.cleaned_data.get("pending") is not None:
-        return _roll_pending(request, campaign, character, choices, asked, refuse)
+        return _roll_pending(view, choices, asked, refuse)
     panel = get_system(campaign.system).panel.build(character, campaign, choices)
     if panel.ready and panel.parent is not None:
-        return _roll_as_follow_up(request, campaign, character, choices, panel, asked, refuse)
+        return _roll_as_follow_up(view, choices, panel, asked, refuse)
     try:
         if not panel.ready:
             # Refused only once no roll is found under this key (below): a re-sent roll may
@@ -334,19 +169,19 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         ).first()
         if roll is None:
             return refuse(409 if panel.ready else 422, str(refusal))
-        return _render(request, campaign, character, choices, rolled=roll, session=session)
+        return view.response(choices, rolled=roll)
     if panel.spend or panel.on_result is not None:
         # The roll changed the sheet (left on ``character``): the whole panel again.
-        return _render(request, campaign, character, choices, rolled=roll, session=session)
+        return view.response(choices, rolled=roll)
     if request.htmx:
-        return _roll_answer(request, campaign, character, roll)
-    return _render(request, campaign, character, choices, rolled=roll, session=session,
-                   panel=panel)  # fmt: skip
+        return _roll_answer(view, roll)
+    return view.response(choices, rolled=roll, panel=panel)
 
 
-def _roll_as_follow_up(request, campaign, character, choices, panel, roll_request, refuse):
+def _roll_as_follow_up(view: PanelView, choices, panel, roll_request, refuse) -> HttpResponse:
     """A panel opened from the sheet that follows an earlier roll (the magic die after a
     spell): rolled as that roll's follow-up, built again under the session's lock."""
+    request, campaign, character = view.request, view.campaign, view.character
 
     def build():
         again = get_system(campaign.system).panel.build(character, campaign, choices)
@@ -363,29 +198,25 @@ def _roll_as_follow_up(request, campaign, character, choices, panel, roll_reques
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))
     character.refresh_from_db()
-    return _render(request, campaign, character, {}, rolled=roll)
+    return view.response({}, rolled=roll)
 
 
-def _roll_answer(request, campaign, character, roll) -> HttpResponse:
+def _roll_answer(view: PanelView, roll: Roll) -> HttpResponse:
     """Only the rolled entry, what may follow it and a fresh key: the rest of the panel is
     what the player rolled from, so it is not rendered (or its odds computed) again."""
-    entry, follow_ups = _rolled_for(request, roll, character, campaign)
     context = {
-        "campaign": campaign,
-        "character": character,
+        "campaign": view.campaign,
+        "character": view.character,
         "key": uuid.uuid4(),
-        "shown": roll.pk,
-        "rolled": entry,
-        "rolled_html": _rolled_html(entry),
-        "follow_ups": follow_ups,
-        "roll_menu": _roll_menu(request, roll, entry, character, campaign),
+        **view.rolled_context(roll),
     }
-    response = render(request, "rolls/panels/_roll_answer.html", context)
+    response = render(view.request, "rolls/panels/_roll_answer.html", context)
     return reswap(retarget(response, "#test-panel-rolled"), "innerHTML")
 
 
-def _roll_pending(request, campaign, character, choices, roll_request, refuse):
+def _roll_pending(view: PanelView, choices, roll_request, refuse) -> HttpResponse:
     """Roll a test the GM called for, at exactly the revision the player was shown."""
+    request, character = view.request, view.character
     asked = roll_request.cleaned_data
     pending_id, revision = asked.get("pending"), asked.get("revision")
     if pending_id is None or revision is None:
@@ -402,7 +233,7 @@ def _roll_pending(request, campaign, character, choices, roll_request, refuse):
     character.refresh_from_db()
     # The panel stays on the test just rolled (its target was fixed, so it was not posted).
     target = PendingTest.objects.get(pk=pending_id).target
-    return _render(request, campaign, character, with_target(choices, target), rolled=roll)
+    return view.response(with_target(choices, target), rolled=roll)
 
 
 @require_POST
@@ -422,8 +253,9 @@ def test_follow_up(
     choices = request.POST
 
     def refuse(status: int, message: str) -> HttpResponse:
-        return _render(request, campaign, character, {}, status=status, refusal=message,
-                       rolled=parent)  # fmt: skip
+        return PanelView(request, campaign, character).response(
+            {}, status=status, refusal=message, rolled=parent
+        )
 
     asked = FollowUpRequest(choices)
     if not asked.is_valid():
@@ -454,7 +286,7 @@ def test_follow_up(
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))
     character.refresh_from_db()
-    return _render(request, campaign, character, {}, rolled=roll)
+    return PanelView(request, campaign, character).response({}, rolled=roll)
 
 
 @require_POST
@@ -478,8 +310,9 @@ def test_options(request: HttpRequest, campaign_id: int, pk: int, roll_id: int) 
             else:
                 messages.success(request, _("Your pick is in the log."))
             return redirect("character_detail", campaign.pk, character.pk)
-        return _render(request, campaign, character, {}, status=status, rolled=roll,
-                       options_refusal=refusal)  # fmt: skip
+        return PanelView(request, campaign, character).response(
+            {}, status=status, rolled=roll, options_refusal=refusal
+        )
 
     menu = roll_options.menu_for(roll)
     if menu is None or not menu["options"]:
