@@ -34,6 +34,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -178,29 +179,23 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         await self._announce_presence(left=True)
 
     async def _announce_presence(self, left: bool = False) -> None:
-        """Tell every page of the table who is at it now: once as a page opens or closes.
+        """Tell every page of the table who is at it now, soon after a page opens or closes.
 
         Best effort: a database or cache that is down loses one update, never the socket.
         """
         try:
-            people = await self._people(left)
-            if people is not None:
-                await self.channel_layer.group_send(
-                    presence_group(self.campaign_id), {"type": "table.presence", **people}
+            if left:
+                await sync_to_async(presence.left, thread_sensitive=False)(
+                    self.campaign_id, self.user_id
                 )
+                if self.server_stopping:
+                    # Its pages come back within a second or so of the restart and say who is
+                    # here then. Telling hundreds of pages that leave too of each one that left
+                    # only kept the server from stopping, for seconds (docs/performance.md).
+                    return
+            _tell_the_table_soon(self.campaign_id, self.gm_id)
         except Exception:
             logger.warning("could not announce who is at table %s", self.campaign_id, exc_info=True)
-
-    @database_sync_to_async
-    def _people(self, left: bool) -> dict[str, Any] | None:
-        if left:
-            presence.left(self.campaign_id, self.user_id)
-            if self.server_stopping:
-                # Its pages come back within a second or so of the restart and say who is here
-                # then. Telling hundreds of pages that leave too of each one that left only kept
-                # the server from stopping, for seconds (docs/performance.md).
-                return None
-        return presence.people_at(self.campaign_id, self.gm_id)
 
     def _renew_later(self) -> None:
         """Keep this socket counted, once a period, at a moment of its own within the period.
@@ -506,6 +501,42 @@ def presence_frame(people: list[dict[str, Any]], at: float, language: str) -> st
         frame = json.dumps({"type": "presence", "at": at, "html": html})
         _presence_frames[key] = frame
     return frame
+
+
+#: How long a table's pages wait to be told who is at it after one of them opens or closes: the
+#: pages that open or close meanwhile (a restart's returning pages, seven a table) are told once,
+#: from one read of who is here, where each page told all the others and read it again (a fifth
+#: of a returning page's CPU, docs/performance.md). A person at the table shows a moment later.
+PRESENCE_GATHER_SECONDS = 0.2
+#: The announcement on its way, by campaign (in this process).
+_presence_due: dict[int, asyncio.Task] = {}
+
+
+def _tell_the_table_soon(campaign_id: int, gm_id: int) -> None:
+    due = _presence_due.get(campaign_id)
+    if due is not None and not due.done() and due.get_loop() is asyncio.get_running_loop():
+        return  # it reads who is here when it goes, so it tells of this page too
+    _presence_due[campaign_id] = asyncio.get_running_loop().create_task(
+        _tell_the_table(campaign_id, gm_id)
+    )
+
+
+async def _tell_the_table(campaign_id: int, gm_id: int) -> None:
+    task = asyncio.current_task()
+    try:
+        await asyncio.sleep(PRESENCE_GATHER_SECONDS)
+        # Due no longer before it reads: a page that opens from here on is told again.
+        if _presence_due.get(campaign_id) is task:
+            del _presence_due[campaign_id]
+        people = await database_sync_to_async(presence.people_at)(campaign_id, gm_id)
+        await get_channel_layer().group_send(
+            presence_group(campaign_id), {"type": "table.presence", **people}
+        )
+    except Exception:
+        logger.warning("could not announce who is at table %s", campaign_id, exc_info=True)
+    finally:
+        if _presence_due.get(campaign_id) is task:
+            del _presence_due[campaign_id]
 
 
 def presence_group(campaign_id: int) -> str:

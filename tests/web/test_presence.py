@@ -19,7 +19,11 @@ from rolls.live import consumers, presence
 from sheets.models import Character
 from tests.web.test_panel_fasttest import SHEET
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.table(title="Noc pierwsza"),
+]
 
 
 @pytest.fixture(autouse=True)
@@ -28,11 +32,6 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(title="Noc pierwsza")
 
 
 def page_socket(user, campaign, lang: str = "en", shows_presence: bool = True):
@@ -305,4 +304,23 @@ async def test_each_list_is_rendered_once_per_language_for_every_page_that_hears
     assert frames[0] == frames[2] == frames[3]
     assert ">jest</span>" in frames[1]["html"]
     for socket in [*watching, arriving]:
+        await socket.disconnect()
+
+
+async def test_pages_that_open_together_are_told_who_is_here_once(
+    table, gm, player, other_player, monkeypatch
+):
+    """A restart's returning pages (seven a table) each told every other page of the table,
+    and read who was here again for it: now the table is told once, from one read."""
+    monkeypatch.setattr(consumers, "PRESENCE_GATHER_SECONDS", 2.0)  # the three opens fit in it
+    reads = []
+    read = presence.people_at
+    monkeypatch.setattr(presence, "people_at", lambda *a, **k: reads.append(a) or read(*a, **k))
+    campaign = table.campaign
+    sockets = [await opened(user, campaign) for user in (gm, player, other_player)]
+    message = await next_presence(sockets[0])
+    assert all(name in message["html"] for name in ("gm", "player", "other"))
+    assert await sockets[0].receive_nothing(timeout=0.5)
+    assert len(reads) == 1
+    for socket in sockets:
         await socket.disconnect()
