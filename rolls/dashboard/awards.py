@@ -25,7 +25,7 @@ from rolls.engine.fasttest_sheet import end_session_xp
 from rolls.models import Award, Roll
 from sheets import actions as sheet_actions
 from sheets.models import Character
-from sheets.systems import fasttest as fasttest_sheet
+from sheets.systems import fasttest_checks as fasttest_sheet
 
 XP_AMOUNT = (1, 20)
 REASON_MAX = 120

@@ -30,15 +30,21 @@ class Errors(dict):
 
 def bounded(errors: Errors, key: str, label: str, value: Any, bounds: tuple[int, int]) -> bool:
     """Whether ``value`` is a whole number within ``bounds``; else a message on ``key``."""
+    refusal = out_of_bounds(label, value, bounds)
+    if refusal:
+        errors.add(key, refusal)
+    return refusal is None
+
+
+def out_of_bounds(label: str, value: Any, bounds: tuple[int, int]) -> str | None:
+    """Why ``value`` is no whole number within ``bounds`` (named ``label``), None when it is."""
     low, high = bounds
     if not is_int(value):
-        errors.add(key, _("%(name)s: enter a whole number.") % {"name": label})
-        return False
+        return _("%(name)s: enter a whole number.") % {"name": label}
     if not low <= value <= high:
-        errors.add(
-            key,
-            _("%(name)s must be between %(low)d and %(high)d.")
-            % {"name": label, "low": low, "high": high},
-        )
-        return False
-    return True
+        return _("%(name)s must be between %(low)d and %(high)d.") % {
+            "name": label,
+            "low": low,
+            "high": high,
+        }
+    return None

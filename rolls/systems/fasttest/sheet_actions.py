@@ -20,7 +20,7 @@ from rolls.engine.fasttest_sheet import spend_development
 from sheets import actions as sheet_actions
 from sheets.actions import Errors
 from sheets.models import NPC, Character
-from sheets.systems.fasttest import MAX_WOUNDS, NAME_MAX, SEVERITIES
+from sheets.systems.fasttest_checks import MAX_WOUNDS, NAME_MAX, SEVERITIES
 
 # --- Wounds, the magic die, development ---------------------------------------------------------
 
