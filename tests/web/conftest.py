@@ -1,9 +1,10 @@
 """The web tests' table and dice: one factory for a table of any shape, one way to script dice.
 
 ``make_table(...)`` seats the GM and the players in a new campaign, gives each player named in
-``characters`` their character, adds the NPCs and starts a session; a module's ``table``
-fixture is one call to it. ``dice`` feeds faces to the rolls the server makes
-(tests/web/dice.py).
+``characters`` their character, adds the NPCs and starts a session. The ``table`` fixture is one
+call to it, shaped by a module's (or a test's) mark: ``pytestmark = pytest.mark.table("t10",
+characters=[("Astrid", SHEET)])`` passes those arguments, so no module writes a fixture of its
+own for its table. ``dice`` feeds faces to the rolls the server makes (tests/web/dice.py).
 """
 
 from __future__ import annotations
@@ -100,6 +101,26 @@ def make_table(gm, player, request):
         return table
 
     return make
+
+
+@pytest.fixture
+def table(make_table, request) -> Table:
+    """``make_table`` with the arguments of the closest ``table`` mark (a test's before its
+    module's), or its defaults without one. A player given by name in ``players`` is the fixture
+    of that name (``"third_player"``), as a mark cannot hold a fixture's user."""
+    mark = request.node.get_closest_marker("table")
+    args, kwargs = (mark.args, dict(mark.kwargs)) if mark else ((), {})
+    if kwargs.get("players") is not None and not isinstance(kwargs["players"], int):
+        kwargs["players"] = [
+            request.getfixturevalue(user) if isinstance(user, str) else user
+            for user in kwargs["players"]
+        ]
+    return make_table(*args, **kwargs)
+
+
+@pytest.fixture
+def third_player(make_user):
+    return make_user("third")
 
 
 @pytest.fixture

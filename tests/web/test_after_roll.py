@@ -23,8 +23,6 @@ from sheets.models import Character
 from tests.web.dice import Scripted, deal
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
-
 HERO = {
     "attributes": {"BUDOWA": 7, "ZRĘCZNOŚĆ": 5, "UMYSŁ": 4, "DUCH": 4},
     "skills": {"WALKA": 2, "SPRAWNOŚĆ": 1, "KULTURA": -1, "TECHNIKA": -2, "PRZYRODA": 0,
@@ -72,9 +70,7 @@ def zarith(settings=None, hero=HERO) -> dict:
     }
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table(**zarith())
+pytestmark = [pytest.mark.django_db, pytest.mark.table(**zarith())]
 
 
 def rolled(session, character, outcome, label="BUDOWA 7 + WALKA +2", actor=None, combat=True):

@@ -17,7 +17,10 @@ from tests.web.test_panel_ast import FIVE, SHEET, TIRED, TIRED_AND_WOUNDED, tick
 from tests.web.test_panel_fasttest import SHEET as FASTTEST_SHEET
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table("ast", name="Sagi Północy", characters=[("Olaf", SHEET)]),
+]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -26,11 +29,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def dice(dice):
     """One scripted source for the rolls that follow (the black die first, then the white)."""
     return dice.queue()
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table("ast", name="Sagi Północy", characters=[("Olaf", SHEET)])
 
 
 @pytest.fixture

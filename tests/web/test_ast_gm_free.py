@@ -14,7 +14,10 @@ from rolls.pending import actions as pending
 from tests.web.live import panel_url
 from tests.web.test_panel_ast import FIVE, SHEET, TIRED_AND_WOUNDED
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table("ast", name="Sagi Północy", characters=[("Olaf", SHEET)]),
+]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 #: Example 1b: black 4, white 3,3,6,4,1, tired and wounded (+2): hindered, the 1 read.
@@ -24,11 +27,6 @@ HINDERED = [4, 3, 3, 6, 4, 1]
 @pytest.fixture
 def dice(dice):
     return dice.queue()
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table("ast", name="Sagi Północy", characters=[("Olaf", SHEET)])
 
 
 def roll_free(table, dice, faces=HINDERED, form=TIRED_AND_WOUNDED, **extra):

@@ -11,10 +11,10 @@ from tests.web import test_cues_on_load as cues
 from tests.web import test_group_test as group_tests
 from tests.web.test_group_test import gathered
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, cues.TABLE]
 
-table, called = cues.table, cues.called
-party, third_player = group_tests.party, group_tests.third_player
+called = cues.called
+party = group_tests.party
 
 
 def test_a_called_tests_cue_carries_its_key_on_the_page_and_in_its_refresh(

@@ -16,12 +16,10 @@ from sheets.models import Character
 from tests.web.sheet_helpers import JULIO
 from tests.web.test_after_roll import HERO, HX, SETTINGS, rolled, zarith
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(**zarith() | {"characters": [("Brunhilda", HERO), ("Zbyszko", HERO)]})
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table(**zarith() | {"characters": [("Brunhilda", HERO), ("Zbyszko", HERO)]}),
+]
 
 
 def give_xp(client, campaign, headers=None, **form):

@@ -15,8 +15,6 @@ from rolls.words import source_line
 from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
-
 #: Julio of RULES.md's worked example: Opanowanie I (d6), Ukrycie II (d8), Percepcja III (d10).
 JULIO = {
     "skills": [
@@ -33,9 +31,10 @@ JULIO = {
 }  # fmt: skip
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table("caerbannog", name="Caerbannog", characters=[("Julio", JULIO)])
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table("caerbannog", name="Caerbannog", characters=[("Julio", JULIO)]),
+]
 
 
 class _Page(HTMLParser):

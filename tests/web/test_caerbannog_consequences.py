@@ -17,8 +17,6 @@ from tests.web import test_opposed as opposed_tests
 from tests.web.live import panel_url
 from tests.web.test_fair_dice import end, export, run_checker
 
-pytestmark = pytest.mark.django_db
-
 SHEET = {
     "skills": [
         {"name": "Charyzma", "category": "social", "level": 0},
@@ -44,11 +42,12 @@ SHEET_3 = {
 }
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table(
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table(
         "caerbannog", name="Caerbannog", characters=[("Julio", SHEET), ("Morgana", SHEET)]
-    )
+    ),
+]
 
 
 @pytest.fixture

@@ -11,8 +11,6 @@ from rolls.models import Roll
 from rolls.words import source_line
 from tests.web.live import panel_url
 
-pytestmark = pytest.mark.django_db
-
 SHEET = {
     "skills": [
         {"name": "Charyzma", "category": "social", "level": 0},
@@ -29,11 +27,12 @@ SHEET = {
 }  # fmt: skip
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table(
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table(
         "caerbannog", name="Caerbannog", characters=[("Julio", SHEET)], session="first"
-    )
+    ),
+]
 
 
 def roll(client, hero, **choices):

@@ -13,14 +13,12 @@ from sheets.models import Character
 from tests.web.live import panel_url
 from tests.web.test_panel_fasttest import SHEET
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table(name="Zarith", characters=[("Brunhilda", SHEET)]),
+]
 
 NOTICE = "The GM called off the test they called for."
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(name="Zarith", characters=[("Brunhilda", SHEET)])
 
 
 @pytest.fixture

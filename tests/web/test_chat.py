@@ -17,14 +17,12 @@ from rolls.log.export import as_csv
 from rolls.log.reading import entries_for, page_before
 from rolls.models import Roll, Visibility
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table("fasttest", characters=[("Brunhilda", {}), ("Ulryk", {})]),
+]
 
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table("fasttest", characters=[("Brunhilda", {}), ("Ulryk", {})])
 
 
 @pytest.fixture

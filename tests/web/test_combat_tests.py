@@ -23,15 +23,13 @@ from tests.web.live import seat
 from tests.web.test_after_roll import HERO
 from tests.web.test_panel_t10 import SHEET as T10_SHEET
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table(name="Zarith", characters=[("Brunhilda", HERO)]),
+]
 
 HX = {"HTTP_HX_REQUEST": "true"}
 TARGET = {"attribute": "BUDOWA", "skill": "WALKA"}
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(name="Zarith", characters=[("Brunhilda", HERO)])
 
 
 def call(client, campaign, hero, **form):

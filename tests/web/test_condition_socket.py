@@ -8,14 +8,14 @@ from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
 from tests.web.live import socket_for
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
 SHEET = {"attributes": [{"name": "Styrka", "value": 4}], "skills": [], "equipment": []}
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table("t10", characters=[("Astrid", SHEET)], players=1)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.table("t10", characters=[("Astrid", SHEET)], players=1),
+]
 
 
 def knock_down(table):

@@ -20,8 +20,6 @@ from sheets.models import Character
 from tests.web.live import panel_url, seat
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
-
 SHEET = {
     "attributes": [{"name": "Styrka", "value": 4}, {"name": "Smidighet", "value": 2}],
     "skills": [{"name": "Svärd", "value": 3}],
@@ -30,9 +28,10 @@ SHEET = {
 KNOCKED_DOWN = {"preset": "knocked_down"}
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table("t10", name="Moorcrest", characters=[("Astrid", SHEET)], players=1)
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table("t10", name="Moorcrest", characters=[("Astrid", SHEET)], players=1),
+]
 
 
 @pytest.fixture

@@ -16,17 +16,13 @@ from tests.web.test_group_test import gathered
 from tests.web.test_opposed_settle import settle
 from tests.web.test_panel_fasttest import SHEET
 
-pytestmark = pytest.mark.django_db
+TABLE = pytest.mark.table(name="Zarith", characters=[("Brunhilda", SHEET), ("Zbyszko", SHEET)])
+pytestmark = [pytest.mark.django_db, TABLE]
 
 # Their fixtures: Ala, Bartek and Celina in a Caerbannog party; Ala's Julio against Bartek's
 # rival, both rolled, nothing settled yet.
-party, third_player = group_tests.party, group_tests.third_player
+party = group_tests.party
 caerbannog, rolled = settling.caerbannog, settling.rolled
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(name="Zarith", characters=[("Brunhilda", SHEET), ("Zbyszko", SHEET)])
 
 
 @pytest.fixture

@@ -16,17 +16,15 @@ from tests.web.test_conditions import SHEET as ASTRID
 from tests.web.test_t10_options import FAIL_BUT
 from tests.web.test_t10_options import roll as t10_roll
 
-pytestmark = pytest.mark.django_db
-FOLD = '<details class="folded-rolled"'
-
-
-@pytest.fixture
-def table(make_table, player, other_player, make_user):
-    return make_table(
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table(
         settings={"fasttest": SETTINGS},
         characters=[("Brunhilda", HERO), ("Zbyszko", HERO), ("Celina", HERO)],
-        players=[player, other_player, make_user("third")],
-    )
+        players=["player", "other_player", "third_player"],
+    ),
+]
+FOLD = '<details class="folded-rolled"'
 
 
 def pending_part(client, table) -> tuple[str, str]:

@@ -10,7 +10,7 @@ from django.urls import reverse
 from rolls.dashboard import views as dashboard
 from tests.web.test_after_roll import rolled, zarith
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.table(**zarith())]
 
 #: Each partial of the dashboard, with the most queries it may run (the login's and the
 #: campaign's access check included). Built from the whole dashboard's context, the party ran 12
@@ -23,11 +23,6 @@ PARTIALS = {
     "awards_panel": 4,
     "gm_readings_box": 4,
 }
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(**zarith())
 
 
 def _queries(client, url) -> int:

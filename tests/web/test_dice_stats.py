@@ -19,9 +19,7 @@ TWOD6 = {"attribute": 4, "skill": 7, "difficulty": 15}
 FASTTEST = {"attribute": 5, "skills": [1], "bonus": 1, "penalty": 0}
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table("2d6", title="Noc pierwsza")
+pytestmark = pytest.mark.table("2d6", title="Noc pierwsza")
 
 
 def logged(

@@ -13,12 +13,7 @@ from django.views import defaults
 
 from tests.web.servers import ROOT
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(title="Noc pierwsza")
+pytestmark = [pytest.mark.django_db, pytest.mark.table(title="Noc pierwsza")]
 
 
 def test_a_player_opening_the_gm_dashboard_gets_the_apps_own_404_page(client, table, player):

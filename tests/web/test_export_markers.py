@@ -17,12 +17,7 @@ from rolls.models import Roll
 from sheets.models import Character
 from tests.web.live import roll
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(title="Noc pierwsza")
+pytestmark = [pytest.mark.django_db, pytest.mark.table(title="Noc pierwsza")]
 
 
 def export(client, campaign, session, fmt: str) -> str:

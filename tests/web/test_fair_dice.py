@@ -23,14 +23,12 @@ from tests.engine.test_protocol import ROOT, bare_python_env
 from tests.web.live import panel_url, seat
 from tests.web.test_panel_caerbannog import SHEET
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table(
         "caerbannog", name="Caerbannog", characters=[("Morgana", SHEET)], npcs=[("Troll", [])]
-    )
+    ),
+]
 
 
 def roll(client, hero, nonce: str | None = "page-nonce-1", **choices):

@@ -28,12 +28,7 @@ from tests.web.test_after_roll import (
 )
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(**zarith())
+pytestmark = [pytest.mark.django_db, pytest.mark.table(**zarith())]
 
 
 def states_of(character) -> list[str]:

@@ -14,8 +14,6 @@ from tests.web.dice import Scripted
 from tests.web.live import panel_url
 from tests.web.test_after_roll import SPELL, spell_label
 
-pytestmark = pytest.mark.django_db
-
 HERO = {
     "attributes": {"BUDOWA": 6, "ZRĘCZNOŚĆ": 5, "UMYSŁ": 5, "DUCH": 4},
     "skills": {"WALKA": 2, "SPRAWNOŚĆ": 1, "KULTURA": -1, "TECHNIKA": -2, "PRZYRODA": 0,
@@ -49,9 +47,7 @@ def zarith(hero) -> dict:
     }
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table(**zarith(HERO))
+pytestmark = [pytest.mark.django_db, pytest.mark.table(**zarith(HERO))]
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from rolls.panels import Limit
 from rolls.pending import forms as pending_forms
 from rolls.systems.fasttest.gm_forms import WoundForm
 from rolls.tables.quick_dice import read_form
-from tests.web.test_random_tables import table, weather  # noqa: F401 (fixture)
+from tests.web.test_random_tables import TABLE, weather
 
 NUL = "a\x00b"
 
@@ -215,8 +215,9 @@ def test_an_npcs_test_keeps_a_number_typed_as_text_to_show_it_again(db):
     assert form.errors["pool"]
 
 
+@TABLE
 @pytest.mark.parametrize("after", ["²", "9" * 30])
-def test_a_forged_roll_a_table_follows_is_refused_with_a_message(client, table, gm, after):  # noqa: F811
+def test_a_forged_roll_a_table_follows_is_refused_with_a_message(client, table, gm, after):
     campaign = table.campaign
     client.force_login(gm)
     url = reverse("random_table_roll", args=[campaign.pk, weather(campaign).pk])
@@ -231,7 +232,8 @@ def test_a_quick_roll_not_saying_who_sees_it_is_public():
     assert read_form(post(expression="2d6"), is_gm=False).visibility == "public"
 
 
-def test_the_dashboard_reads_a_change_through_its_operations_form(client, table, gm):  # noqa: F811
+@TABLE
+def test_the_dashboard_reads_a_change_through_its_operations_form(client, table, gm):
     campaign, hero, session = table.campaign, table.hero, table.session
     client.force_login(gm)
     client.post(

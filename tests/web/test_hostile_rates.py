@@ -27,7 +27,7 @@ from tests.web.live import roll, socket_for
 from tests.web.test_after_roll import HX
 from tests.web.test_quick_dice import quick
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.table(characters=())]
 
 
 @pytest.fixture(autouse=True)
@@ -39,11 +39,6 @@ def budgets(settings):
     settings.RATE_WINDOW_SECONDS = 3600  # the whole test in one window
     yield settings
     cache.clear()
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(characters=())
 
 
 def test_the_server_allows_fifty_rolls_and_ten_thousand_replayed_entries_per_ten_seconds():

@@ -13,10 +13,8 @@ from rolls.models import Roll
 from tests.web import test_quick_dice
 from tests.web.test_quick_dice import quick
 
-pytestmark = pytest.mark.django_db
-
 #: The quick dice' own table (a FastTest campaign with a running session, no characters).
-table = test_quick_dice.table
+pytestmark = [pytest.mark.django_db, test_quick_dice.TABLE]
 
 HOSTILE_NEXT = [
     "-1",

@@ -22,12 +22,11 @@ from config.asgi import application
 from rolls.live import consumers, socket_slots
 from tests.web.live import close_code, connected, roll, socket_for
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(title="Noc pierwsza")
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.table(title="Noc pierwsza"),
+]
 
 
 def places_of(user) -> int:

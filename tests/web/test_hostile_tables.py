@@ -20,7 +20,7 @@ from tests.web import test_random_tables
 from tests.web.test_random_tables import errors, write
 
 #: The random tables' own table (a FastTest campaign with a caster and a running session).
-table = test_random_tables.table
+pytestmark = test_random_tables.TABLE
 
 #: 200 rows each claiming every total of 10d1000: the issue's 411 ms POST.
 WIDE_DICE = "10d1000"

@@ -11,14 +11,9 @@ from campaigns.sessions import end_session, new_scene
 from sheets.models import NPC
 from tests.web.test_after_roll import zarith
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.table(**zarith())]
 
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(**zarith())
 
 
 def _opening_tag(html: str, part: str) -> str:

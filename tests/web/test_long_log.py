@@ -14,15 +14,10 @@ from tests.web.long_log import HIDDEN_EVERY, SECRET_EVERY, long_log
 from tests.web.renders import renders_of
 from tests.web.test_after_roll import zarith
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.table(**zarith())]
 
 LONG = 2000
 MAX_BYTES = 100 * 1024
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(**zarith())
 
 
 def page_urls(table) -> dict[str, str]:

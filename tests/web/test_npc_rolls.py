@@ -20,9 +20,7 @@ def with_troll(system="fasttest") -> dict:
     return {"system": system, "players": 1, "characters": (), "npcs": [("Troll", TROLL)]}
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table(**with_troll())
+pytestmark = pytest.mark.table(**with_troll())
 
 
 def roll_for(client, campaign, npc, headers=None, **form):

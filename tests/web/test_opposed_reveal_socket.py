@@ -4,8 +4,6 @@ until the initiator settles; then every page showing it redacted gets it whole."
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
@@ -16,7 +14,14 @@ from tests.web.test_opposed import caerbannog_duel, duel, roll_side
 from tests.web.test_opposed_settle import settle
 from tests.web.test_panel_caerbannog import SHEET
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    # make_table copies each sheet: the two are not one dict.
+    pytest.mark.table(
+        **duel("caerbannog", SHEET, SHEET), players=["player", "other_player", "another"]
+    ),
+]
 
 WAITS = "has rolled their side of the opposed test"
 
@@ -24,12 +29,6 @@ WAITS = "has rolled their side of the opposed test"
 @pytest.fixture
 def another(make_user):
     return make_user("another")
-
-
-@pytest.fixture
-def table(make_table, player, other_player, another):
-    sheets = (copy.deepcopy(SHEET), copy.deepcopy(SHEET))
-    return make_table(**duel("caerbannog", *sheets), players=[player, other_player, another])
 
 
 @pytest.fixture

@@ -9,9 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from rolls import roll_options
 from rolls.conditions.views import options_context
 from tests.web.test_after_roll import rolled, zarith
-from tests.web.test_t10_options import FAIL_BUT
+from tests.web.test_t10_options import FAIL_BUT, TABLE
 from tests.web.test_t10_options import roll as t10_roll
-from tests.web.test_t10_options import table as t10_table  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +28,11 @@ def test_fasttests_rolls_ask_no_query_for_options_it_has_not(make_table, django_
         assert roll_options.panel_view(test, table.hero.owner, table.campaign, table.hero) is None
 
 
-def test_t10s_rolls_read_their_menu(client, t10_table, dice):  # noqa: F811
-    client.force_login(t10_table.players[0])
-    _response, test = t10_roll(client, t10_table, dice, FAIL_BUT)
+@TABLE
+def test_t10s_rolls_read_their_menu(client, table, dice):
+    client.force_login(table.players[0])
+    _response, test = t10_roll(client, table, dice, FAIL_BUT)
     with CaptureQueriesContext(connection) as read:
-        offers = options_context(t10_table.campaign, t10_table.session)["option_offers"]
+        offers = options_context(table.campaign, table.session)["option_offers"]
     assert [offer["roll"] for offer in offers] == [test]
     assert len(read) > 0

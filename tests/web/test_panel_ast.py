@@ -13,8 +13,6 @@ from rolls.pending import actions as pending
 from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
-
 # Olaf as RULES.md 2 draws him: five white dice (strong, clever, axe fighting, sharp axe,
 # leather), tired and wounded, a rested state worth two dice, and two FUNT.
 SHEET = {
@@ -52,9 +50,10 @@ def dice(dice):
     return dice.queue()
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table("ast", name="Sagi Północy", characters=[("Olaf", SHEET)], session=False)
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table("ast", name="Sagi Północy", characters=[("Olaf", SHEET)], session=False),
+]
 
 
 def follow_up_url(hero, roll, kind):

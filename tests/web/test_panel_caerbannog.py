@@ -17,8 +17,6 @@ from rolls.words import source_line
 from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
-
 SHEET = {
     "skills": [
         {"name": "Charyzma", "category": "social", "level": 0},
@@ -37,11 +35,12 @@ SHEET = {
 }  # fmt: skip
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table(
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table(
         "caerbannog", name="Caerbannog", characters=[("Morgana", SHEET)], session=False
-    )
+    ),
+]
 
 
 def follow_up_url(hero, roll, kind):

@@ -12,7 +12,6 @@ from rolls.models import Roll
 from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 
 SHEET = {
@@ -27,14 +26,13 @@ SHEET = {
 }  # fmt: skip
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table(
-        name="Zarith",
-        settings={"fasttest": {"experience_dice": True}},
-        characters=[("Brunhilda", SHEET)],
-        session=False,
-    )
+TABLE = pytest.mark.table(
+    name="Zarith",
+    settings={"fasttest": {"experience_dice": True}},
+    characters=[("Brunhilda", SHEET)],
+    session=False,
+)
+pytestmark = [pytest.mark.django_db, TABLE]
 
 
 def test_a_click_on_an_attribute_opens_the_panel_with_exact_odds(client, table, player):

@@ -14,8 +14,6 @@ from rolls.pending import actions as pending
 from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
-
 SHEET = {
     "attributes": [{"name": "Styrka", "value": 4}, {"name": "Smidighet", "value": 1}],
     "skills": [{"name": "Svärd", "value": 3}, {"name": "Rida", "value": 0}],
@@ -33,9 +31,10 @@ def dice(dice):
     return dice.queue()
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table("t10", name="Moorcrest", characters=[("Astrid", SHEET)], session=False)
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table("t10", name="Moorcrest", characters=[("Astrid", SHEET)], session=False),
+]
 
 
 def panel_for(client, hero, form):

@@ -13,7 +13,10 @@ from sheets.models import Character
 from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table("2d6", name="Pustkowia", characters=(), session=False),
+]
 
 NO_MODIFIERS = {"circumstance": [], "personal": [], "equipment": [], "supernatural": []}
 
@@ -45,11 +48,6 @@ AOIFE = sheet(
     specialisations=[("Choroby", "Medycyna"), ("Rany", "Medycyna"), ("W ruinach", "Skradanie")],
     advantages=[("Lekarka", "personal", 2), ("Medium", "supernatural", 1)],
 )
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table("2d6", name="Pustkowia", characters=(), session=False)
 
 
 @pytest.fixture

@@ -12,14 +12,12 @@ from rolls.pending import actions as pending
 from tests.web.test_panel_caerbannog import SHEET
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table("caerbannog", name="Caerbannog", characters=[("Morgana", SHEET)]),
+]
 
 DOCIEKLIWOSC = {"skill": ["Dociekliwość"], "defence": [], "form": "combined", "difficulty": "3"}
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table("caerbannog", name="Caerbannog", characters=[("Morgana", SHEET)])
 
 
 @pytest.fixture

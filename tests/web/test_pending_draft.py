@@ -11,13 +11,13 @@ from campaigns.live import user_group
 from rolls.models import PendingTest
 from rolls.pending import actions as pending
 from rolls.templatetags.roll_log import percent
-from tests.web.test_pending_tests import roll_form, table  # noqa: F401
+from tests.web.test_pending_tests import TABLE, roll_form
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, TABLE]
 
 
 @pytest.fixture
-def called(table, gm):  # noqa: F811
+def called(table, gm):
     hero, session = table.hero, table.session
     return pending.call_test(
         session=session, character=hero, gm=gm, target={"attribute": "BUDOWA", "skill": ["WALKA"]}

@@ -20,9 +20,8 @@ TROLL = [
 ]  # fmt: skip
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table(name="Zarith", characters=[("Brunhilda", SHEET)], npcs=[("Troll", TROLL)])
+TABLE = pytest.mark.table(name="Zarith", characters=[("Brunhilda", SHEET)], npcs=[("Troll", TROLL)])
+pytestmark = TABLE
 
 
 def call(client, campaign, hero, **target):

@@ -13,14 +13,12 @@ from rolls.pending import actions as pending
 from tests.web.test_panel_twod6 import NOMAD
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table("2d6", name="Pustkowia", characters=[("Nomad", NOMAD)]),
+]
 
 AMBUSH = {"attribute": "Percepcja", "skill": "Przetrwanie", "difficulty": "15"}
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table("2d6", name="Pustkowia", characters=[("Nomad", NOMAD)])
 
 
 @pytest.fixture

@@ -20,12 +20,8 @@ from tests.web.live import socket_for
 from tests.web.test_after_roll import HX
 from tests.web.test_fair_dice import end, export, run_checker
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(characters=())
+TABLE = pytest.mark.table(characters=())
+pytestmark = [pytest.mark.django_db, TABLE]
 
 
 def quick(client, campaign, expression="2d6+3", headers=HX, **form):

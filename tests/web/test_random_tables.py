@@ -22,14 +22,11 @@ from tests.web.dice import Scripted, deal
 from tests.web.live import seat
 from tests.web.test_after_roll import CASTER, SETTINGS, SPELL, magic_via_panel, zarith
 
-pytestmark = pytest.mark.django_db
+#: A FastTest campaign with a caster and a running session (tests/web/test_hostile_*.py too).
+TABLE = pytest.mark.table(**zarith(SETTINGS | {"emanation": True}, CASTER))
+pytestmark = [pytest.mark.django_db, TABLE]
 
 WIND = "1-3: a gust of wind\n4-5: rain\n6: a clear sky"
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(**zarith(SETTINGS | {"emanation": True}, CASTER))
 
 
 def write(client, campaign, **form):

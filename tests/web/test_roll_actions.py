@@ -13,12 +13,7 @@ from rolls.models import Roll
 from sheets.models import Character
 from tests.web.live import FASTTEST_TEST, roll
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(title="Noc pierwsza")
+pytestmark = [pytest.mark.django_db, pytest.mark.table(title="Noc pierwsza")]
 
 
 def test_rolls_of_a_session_are_numbered_one_two_three(table, player):

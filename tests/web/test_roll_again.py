@@ -9,10 +9,10 @@ from django.urls import reverse
 from rolls.models import Roll
 from rolls.pending import actions as pending
 from tests.web.live import panel_url
-from tests.web.test_panel_fasttest import table  # noqa: F401
+from tests.web.test_panel_fasttest import TABLE
 from tests.web.test_pending_tests import roll_form
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, TABLE]
 HX = {"HX-Request": "true"}
 
 

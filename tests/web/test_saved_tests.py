@@ -13,17 +13,14 @@ from django.urls import reverse
 from rolls.models import Roll, SavedTest
 from rolls.saved.actions import MOST
 from tests.web.live import panel_url
+from tests.web.test_after_roll import HERO
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table("fasttest", characters=[("Brunhilda", HERO), ("Ulryk", HERO)]),
+]
 
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def table(make_table):
-    from tests.web.test_after_roll import HERO
-
-    return make_table("fasttest", characters=[("Brunhilda", HERO), ("Ulryk", HERO)])
 
 
 def pin(client, table, name="cios toporem", character=None, **choices):

@@ -15,12 +15,7 @@ from rolls.models import PendingTest
 from rolls.pending import actions as pending
 from tests.web.test_panel_fasttest import SHEET
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(title="Noc pierwsza")
+pytestmark = [pytest.mark.django_db, pytest.mark.table(title="Noc pierwsza")]
 
 
 def end_url(campaign, session) -> str:

@@ -12,12 +12,7 @@ from campaigns.models import GameSession
 from rolls.models import Roll
 from tests.web.live import roll
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(title="Noc pierwsza")
+pytestmark = [pytest.mark.django_db, pytest.mark.table(title="Noc pierwsza")]
 
 
 def export(client, campaign, session, fmt):

@@ -21,12 +21,11 @@ from rolls.live import consumers, socket_slots
 from tests.web.live import roll, socket_for
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(title="Noc pierwsza")
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.table(title="Noc pierwsza"),
+]
 
 
 @pytest.fixture

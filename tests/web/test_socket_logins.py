@@ -16,13 +16,12 @@ from config.asgi import application
 from rolls.live import consumers
 from tests.web.live import close_code, roll, socket_for, sync
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.table(title="Noc pierwsza"),
+]
 PASSWORD = "a long enough password 1"
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(title="Noc pierwsza")
 
 
 def logged_in(user) -> Client:

@@ -15,7 +15,7 @@ from rolls.words import render
 from tests.web.dice import Scripted
 from tests.web.test_after_roll import CASTER, SETTINGS, SPELL, zarith
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.table(**zarith(SETTINGS, CASTER))]
 
 #: The d10 and d6 that give each outcome of a DUCH 5 test (success at 5 or under).
 FACES = {
@@ -26,11 +26,6 @@ FACES = {
     "no": (8, 4),
     "no_and": (8, 6),
 }
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(**zarith(SETTINGS, CASTER))
 
 
 def side_table(campaign, purpose, name=None):

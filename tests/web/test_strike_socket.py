@@ -15,12 +15,11 @@ from rolls.models import Visibility
 from rolls.strikes.actions import strike
 from tests.web.live import connected, frame_of, roll, sync
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table("fasttest", characters=[("Brunhilda", {})])
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.table("fasttest", characters=[("Brunhilda", {})]),
+]
 
 
 def struck_by(table, gm, target, reason="pomyłka"):

@@ -24,14 +24,12 @@ from sheets.actions import changed_numbers
 from tests.web.live import panel_url, roll
 from tests.web.test_panel_fasttest import SHEET
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table("fasttest", characters=[("Brunhilda", {}), ("Ulryk", {})]),
+]
 
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table("fasttest", characters=[("Brunhilda", {}), ("Ulryk", {})])
 
 
 def strike(client, table, target: Roll, reason="zła umiejętność", *, htmx=True, **fields):

@@ -76,16 +76,16 @@ def test_a_system_without_a_part_offers_nothing_in_that_feature():
 
 def test_a_part_of_another_type_under_the_same_key_is_not_taken_for_it():
     from campaigns.systems import BaseSystem
-    from rolls.dashboard.parts import GmBox
+    from rolls.dashboard.parts import DashboardBoxes
 
     class Lookalike:
-        key = "gm_box"
+        key = "dashboard_boxes"
 
     class Odd(BaseSystem):
         key = "odd"
         parts = (Lookalike(),)
 
-    assert Odd().part(GmBox) is None
+    assert Odd().part(DashboardBoxes) is None
 
 
 def test_an_unknown_key_says_so():

@@ -18,8 +18,6 @@ from sheets.models import Character
 from tests.web.live import panel_url, seat
 from tests.web.words_helpers import in_words
 
-pytestmark = pytest.mark.django_db
-
 ASTRID = {
     "attributes": [{"name": "Styrka", "value": 4}, {"name": "Smidighet", "value": 2}],
     "skills": [{"name": "Svärd", "value": 3}],
@@ -35,9 +33,8 @@ TITLE = "Du får chansen att vrida din handling"
 FAIL_BUT, FAIL, CATASTROPHE = (8, 2, 3, 4), (2, 3, 4, 5), (1, 2, 3, 4)
 
 
-@pytest.fixture
-def table(make_table):
-    return make_table("t10", name="Moorcrest", characters=[("Astrid", ASTRID), ("Erik", ERIK)])
+TABLE = pytest.mark.table("t10", name="Moorcrest", characters=[("Astrid", ASTRID), ("Erik", ERIK)])
+pytestmark = [pytest.mark.django_db, TABLE]
 
 
 @pytest.fixture

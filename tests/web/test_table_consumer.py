@@ -17,12 +17,11 @@ from rolls.turns import fight as turns
 from tests.web.live import panel_url, roll, socket_for
 from tests.web.renders import renders_of
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(title="Noc pierwsza")
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.table(title="Noc pierwsza"),
+]
 
 
 async def connected(user, campaign, **kwargs):

@@ -13,12 +13,10 @@ from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET
 from tests.web.test_panel_fasttest import SHEET
 from tests.web.test_panel_twod6 import NOMAD
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(name="Zarith", characters=[("Brunhilda", SHEET), ("Zbyszko", SHEET)])
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.table(name="Zarith", characters=[("Brunhilda", SHEET), ("Zbyszko", SHEET)]),
+]
 
 
 def table_page(client, campaign, session, **query):

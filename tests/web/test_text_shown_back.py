@@ -15,14 +15,9 @@ from rolls.turns import fight
 from tests.web.test_chat import say
 from tests.web.test_quick_dice import log_html, quick
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.table(characters=[("Brunhilda", {})])]
 
 RLO = "\u202e"
-
-
-@pytest.fixture
-def table(make_table):
-    return make_table(characters=[("Brunhilda", {})])
 
 
 def test_a_nul_in_quick_dice_is_named_not_shown_back(client, table, player):
