@@ -358,13 +358,6 @@ def test_only_the_gm_boosts_an_npcs_test(client, table, dice, request, who):
     assert pool(made) == 4
 
 
-def test_a_boost_is_only_a_post(client, table, dice):
-    made = table(shared=True, pool=4)
-    npc_roll(client, made, dice=dice)
-    url = reverse("caerbannog_npc_boost", args=[made.campaign.pk, Roll.objects.get().pk])
-    assert client.get(url).status_code == 405
-
-
 def test_without_javascript_a_boost_returns_to_the_dashboard(client, table, dice):
     made = table(shared=True, pool=4)
     npc_roll(client, made, dice=dice)

@@ -73,11 +73,6 @@ def test_a_player_gets_404_and_changes_nothing(client, fasttest, player):
     assert system_settings(fasttest)["magic"] is False
 
 
-def test_an_outsider_gets_404(client, fasttest, outsider):
-    client.force_login(outsider)
-    assert client.get(url(fasttest)).status_code == 404
-
-
 # FastTest
 
 

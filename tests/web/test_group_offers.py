@@ -228,12 +228,6 @@ def test_an_outsider_cannot_offer(gathering, outsider, client):
     assert group().offers == []
 
 
-@pytest.mark.parametrize("name", ["group_offer", "group_answer", "group_withdraw"])
-def test_the_offer_actions_are_only_posts(gathering, name):
-    client = gathering.client(gathering.players[1])
-    assert client.get(reverse(name, args=[gathering.campaign.pk, group().pk])).status_code == 405
-
-
 def test_a_control_character_in_an_offer_is_refused(gathering):
     response = post(
         gathering.client(gathering.players[1]), "group_offer", gathering.campaign, group().pk,

@@ -344,12 +344,6 @@ def test_the_cue_tells_a_helper_their_dice_are_waiting(party):
     assert "Ala's group test: Bartek's dice are waiting." in cue.content.decode()
 
 
-def test_a_system_without_group_tests_has_no_group_screen(make_table):
-    table = make_table("fasttest")
-    response = table.client(table.gm).get(reverse("group_test", args=[table.campaign.pk]))
-    assert response.status_code == 404
-
-
 def test_the_log_shows_each_participants_dice_and_the_one_result(party, dice):
     ala, bartek, _celina = party.characters
     gm = party.client(party.gm)

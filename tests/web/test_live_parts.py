@@ -137,10 +137,3 @@ def test_the_refresher_answers_with_exactly_the_parts_the_map_gives_its_event(
     page = client.get(reverse("dashboard", args=[table.campaign.pk])).content.decode()
     in_this_game = {id_ for id_ in mapped if f'id="{id_}"' in page}  # Caerbannog's own parts
     assert set(refreshed) == in_this_game
-
-
-def test_a_player_may_not_ask_for_the_gms_parts(client, make_table, player):
-    table = make_table("fasttest")
-    client.force_login(player)
-    url = reverse("dashboard_live", args=[table.campaign.pk])
-    assert client.get(url, {"event": "table:entry"}).status_code == 404

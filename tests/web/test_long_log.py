@@ -216,18 +216,6 @@ def test_a_missing_before_is_refused_in_polish_too(client, table):
     assert "O wcześniejsze wpisy prosi się numerem wpisu" in response.content.decode()
 
 
-def test_another_campaigns_session_is_404(client, make_table, table):
-    other = make_table(title="Obcy")
-    client.force_login(table.players[0])
-    url = reverse("session_log_earlier", args=[table.campaign.pk, other.session.pk])
-    assert client.get(f"{url}?before=5").status_code == 404
-
-
-def test_an_outsider_gets_404(client, table, outsider):
-    client.force_login(outsider)
-    assert get(client, earlier_url(table, 5)).status_code == 404
-
-
 def test_a_visitor_who_is_not_logged_in_is_sent_to_log_in(client, table):
     response = get(client, earlier_url(table, 5))
     # The page's htmx request takes the whole page there (config.redirects.HtmxLoginMiddleware).

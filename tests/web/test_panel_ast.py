@@ -427,14 +427,6 @@ def test_the_roll_offers_the_re_roll_with_each_white_die_and_its_face(client, ru
     assert 'name="die" value="4"> die 5: 1 (read)' in html
 
 
-def test_another_player_cannot_re_roll_this_characters_test(client, running, dice, other_player):
-    hero = running.hero
-    dice.faces = [4, 2, 2, 6, 4, 1]
-    roll(client, hero, TIRED_AND_WOUNDED)
-    client.force_login(other_player)
-    assert follow(client, hero, Roll.objects.get(), "reroll", {"die": ["4"]}).status_code == 404
-
-
 # --- the eased player's choice of the white die read -------------------------------------------
 
 

@@ -164,9 +164,3 @@ def test_after_the_end_the_players_sessions_card_no_longer_leads_to_the_table(
     assert "Go to the table" not in card
     assert "· running" not in card
     assert "No session is running." in card
-
-
-def test_an_outsider_gets_404_from_the_sessions_card(client, table, outsider):
-    client.force_login(outsider)
-    response = client.get(reverse("campaign_sessions", args=[table.campaign.pk]))
-    assert response.status_code == 404

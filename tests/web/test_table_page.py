@@ -98,12 +98,6 @@ def test_a_call_that_was_rolled_or_called_off_leaves_no_cue(client, table, gm, p
     assert "The GM calls" not in calls(client, campaign).content.decode()
 
 
-def test_an_outsider_gets_404_for_the_cue(client, table, outsider):
-    campaign = table.campaign
-    client.force_login(outsider)
-    assert calls(client, campaign).status_code == 404
-
-
 def test_the_campaign_page_carries_the_cue_and_its_socket(client, table, player):
     campaign = table.campaign
     client.force_login(player)
