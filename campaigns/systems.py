@@ -23,7 +23,7 @@ import sheets. The registry is what ties the three places of a system together.
 A system is one object implementing ``System``: a small core every system has, and ``parts``,
 what it adds to the table's features beyond it. A part is an object of a type the feature
 defines (``Part``): the opposed tests' ``OpposedRules``, the awards' ``Experience``, the
-dashboard's ``GmBox``...; the feature asks ``system.part(ItsType)`` and offers nothing where
+dashboard's ``DashboardBoxes``...; the feature asks ``system.part(ItsType)`` and offers nothing where
 the answer is None, so no caller guesses with ``hasattr`` and a feature's contract is written
 once, beside the feature. What a system does at the table's moments (a scene starts, a session
 ends, a called test is rolled, the settings are saved) it does in receivers of the signals

@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from rolls.models import PendingTest, RandomTable, Roll
+from rolls.systems import import_each
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -41,17 +42,8 @@ class PendingTestAdmin(admin.ModelAdmin):
     readonly_fields = ["revision", "roll"]
 
 
-# After the roll and awards (rolls.systems.fasttest.wounds, rolls.dashboard.awards): records of
-# what the GM applied.
-from rolls.models import AppliedWound, Award  # noqa: E402
-
-
-@admin.register(AppliedWound)
-class AppliedWoundAdmin(admin.ModelAdmin):
-    list_display = ["roll", "target", "severity", "test_outcome", "wound_removed", "created_at"]
-    list_filter = ["target", "severity"]
-    list_select_related = ["roll"]
-    readonly_fields = ["roll", "wound_test"]
+# Awards (rolls.dashboard.awards): records of what the GM gave.
+from rolls.models import Award  # noqa: E402
 
 
 @admin.register(Award)
@@ -159,3 +151,7 @@ class SealAdmin(ViewAndDeleteAdmin):
     list_display = ["roll", "revealed_at", "created_at"]
     list_select_related = ["roll"]
     readonly_fields = ["roll", "viewers", "revealed_at"]
+
+
+# A rule system's own models have their admin in its package (FastTest's applied wounds).
+import_each("admin")

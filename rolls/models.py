@@ -385,12 +385,14 @@ from rolls.group.models import GroupTest  # noqa: E402
 from rolls.opposed.models import OpposedTest  # noqa: E402
 from rolls.saved.models import SavedTest  # noqa: E402
 from rolls.strikes.models import Strike  # noqa: E402
-from rolls.systems.fasttest.models import AppliedWound  # noqa: E402
+from rolls.systems import import_each  # noqa: E402
 from rolls.turns.models import Combatant  # noqa: E402
+
+# A rule system's own models live in its package (FastTest's applied wounds), imported from it.
+import_each("models")
 
 __all__ = [
     "Combatant",
-    "AppliedWound",
     "Award",
     "Condition",
     "GroupTest",

@@ -149,3 +149,44 @@ def test_a_feature_imports_only_the_features_before_it() -> None:
             if other is not None and FEATURES.index(other) > FEATURES.index(feature):
                 against.add((module, imported))
     assert against == set()
+
+
+# --- A rule system is reached through the registry, never imported by name ----------------------
+
+#: The rule systems, as their packages in rolls/systems are named.
+SYSTEMS = tuple(sorted(p.name for p in (ROOT / "rolls" / "systems").iterdir() if p.is_dir()))
+#: The packages where a system's own modules sit beside shared ones, named after it
+#: (``rolls/engine/fasttest_sheet.py``, ``sheets/systems/fasttest_checks.py``).
+NAMED_BESIDE = ("rolls.engine", "sheets.systems", "sheets.templatetags")
+#: The engine's command-line map names each system's engine: pure, and outside the web app.
+MAY_NAME_SYSTEMS = ("rolls.engine.registry",)
+
+
+def system_of(module: str) -> str | None:
+    """The system ``module`` belongs to, None for a shared one."""
+    package, _, name = module.rpartition(".")
+    if module.startswith("rolls.systems.") and module.split(".")[2] in SYSTEMS:
+        return module.split(".")[2]
+    if package in NAMED_BESIDE:
+        return next((key for key in SYSTEMS if name == key or name.startswith(f"{key}_")), None)
+    return None
+
+
+def test_the_check_knows_a_systems_modules_wherever_they_sit() -> None:
+    assert system_of("rolls.systems.fasttest.wounds") == "fasttest"
+    assert system_of("rolls.engine.caerbannog_pool") == "caerbannog"
+    assert system_of("sheets.systems.t10") == "t10"
+    assert system_of("sheets.templatetags.fasttest_tags") == "fasttest"
+    assert system_of("rolls.engine.core") is None
+    assert system_of("rolls.systems") is None
+
+
+def test_no_shared_module_imports_a_system_and_no_system_another() -> None:
+    against = sorted(
+        f"{module} -> {imported}"
+        for module in SOURCES
+        if module not in MAY_NAME_SYSTEMS
+        for imported in imports_of(module)
+        if system_of(imported) not in (None, system_of(module))
+    )
+    assert against == []

@@ -21,20 +21,13 @@ from campaigns.systems import all_systems, get_system
 from config.text import TextField
 from rolls.actions import ActionRefused
 from rolls.engine.core import SUCCESSES
-from rolls.engine.fasttest_sheet import end_session_xp
 from rolls.models import Award, Roll
 from sheets import actions as sheet_actions
 from sheets.models import Character
-from sheets.systems import fasttest_checks as fasttest_sheet
 
 XP_AMOUNT = (1, 20)
 REASON_MAX = 120
 RECENT = 8
-
-#: Where a system's sheet keeps its XP is its ``Experience.path`` (FastTest "xp", Caerbannog's
-#: PD). Both sheets cap at 999.
-XP_MAX = fasttest_sheet.XP_RANGE[1]
-EXPERIENCE_DICE_MAX = fasttest_sheet.EXPERIENCE_DICE_RANGE[1]
 
 
 #: The reasons the app gives an award itself, kept as the award's text (the GM types the others):
@@ -67,8 +60,13 @@ class Experience:
     #: Occasions on which the rules give every party member 1 XP ({key: what it was for}):
     #: the awards box offers one button each.
     occasions: Mapping[str, Any] = field(default_factory=dict)
-    #: The campaign plays with experience dice (FastTest's optional rule).
+    #: The most XP a sheet holds (both sheets' bound).
+    most: int = 999
+    #: The campaign plays with experience dice (FastTest's optional rule), and the most of them a
+    #: sheet holds (at ``dice_path``).
     dice_on: Callable[[Campaign], bool] = _never
+    dice_most: int = 0
+    dice_path: tuple[str, ...] = ("experience_dice",)
 
 
 def experience_of(campaign: Campaign) -> Experience | None:
@@ -135,10 +133,10 @@ def give_xp(
     for character in characters:
         character.campaign = campaign
         current = get_system(campaign.system).view(character.data).number(*path)
-        if current + amount > XP_MAX:
+        if current + amount > experience.most:
             raise ActionRefused(
                 _("%(name)s would pass %(max)s XP, the most a sheet holds.")
-                % {"name": character.name, "max": XP_MAX}
+                % {"name": character.name, "max": experience.most}
             )
         _set_numbers(character, {path: current + amount})
         awards.append(
@@ -170,7 +168,8 @@ def give_experience_die(
     *, campaign: Campaign, gm, character_id: int, roll_id: int | None = None, reason: str = ""
 ) -> Award:
     """One experience die to a character; with ``roll_id``, for that failed test, only once."""
-    if not experience_dice_on(campaign):
+    experience = experience_of(campaign)
+    if experience is None or not experience.dice_on(campaign):
         raise ActionRefused(_("Experience dice are off in this campaign."))
     character = (
         Character.objects.select_for_update().filter(pk=character_id, campaign=campaign).first()
@@ -182,14 +181,14 @@ def give_experience_die(
     if roll_id is not None:
         roll = _failed_test(campaign, character, roll_id)
         reason = reason or str(FAILED_TEST) % {"seq": roll.seq}
-    current = get_system(campaign.system).view(character.data).experience_dice
-    if current >= EXPERIENCE_DICE_MAX:
+    current = get_system(campaign.system).view(character.data).number(*experience.dice_path)
+    if current >= experience.dice_most:
         raise ActionRefused(
             _("%(name)s already holds %(max)s experience dice, the most a sheet holds.")
-            % {"name": character.name, "max": EXPERIENCE_DICE_MAX}
+            % {"name": character.name, "max": experience.dice_most}
         )
     character.campaign = campaign
-    _set_numbers(character, {("experience_dice",): current + 1})
+    _set_numbers(character, {experience.dice_path: current + 1})
     try:
         with transaction.atomic():
             return Award.objects.create(
@@ -218,21 +217,26 @@ def _failed_test(campaign: Campaign, character: Character, roll_id: int) -> Roll
     return roll
 
 
-def convert_experience_dice(session: GameSession) -> list[Award]:
-    """At the end of a session, every experience die a character still holds becomes 1 XP
-    (only when the campaign plays with experience dice). Called inside ``end_session``."""
+def convert_experience_dice(
+    session: GameSession, convert: Callable[[int, int], tuple[int, int]]
+) -> list[Award]:
+    """At the end of a session, the experience dice each character still holds become XP as
+    ``convert(xp, dice)`` says, giving the XP and the dice left (only when the campaign plays
+    with experience dice). Called inside ``end_session``, by the system's receiver."""
     campaign = session.campaign
-    if not experience_dice_on(campaign):
+    experience = experience_of(campaign)
+    if experience is None or not experience.dice_on(campaign):
         return []
     awards = []
     for character in Character.objects.select_for_update().filter(campaign=campaign):
         sheet = get_system(campaign.system).view(character.data)
-        dice = sheet.experience_dice
+        dice = sheet.number(*experience.dice_path)
         if dice <= 0:
             continue
-        xp, left = end_session_xp(sheet.xp, dice)
+        xp, left = convert(sheet.number(*experience.path), dice)
         character.campaign = campaign
-        _set_numbers(character, {("xp",): min(xp, XP_MAX), ("experience_dice",): left})
+        numbers = {experience.path: min(xp, experience.most), experience.dice_path: left}
+        _set_numbers(character, numbers)
         awards.append(
             Award(
                 campaign=campaign,

@@ -19,7 +19,7 @@ from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
 from rolls.actions import ActionRefused, roll_follow_up
 from rolls.models import Roll
-from rolls.panels import GmFollowUps
+from rolls.panels import gm_follow_ups_of
 
 #: How many of the open session's latest entries the box looks through, newest first.
 BOX_LENGTH = 10
@@ -35,7 +35,7 @@ _CALLED = (
 def box(campaign: Campaign, session: GameSession | None) -> list[dict[str, Any]]:
     """The latest free entries of characters on which the GM may act now, newest first, each
     with what is offered. Nothing in a system whose GM never acts after a roll."""
-    gm_follow_ups = get_system(campaign.system).part(GmFollowUps)
+    gm_follow_ups = gm_follow_ups_of(get_system(campaign.system))
     if session is None or not session.is_open or gm_follow_ups is None:
         return []
     latest = (
@@ -61,7 +61,7 @@ def follow_free_roll(
     """The GM's follow-up ``kind`` of the free entry ``roll_id`` (the one the GM's page showed):
     refused when the rules offer it nothing, when the GM already acted on it, or when something
     followed it since the page showed it (a re-roll: the GM acts on the newest entry)."""
-    gm_follow_ups = get_system(campaign.system).part(GmFollowUps)
+    gm_follow_ups = gm_follow_ups_of(get_system(campaign.system))
     roll = (
         Roll.objects.select_related("session", "character")
         .filter(pk=roll_id, session__campaign=campaign, character__isnull=False)

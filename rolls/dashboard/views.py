@@ -21,7 +21,7 @@ from rolls.conditions import in_force as conditions_in_force
 from rolls.conditions import views as condition_views
 from rolls.conditions.forms import ConditionForm
 from rolls.dashboard import awards, gm_readings
-from rolls.dashboard.parts import GmBox, NpcBox, after_roll_items
+from rolls.dashboard.parts import box_context
 from rolls.dashboard.party import vitals
 from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.live.presence import log_context
@@ -30,7 +30,7 @@ from rolls.models import PendingTest
 from rolls.opposed.rules import OpposedRules
 from rolls.opposed.rules import rules_of as opposed_rules_of
 from rolls.opposed.shown import dashboard_view as opposed_view
-from rolls.panels import GmFollowUps, gm_follow_ups_after, gm_limits
+from rolls.panels import gm_follow_ups_after, gm_follow_ups_of, gm_limits
 from rolls.pending import actions as pending_actions
 from rolls.strikes.views import box_context as strike_box_context
 from rolls.tables.views import box_context as tables_context  # the tables box, as it shows
@@ -89,7 +89,7 @@ def _card(campaign, test: PendingTest) -> dict[str, Any]:
     system = get_system(campaign.system)
     if test.status == PendingTest.Status.ROLLED:
         card = {"test": test, "rolled": roll_payload(test.roll)}
-        if system.part(GmFollowUps) is not None:
+        if gm_follow_ups_of(system) is not None:
             # What followed the roll (a re-roll, a die read instead) is where the test stands
             # now, and what the GM may do next is done to that entry.
             latest = pending_actions.latest_entry(test.roll)
@@ -176,26 +176,15 @@ def pending_context(campaign, session) -> dict[str, Any]:
     }
 
 
-def _wound_to_apply(item: dict[str, Any]) -> bool:
-    return item["combat"] and item["applied"] is None
-
-
 def after_roll_context(campaign, session) -> dict[str, Any]:
-    """The after-roll strip: its latest tests (only in a system that has one). The newest stays
-    open, and any whose wound is still to apply (its wound test waits on it); the tests settled
-    before the newest fold away."""
-    items = after_roll_items(campaign.rules, campaign, session)
-    return {
-        "campaign": campaign,
-        "session": session,
-        "after_roll_items": [i for n, i in enumerate(items) if n == 0 or _wound_to_apply(i)],
-        "earlier_after_roll": [i for n, i in enumerate(items) if n > 0 and not _wound_to_apply(i)],
-    }
+    """The system's box of what the GM applies after each of the latest tests (FastTest's)."""
+    own = box_context(campaign.rules, "after_roll", campaign, session)
+    return {"campaign": campaign, "session": session, **own}
 
 
 def gm_readings_context(campaign, session) -> dict[str, Any]:
     """The GM's box of the latest free rolls the rules let the GM act on (AST: hindered)."""
-    on = get_system(campaign.system).part(GmFollowUps) is not None
+    on = gm_follow_ups_of(get_system(campaign.system)) is not None
     items = gm_readings.box(campaign, session) if on else []
     return {
         "campaign": campaign, "session": session, "gm_follow_ups_on": on,
@@ -204,19 +193,15 @@ def gm_readings_context(campaign, session) -> dict[str, Any]:
 
 
 def gm_box_context(campaign, session) -> dict[str, Any]:
-    """The system's own box of what the GM applies from the latest entries (its ``GmBox``)."""
-    box = get_system(campaign.system).part(GmBox)
-    if box is None:
-        return {"gm_box_template": ""}
-    return {"gm_box_template": box.template, **box.context(campaign, session)}
+    """The system's box of results the GM applies from the latest entries (Caerbannog's)."""
+    own = box_context(campaign.rules, "results", campaign, session)
+    return {"campaign": campaign, "session": session, **own}
 
 
 def npc_box_context(campaign, session) -> dict[str, Any]:
-    """The system's box of the GM's NPCs together (its ``NpcBox``), in "NPCs at hand"."""
-    box = get_system(campaign.system).part(NpcBox)
-    if box is None:
-        return {"npc_box_template": ""}
-    return {"npc_box_template": box.template, **box.context(campaign, session)}
+    """The system's box of the GM's NPCs together, in "NPCs at hand" (Caerbannog's)."""
+    own = box_context(campaign.rules, "npcs", campaign, session)
+    return {"campaign": campaign, "session": session, **own}
 
 
 def awards_context(campaign, **forms) -> dict[str, Any]:

@@ -18,8 +18,8 @@ Where the rules allow something after a roll (a re-roll, a boost, heroic effort)
 has a ``FollowUps`` part (below): ``offered(roll, character, campaign) -> list[FollowUp]``
 (what may be done now with that roll: an empty list when nothing may) and ``build(kind, roll,
 character, campaign, choices) -> Panel``, a panel whose ``resolver`` re-reads or re-rolls the
-parent's dice; where they let the GM act after a roll (AST), a ``GmFollowUps`` part of the same
-shape. The follow-up is logged as its own entry linked to the roll it follows; entries are
+parent's dice; where they let the GM act after a roll (AST), its ``gm``, a ``GmFollowUps`` of
+the same shape. The follow-up is logged as its own entry linked to the roll it follows; entries are
 never edited.
 """
 
@@ -85,30 +85,37 @@ class FollowUp:
 
 
 @dataclass(frozen=True)
-class FollowUps:
-    """A system's part (``campaigns.systems.Part``): what the rules allow the roller after a
-    roll (a re-roll, a boost, heroic effort)."""
-
-    key: ClassVar[str] = "follow_ups"
-    #: ``offered(roll, character, campaign) -> list[FollowUp]``: what may be done now.
-    offered: Callable[..., list[FollowUp]]
-    #: ``build(kind, roll, character, campaign, choices) -> Panel``: the panel of one of them.
-    build: Callable[..., Any]
-
-
-@dataclass(frozen=True)
 class GmFollowUps:
-    """A system's part (``campaigns.systems.Part``): what the rules let the GM do after a
-    test's roll, called or free (AST: read another die when hindered); the dashboard's box of
-    the latest free rolls shows it (``rolls.dashboard.gm_readings``)."""
+    """What the rules let the GM do after a test's roll, called or free (AST: read another die
+    when hindered), a ``FollowUps``' ``gm``; the dashboard's box of the latest free rolls shows
+    it (``rolls.dashboard.gm_readings``)."""
 
-    key: ClassVar[str] = "gm_follow_ups"
     #: ``offered(roll, character, campaign) -> list[FollowUp]``: what the GM may do now.
     offered: Callable[..., list[FollowUp]]
     #: ``build(kind, roll, character, campaign, choices) -> Panel``.
     build: Callable[..., Any]
     #: Why the GM may do nothing after a roll the rules offer the GM nothing on.
     refusal: Any = gettext_lazy("That can no longer be done with this roll.")
+
+
+@dataclass(frozen=True)
+class FollowUps:
+    """A system's part (``campaigns.systems.Part``): what the rules allow after a roll, the
+    roller (a re-roll, a boost, heroic effort) and the GM (``gm``)."""
+
+    key: ClassVar[str] = "follow_ups"
+    #: ``offered(roll, character, campaign) -> list[FollowUp]``: what may be done now.
+    offered: Callable[..., list[FollowUp]]
+    #: ``build(kind, roll, character, campaign, choices) -> Panel``: the panel of one of them.
+    build: Callable[..., Any]
+    #: What the rules let the GM do after a roll; None where they let the GM do nothing.
+    gm: GmFollowUps | None = None
+
+
+def gm_follow_ups_of(system) -> GmFollowUps | None:
+    """What the rules let the GM do after a roll, None in a system where nothing."""
+    part = system.part(FollowUps)
+    return part.gm if part is not None else None
 
 
 def follow_ups_after(system, roll, character, campaign) -> list[FollowUp]:
@@ -119,7 +126,7 @@ def follow_ups_after(system, roll, character, campaign) -> list[FollowUp]:
 
 def gm_follow_ups_after(system, roll, character, campaign) -> list[FollowUp]:
     """What the rules let the GM do after ``roll`` now, [] for a system without any."""
-    part = system.part(GmFollowUps)
+    part = gm_follow_ups_of(system)
     return part.offered(roll, character, campaign) if part is not None else []
 
 

@@ -21,7 +21,7 @@ from campaigns.systems import get_system
 from config.text import text_problem
 from rolls.actions import ActionRefused, roll_follow_up, roll_from_panel
 from rolls.models import PendingTest
-from rolls.panels import GmFollowUps, gm_limits, posted
+from rolls.panels import gm_follow_ups_of, gm_limits, posted
 from rolls.pending.forms import (  # noqa: F401 (MAX_DICE_ENTRIES: the cap, read by tests)
     COMBAT,
     KIND_CONTROL,
@@ -247,7 +247,7 @@ def follow_rolled_test(*, pending_id: int, gm, kind: str, choices, key, nonce=No
         raise ActionRefused(_("This test has not been rolled."))
     campaign = pending.session.campaign
     system = get_system(campaign.system)
-    gm_follow_ups = system.part(GmFollowUps)
+    gm_follow_ups = gm_follow_ups_of(system)
     if gm_follow_ups is None:
         raise ActionRefused(_("That can no longer be done with this roll."))
     parent, character = latest_entry(pending.roll), pending.character

@@ -19,7 +19,6 @@ from django.utils.translation import gettext_lazy, ngettext
 from campaigns.models import Scene
 from config.text import text_problem
 from rolls.actions import ActionRefused
-from rolls.engine import twod6
 from rolls.fields import Text, WholeNumber, WholeNumbers, YesNo, whole
 from rolls.models import Condition
 from rolls.panels import Limit
@@ -119,35 +118,6 @@ class AddDiceForm(OperationForm):
     def apply(self) -> None:
         data = self.cleaned_data
         self._add_entry(data["kind"], data["amount"], data["source"])
-
-
-class CategoryModifierForm(OperationForm):
-    """2d6: a modifier of −5..+5 in one category, kept with the dice entries (so the card lists
-    it and ``remove_dice`` takes it away); the panel adds it to its category before the clamp
-    (rolls.systems.twod6.panel's Decision)."""
-
-    category = forms.ChoiceField(choices=[(c, c) for c in twod6.CATEGORIES])
-    amount = WholeNumber()
-    source = SourceText()
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        unknown = _("Choose the category: circumstance, personal, equipment or supernatural.")
-        self.fields["category"].error_messages |= {"required": unknown, "invalid_choice": unknown}
-
-    def clean_amount(self) -> int:
-        amount, limit = self.cleaned_data["amount"], twod6.MOD_LIMIT
-        if not whole(amount) or not -limit <= amount <= limit:
-            raise ValidationError(
-                _("A modifier must be a whole number from −%(n)s to +%(n)s.") % {"n": limit}
-            )
-        if amount == 0:
-            raise ValidationError(_("A modifier of 0 changes nothing; give it a sign and a size."))
-        return amount
-
-    def apply(self) -> None:
-        data = self.cleaned_data
-        self._add_entry(data["category"], data["amount"], data["source"])
 
 
 class RemoveDiceForm(OperationForm):
@@ -444,7 +414,6 @@ OPERATIONS: dict[str, type[OperationForm]] = {
     "set_forced": ForcedForm,
     "set_heroic_other": HeroicOtherForm,
     "set_target": TargetForm,
-    "add_category_modifier": CategoryModifierForm,
     "set_condition_off": ConditionOffForm,
 }
 
@@ -458,7 +427,6 @@ OPERATION_CONTROL = {
     "set_surprise": "surprise",
     "set_forced": "forced",
     "set_heroic_other": "heroic_other",
-    "add_category_modifier": "category_modifier",
 }
 KIND_CONTROL = {
     "bonus": "bonus",
@@ -467,3 +435,10 @@ KIND_CONTROL = {
     "circumstance": "category_modifier",
     "hindrance": "hindrance",
 }
+
+
+def register_operation(name: str, form: type[OperationForm], control: str) -> None:
+    """A system's own change to its called tests (2d6's category modifier), posted as ``op``
+    ``name`` and offered where the system's ``gm_controls`` hold ``control``."""
+    OPERATIONS[name] = form
+    OPERATION_CONTROL[name] = control

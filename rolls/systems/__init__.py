@@ -16,17 +16,26 @@ rules in the pure engine, ``rolls/engine/<key>.py`` (standard library only, serv
 
 ``rolls.apps`` calls ``register_all`` when the app is ready: a new system is one more package
 here with a ``system`` module calling ``register`` (or, like the coin of the tests, a
-``register`` call anywhere).
+``register`` call anywhere). A system's own models (``models.py``, FastTest's applied wounds)
+and their admin (``admin.py``) are the rolls app's: ``rolls.models`` and ``rolls.admin`` import
+each package's (``import_each``), so no module of the app names a system.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 
 
 def register_all() -> None:
     """Import each system package's ``system`` module, which registers its System."""
+    import_each("system")
+
+
+def import_each(module: str) -> None:
+    """Import ``module`` of each system package that has one (``system``, ``models``, ``admin``)."""
     for package in pkgutil.iter_modules(__path__):
-        if package.ispkg:
-            importlib.import_module(f"{__name__}.{package.name}.system")
+        name = f"{__name__}.{package.name}.{module}"
+        if package.ispkg and importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)

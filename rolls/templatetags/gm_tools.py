@@ -11,14 +11,8 @@ from django import template
 
 from rolls.dashboard import awards, npc_rolls
 from rolls.dashboard.parts import card_tools_of
-from rolls.systems.fasttest.wounds import WEAPON_LABELS, WEAPON_NAMES
 
 register = template.Library()
-
-
-@register.simple_tag
-def weapon_classes() -> list[tuple[str, Any]]:
-    return list(WEAPON_LABELS.items())
 
 
 @register.simple_tag
@@ -52,8 +46,3 @@ def card_tools(context, character) -> dict[str, Any]:
         **card_tools_of(campaign.rules, character, campaign),
         "dice_on": awards.experience_dice_on(campaign),
     }
-
-
-@register.filter
-def weapon_label(key: str) -> Any:
-    return WEAPON_NAMES.get(key, key)

@@ -29,9 +29,14 @@ class AST(BaseSystem):
         NpcTests(npc_test.FIELDS, npc_test.params),
         # RULES.md (AST): at the start of each scene the GM gets one point per player.
         ChallengePoints(_players),
-        FollowUps(after.follow_ups, after.build_follow_up),
-        # RULES.md (AST): hindered, the GM reads the white die (from the card of the rolled test).
-        GmFollowUps(after.gm_follow_ups, after.build_gm_follow_up, after.GM_NOTHING_TO_CHOOSE),
+        FollowUps(
+            after.follow_ups,
+            after.build_follow_up,
+            # RULES.md (AST): hindered, the GM reads the white die (from the rolled test's card).
+            gm=GmFollowUps(
+                after.gm_follow_ups, after.build_gm_follow_up, after.GM_NOTHING_TO_CHOOSE
+            ),
+        ),
         ConditionRules(
             effects={
                 "advantage": _("temporary advantage: white dice"),

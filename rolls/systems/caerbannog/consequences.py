@@ -36,7 +36,6 @@ from rolls import labels
 from rolls.actions import ActionRefused, record_note
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
-from rolls.dashboard.parts import GmBox
 from rolls.models import Roll, Visibility
 from rolls.opposed.actions import side_of_roll
 from rolls.panels import source
@@ -128,7 +127,8 @@ def offers(campaign, session) -> list[dict[str, Any]]:
 
 
 def box_context(campaign, session, **extra) -> dict[str, Any]:
-    """The dashboard's box (``BOX``): the offers and the party to choose a target."""
+    """The dashboard's box of results to apply (at its ``results`` place): the offers and the
+    party to choose a target."""
     party = list(Character.objects.filter(campaign=campaign).only("pk", "name").order_by("name"))
     found = offers(campaign, session)
     for offer in found:
@@ -284,7 +284,3 @@ KIND_WORDS = {
     DAMAGE: gettext_lazy("damage taken"),
     HEALING: gettext_lazy("healing"),
 }
-
-
-#: The dashboard's box of results to apply (Caerbannog's ``GmBox`` part).
-BOX = GmBox(TEMPLATE, box_context)

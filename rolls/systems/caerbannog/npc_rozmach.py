@@ -304,7 +304,7 @@ def boost(*, campaign: Campaign, roll_id: int, gm, bonus: int, key: uuid.UUID, n
 
 # --- The GM's dashboard -------------------------------------------------------------------------
 
-#: The dashboard's box (``rolls.dashboard.parts.NpcBox``), in "NPCs at hand".
+#: The dashboard's box at its ``npcs`` place (``rolls.dashboard.parts.Box``), in "NPCs at hand".
 TEMPLATE = "systems/caerbannog/_npc_rozmach.html"
 
 

@@ -16,7 +16,7 @@ from campaigns.systems import BaseSystem, register
 from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard.awards import Experience
 from rolls.dashboard.npc_rolls import NpcTests
-from rolls.dashboard.parts import CardTools, NpcBox
+from rolls.dashboard.parts import Box, CardTools, DashboardBoxes
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed.rules import OpposedRules, Outcome
@@ -157,9 +157,13 @@ class Caerbannog(BaseSystem):
             campaign_fields=npc_rozmach.reaction_field,
             at_roll=npc_rozmach.at_roll,
         ),
-        NpcBox(npc_rozmach.TEMPLATE, npc_rozmach.box_context),
-        # The GM applies a result (damage, healing, a state) from its entry (issue 15).
-        consequences.BOX,
+        DashboardBoxes(
+            (
+                # The GM applies a result (damage, healing, a state) from its entry (issue 15).
+                Box("results", consequences.TEMPLATE, consequences.box_context),
+                Box("npcs", npc_rozmach.TEMPLATE, npc_rozmach.box_context),
+            )
+        ),
         # RULES.md 4.12: reactions only outside the character's own turn, once per round.
         Turns(started=_turn_started),
         CardTools(_turn_grant),

@@ -1,8 +1,8 @@
 """The dashboard's after-roll strip in FastTest: the open session's latest tests of
 characters, newest first, each with what the GM may still do after it (apply the combat
 wound, read its wound test, give an experience die after a failure, roll the magic die after a
-spell). FastTest's ``AfterRollStrip`` part returns these items; the dashboard's
-``after_roll_context`` folds them and ``templates/rolls/dashboard/_after_roll.html`` shows them.
+spell). It is FastTest's box after the roll (``rolls.dashboard.parts.Box``): ``strip_context``
+folds the items and ``templates/systems/fasttest/_after_roll.html`` shows them.
 """
 
 from __future__ import annotations
@@ -16,11 +16,27 @@ from rolls.models import Award, PendingTest, Roll
 from rolls.pending import actions as pending_actions
 from rolls.systems.fasttest.magic_die import MAGIC_DIE, magic_follow_ups
 from rolls.systems.fasttest.ours import is_ours
-from rolls.systems.fasttest.wounds import roll_outcome, wound_reading
+from rolls.systems.fasttest.wounds import WEAPON_LABELS, WEAPON_NAMES, roll_outcome, wound_reading
 from sheets.systems import fasttest as fasttest_sheet
 
 #: How many of the open session's test rolls the dashboard's strip shows, newest first.
 STRIP_LENGTH = 10
+TEMPLATE = "systems/fasttest/_after_roll.html"
+
+
+def strip_context(campaign: Campaign, session: GameSession | None) -> dict[str, Any]:
+    """The strip's latest tests: the newest stays open, and any whose wound is still to apply
+    (its wound test waits on it); the tests settled before the newest fold away."""
+    items = strip_items(campaign, session)
+    return {
+        "after_roll_items": [i for n, i in enumerate(items) if n == 0 or _wound_to_apply(i)],
+        "earlier_after_roll": [i for n, i in enumerate(items) if n > 0 and not _wound_to_apply(i)],
+        "weapons": list(WEAPON_LABELS.items()),
+    }
+
+
+def _wound_to_apply(item: dict[str, Any]) -> bool:
+    return item["combat"] and item["applied"] is None
 
 
 def strip_items(campaign: Campaign, session: GameSession | None) -> list[dict[str, Any]]:
@@ -67,6 +83,11 @@ def _item(
         "combat": roll.pk in combat,
         "applied": applied,
         "severity_label": fasttest_sheet.SEVERITY_LABELS.get(applied.severity) if applied else "",
+        # The weapons the wound was read with, the player's and the enemy's.
+        "wound_weapons": [
+            WEAPON_NAMES.get(weapon, weapon)
+            for weapon in ((applied.player_weapon, applied.enemy_weapon) if applied else ())
+        ],
         "wound_test": test,
         "reading": wound_reading(applied) if applied is not None and applied.test_outcome else "",
         "can_give_die": dice_on and failed and roll.pk not in given,

@@ -13,9 +13,10 @@ from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard import awards
 from rolls.dashboard.awards import Experience
 from rolls.dashboard.npc_rolls import NpcTests
-from rolls.dashboard.parts import AfterRollStrip, CardTools
+from rolls.dashboard.parts import Box, CardTools, DashboardBoxes
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
+from rolls.engine.fasttest_sheet import end_session_xp
 from rolls.opposed.rules import OpposedRules, Outcome
 from rolls.panels import FollowUps
 from rolls.pending.actions import CalledTestKind, after_pending_roll
@@ -37,6 +38,7 @@ from rolls.systems.fasttest.urls import urlpatterns
 from rolls.tables.rules import TableRules
 from sheets.npc_forms import NpcStats
 from sheets.systems import fasttest as sheet
+from sheets.systems import fasttest_checks as sheet_checks
 
 
 def _resolved(roll):
@@ -159,11 +161,13 @@ class FastTest(BaseSystem):
             title=gettext_lazy("Experience points (XP)"),
             hint=gettext_lazy("After an adventure the GM gives 2–5."),
             initial=2,
+            most=sheet_checks.XP_RANGE[1],
             dice_on=lambda campaign: bool(system_settings(campaign)["experience_dice"]),
+            dice_most=sheet_checks.EXPERIENCE_DICE_RANGE[1],
         ),
         CalledTestKind(of=_called_test_kind),
         # What the GM applies after a roll (a combat wound, the magic die), and a night's rest.
-        AfterRollStrip(strip.strip_items),
+        DashboardBoxes((Box("after_roll", strip.TEMPLATE, strip.strip_context),)),
         CardTools(lambda character, campaign: {"rest": rest.rest_preview(character, campaign)}),
         TABLES,
         # Issue 15: penalty dice lasting beyond one test, and the character's state (unconscious,
@@ -203,7 +207,7 @@ def _skills_renamed(sender, campaign, old, new, **kwargs):
 
 def _session_ended(sender, session, **kwargs):
     # Every experience die still held becomes 1 XP (when the campaign plays with them).
-    awards.convert_experience_dice(session)
+    awards.convert_experience_dice(session, end_session_xp)
 
 
 def _pending_rolled(sender, pending, roll, **kwargs):

@@ -10,6 +10,7 @@ from rolls.dashboard.npc_rolls import NpcTests
 from rolls.engine import twod6 as engine
 from rolls.opposed.rules import OpposedRules, Outcome
 from rolls.systems.twod6 import demo as demo_twod6
+from rolls.systems.twod6 import gm_forms as gm_forms  # registers the category modifier
 from rolls.systems.twod6 import npc_test, panel
 from rolls.systems.twod6.rules_page import PAGE as RULES_PAGE
 from sheets.systems import twod6 as sheet
