@@ -14,8 +14,9 @@ from campaigns.models import Campaign
 from campaigns.sessions import start_session
 from rolls import actions
 from rolls.actions import ActionRefused
-from rolls.models import AppliedWound, PendingTest
+from rolls.models import PendingTest
 from rolls.pending import actions as pending
+from rolls.systems.fasttest.models import AppliedWound
 from rolls.systems.fasttest.wounds import apply_combat_wound
 from sheets.models import Character
 from tests.web.dice import Scripted, deal

@@ -133,14 +133,16 @@ def test_an_action_marks_combat_with_true():
 
 def test_a_forged_category_is_refused():
     message = refusal(
-        pending_forms.CategoryModifierForm, post(category="luck", amount="1", source="x")
+        pending_forms.OPERATIONS["add_category_modifier"],
+        post(category="luck", amount="1", source="x"),
     )
     assert message == "Choose the category: circumstance, personal, equipment or supernatural."
 
 
 def test_a_category_modifier_of_zero_is_refused():
     message = refusal(
-        pending_forms.CategoryModifierForm, post(category="personal", amount="0", source="x")
+        pending_forms.OPERATIONS["add_category_modifier"],
+        post(category="personal", amount="0", source="x"),
     )
     assert message == "A modifier of 0 changes nothing; give it a sign and a size."
 

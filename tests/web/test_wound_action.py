@@ -13,8 +13,9 @@ from django.urls import reverse
 from campaigns.models import Campaign
 from campaigns.sessions import start_session
 from rolls import actions
-from rolls.models import AppliedWound, PendingTest, Roll
+from rolls.models import PendingTest, Roll
 from rolls.systems.fasttest import sheet_actions
+from rolls.systems.fasttest.models import AppliedWound
 from sheets.models import Character
 from tests.web.live import panel_url, seat
 
