@@ -341,15 +341,6 @@ def test_a_forged_weapon_class_is_refused_with_400(client, table, gm, mine, thei
     assert not AppliedWound.objects.exists()
 
 
-def test_another_campaigns_roll_is_404(make_table, client, table, gm, player, other_player):
-    campaign = table.campaign
-    other = make_table(**zarith())
-    stranger, foreign = other.hero, other.session
-    roll = rolled(foreign, stranger, "no")
-    client.force_login(gm)
-    assert wound(client, campaign, roll).status_code == 404
-
-
 def test_a_magic_die_roll_cannot_itself_be_wounded(client, table, gm):
     campaign, hero, session = table.campaign, table.hero, table.session
     roll = rolled(session, hero, "no")
