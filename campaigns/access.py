@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from campaigns.models import Campaign
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django_htmx.middleware import HtmxDetails
+
+
+class Request(HttpRequest):
+    """A request as a view behind ``login_required`` gets it: a user's, never anonymous, with
+    django-htmx's ``htmx`` (its middleware). A type for the checker; at run time, Django's."""
+
+    user: User
+    htmx: HtmxDetails
 
 
 def member_campaign(request: HttpRequest, campaign_id: int) -> Campaign:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign
-from campaigns.systems import get_system, system_choices
+from campaigns.systems import Words, get_system, system_choices
 from config.text import TextField
 
 SKILL_NAME_MAX = 30
@@ -99,7 +99,8 @@ class FastTestSettingsForm(forms.Form):
         return [self[key] for key in ("magic", "experience_dice", "emanation", "multi_skill")]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         seen: dict[str, int] = {}
         for index in range(1, SKILL_COUNT + 1):
             name = cleaned.get(f"skill_{index}")
@@ -136,7 +137,8 @@ class _RowForm(forms.Form):
     value_field = ""
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         key_blank = cleaned.get(self.key_field) in (None, "") and not self.has_error(self.key_field)
         value_blank = cleaned.get(self.value_field) is None and not self.has_error(self.value_field)
         if key_blank and not value_blank:
@@ -195,7 +197,7 @@ class ReactionCostRowForm(_RowForm):
 class _TableFormSet(forms.BaseFormSet):
     """Rows keyed by their first column, which must be unique; blank rows are ignored."""
 
-    duplicate_message = ""
+    duplicate_message: Words = ""
 
     def clean(self) -> None:
         if any(self.errors):
@@ -314,7 +316,15 @@ class OwnSettings:
     #: The settings page's partial for them.
     template: str
     #: The form: ``form(campaign, settings, data)``, with ``system_values()`` to store.
-    form: Callable[..., forms.Form]
+    form: Callable[..., SettingsForm]
+
+
+class SettingsForm(Protocol):
+    """A system's own settings as the page posts them: one form, or several as one."""
+
+    def is_valid(self) -> bool: ...
+
+    def system_values(self) -> dict[str, Any]: ...
 
 
 def settings_form(campaign: Campaign, settings: dict[str, Any], data=None):

@@ -23,8 +23,8 @@ import sheets. The registry is what ties the three places of a system together.
 A system is one object implementing ``System``: a small core every system has, and ``parts``,
 what it adds to the table's features beyond it. A part is an object of a type the feature
 defines (``Part``): the opposed tests' ``OpposedRules``, the awards' ``Experience``, the
-dashboard's ``DashboardBoxes``...; the feature asks ``system.part(ItsType)`` and offers nothing where
-the answer is None, so no caller guesses with ``hasattr`` and a feature's contract is written
+dashboard's ``DashboardBoxes``...; the feature asks ``system.part(ItsType)`` and offers nothing
+where the answer is None, so no caller guesses with ``hasattr`` and a feature's contract is written
 once, beside the feature. What a system does at the table's moments (a scene starts, a session
 ends, a called test is rolled, the settings are saved) it does in receivers of the signals
 sent then, connected with ``sender=`` its System. ``BaseSystem`` gives the core's defaults.
@@ -44,7 +44,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from types import ModuleType
+from typing import Any, ClassVar, Protocol, TypeAlias, TypeVar, runtime_checkable
+
+from django.urls import URLPattern, URLResolver
+from django.utils.functional import Promise
+
+#: Words a reader sees: plain text, or a message translated when shown (``gettext_lazy``).
+Words: TypeAlias = str | Promise
+#: The faces of a roll as the engine reads them back (ENGINE.md): a list, or lists by group.
+Faces: TypeAlias = list[int] | Mapping[str, int | list[int]]
+#: A JSON value as stored on a model (a sheet's, a campaign's settings, a roll's answer).
+JSON: TypeAlias = Any
+#: What the registry hands on without reading, and may not import because the apps import one
+#: way (``campaigns <- sheets <- rolls``) and ``campaigns.models`` imports this module: the
+#: models (a ``Campaign``, a ``Character``, a ``Roll``), a test panel (``rolls.panels.Panel``),
+#: an engine's own params and result. Each is typed where it is defined.
+Passed: TypeAlias = Any
+
+
+class RandomSource(Protocol):
+    """Where the engine draws a die (``rolls.engine.core.RandomSource``)."""
+
+    def randint(self, a: int, b: int) -> int: ...
 
 
 @runtime_checkable
@@ -52,14 +74,14 @@ class Engine(Protocol):
     """A system's pure rules (``rolls/engine/<key>.py``, standard library only): the engine's
     command-line contract. A module implements it as it is."""
 
-    def parse_params(self, raw: Any) -> Any:
+    def parse_params(self, raw: JSON) -> Passed:
         """The params checked and typed; ``EngineError`` for anything it does not know."""
 
-    def roll(self, params: Any, rng: Any) -> Any:
+    def roll(self, params: Passed, rng: RandomSource) -> Passed:
         """A result with ``dice`` (``rolls.engine.core.Die``) and ``contract()``, the answer
         the log keeps; every die drawn from ``rng``."""
 
-    def odds(self, params: Any) -> Any:
+    def odds(self, params: Passed) -> Mapping[str, JSON]:
         """The exact chance of each outcome, before the roll."""
 
 
@@ -70,21 +92,21 @@ class SheetModule(Protocol):
     FORM_TEMPLATE: str
     SHEET_TEMPLATE: str
 
-    def default_data(self, campaign: Any) -> dict[str, Any]:
+    def default_data(self, campaign: Passed) -> dict[str, JSON]:
         """A blank sheet for a new character of ``campaign``."""
 
-    def data_from_post(self, post: Any, campaign: Any) -> dict[str, Any]:
+    def data_from_post(self, post: Passed, campaign: Passed) -> dict[str, JSON]:
         """The sheet as typed in its form."""
 
     def validate(
-        self, data: Any, campaign: Any, *, creating: bool
-    ) -> tuple[dict[str, Any], dict[str, list[str]]]:
+        self, data: JSON, campaign: Passed, *, creating: bool
+    ) -> tuple[dict[str, JSON], dict[str, list[str]]]:
         """The cleaned sheet and the errors by field."""
 
-    def totals(self, data: Any, campaign: Any) -> list[Any]:
-        """The running totals shown while the player types."""
+    def totals(self, data: JSON, campaign: Passed) -> list[Passed]:
+        """The running totals shown while the player types (``sheets.systems.Total``)."""
 
-    def derived(self, data: Any, campaign: Any) -> dict[str, Any]:
+    def derived(self, data: JSON, campaign: Passed) -> dict[str, JSON]:
         """What the sheet page shows computed from a valid sheet."""
 
 
@@ -93,15 +115,17 @@ class PanelModule(Protocol):
     """A system's test panel (``rolls/systems/<key>/panel.py``; the details in
     ``rolls.panels``)."""
 
-    def build(self, character: Any, campaign: Any, choices: Any, pending: Any = None) -> Any:
+    def build(
+        self, character: Passed, campaign: Passed, choices: Passed, pending: Passed = None
+    ) -> Passed:
         """The ``rolls.panels.Panel`` of the player's choices (or the GM's call)."""
 
-    def target_fields(self, character: Any, campaign: Any) -> list[dict[str, Any]]:
+    def target_fields(self, character: Passed, campaign: Passed) -> list[dict[str, JSON]]:
         """The fields of the GM's "call for a test" form."""
 
     def target_from_post(
-        self, post: Any, character: Any, campaign: Any, prefix: str = ""
-    ) -> tuple[dict[str, Any], list[str]]:
+        self, post: Passed, character: Passed, campaign: Passed, prefix: str = ""
+    ) -> tuple[dict[str, JSON], list[str]]:
         """The GM's call as posted, and what is wrong with it; its fields under ``prefix``, as a
         Django form's (``a`` reads ``a-attribute``: one side of an opposed test)."""
 
@@ -124,57 +148,85 @@ PartT = TypeVar("PartT", bound=Part)
 class System(Protocol):
     """What a rule system offers the table. Defaults for every member are in ``BaseSystem``."""
 
-    #: The key stored in ``Campaign.system`` and ``Roll.system``.
-    key: str
-    #: Its name in lists of systems and on a campaign ("FastTest", "Alternative Test System").
-    name: Any
-    #: Where it comes in lists of systems (RULES.md's section number).
-    position: int
-    #: The pure engine module (or any object with its interface).
-    engine: Engine
-    #: The sheet module: defaults, form, validation, totals, templates (``sheets.systems``).
-    sheet: SheetModule
-    #: The test panel module: ``build``, ``target_fields``, ``target_from_post``.
-    panel: PanelModule
-    #: The campaign settings with their defaults (``campaigns.system_settings``).
-    settings_defaults: Mapping[str, Any]
-    #: The numbers of the engine's answer a log entry shows beside the dice.
-    facts: tuple[str, ...]
-    #: What the GM may change on a pending test (the dashboard's controls on its card).
-    gm_controls: tuple[str, ...]
-    #: The demo table's campaign: a module with ``NAME``, ``SETTINGS``, ``CHARACTERS`` (player,
-    #: character name, sheet data) and ``NPCS`` (``rolls.demo``); None for no demo campaign.
-    #: The conformance suite (tests/web/system_conformance.py) plays its first character.
-    demo: Any
-    #: How the system's test works, for its page under /rules/ (``rolls.rules.pages.RulesPage``);
-    #: None for no page.
-    rules_page: Any
-    #: Outcome keys the log reads in the system's own words ({"success": "Lyckat (success)"} in
-    #: T10); the others read in the shared words (``rolls.labels.OUTCOME_LABELS``).
-    outcome_words: Mapping[str, Any]
-    #: The URL patterns of the system's own views, added to the campaign's URLs (``rolls.urls``
-    #: adds every registered system's under ``c/<campaign_id>/``); () for none. Their names are
-    #: global: a template names one only where the system offers it.
-    urls: Sequence[Any]
+    @property
+    def key(self) -> str:
+        """The key stored in ``Campaign.system`` and ``Roll.system``."""
 
-    def engine_faces(self, dice: Sequence[Mapping[str, Any]]) -> Any:
+    @property
+    def name(self) -> Words:
+        """Its name in lists of systems and on a campaign ("FastTest")."""
+
+    @property
+    def position(self) -> int:
+        """Where it comes in lists of systems (RULES.md's section number)."""
+
+    @property
+    def engine(self) -> Engine:
+        """The pure engine module (or any object with its interface)."""
+
+    @property
+    def sheet(self) -> SheetModule:
+        """The sheet module: defaults, form, validation, totals, templates."""
+
+    @property
+    def panel(self) -> PanelModule:
+        """The test panel module: ``build``, ``target_fields``, ``target_from_post``."""
+
+    @property
+    def settings_defaults(self) -> Mapping[str, JSON]:
+        """The campaign settings with their defaults (``campaigns.system_settings``)."""
+
+    @property
+    def facts(self) -> tuple[str, ...]:
+        """The numbers of the engine's answer a log entry shows beside the dice."""
+
+    @property
+    def gm_controls(self) -> tuple[str, ...]:
+        """What the GM may change on a pending test (the dashboard's controls on its card)."""
+
+    @property
+    def demo(self) -> ModuleType | None:
+        """The demo table's campaign: a module with ``NAME``, ``SETTINGS``, ``CHARACTERS``
+        (player, character name, sheet data) and ``NPCS`` (``rolls.demo``); None for none.
+        The conformance suite (tests/web/system_conformance.py) plays its first character."""
+
+    @property
+    def rules_page(self) -> Passed:
+        """How its test works, for its page under /rules/ (``rolls.rules.pages.RulesPage``);
+        None for no page."""
+
+    @property
+    def outcome_words(self) -> Mapping[str, Words]:
+        """Outcome keys the log reads in the system's own words ({"success": "Lyckat
+        (success)"} in T10); the others read in the shared words (``rolls.labels``)."""
+
+    @property
+    def urls(self) -> Sequence[URLPattern | URLResolver]:
+        """The URL patterns of its own views, added under ``c/<campaign_id>/`` (``rolls.urls``
+        adds every registered system's); () for none. A template names one only where the
+        system offers it."""
+
+    def engine_faces(self, dice: Sequence[Mapping[str, JSON]]) -> Faces:
         """The faces of a stored roll in ENGINE.md's format (to re-resolve and check it)."""
 
-    def view(self, data: Any) -> SheetView:
+    def view(self, data: JSON) -> SheetView:
         """The typed read-only view of a character's ``Character.data`` (``SheetView``)."""
 
-    def vitals(self, data: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    def vitals(self, data: JSON) -> list[tuple[Words, JSON]]:
         """(label, value) pairs of a character's card on the GM's dashboard."""
 
-    def entry_facts(self, roll: Any) -> tuple[str, ...]:
+    def entry_facts(self, roll: Passed) -> tuple[str, ...]:
         """The facts ``roll``'s log entry shows: ``facts``, less any the rules give that roll
         none of (Caerbannog: an NPC without Rozmach gains none)."""
 
-    #: What the system adds to the table's features beyond this core: ``Part``s, one of each
-    #: type (docs/adding-a-system.md lists them).
-    parts: Sequence[Any]
-    #: The parts by key, for templates (``campaign.rules.offered.turns``).
-    offered: Mapping[str, Any]
+    @property
+    def parts(self) -> Sequence[Part]:
+        """What the system adds to the table's features beyond this core: ``Part``s, one of
+        each type (docs/adding-a-system.md lists them)."""
+
+    @property
+    def offered(self) -> Mapping[str, Part]:
+        """The parts by key, for templates (``campaign.rules.offered.turns``)."""
 
     def part(self, kind: type[PartT]) -> PartT | None:
         """The system's part of type ``kind``, None when it offers none."""
@@ -192,11 +244,12 @@ class SheetView:
     """
 
     __slots__ = ("_data",)
+    _data: Mapping[str, JSON]
 
-    def __init__(self, data: Any) -> None:
+    def __init__(self, data: JSON) -> None:
         object.__setattr__(self, "_data", data if isinstance(data, Mapping) else {})
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only; write through sheets.actions.")
 
     def __repr__(self) -> str:
@@ -206,24 +259,24 @@ class SheetView:
         value = self._data.get(key, default)
         return value if isinstance(value, int) and not isinstance(value, bool) else default
 
-    def _mapping(self, key: str) -> dict[str, Any]:
+    def _mapping(self, key: str) -> dict[str, JSON]:
         value = self._data.get(key)
         return dict(value) if isinstance(value, Mapping) else {}
 
-    def _rows(self, key: str) -> list[Mapping[str, Any]]:
+    def _rows(self, key: str) -> list[Mapping[str, JSON]]:
         value = self._data.get(key)
         return [row for row in value if isinstance(row, Mapping)] if isinstance(value, list) else []
 
     def number(self, *path: str) -> int:
         """The whole number at ``path`` (e.g. ``rolls.dashboard.awards.Experience.path``), 0
         where there is none."""
-        node: Any = self._data
+        node: JSON = self._data
         for key in path:
             node = node.get(key) if isinstance(node, Mapping) else None
         return node if isinstance(node, int) and not isinstance(node, bool) else 0
 
     @property
-    def attributes(self) -> tuple[tuple[str, Any], ...]:
+    def attributes(self) -> tuple[tuple[str, JSON], ...]:
         """The named values, as (name, value) pairs in sheet order."""
         rows = self._data.get("attributes", [])
         if isinstance(rows, Mapping):
@@ -237,27 +290,29 @@ class BaseSystem:
 
     key: ClassVar[str] = ""
     position: ClassVar[int] = 100
-    engine: Any = None
-    sheet: Any = None
-    panel: Any = None
-    settings_defaults: ClassVar[Mapping[str, Any]] = {}
+    # A system brings its own engine, sheet and panel: None here only lets a bare system of the
+    # tests be made, and register refuses it unless it has them all.
+    engine: Engine = None  # type: ignore[assignment]
+    sheet: SheetModule = None  # type: ignore[assignment]
+    panel: PanelModule = None  # type: ignore[assignment]
+    settings_defaults: ClassVar[Mapping[str, JSON]] = {}
     facts: ClassVar[tuple[str, ...]] = ()
     gm_controls: ClassVar[tuple[str, ...]] = ()
-    demo: Any = None
-    rules_page: Any = None
-    outcome_words: ClassVar[Mapping[str, Any]] = {}
-    urls: ClassVar[Sequence[Any]] = ()
+    demo: ModuleType | None = None
+    rules_page: ClassVar[Passed] = None
+    outcome_words: ClassVar[Mapping[str, Words]] = {}
+    urls: ClassVar[Sequence[URLPattern | URLResolver]] = ()
 
     #: What the system adds beyond the core: ``Part``s, one of each type.
-    parts: ClassVar[tuple[Any, ...]] = ()
+    parts: ClassVar[Sequence[Part]] = ()
 
     def __repr__(self) -> str:
         return f"<System {self.key}>"
 
     @cached_property
-    def offered(self) -> dict[str, Any]:
+    def offered(self) -> dict[str, Part]:
         """The system's parts by key (a template's ``rules.offered.turns``)."""
-        offered: dict[str, Any] = {}
+        offered: dict[str, Part] = {}
         for part in self.parts:
             if type(part).key in offered:
                 raise ValueError(f"{self.key} lists two parts of kind {type(part).key!r}.")
@@ -270,20 +325,20 @@ class BaseSystem:
         return part if isinstance(part, kind) else None
 
     @property
-    def name(self) -> Any:
+    def name(self) -> Words:
         """A system that gives itself no name is listed by its key."""
         return self.key
 
-    def engine_faces(self, dice):
+    def engine_faces(self, dice: Sequence[Mapping[str, JSON]]) -> Faces:
         return [die["face"] for die in dice]
 
-    def view(self, data):
+    def view(self, data: JSON) -> SheetView:
         return SheetView(data)
 
-    def vitals(self, data):
+    def vitals(self, data: JSON) -> list[tuple[Words, JSON]]:
         return list(SheetView(data).attributes)
 
-    def entry_facts(self, roll):
+    def entry_facts(self, roll: Passed) -> tuple[str, ...]:
         return self.facts
 
 
@@ -321,7 +376,7 @@ def all_systems() -> list[System]:
     return sorted(_REGISTRY.values(), key=lambda system: system.position)
 
 
-def system_choices() -> list[tuple[str, Any]]:
+def system_choices() -> list[tuple[str, Words]]:
     """(key, name) of every registered system, in RULES.md's order: ``Campaign.system``'s
     choices, so a new system is offered once it registers, with no list to edit."""
     return [(system.key, system.name) for system in all_systems()]

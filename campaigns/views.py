@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import actions
-from campaigns.access import gm_campaign, member_campaign
+from campaigns.access import Request, gm_campaign, member_campaign
 from campaigns.forms import CampaignForm, CampaignNameForm, settings_form
 from campaigns.models import Campaign, Membership
 from campaigns.system_settings import system_settings
@@ -23,7 +23,7 @@ PENDING_INVITE = "pending_invite"
 
 @require_GET
 @login_required
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: Request) -> HttpResponse:
     pending = request.session.pop(PENDING_INVITE, None)
     if pending:
         return redirect("campaign_join", token=pending)
@@ -46,7 +46,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def campaign_create(request: HttpRequest) -> HttpResponse:
+def campaign_create(request: Request) -> HttpResponse:
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         campaign = actions.create_campaign(
@@ -89,7 +89,7 @@ def _invite_context(request: HttpRequest, campaign: Campaign) -> dict:
 
 @require_GET
 @login_required
-def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def campaign_detail(request: Request, campaign_id: int) -> HttpResponse:
     campaign = member_campaign(request, campaign_id)
     is_gm = campaign.is_gm(request.user)
     members, left_behind = _table(campaign)
@@ -118,7 +118,7 @@ def _sessions(campaign: Campaign) -> list:
 
 @require_GET
 @login_required
-def campaign_sessions(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def campaign_sessions(request: Request, campaign_id: int) -> HttpResponse:
     """The campaign page's sessions card alone, for its refresh when a session starts or ends."""
     campaign = member_campaign(request, campaign_id)
     context = {
@@ -129,7 +129,7 @@ def campaign_sessions(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(request, "campaigns/_sessions.html", context)
 
 
-def _invite_response(request: HttpRequest, campaign: Campaign, message: str) -> HttpResponse:
+def _invite_response(request: Request, campaign: Campaign, message: str) -> HttpResponse:
     if request.htmx:
         context = {**_invite_context(request, campaign), "invite_message": message}
         return render(request, "campaigns/_invite.html", context)
@@ -139,7 +139,7 @@ def _invite_response(request: HttpRequest, campaign: Campaign, message: str) -> 
 
 @require_POST
 @login_required
-def invite_regenerate(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def invite_regenerate(request: Request, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     actions.regenerate_invite(campaign)
     return _invite_response(
@@ -149,7 +149,7 @@ def invite_regenerate(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def invite_revoke(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def invite_revoke(request: Request, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     actions.revoke_invite(campaign)
     return _invite_response(
@@ -207,7 +207,7 @@ def _player_membership(campaign: Campaign, user_id: int) -> Membership:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def member_remove(request: HttpRequest, campaign_id: int, user_id: int) -> HttpResponse:
+def member_remove(request: Request, campaign_id: int, user_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     membership = _player_membership(campaign, user_id)
     if request.method == "POST":
@@ -228,7 +228,7 @@ def member_remove(request: HttpRequest, campaign_id: int, user_id: int) -> HttpR
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def campaign_leave(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def campaign_leave(request: Request, campaign_id: int) -> HttpResponse:
     campaign = member_campaign(request, campaign_id)
     if campaign.is_gm(request.user):
         raise Http404("The GM cannot leave their own campaign.")
@@ -241,7 +241,7 @@ def campaign_leave(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def campaign_settings(request: Request, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     current = system_settings(campaign)
     data = request.POST if request.method == "POST" else None

@@ -6,6 +6,7 @@ something that did not happen (a rolled-back roll), and views and consumers neve
 
 from __future__ import annotations
 
+import sqlite3
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -74,7 +75,7 @@ class RollSpec:
     kind: str = "test"
     parent: Roll | None = None
     resolver: Resolver | None = None
-    on_result: Callable[[Any, Roll], None] | None = None
+    on_result: Callable[[Any, Roll], object] | None = None
     nonce: str | None = None
     engine: Any = None
     sealed_for: tuple[int, ...] | None = None
@@ -223,7 +224,7 @@ def _next_seq(session_id: int) -> tuple[int, str, int]:
     refused after it (an ended session, a bad nonce, an engine error) undoes the bump with its
     transaction.
     """
-    if connection.vendor == "sqlite" and connection.Database.sqlite_version_info < (3, 35):
+    if connection.vendor == "sqlite" and sqlite3.sqlite_version_info < (3, 35):
         locked = GameSession.objects.select_for_update().get(pk=session_id)
         if not locked.is_open:
             raise ActionRefused(_("This session has ended; the GM can start a new one."))

@@ -12,7 +12,7 @@ is its system's: a panel asks ``for_test`` and turns each one into a modifier of
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django import forms
@@ -233,7 +233,7 @@ class ConditionChoices(forms.Form):
 
     use = Names()
     attempt = Names()
-    in_force: tuple[Condition, ...] = ()
+    in_force: Sequence[Condition] = ()
 
     def clean_use(self) -> list[int]:
         return self._conditions("use", lambda c: c.scope == Condition.Scope.TARGET)

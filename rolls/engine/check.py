@@ -83,7 +83,8 @@ def check_document(document: Any) -> Report:
     report.hidden = sum(
         1 for entry in document["entries"] if isinstance(entry, Mapping) and entry.get("redacted")
     )
-    by_seq = {
+    # Each entry by its seq as the export holds it (checked against the faces, not trusted).
+    by_seq: dict[Any, Mapping[str, Any]] = {
         entry.get("seq"): entry
         for entry in document["entries"]
         if isinstance(entry, Mapping) and not entry.get("redacted")
@@ -108,7 +109,7 @@ _READS = ("seqs", "reroll_seqs")
 
 
 def _built_on(
-    entry: Mapping[str, Any], by_seq: Mapping[Any, Any]
+    entry: Mapping[str, Any], by_seq: Mapping[Any, Mapping[str, Any]]
 ) -> list[Mapping[str, Any]] | None:
     """The entries whose dice a follow-up may show without drawing them: its parent and those
     its result names; None when one of them is hidden from the export's reader."""
@@ -118,8 +119,8 @@ def _built_on(
     result = result if isinstance(result, Mapping) else {}
     named = [seq for key in _READS for seq in result.get(key, [])]
     seqs = [entry["parent_seq"], *(seq for seq in named if seq != entry["parent_seq"])]
-    found = [by_seq.get(seq) for seq in seqs]
-    return None if None in found else found
+    found = [by_seq[seq] for seq in seqs if seq in by_seq]
+    return found if len(found) == len(seqs) else None
 
 
 def _check_entry(

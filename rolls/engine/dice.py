@@ -223,12 +223,13 @@ class _Parser:
             raise ExpressionError("zero_dice", position=self.pos(start))
         if self.peek() == "%":
             self.at += 1
-            sides: int | None = 100
+            sides = 100
         else:
             sides_at = self.at
-            sides = self.number()
-            if sides is None:
+            typed = self.number()
+            if typed is None:
                 raise self.fail("sides")
+            sides = typed
             if not 1 <= sides <= MAX_SIDES:
                 raise ExpressionError(
                     "sides_range", position=self.pos(sides_at), max=MAX_SIDES, sides=sides
@@ -251,9 +252,10 @@ class _Parser:
                 self.at += 1
             else:
                 raise self.fail("drop")
-            n = self.number()
-            if n is None:
+            how_many = self.number()
+            if how_many is None:
                 raise self.fail("how_many")
+            n = how_many
             if explode:
                 raise ExpressionError("explode_keep", position=self.pos(keep_at))
             if n > count:
@@ -339,11 +341,11 @@ class _Faces:
 def _group(dice: Dice, source: _Faces) -> tuple[int, list[Die]]:
     label = dice.text
     if dice.sides == 66:
-        faces = source.take(6, 2 * dice.count)
-        out = [Die(6, face, True, label) for face in faces]
-        value = sum(faces[i] * 10 + faces[i + 1] for i in range(0, len(faces), 2))
+        pairs = source.take(6, 2 * dice.count)
+        out = [Die(6, face, True, label) for face in pairs]
+        value = sum(pairs[i] * 10 + pairs[i + 1] for i in range(0, len(pairs), 2))
         return value, out
-    faces = list(source.take(dice.sides, dice.count))
+    faces: list[int] = list(source.take(dice.sides, dice.count))
     why = ["" for _ in faces]
     if dice.explode:
         # Batch after batch: every die at its top face adds one die; a chain stops at the cap.

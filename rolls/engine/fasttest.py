@@ -320,7 +320,8 @@ def outcome_odds(chance: int, net: int, extra_d10: int) -> dict[str, float]:
 
 def odds(params: Params) -> dict[str, Any]:
     """ENGINE.md's odds answer for the params' own split of dice."""
-    result = outcome_odds(params.chance, params.net, params.extra_d10)
+    # The split as the params resolved it (their extra_d10 field also admits None, unresolved).
+    result = outcome_odds(params.chance, params.net, params.d10_count - 1)
     return {"odds": dict(check_probabilities(result))}
 
 

@@ -115,7 +115,7 @@ def parse_faces(params: Params, raw: Any) -> Faces:
                 f"'faces' must be empty, not {len(faces)} dice."
             )
         return Faces((), ())
-    batches = []
+    batches: list[int] = []
     start, size = 0, params.pool
     while size:
         end = start + size
@@ -311,7 +311,7 @@ def _binomial_rows(size: int, difficulty: int) -> tuple[tuple[float, ...], ...]:
     """Row m: the law of the successes among m dice known to show neither 1 nor 10."""
     # Of the faces 2..9, those from the difficulty up succeed (none at difficulty 10).
     q = (SIDES - difficulty) / 8
-    rows = [(1.0,)]
+    rows: list[tuple[float, ...]] = [(1.0,)]
     for _ in range(size):
         last = rows[-1]
         row = [0.0] * (len(last) + 1)

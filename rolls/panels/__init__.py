@@ -29,7 +29,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -58,7 +58,7 @@ class Panel:
     spend: dict[str, int] = field(default_factory=dict)
     # ``on_result(sheet_data, engine_result)`` updates the locked sheet after the roll, inside
     # its transaction (AST: FUNT gained; Caerbannog: the Rozmach pool after the roll).
-    on_result: Callable[[dict[str, Any], Any], None] | None = None
+    on_result: Callable[[dict[str, Any], Any], object] | None = None
     # For follow-ups: ``resolver(module, params, rng)`` (see rolls.actions.record_roll).
     resolver: Callable[[Any, Any, Any], Any] | None = None
     # A panel opened from the sheet may itself be a follow-up of an earlier roll (FastTest's
@@ -179,6 +179,9 @@ def source(kind: str, amount: int, text: str | dict[str, Any] = "") -> dict[str,
     return {"kind": kind, "amount": amount, "source": text}
 
 
+FieldT = TypeVar("FieldT", bound=forms.Field)
+
+
 class PanelForm(forms.Form):
     """A panel's choices as posted, read through the system's form.
 
@@ -194,6 +197,13 @@ class PanelForm(forms.Form):
         for name in fixed:
             if name in self.fields:
                 self.fields[name].disabled = True
+
+    def field_of(self, name: str, kind: type[FieldT]) -> FieldT:
+        """The field ``name``, of ``kind``: a field whose range or words the sheet sets."""
+        field = self.fields[name]
+        if not isinstance(field, kind):
+            raise TypeError(f"{name} is a {type(field).__name__}, not a {kind.__name__}.")
+        return field
 
     def value(self, name: str) -> Any:
         """The clean value, or what was posted when it did not clean (the page shows it again)."""
@@ -214,7 +224,7 @@ class PanelForm(forms.Form):
     def messages(self) -> dict[str, list[str]]:
         """The errors by field, the form's own under ``""`` (as ``Panel.errors`` keeps them)."""
         return {
-            ("" if name == NON_FIELD_ERRORS else name): list(errors)
+            ("" if name == NON_FIELD_ERRORS else name): [str(error) for error in errors]
             for name, errors in self.errors.items()
         }
 
@@ -319,19 +329,28 @@ class Names(forms.Field):
         super().__init__(required=False, **kwargs)
 
     def to_python(self, value: Any) -> list[str]:
-        if value in (None, ""):
-            return []
-        values = value if isinstance(value, (list, tuple)) else [value]
-        return [str(item) for item in values]
+        return _posted(value)
 
 
-class Indices(Names):
+def _posted(value: Any) -> list[str]:
+    if value in (None, ""):
+        return []
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return [str(item) for item in values]
+
+
+class Indices(forms.Field):
     """Every whole number posted under one name (dice to re-roll); anything else is ignored,
     as a box the page never offered."""
 
+    widget = forms.MultipleHiddenInput
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(required=False, **kwargs)
+
     def to_python(self, value: Any) -> list[int]:
         out = []
-        for item in super().to_python(value):
+        for item in _posted(value):
             try:
                 out.append(int(item))
             except ValueError:

@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from campaigns.models import GameSession
-from campaigns.systems import get_system
+from campaigns.systems import Words, get_system
 from rolls import roll_options
 from rolls.log.reading import entry_for
 from rolls.log.rendered import entry_html
@@ -32,8 +32,8 @@ from rolls.panels.requests import asked_for
 from rolls.pending.actions import pending_view
 
 
-def visibilities(campaign, user) -> list[tuple[str, str]]:
-    choices = [
+def visibilities(campaign, user) -> list[tuple[str, Words]]:
+    choices: list[tuple[str, Words]] = [
         (Visibility.PUBLIC, Visibility.PUBLIC.label),
         (Visibility.SECRET, _("secret (me and the GM)")),
     ]

@@ -31,7 +31,7 @@ def asked_for(choices, name: str) -> int | None:
 class _Visibility(forms.Field):
     """Who may see the roll, from what this user may choose; public when not posted."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(required=False)
         self.allowed: dict[str, str] = {}
 

@@ -6,12 +6,13 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
+from campaigns.access import Request
 from campaigns.systems import get_system
 from rolls import actions, roll_options
 from rolls.conditions import actions as conditions
@@ -52,9 +53,9 @@ def character_to_roll(request: HttpRequest, campaign_id: int, pk: int):
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def test_panel(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+def test_panel(request: Request, campaign_id: int, pk: int) -> HttpResponse:
     campaign, character = character_to_roll(request, campaign_id, pk)
-    choices = request.POST if request.method == "POST" else request.GET
+    choices: QueryDict = request.POST if request.method == "POST" else request.GET
     if request.headers.get("X-Panel-Refresh") == "1":
         return _refreshed(request, campaign, character, choices)
     pending = pending_for(character, choices)
@@ -121,7 +122,7 @@ def _standing(roll: Roll | None) -> Roll | None:
 
 @require_POST
 @login_required
-def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+def test_roll(request: Request, campaign_id: int, pk: int) -> HttpResponse:
     """Roll what the panel shows. A repeated key answers with the first roll, never a second."""
     campaign, character = character_to_roll(request, campaign_id, pk)
     choices = request.POST
@@ -133,7 +134,7 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     asked = RollRequest(choices, visibilities(campaign, request.user))
     for name in ("key", "visibility"):
         if name in asked.errors:
-            return refuse(400, asked.errors[name][0])
+            return refuse(400, str(asked.errors[name][0]))
     key, visibility, nonce = (asked.cleaned_data[name] for name in ("key", "visibility", "nonce"))
     session = view.session
     if session is None:
@@ -164,12 +165,12 @@ def test_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         # A request sent again after its answer was lost: the roll it made is the answer (the
         # sheet it spent from may no longer allow the same choices). Looked up only here, so a
         # first roll costs no extra query.
-        roll = Roll.objects.filter(
+        made = Roll.objects.filter(
             session=session, idempotency_key=key, character=character, actor=request.user
         ).first()
-        if roll is None:
+        if made is None:
             return refuse(409 if panel.ready else 422, str(refusal))
-        return view.response(choices, rolled=roll)
+        return view.response(choices, rolled=made)
     if panel.spend or panel.on_result is not None:
         # The roll changed the sheet (left on ``character``): the whole panel again.
         return view.response(choices, rolled=roll)
@@ -239,7 +240,7 @@ def _roll_pending(view: PanelView, choices, roll_request, refuse) -> HttpRespons
 @require_POST
 @login_required
 def test_follow_up(
-    request: HttpRequest, campaign_id: int, pk: int, roll_id: int, kind: str
+    request: Request, campaign_id: int, pk: int, roll_id: int, kind: str
 ) -> HttpResponse:
     """Something the rules allow after a roll, logged as its own entry linked to that roll."""
     campaign, character = character_to_roll(request, campaign_id, pk)
@@ -259,7 +260,7 @@ def test_follow_up(
 
     asked = FollowUpRequest(choices)
     if not asked.is_valid():
-        return refuse(400, asked.errors["key"][0])
+        return refuse(400, str(asked.errors["key"][0]))
 
     def build():
         offered = {f.kind for f in follow_ups.offered(parent, character, campaign)}
@@ -291,7 +292,7 @@ def test_follow_up(
 
 @require_POST
 @login_required
-def test_options(request: HttpRequest, campaign_id: int, pk: int, roll_id: int) -> HttpResponse:
+def test_options(request: Request, campaign_id: int, pk: int, roll_id: int) -> HttpResponse:
     """The options picked after a roll, on the roller's panel (RULES.md 3.6): its player's pick,
     or the GM's (where the rules leave it to the GM, or on an absent player's behalf); logged
     once as the entry that follows the roll. Another player or an outsider gets 404."""
@@ -319,7 +320,7 @@ def test_options(request: HttpRequest, campaign_id: int, pk: int, roll_id: int) 
         return answer(409, _("The rules offer no options after this roll."))
     form = OptionsForm(request.POST, menu=menu)
     if not form.is_valid():
-        return answer(422, " ".join(m for ms in form.errors.values() for m in ms))
+        return answer(422, " ".join(str(m) for ms in form.errors.values() for m in ms))
     try:
         roll_options.choose_options(
             roll=roll, actor=request.user, chosen=form.cleaned_data["chosen"],

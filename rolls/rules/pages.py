@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaigns.systems import UnknownSystem, all_systems, get_system
+from campaigns.systems import UnknownSystem, Words, all_systems, get_system
 
 
 @dataclass(frozen=True)
 class RulesPage:
     system: str
-    title: str
+    title: Words
     intro: Any
     steps: tuple[Any, ...]
     example: tuple[Any, ...]

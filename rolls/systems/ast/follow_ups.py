@@ -163,6 +163,10 @@ class DiceToReroll(PanelForm):
 
     die = Indices()
 
+    # The white dice rolled and the FUNT the sheet holds, as ``read`` gets them.
+    dice: int
+    funt: int
+
     @classmethod
     def read(cls, choices, dice: int, funt: int) -> DiceToReroll:
         form = cls(choices)
@@ -204,6 +208,9 @@ class DieToRead(PanelForm):
     GM's when hindered."""
 
     choice = Name()
+
+    # The dice offered, as ``read`` gets them.
+    offered: set[str]
 
     @classmethod
     def read(cls, choices, offered: set[str]) -> DieToRead:

@@ -3,6 +3,7 @@ level."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy
@@ -16,7 +17,7 @@ FIELDS: tuple[Field, ...] = (
 )
 
 
-def params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def params(v: Mapping[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     params = {"white": v["white"], "level_mod": v["level_mod"]}
     sources = [source("white", v["white"])]
     if v["level_mod"]:

@@ -114,14 +114,17 @@ class ASTChoices(conditions.ConditionChoices, PanelForm):
         max=NAME_MAX,
     )
 
+    # The names in each of the sheet's lists, as ``read`` finds them.
+    names: dict[str, set[str]]
+
     @classmethod
     def read(cls, choices, cleaned: Mapping[str, Any], pending=None) -> ASTChoices:
         """The choices for this sheet; on a called test the hindrances fixed at none."""
         fixed = {"hindrance": 0, "hindrance_source": ""} if pending is not None else {}
         form = cls(choices, fixed=fixed)
         form.names = {spec.key: {e["name"] for e in cleaned[spec.key]} for spec in sheet.LISTS}
-        form.fields["funt"].high = cleaned["funt"]
-        form.fields["funt"].params = {"n": cleaned["funt"]}
+        funt = form.field_of("funt", WholeNumber)
+        funt.high, funt.params = cleaned["funt"], {"n": cleaned["funt"]}
         return form
 
     def clean_item(self) -> dict[str, set[str]]:

@@ -105,7 +105,8 @@ def settle(roll: Roll, character, campaign, choices, *, actor, key: uuid.UUID) -
     character = Character.objects.select_for_update().get(pk=character.pk)
     other = follow_ups.heroic_other(roll)
     resource = follow_ups.HeroicChoice.read(choices, other).cleaned["resource"]
-    opponent = initiators_difficulty(roll).roll
+    against = initiators_difficulty(roll)
+    opponent = against.roll if against is not None else None
     cost = follow_ups.heroic_cost(roll.result["answer"], follow_ups.opponents_result(roll))
     if cost is None:
         return _note(roll, character, actor, key, NOT_NEEDED, opponent, resource, None, None)

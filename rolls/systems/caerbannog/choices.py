@@ -6,7 +6,7 @@ may name, each with its die."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -73,6 +73,10 @@ class CaerbannogChoices(conditions.ConditionChoices, PanelForm):
     reaction = Name()
     forced = forms.BooleanField(required=False)
 
+    # What the sheet may test, as ``read`` finds it.
+    skills: dict[str, dict[str, Any]]
+    defences: dict[str, dict[str, Any]]
+
     @classmethod
     def read(cls, choices, data: dict, pending=None, gm_difficulty=None) -> CaerbannogChoices:
         """The choices for this sheet; ``pending``'s target and the GM's numbers fixed."""
@@ -96,7 +100,7 @@ class CaerbannogChoices(conditions.ConditionChoices, PanelForm):
             fixed["forced"] = False
         form = cls(choices, fixed=fixed)
         form.skills, form.defences = testable_skills(data), testable_defences(data)
-        form.fields["difficulty"].gms = gm_difficulty is not None
+        form.field_of("difficulty", DifficultyField).gms = gm_difficulty is not None
         return form
 
     def chosen_skills(self) -> list[str]:
@@ -130,7 +134,8 @@ class CaerbannogChoices(conditions.ConditionChoices, PanelForm):
         return distinct([str(self.raw(name) or "").strip() for name in PLACES])
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         held = {"skill": self.skills, "defence": self.defences}
         for token in self.places():
             kind, _sep, name = token.partition(":")
@@ -238,5 +243,5 @@ def rozmach_pool(data: dict) -> int:
     return read_sheet(data).rozmach
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

@@ -52,7 +52,7 @@ def apply_result(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpRe
     )
     form = consequences.ApplyForm(request.POST, campaign=campaign)
     if not form.is_valid():
-        refusal = " ".join(m for ms in form.errors.values() for m in ms)
+        refusal = " ".join(str(m) for ms in form.errors.values() for m in ms)
         return _box(request, campaign, status=422, refusal=refusal)
     try:
         consequences.apply_result(

@@ -99,7 +99,7 @@ def successes(roll: Roll) -> int:
 
 def roller(roll: Roll) -> str:
     """Who made the test: the roll's character or NPC; an opposed test's initiator."""
-    side = roll.parent if roll.kind == OPPOSED and roll.parent_id else roll
+    side = roll.parent if roll.kind == OPPOSED and roll.parent is not None else roll
     return side.character_name
 
 

@@ -207,7 +207,8 @@ def _heroic(panel: Panel, roll: Roll, character, choices) -> None:
     except EngineError as error:
         panel.errors[""] = [str(error)]
         return
-    if resource == OTHER and not other.on_sheet:
+    # OTHER is refused where the GM allowed no other resource (``HeroicChoice``).
+    if resource == OTHER and other is not None and not other.on_sheet:
         # The GM's resource and price (RULES.md 4.12): nothing is taken from the sheet, the log
         # says what was paid; the Rozmach is kept as for any follow-up (``build_follow_up``).
         panel.params = params
@@ -217,7 +218,7 @@ def _heroic(panel: Panel, roll: Roll, character, choices) -> None:
         ]
         panel.resolver = _reread(faces)
         return
-    if resource == OTHER:
+    if resource == OTHER and other is not None:
         # A number on the sheet (Kapitał Społeczny): the GM's price is taken off it, and only
         # when the sheet holds that much (RULES.md 4.6: never paid in part).
         have = read_sheet(character.data).resource(other.resource)
@@ -266,6 +267,7 @@ def _reroll(panel: Panel, roll: Roll, choices) -> None:
         panel.errors |= reroll.messages
         return
     ability, cost, which = (reroll.cleaned[name] for name in ("ability", "cost", "die"))
+    dice_words: str | dict[str, Any]
     if len(which) in (0, len(faces)):
         dice_words = words("all_dice")
         count, which_arg = len(faces), None
@@ -286,6 +288,9 @@ class HeroicChoice(PanelForm):
     another one on the called test (``other``, see ``heroic_other``)."""
 
     resource = Name()
+
+    # The other resource the GM allowed, as ``read`` gets it.
+    other: gm_call.HeroicOther | None
 
     @classmethod
     def read(cls, choices, other: gm_call.HeroicOther | None) -> HeroicChoice:
@@ -309,7 +314,7 @@ def heroic_other(roll: Roll) -> gm_call.HeroicOther | None:
     ``roll`` belongs to (RULES.md 4.12), or None. Read defensively: the operation
     (``rolls.pending.forms.HeroicOtherForm``) and the card's panel checked it on the way in."""
     root = roll
-    while root.parent_id is not None and root.kind in ("reroll", "boost", "heroic"):
+    while root.kind in ("reroll", "boost", "heroic") and root.parent is not None:
         root = root.parent
     called = PendingTest.objects.filter(roll=root).only("modifiers").first()
     other, _wrong = gm_call.heroic_other(called.modifiers if called is not None else None)
@@ -328,6 +333,10 @@ class RerollChoices(PanelForm):
         max=REROLL_COST_MAX,
     )
     die = Indices()
+
+    # The pool to pay from and the dice rolled, as ``read`` gets them.
+    have: int
+    dice: int
 
     @classmethod
     def read(cls, choices, have: int, dice: int) -> RerollChoices:

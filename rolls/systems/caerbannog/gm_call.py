@@ -276,7 +276,8 @@ class CallForm(PanelForm):
         return self.cleaned_data["difficulty"] or "przeciętny"
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         tested = self._tested(cleaned)
         held = [t for t in tested if t.name in self.held.get(t.kind, ())]
         self.target = {
@@ -323,4 +324,6 @@ def called_target(post, character, prefix: str = "") -> tuple[dict[str, Any], li
     called = CallForm(post, character=character, prefix=prefix)
     if called.is_valid():
         return called.target, []
-    return called.target, [message for messages in called.errors.values() for message in messages]
+    return called.target, [
+        str(message) for messages in called.errors.values() for message in messages
+    ]

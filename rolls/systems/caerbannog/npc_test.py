@@ -3,6 +3,7 @@ size), a difficulty and easing."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.functional import lazy
@@ -58,7 +59,7 @@ FIELDS: tuple[Field, ...] = (
 )
 
 
-def params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def params(v: Mapping[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     sides = caerbannog.SKILL_DICE[v["level"]]
     params = {"dice": [sides] * 3, "difficulty": v["difficulty"], "ease": v["ease"]}
     sources = [

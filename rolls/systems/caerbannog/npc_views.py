@@ -61,7 +61,7 @@ def npc_boost(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpRespo
         refusal = _("This request is malformed; reload the page and try again.")
         return _box(request, campaign, status=400, refusal=refusal, bonus=typed)
     if not form.is_valid():
-        refusal = " ".join(m for ms in form.errors.values() for m in ms)
+        refusal = " ".join(str(m) for ms in form.errors.values() for m in ms)
         return _box(request, campaign, status=422, refusal=refusal, bonus=typed)
     try:
         npc_rozmach.boost(

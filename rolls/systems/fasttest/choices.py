@@ -6,6 +6,7 @@ GM called for (the target, a wound test's dice, a called spell's difficulty) fix
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -23,7 +24,7 @@ from rolls.panels import (
     not_on_sheet,
 )
 from rolls.systems.fasttest import spells
-from sheets.systems.fasttest import ATTRIBUTES, FastTestSheet
+from sheets.systems.fasttest import ATTRIBUTES, FastTestSheet, Trait
 
 MAX_EXTRA = 20  # circumstance dice a player may type in one test
 
@@ -73,6 +74,12 @@ class FastTestChoices(conditions.ConditionChoices, PanelForm):
         easy=min(spells.DIFFICULTIES),
         hard=max(spells.DIFFICULTIES),
     )
+    # The sheet and the campaign's settings as ``read`` finds them, and what the GM fixed.
+    sheet: FastTestSheet
+    traits: tuple[Trait, ...]
+    settings: Mapping[str, Any]
+    spell_fixed: bool
+    wound_test: bool
 
     @classmethod
     def read(
@@ -97,11 +104,11 @@ class FastTestChoices(conditions.ConditionChoices, PanelForm):
         form.settings, form.traits, form.sheet = settings, sheet.traits, sheet
         form.spell_fixed = called_spell is not None
         if form.spell_fixed:
-            form.fields["spell_difficulty"].low = 0
-            form.fields["spell_difficulty"].high = spells.CALLED_MAX
+            spell_difficulty = form.field_of("spell_difficulty", WholeNumber)
+            spell_difficulty.low, spell_difficulty.high = 0, spells.CALLED_MAX
         form.wound_test = wound_test
         form.in_force = () if wound_test else tuple(in_force)
-        experience = form.fields["experience"]
+        experience = form.field_of("experience", WholeNumber)
         if settings["experience_dice"]:
             experience.high = sheet.experience_dice
             experience.params = {"n": experience.high}
@@ -150,7 +157,8 @@ class FastTestChoices(conditions.ConditionChoices, PanelForm):
         return True
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if cleaned.get("spell") and not cleaned.get("spell_name"):
             self.add_error("spell_name", _("Name the spell, so similar spells can be counted."))
         return cleaned

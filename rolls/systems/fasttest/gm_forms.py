@@ -19,8 +19,9 @@ class WoundForm(forms.Form):
         super().__init__(data)
         refusal = _("Choose the weapon class of each side: light, hand or heavy.")
         for field in self.fields.values():
-            field.choices = [(name, name) for name in weapon_classes]
-            field.error_messages |= {"required": refusal, "invalid_choice": refusal}
+            if isinstance(field, forms.ChoiceField):
+                field.choices = [(name, name) for name in weapon_classes]
+                field.error_messages |= {"required": refusal, "invalid_choice": refusal}
 
     def refusal(self) -> str:
-        return next(m for messages in self.errors.values() for m in messages)
+        return next(str(m) for messages in self.errors.values() for m in messages)

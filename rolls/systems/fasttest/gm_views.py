@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
-from campaigns.access import gm_campaign
+from campaigns.access import Request, gm_campaign
 from campaigns.models import Campaign
 from rolls.actions import ActionRefused
 from rolls.dashboard import awards
@@ -71,7 +71,7 @@ def _fasttest_roll(campaign: Campaign, roll_id: int) -> Roll:
 
 @require_GET
 @login_required
-def after_roll_strip(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def after_roll_strip(request: Request, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     context = after_roll_context(campaign, open_session(campaign))
     return render(request, "rolls/dashboard/_after_roll.html", context)
@@ -79,7 +79,7 @@ def after_roll_strip(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def apply_wound(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
+def apply_wound(request: Request, campaign_id: int, roll_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     roll = _fasttest_roll(campaign, roll_id)
     form = WoundForm(request.POST, WEAPON_CLASSES)
@@ -96,7 +96,7 @@ def apply_wound(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpRes
 
 @require_POST
 @login_required
-def magic_die(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
+def magic_die(request: Request, campaign_id: int, roll_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     parent = _fasttest_roll(campaign, roll_id)
     key = sent_key(request)
@@ -114,10 +114,11 @@ def magic_die(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpRespo
 
 @require_POST
 @login_required
-def roll_experience_die(request: HttpRequest, campaign_id: int, roll_id: int) -> HttpResponse:
+def roll_experience_die(request: Request, campaign_id: int, roll_id: int) -> HttpResponse:
     """An experience die for a failed important test, from the after-roll strip."""
     campaign = gm_campaign(request, campaign_id)
     roll = _fasttest_roll(campaign, roll_id)
+    assert roll.character_id is not None  # a character's test (_fasttest_roll)
     try:
         awards.give_experience_die(
             campaign=campaign, gm=request.user, character_id=roll.character_id, roll_id=roll.pk
@@ -132,7 +133,7 @@ def roll_experience_die(request: HttpRequest, campaign_id: int, roll_id: int) ->
 
 @require_POST
 @login_required
-def night_rest(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
+def night_rest(request: Request, campaign_id: int, pk: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     character = get_object_or_404(Character, pk=pk, campaign=campaign)
     try:

@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
 from campaigns.system_settings import system_settings
-from campaigns.systems import get_system
 from rolls.actions import ActionRefused, roll_follow_up
 from rolls.engine.core import Die
 from rolls.engine.fasttest_sheet import MAGIC_DICE, MagicRoll, magic_die_roll, roll_magic_die
@@ -26,6 +25,7 @@ from rolls.systems.fasttest import states
 from rolls.systems.fasttest.ours import is_ours
 from rolls.words import words
 from sheets.models import Character
+from sheets.systems import fasttest as fasttest_sheet
 
 #: A spell is a test the caster marked as one (any attribute, RULES.md's Decision): its label is
 #: this message (rolls.systems.fasttest.spells), and only such a roll is followed by the magic die.
@@ -69,10 +69,12 @@ class MagicDieResult:
         }
 
 
-def magic_follow_ups(roll: Roll, character: Character, campaign: Campaign) -> list[FollowUp]:
+def magic_follow_ups(roll: Roll, character: Character | None, campaign: Campaign) -> list[FollowUp]:
     """The magic die, offered once after a spell: a test marked as a spell, of a character with
     a magic trait and a magic die, in a campaign that plays with magic."""
-    sheet = get_system(roll.system).view(character.data)
+    if character is None:
+        return []
+    sheet = fasttest_sheet.view(character.data)
     die = sheet.magic_die
     spell = (
         system_settings(campaign)["magic"]
@@ -110,7 +112,7 @@ def magic_die_panel(character: Character, campaign: Campaign) -> Panel:
     """The magic-die roll of ``character`` as a follow-up panel: its resolver rolls the die, its
     ``on_result`` writes the die after the roll on the sheet."""
     fresh = Character.objects.get(pk=character.pk)
-    sheet = get_system(campaign.system).view(fresh.data)
+    sheet = fasttest_sheet.view(fresh.data)
     panel = Panel(system=campaign.system, template="systems/fasttest/panel.html")
     die = sheet.magic_die
     duch = sheet.attribute("DUCH")
@@ -147,7 +149,7 @@ def roll_magic_die_after(
     character = parent.character
 
     def build() -> Panel:
-        if not magic_follow_ups(parent, character, campaign):
+        if character is None or not magic_follow_ups(parent, character, campaign):
             raise ActionRefused(_("The magic die cannot follow this roll (any more)."))
         panel = magic_die_panel(character, campaign)
         if not panel.ready:

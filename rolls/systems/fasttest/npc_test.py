@@ -3,6 +3,7 @@ trait-list NPC, or picks an attribute and a skill of a full-stat one."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy
@@ -22,7 +23,7 @@ FIELDS: tuple[Field, ...] = (
 )
 
 
-def params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def params(v: Mapping[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     params: dict[str, Any] = {
         "attribute": v["chance"], "skills": [], "bonus": v["bonus"], "penalty": v["penalty"],
     }  # fmt: skip
@@ -78,7 +79,7 @@ def stat_fields(npc: NPC, skill_names) -> tuple[Field, ...]:
 
 
 def stat_params(
-    v: dict[str, int], npc: NPC, skill_names
+    v: Mapping[str, int], npc: NPC, skill_names
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The engine's params of a full-stat NPC's test: its attribute and skill read from its
     stats, the split of bonus dice the best one (as the panel recommends to players)."""

@@ -84,7 +84,9 @@ def build(character, campaign, choices, pending: dict[str, Any] | None = None) -
         sources += spell["sources"]
     if ignore_wounds:
         # RULES.md: no wound dice now; one more wound at once and a consciousness test.
-        added = SEVERITY_LABELS_DATA[ignored_wounds_added(wounds)]
+        severity = ignored_wounds_added(wounds)
+        assert severity is not None  # a wound counts against the test: one more is added
+        added = SEVERITY_LABELS_DATA[severity]
         sources.append(source("wounds_ignored", counted, words("ignored_wounds", severity=added)))
         panel.after = ignore_wounds_after(character.pk)
     panel.after = _both(
@@ -287,7 +289,7 @@ def _gm_modifiers(modifiers: dict[str, Any], sources: list) -> dict[str, Any]:
             sources.append(source("penalty", entry["amount"], entry["source"]))
     npc = modifiers.get("npc")
     npc_traits = [trait["dice"] for trait in npc["traits"]] if npc else []
-    if npc_traits:
+    if npc and npc_traits:
         names = ", ".join(f"{t['name']} {t['dice']}k" for t in npc["traits"])
         sources.append(
             source("penalty", fasttest.npc_penalty(npc_traits), f"{npc['name']} ({names})")
@@ -365,11 +367,11 @@ def target_from_post(
     """The target the GM chose, or the messages saying what is wrong with it; its fields under
     ``prefix`` (a Django form's: ``a`` reads ``a-attribute``)."""
     form = FastTestCall(post, prefix=prefix)
-    target = {
+    target: dict[str, Any] = {
         "attribute": str(form.raw("attribute") or ""),
         "skill": [name for name in form.raw("skill") or [] if name],
     }
-    wrong = list(form.errors.get("spell_difficulty", []))
+    wrong = [str(message) for message in form.errors.get("spell_difficulty", [])]
     spell = form.cleaned.get("spell_difficulty")
     if spell is not None:
         target["spell_difficulty"] = spell
@@ -423,10 +425,10 @@ def _magic_die(character, campaign) -> Panel:
         ]
         return panel
     panel = magic_die_panel(character, campaign)
-    if not panel.ready:
-        return panel
     sheet = read_sheet(character.data)
     die, rule = sheet.magic_die, bool(system_settings(campaign)["emanation"])
+    if not panel.ready or die is None:  # ready, it has a die (magic_die_panel)
+        return panel
     panel.kind = MAGIC_DIE
     panel.parent = spell
     panel.odds = magic_die_odds(die, sheet.attribute("DUCH"), rule)

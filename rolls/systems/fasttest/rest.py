@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
 from campaigns.system_settings import system_settings
-from campaigns.systems import get_system
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError
 from rolls.engine.fasttest_sheet import rest_magic_die
@@ -38,7 +37,7 @@ def rest_preview(character: Character, campaign: Campaign) -> dict[str, Any] | N
     """What a night's rest would do: {"current", "after", "starting"}, or None when it would
     change nothing (no magic, or the die is already at its starting size)."""
     starting = starting_die(character, campaign)
-    sheet = get_system(campaign.system).view(character.data)
+    sheet = fasttest_sheet.view(character.data)
     current = sheet.magic_die
     if starting is None:
         return None

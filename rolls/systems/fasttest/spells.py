@@ -96,7 +96,7 @@ def spell_sources(name: str, difficulty: int, earlier: list[EarlierSpell]) -> li
     return sources
 
 
-def spell_label(name: str, test: str) -> dict[str, Any]:
+def spell_label(name: str, test: str | dict[str, Any]) -> dict[str, Any]:
     """The log's label of a spell: what is cast and the test it is cast with."""
     return words(SPELL_LABEL, name=name, test=test)
 

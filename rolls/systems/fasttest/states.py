@@ -158,5 +158,5 @@ def after_wound_test(character_id: int, roll: Roll, *, alive: bool, conscious: b
 def after_magic_die(roll: Roll) -> None:
     """The magic die dropped from d4: the caster falls unconscious from exhaustion."""
     answer = roll.result.get("answer") if isinstance(roll.result, dict) else None
-    if isinstance(answer, dict) and answer.get("unconscious") is True:
+    if isinstance(answer, dict) and answer.get("unconscious") is True and roll.character_id:
         _state(roll.character_id, EXHAUSTED, roll)

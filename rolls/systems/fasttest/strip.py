@@ -63,7 +63,7 @@ def strip_items(campaign: Campaign, session: GameSession | None) -> list[dict[st
     combat = {
         test.roll_id
         for test in PendingTest.objects.filter(roll__in=rolls).only("roll_id", "modifiers")
-        if pending_actions.is_combat(test.modifiers)
+        if test.roll_id is not None and pending_actions.is_combat(test.modifiers)
     }
     return [_item(roll, campaign, dice_on, given, combat) for roll in rolls]
 

@@ -75,7 +75,7 @@ def _tables_after(roll) -> list[str]:
     answer = roll.result.get("answer", {}) if isinstance(roll.result, dict) else {}
     if roll.kind == magic_die.MAGIC_DIE and answer.get("emanation") is True:
         return ["emanation"]
-    side_effect = SIDE_EFFECTS.get(answer.get("outcome"))
+    side_effect = SIDE_EFFECTS.get(str(answer.get("outcome")))
     if roll.kind == "test" and side_effect is not None and _is_spell(roll):
         return [side_effect]
     return []
@@ -212,7 +212,7 @@ def _session_ended(sender, session, **kwargs):
 
 def _pending_rolled(sender, pending, roll, **kwargs):
     if roll.kind == "wound_test":
-        wounds.read_wound_test(pending)
+        wounds.read_wound_test(pending, roll)
 
 
 settings_saved.connect(_skills_renamed, sender=SYSTEM, dispatch_uid="fasttest-skill-names")

@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from campaigns.models import GameSession
-from campaigns.systems import get_system
 from rolls import labels
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError
@@ -154,7 +153,7 @@ def _wound_the_character(character: Character, roll: Roll, severity: str) -> tup
     """Add the wound to the (locked) sheet; return its label and the armor worn."""
     label = str(fasttest_sheet.COMBAT_WOUND) % {"seq": roll.seq}
     _add_wound(character, label, severity)
-    return label, get_system(roll.system).view(character.data).armor
+    return label, fasttest_sheet.view(character.data).armor
 
 
 def _call_wound_test(session, character, gm, armor: int, target=None) -> PendingTest:
@@ -188,7 +187,7 @@ def ignore_wounds_after(character_id: int):
 
     def after(roll: Roll) -> None:
         character = Character.objects.select_for_update().get(pk=character_id)
-        sheet = get_system(roll.system).view(character.data)
+        sheet = fasttest_sheet.view(character.data)
         severity = ignored_wounds_added(sheet.wounds)
         if severity is None:
             raise ActionRefused(_("There are no wounds to ignore; roll without ignoring them."))
@@ -204,20 +203,21 @@ def ignore_wounds_after(character_id: int):
     return after
 
 
-def read_wound_test(pending: PendingTest) -> AppliedWound | None:
-    """Read a rolled wound test (RULES.md) and apply it: with armor, ``yes_and`` removes the new
-    wound from the sheet. Runs inside the roll's transaction; nothing for other called tests."""
+def read_wound_test(pending: PendingTest, roll: Roll) -> AppliedWound | None:
+    """Read a rolled wound test (RULES.md), ``roll``, and apply it: with armor, ``yes_and``
+    removes the new wound from the sheet. Runs inside the roll's transaction; nothing for other
+    called tests."""
     applied = (
         AppliedWound.objects.select_for_update()
         .filter(wound_test_id=pending.pk, test_outcome="")
         .first()
     )
     # A consciousness test still open when the combat wound came is read by this test too.
-    ignored = _read_consciousness_test(pending)
+    ignored = _read_consciousness_test(pending, roll)
     if applied is None:
-        _leave_state(pending, ignored)
+        _leave_state(pending, roll, ignored)
         return None
-    outcome = roll_outcome(pending.roll)
+    outcome = roll_outcome(roll)
     reading = wound_test_outcome(applied.severity, applied.armor, outcome)
     applied.test_outcome = outcome
     applied.alive = reading.alive
@@ -226,20 +226,20 @@ def read_wound_test(pending: PendingTest) -> AppliedWound | None:
     if reading.wound_removed:
         _remove_wound(pending.character_id, applied)
     applied.save(update_fields=["test_outcome", "alive", "conscious", "wound_removed"])
-    _leave_state(pending, reading, ignored)
+    _leave_state(pending, roll, reading, ignored)
     return applied
 
 
-def _leave_state(pending: PendingTest, *readings) -> None:
+def _leave_state(pending: PendingTest, roll: Roll, *readings) -> None:
     """The character's state after the test (issue 15): the gravest of its readings (the
     combat wound's and an ignored wound's, when one test reads both)."""
-    readings = [r for r in readings if r is not None]
-    if readings:
+    read = [r for r in readings if r is not None]
+    if read:
         states.after_wound_test(
             pending.character_id,
-            pending.roll,
-            alive=all(r.alive is not False for r in readings),
-            conscious=all(r.conscious is not False for r in readings),
+            roll,
+            alive=all(r.alive is not False for r in read),
+            conscious=all(r.conscious is not False for r in read),
         )
 
 
@@ -254,7 +254,7 @@ def _with_open_consciousness_test(character: Character) -> dict[str, Any] | None
     return None
 
 
-def _read_consciousness_test(pending: PendingTest):
+def _read_consciousness_test(pending: PendingTest, roll: Roll):
     """The consciousness test after ignoring wounds: with armor, ``yes_and`` removes the wound
     it added (RULES.md, "Combat and wounds"). Its reading, None for another test."""
     ignored = (pending.target or {}).get("ignored")
@@ -262,7 +262,7 @@ def _read_consciousness_test(pending: PendingTest):
         return None
     try:
         reading = wound_test_outcome(
-            ignored["severity"], ignored["armor"], roll_outcome(pending.roll), consciousness=True
+            ignored["severity"], ignored["armor"], roll_outcome(roll), consciousness=True
         )
     except (EngineError, KeyError, TypeError):
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy
@@ -22,6 +23,6 @@ FIELDS: tuple[Field, ...] = (
 )
 
 
-def params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def params(v: Mapping[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     params = {"pool": v["pool"], "difficulty": v["difficulty"]}
     return params, [source("pool", v["pool"]), source("difficulty", v["difficulty"])]

@@ -108,6 +108,11 @@ class T10Choices(conditions.ConditionChoices, PanelForm):
         lo=engine.MIN_DIFFICULTY,
         hi=engine.MAX_DIFFICULTY,
     )
+    # The sheet's, as ``read`` finds them.
+    attributes: dict[str, dict[str, Any]]
+    skills: dict[str, dict[str, Any]]
+    items: list[dict[str, Any]]
+    gm_difficulty: int | None
 
     @classmethod
     def read(cls, choices, cleaned: Mapping[str, Any], pending=None, in_force=()) -> T10Choices:
@@ -128,10 +133,11 @@ class T10Choices(conditions.ConditionChoices, PanelForm):
         form.gm_difficulty = gm_difficulty
         form.in_force = list(in_force)
         if gm_difficulty is not None:
-            form.fields["difficulty"].message = gettext_lazy(
+            difficulty = form.field_of("difficulty", WholeNumber)
+            difficulty.message = gettext_lazy(
                 "The GM set difficulty %(set)s; T10 difficulties go from %(lo)s to %(hi)s."
             )
-            form.fields["difficulty"].params |= {"set": gm_difficulty}
+            difficulty.params |= {"set": gm_difficulty}
         return form
 
     def clean_attribute(self) -> str:
@@ -283,6 +289,9 @@ class T10Target(PanelForm):
 
     attribute = Name()
     skill = Name()
+    # The sheet's names, as ``target_from_post`` finds them.
+    attributes: set[str]
+    skills: set[str]
 
     def clean_attribute(self) -> str:
         if self.cleaned_data["attribute"] not in self.attributes:
@@ -320,7 +329,7 @@ def _results(result_odds: Mapping[str, float]) -> list[dict[str, Any]]:
     results = sorted((int(result), p) for result, p in result_odds.items())
     shown = [r for r, p in results if p >= RESULT_FLOOR] or [max(results, key=lambda rp: rp[1])[0]]
     low, high = min(shown), max(shown)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for result in range(low, high + 1):
         if result == low:
             p = sum(q for r, q in results if r <= low)

@@ -109,6 +109,11 @@ class _TwoD6Test(conditions.ConditionChoices, PanelForm):
     #: Who may be named: the other characters of the table (``build`` sets them).
     table: tuple[str, ...] | list[str] = ()
 
+    # The sheet's, as ``read`` finds them.
+    attributes: dict[str, int]
+    skills: dict[str, int]
+    specialisations: list[dict[str, Any]]
+
     @classmethod
     def read(cls, choices, sheet: Mapping[str, Any], pending=None, gm_difficulty=None):
         """The choices for this sheet; ``pending``'s target and the GM's fields fixed."""
@@ -160,7 +165,8 @@ class _TwoD6Test(conditions.ConditionChoices, PanelForm):
         return named
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         helpers = (data.get("helpers") or 0) + len(data.get("helper") or [])
         if "helpers" in data and helpers > twod6.MAX_HELPERS:
             self.add_error(
@@ -178,7 +184,7 @@ class _TwoD6Test(conditions.ConditionChoices, PanelForm):
 #: are helpers, the cap raise and the difficulty: disabled fields, so the player's own stay empty
 #: whatever is posted. The GM adds modifiers with their sources on the card
 #: (``add_category_modifier``).
-TwoD6Choices = type("TwoD6Choices", (_TwoD6Test,), _free_fields())
+TwoD6Choices: type[_TwoD6Test] = type("TwoD6Choices", (_TwoD6Test,), _free_fields())
 
 
 def clean_text(raw: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy
@@ -23,7 +24,7 @@ FIELDS: tuple[Field, ...] = (
 )
 
 
-def params(v: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def params(v: Mapping[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     params = {"attribute": v["attribute"], "skill": v["skill"], "difficulty": v["difficulty"]}
     sources = [
         source("attribute", v["attribute"]),

@@ -33,7 +33,7 @@ card."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -342,7 +342,7 @@ def target_from_post(
     """The target the GM chose, or the messages saying what is wrong with it; its fields under
     ``prefix`` (a Django form's: ``a`` reads ``a-attribute``)."""
     form = TwoD6Choices(post, prefix=prefix)
-    target = {
+    target: dict[str, Any] = {
         "attribute": str(form.raw("attribute") or ""),
         "skill": str(form.raw("skill") or ""),
         "difficulty": str(form.raw("difficulty") or "").strip() or str(DEFAULT_DIFFICULTY),
@@ -357,7 +357,7 @@ def target_from_post(
 
 def _free_rows(form, category: str) -> list[dict[str, Any]]:
     """The free modifiers typed under ``category``: every typed row, then one blank row."""
-    typed = []
+    typed: list[dict[str, Any]] = []
     for index in range(MAX_FREE):
         value, said = f"mod-{category}-{index}-value", f"mod-{category}-{index}-source"
         raw = str(form.raw(value) or "").strip()[:12]
@@ -406,12 +406,14 @@ def _table_helpers(character, campaign) -> list[str]:
     return list(others.order_by("name").values_list("name", flat=True))
 
 
-def _category_source(row: dict[str, Any], named: list[str] = ()) -> dict[str, Any]:
+def _category_source(row: dict[str, Any], named: Sequence[str] = ()) -> dict[str, Any]:
     parts: list[Any] = [joined([text, signed(amount)], " ") for text, amount in row["entries"]]
     if row["helpers"]:
         n = row["helpers"]
         said = words("helpers", n=n, amount=signed(n))
-        parts.append(words("helpers_named", helpers=said, names=joined(named)) if named else said)
+        parts.append(
+            words("helpers_named", helpers=said, names=joined(list(named))) if named else said
+        )
     text = joined(parts)
     if row["held"]:
         text = words(
