@@ -34,10 +34,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.layers import get_channel_layer
 from django.conf import settings
-from django.template.loader import render_to_string
-from django.utils import translation
 
 from campaigns.live import campaign_group, login_mark, user_group, user_id_of
 from campaigns.models import Campaign, GameSession
@@ -138,7 +135,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         # as a duplicate, never lost.
         await self._join(campaign_group(self.campaign_id))
         if self.shows_presence:
-            await self._join(presence_group(self.campaign_id))
+            await self._join(presence.group(self.campaign_id))
         await self.accept()
         await self._announce_presence()
 
@@ -193,7 +190,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
                     # here then. Telling hundreds of pages that leave too of each one that left
                     # only kept the server from stopping, for seconds (docs/performance.md).
                     return
-            _tell_the_table_soon(self.campaign_id, self.gm_id)
+            presence.tell_the_table_soon(self.campaign_id, self.gm_id)
         except Exception:
             logger.warning("could not announce who is at table %s", self.campaign_id, exc_info=True)
 
@@ -382,7 +379,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         """Who is at the table changed: the list, rendered here (no query) in the page's words."""
-        await self.send(text_data=presence_frame(event["people"], event["at"], self.language))
+        await self.send(text_data=presence.frame(event["people"], event["at"], self.language))
 
     async def table_membership_ended(self, event: dict[str, Any]) -> None:
         """The user is no longer a member of a table (sent to the user's own group): if it is
@@ -481,67 +478,6 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             .order_by("seq")[:REPLAY_LIMIT]
         )
         return last_seq, [roll_payload(roll) for roll in rolls]
-
-
-# Each list reaches every page of its table that shows it: rendered once per language in this
-# process, not once per page (a tenth of the server's CPU as 700 pages came back after a
-# restart, each arrival told to the table's pages back already: docs/performance.md).
-_presence_frames: dict[tuple[str, float, str], str] = {}
-
-
-def presence_frame(people: list[dict[str, Any]], at: float, language: str) -> str:
-    """The ``presence`` frame of this list, in ``language``."""
-    key = (json.dumps(people), at, language)
-    frame = _presence_frames.get(key)
-    if frame is None:
-        if len(_presence_frames) >= 256:
-            _presence_frames.clear()
-        with translation.override(language):
-            html = render_to_string("rolls/live/_presence_people.html", {"people": people})
-        frame = json.dumps({"type": "presence", "at": at, "html": html})
-        _presence_frames[key] = frame
-    return frame
-
-
-#: How long a table's pages wait to be told who is at it after one of them opens or closes: the
-#: pages that open or close meanwhile (a restart's returning pages, seven a table) are told once,
-#: from one read of who is here, where each page told all the others and read it again (a fifth
-#: of a returning page's CPU, docs/performance.md). A person at the table shows a moment later.
-PRESENCE_GATHER_SECONDS = 0.2
-#: The announcement on its way, by campaign (in this process).
-_presence_due: dict[int, asyncio.Task] = {}
-
-
-def _tell_the_table_soon(campaign_id: int, gm_id: int) -> None:
-    due = _presence_due.get(campaign_id)
-    if due is not None and not due.done() and due.get_loop() is asyncio.get_running_loop():
-        return  # it reads who is here when it goes, so it tells of this page too
-    _presence_due[campaign_id] = asyncio.get_running_loop().create_task(
-        _tell_the_table(campaign_id, gm_id)
-    )
-
-
-async def _tell_the_table(campaign_id: int, gm_id: int) -> None:
-    task = asyncio.current_task()
-    try:
-        await asyncio.sleep(PRESENCE_GATHER_SECONDS)
-        # Due no longer before it reads: a page that opens from here on is told again.
-        if _presence_due.get(campaign_id) is task:
-            del _presence_due[campaign_id]
-        people = await database_sync_to_async(presence.people_at)(campaign_id, gm_id)
-        await get_channel_layer().group_send(
-            presence_group(campaign_id), {"type": "table.presence", **people}
-        )
-    except Exception:
-        logger.warning("could not announce who is at table %s", campaign_id, exc_info=True)
-    finally:
-        if _presence_due.get(campaign_id) is task:
-            del _presence_due[campaign_id]
-
-
-def presence_group(campaign_id: int) -> str:
-    """The table's pages that show who is at it (``?presence=1``); other clients skip the list."""
-    return f"campaign-{campaign_id}-presence"
 
 
 def _whole(value: Any, lowest: int, highest: int) -> bool:
