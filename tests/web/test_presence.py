@@ -291,13 +291,13 @@ async def test_each_list_is_rendered_once_per_language_for_every_page_that_hears
     for socket in watching:
         await settled_presence(socket)
     rendered = []
-    render = consumers.render_to_string
+    render = presence.render_to_string
 
     def counted(*args, **kwargs):
         rendered.append(translation.get_language())
         return render(*args, **kwargs)
 
-    monkeypatch.setattr(consumers, "render_to_string", counted)
+    monkeypatch.setattr(presence, "render_to_string", counted)
     arriving = await opened(player, campaign)
     frames = [await next_presence(socket) for socket in [*watching, arriving]]
     assert sorted(rendered) == ["en", "pl"]
@@ -312,7 +312,7 @@ async def test_pages_that_open_together_are_told_who_is_here_once(
 ):
     """A restart's returning pages (seven a table) each told every other page of the table,
     and read who was here again for it: now the table is told once, from one read."""
-    monkeypatch.setattr(consumers, "PRESENCE_GATHER_SECONDS", 2.0)  # the three opens fit in it
+    monkeypatch.setattr(presence, "PRESENCE_GATHER_SECONDS", 2.0)  # the three opens fit in it
     reads = []
     read = presence.people_at
     monkeypatch.setattr(presence, "people_at", lambda *a, **k: reads.append(a) or read(*a, **k))
