@@ -99,23 +99,13 @@ def _validate_skills(data: dict, names: list[str], creating: bool, errors: Error
 
 
 class Stored(forms.Field):
-    """A value of a sheet as stored or imported, any JSON, for its form's ``clean_<name>`` to
-    check; ``missing`` when the row has none."""
+    """A value of a sheet as stored or imported, any JSON, for its form's ``clean_<name>``."""
 
-    def __init__(self, missing: Any = None) -> None:
-        super().__init__(required=False, widget=_AsStored(missing))
+    def __init__(self) -> None:
+        super().__init__(required=False)
 
     def to_python(self, value: Any) -> Any:
         return value
-
-
-class _AsStored(forms.Widget):
-    def __init__(self, missing: Any) -> None:
-        super().__init__()
-        self.missing = missing
-
-    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:
-        return data.get(name, self.missing)
 
 
 class TraitCheck(forms.Form):
@@ -126,10 +116,10 @@ class TraitCheck(forms.Form):
 
     name = Stored()
     level = Stored()
-    magic = Stored(missing=False)
+    magic = Stored()
 
     def __init__(self, trait: dict[str, Any], *, creating: bool, taken: set[str]) -> None:
-        super().__init__(data=trait)
+        super().__init__(data={"magic": False, **trait})  # a trait without the mark is not magic
         self.creating, self.taken = creating, taken
 
     def clean_name(self) -> str:

@@ -228,6 +228,37 @@ def test_the_magic_mark_is_kept_when_the_sheet_is_refused(fasttest, player):
     assert re.search(r'name="trait_0_magic"[^>]*checked', page)
 
 
+def _imported_traits(campaign, traits) -> tuple[list, dict]:
+    from sheets.systems import fasttest as sheet_module
+
+    clean, errors = sheet_module.validate({**JAGA, "traits": traits}, campaign, creating=False)
+    return clean.get("traits", []), errors
+
+
+def test_an_imported_trait_without_its_magic_mark_is_not_magic(fasttest):
+    traits, errors = _imported_traits(fasttest, [{"name": "Rycerz", "level": 2}])
+    assert errors == {}
+    assert traits == [{"name": "Rycerz", "level": 2, "magic": False}]
+
+
+def test_an_imported_magic_mark_that_is_not_true_or_false_is_refused_beside_the_name(fasttest):
+    _traits, errors = _imported_traits(fasttest, [{"name": "Rycerz", "level": 2, "magic": "yes"}])
+    assert errors == {"trait_0_name": ["The magic mark must be true or false."]}
+
+
+def test_an_imported_trait_that_is_no_object_is_refused_at_its_name(fasttest):
+    _traits, errors = _imported_traits(fasttest, [{"name": "Rycerz", "level": 2}, "Mag"])
+    assert errors == {"trait_1_name": ["Each trait needs a name and a level."]}
+
+
+def test_an_imported_trait_without_a_name_names_its_level_plainly(fasttest):
+    _traits, errors = _imported_traits(fasttest, [{"level": 11}])
+    assert errors == {
+        "trait_0_name": ["Give the trait a name."],
+        "trait_0_level": ["Trait level must be between 1 and 10."],
+    }
+
+
 def test_the_creation_form_uses_the_campaigns_skill_names(make_campaign, player):
     skills = ["WALKA", "SPRAWNOŚĆ", "KULTURA", "MAGIA", "PRZYRODA", "EKWIPUNEK"]
     campaign = make_campaign("fasttest", {"skills": skills, "magic": True})
