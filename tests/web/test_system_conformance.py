@@ -58,6 +58,21 @@ def test_a_system_listing_two_parts_of_one_kind_is_refused():
     assert all(s.key != "twice" for s in all_systems())
 
 
+def test_a_box_at_a_place_the_dashboard_has_not_is_refused():
+    from rolls.dashboard.parts import Box, DashboardBoxes
+
+    with pytest.raises(ValueError, match="No place on the dashboard is called"):
+        DashboardBoxes((Box("sidebar", "x.html", lambda campaign, session: {}),))
+
+
+def test_a_place_of_the_dashboard_holds_one_box():
+    from rolls.dashboard.parts import Box, DashboardBoxes
+
+    box = Box("results", "x.html", lambda campaign, session: {})
+    with pytest.raises(ValueError, match="holds one box"):
+        DashboardBoxes((box, box))
+
+
 def test_a_system_without_a_part_offers_nothing_in_that_feature():
     from campaigns.systems import BaseSystem
     from rolls.conditions.in_force import NO_CONDITIONS, condition_rules
