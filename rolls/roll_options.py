@@ -1,22 +1,21 @@
 """The options after a roll (RULES.md 3.6): the rules' menu, who picks from it, the pick and the
 GM's counter-move, each an entry of the log that follows the roll.
 
-The rules say what follows a roll (their ``OptionsAfter`` part): the options of its result, how
-many to pick, and who picks. A player's menu is on the roller's own panel right after the roll;
-the GM's dashboard shows what was picked and may add the GM's own counter-move. The GM picks
-where the rules say so (T10: a catastrophe's bad options), and on an absent player's behalf
-while the player has not picked (the entry says it was the GM's pick). A roll's options are
-picked once, in the session the roll was made in; a request sent again with its key gets the
-entry it made. An option with a lasting effect leaves its condition on the roller's sheet
-(``rolls.conditions``), with the roll as its source.
+The rules say what follows a roll (their ``FollowUps`` part's ``menu``): the options of its
+result, how many to pick, and who picks. A player's menu is on the roller's own panel right
+after the roll; the GM's dashboard shows what was picked and may add the GM's own counter-move.
+The GM picks where the rules say so (T10: a catastrophe's bad options), and on an absent
+player's behalf while the player has not picked (the entry says it was the GM's pick). A roll's
+options are picked once, in the session the roll was made in; a request sent again with its key
+gets the entry it made. An option with a lasting effect leaves its condition on the roller's
+sheet (``rolls.conditions``), with the roll as its source.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -31,6 +30,7 @@ from rolls.conditions.in_force import preset_spec
 from rolls.labels import WORDS
 from rolls.log.reading import may_see
 from rolls.models import Roll
+from rolls.panels import FollowUps
 from rolls.tables.random_tables import tables_by_purpose
 from rolls.words import words
 from sheets.models import Character
@@ -54,10 +54,9 @@ WINDOW = 10
 OWN_MAX = 200
 
 
-@dataclass(frozen=True)
-class OptionsAfter:
-    """A system's part (``campaigns.systems.Part``): the rules offer a menu after a roll (T10's
-    options, RULES.md 3.6). Every other system is spared the look for one.
+def _menu_of(system) -> Callable[..., Mapping[str, Any] | None] | None:
+    """The rules' menu after a roll (T10's options, RULES.md 3.6): its ``FollowUps``' ``menu``;
+    every other system is spared the look for one.
 
     ``menu(roll, tables=None)``: the menu after ``roll``, None when there is none: ``purpose``,
     ``why``, ``picks`` (how many to choose), ``options`` (``key``, ``text``, ``original``,
@@ -67,24 +66,23 @@ class OptionsAfter:
     calls the menu). A menu of no options (``picks`` 0) offers the GM's counter-move alone.
     ``tables``: the campaign's random tables by purpose (``tables_by_purpose``): the options as
     they hold them; None for the rules' own lists."""
-
-    key: ClassVar[str] = "options_after"
-    menu: Callable[..., Mapping[str, Any] | None]
+    follow_ups = system.part(FollowUps)
+    return follow_ups.menu if follow_ups is not None else None
 
 
 def offers_options(system) -> bool:
-    return system.part(OptionsAfter) is not None
+    return _menu_of(system) is not None
 
 
 def menu_for(roll: Roll, tables: Mapping[str, Sequence[Any]] | None = None):
-    """The rules' menu after ``roll`` (``OptionsAfter.menu``), None when they have none.
+    """The rules' menu after ``roll`` (``FollowUps.menu``), None when they have none.
     ``tables``: the campaign's tables by purpose, when the caller read them for many rolls."""
-    options = get_system(roll.system).part(OptionsAfter)
-    if options is None or roll.kind != "test" or roll.character_id is None:
+    menu = _menu_of(get_system(roll.system))
+    if menu is None or roll.kind != "test" or roll.character_id is None:
         return None
     if tables is None:
         tables = tables_by_purpose(roll.session.campaign_id)
-    return options.menu(roll, tables)
+    return menu(roll, tables)
 
 
 def answers(roll: Roll) -> tuple[Roll | None, Roll | None]:

@@ -137,7 +137,7 @@ class ConditionForm(forms.Form):
 
 
 class OptionsForm(forms.Form):
-    """The options picked after a roll: some of the rules' menu (``OptionsAfter.menu``) and one
+    """The options picked after a roll: some of the rules' menu (``FollowUps.menu``) and one
     in the picker's own words, together no more than the result allows (``rolls.roll_options``
     checks it again under its lock)."""
 

@@ -101,15 +101,19 @@ class GmFollowUps:
 @dataclass(frozen=True)
 class FollowUps:
     """A system's part (``campaigns.systems.Part``): what the rules allow after a roll, the
-    roller (a re-roll, a boost, heroic effort) and the GM (``gm``)."""
+    roller (a re-roll, a boost, heroic effort), the GM (``gm``) and a menu of options to pick
+    (``menu``, T10's: ``rolls.roll_options``); None for what they do not allow."""
 
     key: ClassVar[str] = "follow_ups"
     #: ``offered(roll, character, campaign) -> list[FollowUp]``: what may be done now.
-    offered: Callable[..., list[FollowUp]]
+    offered: Callable[..., list[FollowUp]] | None = None
     #: ``build(kind, roll, character, campaign, choices) -> Panel``: the panel of one of them.
-    build: Callable[..., Any]
-    #: What the rules let the GM do after a roll; None where they let the GM do nothing.
+    build: Callable[..., Any] | None = None
+    #: What the rules let the GM do after a roll.
     gm: GmFollowUps | None = None
+    #: ``menu(roll, tables=None)``: the menu after ``roll``, None when there is none (its shape
+    #: is ``rolls.roll_options``').
+    menu: Callable[..., Mapping[str, Any] | None] | None = None
 
 
 def gm_follow_ups_of(system) -> GmFollowUps | None:
@@ -121,7 +125,9 @@ def gm_follow_ups_of(system) -> GmFollowUps | None:
 def follow_ups_after(system, roll, character, campaign) -> list[FollowUp]:
     """What the rules allow the roller after ``roll`` now, [] for a system without any."""
     part = system.part(FollowUps)
-    return part.offered(roll, character, campaign) if part is not None else []
+    if part is None or part.offered is None:
+        return []
+    return part.offered(roll, character, campaign)
 
 
 def gm_follow_ups_after(system, roll, character, campaign) -> list[FollowUp]:

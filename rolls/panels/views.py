@@ -262,23 +262,25 @@ def test_follow_up(
     if not asked.is_valid():
         return refuse(400, str(asked.errors["key"][0]))
 
+    follow_ups = system.part(FollowUps)
+    if follow_ups is None or follow_ups.offered is None or follow_ups.build is None:
+        return refuse(409, _("Nothing can follow a roll in this system."))
+    offered_now, build_panel = follow_ups.offered, follow_ups.build
+
     def build():
-        offered = {f.kind for f in follow_ups.offered(parent, character, campaign)}
+        offered = {f.kind for f in offered_now(parent, character, campaign)}
         if kind not in offered:
             raise actions.ActionRefused(_("That can no longer be done with this roll."))
         if opposed_initiator_only(parent, kind):
             raise actions.ActionRefused(_("Only the initiator of an opposed test may do that."))
         if refusal := opposed_settle_refusal(parent):
             raise actions.ActionRefused(refusal)
-        panel = follow_ups.build(kind, parent, character, campaign, choices)
+        panel = build_panel(kind, parent, character, campaign, choices)
         if not panel.ready:
             messages = [m for field_messages in panel.errors.values() for m in field_messages]
             raise actions.ActionRefused(" ".join(messages))
         return panel
 
-    follow_ups = system.part(FollowUps)
-    if follow_ups is None:
-        return refuse(409, _("Nothing can follow a roll in this system."))
     try:
         roll, _created = actions.roll_follow_up(
             parent=parent, actor=request.user, character=character, kind=kind, build=build,

@@ -289,7 +289,6 @@ class HeroicChoice(PanelForm):
 
     resource = Name()
 
-    # The other resource the GM allowed, as ``read`` gets it.
     other: gm_call.HeroicOther | None
 
     @classmethod
@@ -334,7 +333,6 @@ class RerollChoices(PanelForm):
     )
     die = Indices()
 
-    # The pool to pay from and the dice rolled, as ``read`` gets them.
     have: int
     dice: int
 

@@ -159,7 +159,7 @@ def table_options(purpose: str, tables: Sequence[Any]) -> list[dict[str, Any]]:
 
 
 def menu(roll: Any, tables: Mapping[str, Sequence[Any]] | None = None) -> dict[str, Any] | None:
-    """``OptionsAfter.menu`` for T10: the options of the test's result, how many to pick (the
+    """``FollowUps.menu`` for T10: the options of the test's result, how many to pick (the
     severity of a catastrophe, result − 3 extra after an impressive one, else one) and who picks;
     after 0 successes the GM's counter-move alone; None for the other results."""
     answer = roll.result.get("answer", {}) if isinstance(roll.result, dict) else {}

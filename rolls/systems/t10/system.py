@@ -10,7 +10,7 @@ from rolls import labels
 from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard.npc_rolls import NpcTests
 from rolls.engine import t10 as engine
-from rolls.roll_options import OptionsAfter
+from rolls.panels import FollowUps
 from rolls.systems.t10 import demo as demo_t10
 from rolls.systems.t10 import npc_test, panel
 from rolls.systems.t10 import options as options_after
@@ -100,7 +100,7 @@ class T10(BaseSystem):
         NpcTests(npc_test.FIELDS, npc_test.params),
         # RULES.md 3.6: after a roll, the options to pick from, one list per result (our words).
         TableRules(purposes=options_after.PURPOSES, after=_tables_after, defaults=DEFAULT_TABLES),
-        OptionsAfter(options_after.menu),
+        FollowUps(menu=options_after.menu),
         #: What a T10 condition changes: dice in the pool, or the difficulty (RULES.md 3.6).
         ConditionRules(
             effects={"pool": _("dice in the pool"), "difficulty": _("difficulty")},
