@@ -1,6 +1,6 @@
-"""What the options after a roll cost a system whose rules have none (no ``OptionsAfter``
-part): not one query, though the dashboard's box, its live part on every entry and every panel
-ask for them; the rules that have a menu (T10) pay for reading it."""
+"""What the options after a roll cost a system whose rules have none (no ``FollowUps.menu``):
+not one query, though the dashboard's box, its live part on every entry and every panel ask for
+them; the rules that have a menu (T10) pay for reading it."""
 
 import pytest
 from django.db import connection
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def test_fasttests_rolls_ask_no_query_for_options_it_has_not(make_table, django_assert_num_queries):
     table = make_table(**zarith())
     test = rolled(table.session, table.hero, "no")
-    assert table.campaign.rules.part(roll_options.OptionsAfter) is None
+    assert not roll_options.offers_options(table.campaign.rules)
     with django_assert_num_queries(0):
         assert options_context(table.campaign, table.session)["option_offers"] == []
         assert (

@@ -13,7 +13,7 @@ from campaigns.models import Campaign, Membership
 from campaigns.sessions import end_session, start_session
 from rolls.dashboard import live_parts
 from rolls.models import Condition, RandomTable, Roll
-from rolls.roll_options import OptionsAfter
+from rolls.panels import FollowUps
 from sheets.models import Character
 from tests.web.live import panel_url, seat
 from tests.web.words_helpers import in_words
@@ -456,7 +456,7 @@ def test_the_number_to_pick_is_set_by_the_result(table):
     system = table.campaign.rules
 
     def menu(**answer):
-        return system.part(OptionsAfter).menu(
+        return system.part(FollowUps).menu(
             Roll(kind="test", system="t10", result={"answer": answer})
         )
 
