@@ -1,7 +1,7 @@
 """The app's own words where they are stored as text: read in each reader's language.
 
 What the app stores for others to read is stored as data and put into words when it is read
-(``rolls.words``). A few of its own texts are stored as plain text all the same, in the language
+(``rolls.labels``). A few of its own texts are stored as plain text all the same, in the language
 of whoever's request wrote them, because they sit where people type text of their own: a
 wound's label on a FastTest sheet ("combat, #12"), the names and rows of the tables a system
 brings (the GM edits them), and words of log entries written before they were data (the test

@@ -23,11 +23,11 @@ from campaigns.systems import get_system
 from rolls import limits
 from rolls.engine import EngineError, fair, note
 from rolls.engine.core import RandomSource
+from rolls.labels import render
 from rolls.log import reading
 from rolls.log.payload import audience_of, engine_faces, result_document, roll_payload
 from rolls.log.rendered import entry_html
 from rolls.models import Roll, Seal, Visibility
-from rolls.words import render
 from sheets import actions as sheet_actions
 from sheets.models import Character
 
@@ -44,7 +44,7 @@ class RollSpec:
     it, and what follows from its result.
 
     ``label`` and the ``source`` of each of ``sources`` are plain text or words as data
-    (rolls.words), which each reader of the log gets in their own language. ``key`` makes a
+    (rolls.labels), which each reader of the log gets in their own language. ``key`` makes a
     retried request get the roll it already made. ``nonce`` is what the roller's page sent for
     the fair stream (ENGINE.md, "Fair dice"); a request without one gets a nonce made here.
 

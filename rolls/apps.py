@@ -16,7 +16,7 @@ class RollsConfig(AppConfig):
         from rolls.pending import actions as pending
         from rolls.pending.actions import call_off_waiting
         from rolls.systems import register_all
-        from sheets import page_parts
+        from sheets import page_context
         from sheets.models import Character
 
         # Each package in rolls/systems registers its system in campaigns.systems' registry.
@@ -28,7 +28,7 @@ class RollsConfig(AppConfig):
         in_force.register_preset_words()
         post_save.connect(character_saved, sender=Character, dispatch_uid="live-sheets")
         # The sheet page shows the table's log and the test the GM has called for.
-        page_parts.register("rolls", beside_sheet)
+        page_context.register("rolls", beside_sheet)
         session_ended.connect(call_off_waiting, dispatch_uid="call-off-waiting-tests")
         # What was sealed until someone settled is shown once nobody can settle any more.
         session_ended.connect(reveal_at_end, dispatch_uid="reveal-sealed-at-end")

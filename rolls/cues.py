@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 from campaigns.access import member_campaign
 from campaigns.models import GameSession
 from rolls.group import actions as group
-from rolls.group import shown as group_shown
+from rolls.group import screen as group_screen
 from rolls.labels import DIFFICULTY_NAMES
 from rolls.models import GroupTest, PendingTest
 from rolls.panels import WholeNumberOrNone
@@ -101,8 +101,8 @@ def group_cue(campaign, user, *, session=UNKNOWN, here: bool = False) -> dict[st
     if session is UNKNOWN:
         session, under_way = _open_session_and_group(campaign)
     else:
-        under_way = group_shown.under_way(session) if session is not None else None
-    cue = group_shown.cue_of(under_way, user, campaign.gm_id) if under_way is not None else None
+        under_way = group_screen.under_way(session) if session is not None else None
+    cue = group_screen.cue_of(under_way, user, campaign.gm_id) if under_way is not None else None
     return shown | {"cue": cue, "offer": session is not None}
 
 

@@ -62,7 +62,7 @@ class Roll(models.Model):
         related_name="whispers",
     )
     # The label as the roller read it (admin, old rows); ``label_data`` says it as data
-    # (rolls.words), so each reader gets it in their own language. Rows from before have none.
+    # (rolls.labels), so each reader gets it in their own language. Rows from before have none.
     label = models.CharField(max_length=200, blank=True)
     label_data = models.JSONField(null=True, blank=True)
     params = models.JSONField(default=dict)
@@ -106,7 +106,7 @@ class Roll(models.Model):
 
     @property
     def label_words(self):
-        """The label to render (rolls.words.render): its data, or the plain text of old rows."""
+        """The label to render (rolls.labels.render): its data, or the plain text of old rows."""
         return self.label_data if self.label_data is not None else self.label
 
 

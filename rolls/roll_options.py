@@ -27,12 +27,11 @@ from rolls import labels
 from rolls.actions import ActionRefused, record_note
 from rolls.conditions.actions import add_condition
 from rolls.conditions.in_force import preset_spec
-from rolls.labels import WORDS
+from rolls.labels import WORDS, words
 from rolls.log.reading import may_see
 from rolls.models import Roll
 from rolls.panels import FollowUps
 from rolls.tables.random_tables import tables_by_purpose
-from rolls.words import words
 from sheets.models import Character
 
 # The log's words for the options after a roll: the pick, the GM's pick on a player's behalf,

@@ -28,7 +28,7 @@ from campaigns.access import member_campaign
 from campaigns.models import Campaign
 from campaigns.system_settings import system_settings
 from campaigns.systems import get_system
-from sheets import actions, export, page_parts
+from sheets import actions, export, page_context
 from sheets.models import Character
 from sheets.systems import Section, sections
 
@@ -294,8 +294,8 @@ def character_paper(request: HttpRequest, campaign_id: int, pk: int) -> HttpResp
 
 def _detail_page(request: HttpRequest, campaign: Campaign, context: dict) -> HttpResponse:
     """The whole sheet page: the sheet, its test panel, and the table's roll log beside it
-    (the log and the called test are the rolls app's: ``sheets.page_parts``)."""
-    context |= page_parts.beside_sheet(request, campaign, context)
+    (the log and the called test are the rolls app's: ``sheets.page_context``)."""
+    context |= page_context.beside_sheet(request, campaign, context)
     return render(request, "sheets/detail.html", context)
 
 

@@ -11,8 +11,8 @@ from django.utils.translation import gettext_lazy
 from campaigns.models import Campaign, GameSession
 from rolls import labels
 from rolls.actions import ActionRefused, record_note
+from rolls.labels import words
 from rolls.models import Roll, Visibility
-from rolls.words import words
 
 #: The log's kind of a chat line.
 CHAT = "chat"

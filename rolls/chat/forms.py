@@ -11,8 +11,7 @@ from django.utils.translation import gettext_lazy
 from campaigns.models import Campaign, Membership
 from config.text import TextField
 from rolls.engine.note import MAX_TEXT
-from rolls.fields import Text
-from rolls.gm_forms import RollKey
+from rolls.forms import RollKey, Text
 from rolls.models import Visibility
 from sheets.models import NPC, Character
 

@@ -41,9 +41,9 @@ from rolls.conditions.in_force import (
     scope_name_words,
     until_words,
 )
+from rolls.labels import render, source_line, words
 from rolls.models import Condition, Roll, Visibility
 from rolls.panels import Names, source
-from rolls.words import render, source_line, words
 from sheets.models import Character
 
 # --- Writing ----------------------------------------------------------------------------------

@@ -16,10 +16,9 @@ from campaigns import stored_text
 from campaigns.systems import all_systems
 from rolls import labels
 from rolls.actions import ActionRefused
-from rolls.labels import WORDS
+from rolls.labels import WORDS, words
 from rolls.models import Condition
 from rolls.panels import source
-from rolls.words import words
 from sheets.models import Character
 
 # The log's words for conditions: their entries, and each one among a test's sources.

@@ -25,7 +25,7 @@ from rolls.actions import ActionRefused
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
 from rolls.conditions.forms import ConditionForm, CounterMoveForm, OptionsForm, PresetForm
-from rolls.gm_parts import part_or_dashboard
+from rolls.gm_answers import part_or_dashboard
 from rolls.models import Condition, Roll
 from sheets.access import member_character
 from sheets.models import Character

@@ -33,8 +33,8 @@ from rolls.dashboard.views import (
     open_session,
     turns_context,
 )
-from rolls.gm_forms import CardPartForm, RollKeyForm
-from rolls.gm_parts import dashboard_at, part_or_dashboard, sent_key
+from rolls.forms import CardPartForm, RollKeyForm
+from rolls.gm_answers import dashboard_at, part_or_dashboard, sent_key
 from rolls.log.reading import entry_for
 from rolls.turns import fight as turns
 from sheets.models import NPC, Character

@@ -29,9 +29,9 @@ from config.text import text_problem
 from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.engine import EngineError
 from rolls.engine.core import OUTCOMES
-from rolls.fields import Text, WholeNumber, whole
+from rolls.forms import Text, WholeNumber, whole
+from rolls.labels import joined, words
 from rolls.models import Roll, Visibility
-from rolls.words import joined, words
 from sheets.models import NPC
 
 WHAT_MAX = 80

@@ -19,7 +19,7 @@ from config.text import text_problem
 from rolls.actions import ActionRefused
 from rolls.dashboard import npc_rolls
 from rolls.dashboard.views import _back
-from rolls.gm_forms import OpposedStartForm, RollKeyForm, SettleForm
+from rolls.forms import OpposedStartForm, RollKeyForm, SettleForm
 from rolls.models import OpposedTest
 from rolls.opposed import actions as opposed_actions
 from rolls.opposed import settle

@@ -21,15 +21,15 @@ from rolls.conditions import in_force as conditions_in_force
 from rolls.conditions import views as condition_views
 from rolls.conditions.forms import ConditionForm
 from rolls.dashboard import awards, gm_readings
-from rolls.dashboard.parts import box_context
 from rolls.dashboard.party import vitals
-from rolls.gm_forms import CallTestForm, ChangeTypedForm, RollKeyForm
+from rolls.dashboard.system_boxes import box_context
+from rolls.forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.live.presence import log_context
 from rolls.log.payload import roll_payload
 from rolls.models import PendingTest
+from rolls.opposed.readers_views import dashboard_view as opposed_view
 from rolls.opposed.rules import OpposedRules
 from rolls.opposed.rules import rules_of as opposed_rules_of
-from rolls.opposed.shown import dashboard_view as opposed_view
 from rolls.panels import gm_follow_ups_after, gm_follow_ups_of, gm_limits
 from rolls.pending import actions as pending_actions
 from rolls.strikes.views import box_context as strike_box_context

@@ -28,9 +28,9 @@ from campaigns.systems import get_system
 from rolls import labels
 from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.engine import dice as quick_dice
+from rolls.labels import joined, words
 from rolls.models import GroupTest
 from rolls.panels import source
-from rolls.words import joined, words
 from sheets.models import Character
 
 # The log's words for group tests: each participant's dice, a re-roll of some, the one result.

@@ -23,9 +23,9 @@ from campaigns.models import GameSession
 from config.text import TextField, text_problem
 from rolls import cues
 from rolls.actions import ActionRefused
-from rolls.gm_forms import RollKeyForm
+from rolls.forms import RollKeyForm
 from rolls.group import actions, offers
-from rolls.group import shown as group_shown
+from rolls.group import screen as group_screen
 from rolls.live.presence import log_context
 from rolls.models import GroupTest
 from sheets.models import Character
@@ -76,7 +76,7 @@ def _session(campaign) -> GameSession | None:
 
 def _context(request, campaign, refusal: str = "") -> dict:
     session = _session(campaign)
-    shown = group_shown.view(actions.current(session), request.user, campaign)
+    shown = group_screen.view(actions.current(session), request.user, campaign)
     return shown | {"campaign": campaign, "session": session, "refusal": refusal}
 
 
@@ -148,7 +148,7 @@ def _act(request, campaign_id: int, do) -> HttpResponse:
 
 def _key(request) -> tuple[uuid.UUID, str]:
     """The key and dice nonce a roll sent; a missing key gets a fresh one (the roll is made),
-    where a GM's tool refuses it (``rolls.gm_parts.sent_key``): a rule of its own."""
+    where a GM's tool refuses it (``rolls.gm_answers.sent_key``): a rule of its own."""
     sent = RollKeyForm(request.POST)
     return sent.key_or_none() or uuid.uuid4(), sent.sent_nonce() or ""
 

@@ -15,9 +15,8 @@ from config import csv_cells
 from config.member_text import isolated_text
 from rolls.chat.actions import CHAT
 from rolls.engine.dice import QUICK_KIND
-from rolls.labels import outcome_word
+from rolls.labels import outcome_word, render, source_line
 from rolls.models import Visibility
-from rolls.words import render, source_line
 
 
 def _dice_text(entry: dict[str, Any]) -> str:
@@ -45,7 +44,7 @@ def _outcome(entry: dict[str, Any], total: str = "= {}") -> str:
 
 def _in_words(entry: dict[str, Any]) -> dict[str, Any]:
     """The entry with its label and sources in the reader's language (they are stored as data,
-    rolls.words): what a reader of the file wants; the dice, params and faces stay as they are."""
+    rolls.labels): what a reader of the file wants; the dice, params and faces stay as they are."""
     if entry["redacted"]:
         return entry
     sources = [

@@ -105,7 +105,7 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
         "character_id": roll.character_id,
         "character_name": roll.character_name,
         "system": roll.system,
-        # Data (rolls.words) where the roll has it, else the plain text of an older row.
+        # Data (rolls.labels) where the roll has it, else the plain text of an older row.
         "label": roll.label_words,
         "sources": roll.sources,
         "dice": roll.result.get("dice", []),

@@ -24,12 +24,12 @@ from campaigns.systems import get_system
 from rolls.actions import ActionRefused, RollSpec, record_roll, reveal
 from rolls.engine import EngineError
 from rolls.engine.note import NOTE_KINDS
+from rolls.labels import words
 from rolls.log.reading import shown_wherever
 from rolls.models import OpposedTest, PendingTest, Roll, Visibility
 from rolls.opposed.rules import OpposedRules, rules_of
 from rolls.pending.actions import _announce as announce
 from rolls.pending.actions import call_test
-from rolls.words import words
 
 #: Idempotency keys of the result entries: one per opposed test, whoever rolls last, whenever.
 _RESULT_KEYS = uuid.UUID("5d1c1d52-5a3e-4c55-9a49-0f3b1b6a0e01")

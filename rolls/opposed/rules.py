@@ -1,7 +1,7 @@
 """What a system's rules say about opposed tests (its ``OpposedRules`` part): how to read two
 rolls into an ``Outcome``, the exact odds of winning, and whether the sides settle and reveal in
 turn.
-The actions (rolls.opposed.actions) and the pages (rolls.opposed.shown) follow these."""
+The actions (rolls.opposed.actions) and the pages (rolls.opposed.readers_views) follow these."""
 
 from __future__ import annotations
 

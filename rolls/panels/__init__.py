@@ -46,7 +46,7 @@ class Panel:
 
     system: str
     template: str
-    # Plain text or words as data (rolls.words), rendered in each reader's language.
+    # Plain text or words as data (rolls.labels), rendered in each reader's language.
     label: str | dict[str, Any] = ""
     params: dict[str, Any] | None = None
     sources: list[dict[str, Any]] = field(default_factory=list)
@@ -181,7 +181,7 @@ def gm_limits(module: ModuleType, panel: Panel | None = None, pending=None) -> d
 
 def source(kind: str, amount: int, text: str | dict[str, Any] = "") -> dict[str, Any]:
     """One modifier with where it came from, as the log shows it: ``text`` is what someone
-    typed (shown as it is) or the app's own words as data (rolls.words.words)."""
+    typed (shown as it is) or the app's own words as data (rolls.labels.words)."""
     return {"kind": kind, "amount": amount, "source": text}
 
 

@@ -24,9 +24,9 @@ from rolls.log.reading import entry_for
 from rolls.log.rendered import entry_html
 from rolls.models import PendingTest, Roll, Visibility
 from rolls.opposed.actions import initiator_only as opposed_initiator_only
+from rolls.opposed.readers_views import panel_view as opposed_panel_view
+from rolls.opposed.readers_views import settle_view as opposed_settle_view
 from rolls.opposed.settle import settled_in_turn as opposed_settled_in_turn
-from rolls.opposed.shown import panel_view as opposed_panel_view
-from rolls.opposed.shown import settle_view as opposed_settle_view
 from rolls.panels import Panel, follow_ups_after, posted, with_target
 from rolls.panels.requests import asked_for
 from rolls.pending.actions import pending_view

@@ -1,6 +1,6 @@
 """What the rolls app shows on a character's sheet page: the table's roll log beside the sheet,
 the character's conditions and, to those who may roll for it, its test panel as it opens
-(registered with ``sheets.page_parts`` in rolls.apps)."""
+(registered with ``sheets.page_context`` in rolls.apps)."""
 
 from __future__ import annotations
 

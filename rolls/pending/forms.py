@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from campaigns.models import Scene
 from config.text import text_problem
 from rolls.actions import ActionRefused
-from rolls.fields import Text, WholeNumber, WholeNumbers, YesNo, whole
+from rolls.forms import Text, WholeNumber, WholeNumbers, YesNo, whole
 from rolls.models import Condition
 from rolls.panels import Limit
 from sheets.models import NPC

@@ -15,10 +15,10 @@ from campaigns.systems import get_system
 from rolls import labels
 from rolls.actions import ActionRefused, record_note
 from rolls.conditions import actions as conditions
+from rolls.labels import words
 from rolls.log.payload import roll_payload, sealed_for
 from rolls.log.reading import ENTRY_RELATED
 from rolls.models import Condition, Roll, Strike
-from rolls.words import words
 from sheets import actions as sheet_actions
 from sheets.models import Character
 

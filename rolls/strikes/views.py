@@ -20,11 +20,11 @@ from campaigns.models import Campaign, GameSession
 from config.text import TextField
 from rolls.actions import ActionRefused
 from rolls.conditions.in_force import name_words
-from rolls.gm_forms import RollKey
-from rolls.gm_parts import dashboard_at
+from rolls.forms import RollKey
+from rolls.gm_answers import dashboard_at
+from rolls.labels import render as render_words
 from rolls.models import Condition, Roll
 from rolls.strikes.actions import REASON_MAX, STRUCK, given_back, strike
-from rolls.words import render as render_words
 
 #: How many of the running session's latest entries the box offers.
 OFFERED = 20

@@ -25,8 +25,7 @@ from config.redirects import safe_next
 from config.text import named_character
 from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.engine import dice
-from rolls.fields import Text
-from rolls.gm_forms import RollKeyForm
+from rolls.forms import RollKeyForm, Text
 from rolls.log.reading import entry_for
 from rolls.models import Roll, Visibility
 

@@ -28,10 +28,9 @@ from rolls.engine import EngineError
 from rolls.engine import tables as engine_tables
 from rolls.engine.tables import Problem, Row, TableDice, parse_dice, parse_table
 from rolls.engine.tables import rows_text as engine_rows_text
-from rolls.labels import WORDS
+from rolls.labels import WORDS, words
 from rolls.models import RandomTable, Roll, Visibility
 from rolls.tables.rules import NO_TABLE_RULES, table_rules
-from rolls.words import words
 
 # The log's kind and label of a table roll; a table the rules call for after a roll, with what
 # for (``purpose_word``).

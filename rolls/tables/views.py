@@ -21,7 +21,7 @@ from campaigns.models import GameSession
 from campaigns.stored_text import as_read
 from campaigns.systems import get_system
 from rolls.actions import ActionRefused
-from rolls.gm_forms import TableImportForm, TableRollForm
+from rolls.forms import TableImportForm, TableRollForm
 from rolls.log.reading import entry_for
 from rolls.models import RandomTable, Roll, Visibility
 from rolls.tables import random_tables

@@ -10,7 +10,7 @@ from typing import Any
 from django import template
 
 from rolls.dashboard import awards, npc_rolls
-from rolls.dashboard.parts import card_tools_of
+from rolls.dashboard.system_boxes import card_tools_of
 
 register = template.Library()
 

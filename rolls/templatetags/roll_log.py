@@ -21,11 +21,11 @@ from rolls.labels import (
     SOURCE_KINDS,
     VALUE_LABELS,
     outcome_word,
+    render,
     signed_number,
 )
+from rolls.labels import source_line as _source_line
 from rolls.log import rendered
-from rolls.words import render
-from rolls.words import source_line as _source_line
 
 register = template.Library()
 
@@ -51,7 +51,7 @@ def outcome_label(key: str, system: str = "") -> str:
 
 @register.filter
 def words(value) -> str:
-    """A label or source stored as data (rolls.words), or plain text, in the reader's language."""
+    """A label or source stored as data (rolls.labels), or plain text, in the reader's language."""
     return render(value)
 
 

@@ -30,9 +30,9 @@ from campaigns.models import GameSession, Scene
 from rolls import labels
 from rolls.actions import RollSpec, record_roll
 from rolls.engine import dice
+from rolls.labels import words
 from rolls.models import Combatant, Turn, Visibility
 from rolls.turns import fight
-from rolls.words import words
 from sheets.models import NPC, Character
 
 #: The numbers a GM may give (a typed initiative, or a roll's total, kept within them).

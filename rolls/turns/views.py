@@ -22,8 +22,8 @@ from rolls import limits
 from rolls.actions import ActionRefused
 from rolls.cues import UNKNOWN
 from rolls.engine import dice
-from rolls.gm_forms import RollKey
-from rolls.gm_parts import dashboard_at
+from rolls.forms import RollKey
+from rolls.gm_answers import dashboard_at
 from rolls.tables.quick_dice import refusal_words
 from rolls.turns import fight, order
 from sheets.models import NPC, Character

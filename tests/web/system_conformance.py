@@ -24,8 +24,8 @@ from django.urls import reverse
 from campaigns.models import Campaign
 from campaigns.sessions import end_session, start_session
 from campaigns.systems import Engine, PanelModule, Part, SheetModule
+from rolls.labels import render
 from rolls.models import PendingTest, Roll
-from rolls.words import render
 from sheets.models import Character
 from tests.web.live import panel_url, seat
 
@@ -142,7 +142,7 @@ class SystemConformance:
         log = client.get(reverse("session_log", args=[table.campaign.pk])).content.decode()
         assert html.escape(roll.label) in log
         for source in roll.sources:
-            if source["source"]:  # stored as text or as words (rolls.words), read in words
+            if source["source"]:  # stored as text or as words (rolls.labels), read in words
                 assert html.escape(render(source["source"])) in log
 
     def test_an_outsider_gets_404_from_the_panel_and_its_roll(self, client, table, outsider):

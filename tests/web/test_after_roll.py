@@ -14,12 +14,12 @@ from rolls import actions
 from rolls.engine import fasttest
 from rolls.engine.core import OUTCOMES
 from rolls.engine.fasttest_combat import WEAPON_CLASSES, combat_wound, wound_test_params
+from rolls.labels import words
 from rolls.models import PendingTest, Roll
 from rolls.systems.fasttest.magic_die import magic_follow_ups
 from rolls.systems.fasttest.models import AppliedWound
 from rolls.systems.fasttest.strip import STRIP_LENGTH, strip_items
 from rolls.systems.fasttest.wounds import apply_combat_wound
-from rolls.words import words
 from sheets.models import Character
 from tests.web.dice import Scripted, deal
 from tests.web.words_helpers import in_words

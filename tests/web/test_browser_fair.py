@@ -76,7 +76,6 @@ def test_after_the_end_the_browser_checks_every_visible_entry_and_the_seed_never
                              out.get_attribute("data-committed"))  # fmt: skip
             assert results[name] == (str(visible), str(visible), "true"), name
             assert page.locator("[data-fair-result='mismatch']").count() == 0
-        ala.screenshot(path=str(tmp_path / "fair-check.png"), full_page=True)
         print("screenshot:", tmp_path / "fair-check.png")
 
 

@@ -29,7 +29,6 @@ def test_a_logout_in_one_tab_closes_the_table_in_the_other_and_says_why(browser,
         tab.click(".site-nav button:has-text('Log out')")
         ala.wait_for_selector(".connection[data-connection-state='loggedout']")
         assert "Log in again, then reload this page" in ala.inner_text(".connection")
-        ala.screenshot(path=str(tmp_path / "logged-out-elsewhere.png"))
 
 
 def test_a_password_changed_in_one_tab_leaves_the_other_live(browser, tmp_path):

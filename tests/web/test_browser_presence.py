@@ -31,11 +31,9 @@ def test_the_gms_dashboard_shows_a_player_arrive_then_away_then_gone(
         assert "Brunhilda z Gór" in gm.inner_text(ALA)
         assert "here" in gm.inner_text(ALA)
         assert gm.get_attribute("#presence [data-presence-list]", "aria-live") == "polite"
-        gm.screenshot(path=str(tmp_path / "presence-here.png"))
 
         ala.context.close()
         gm.wait_for_selector(f"{ALA}[data-presence-state='away']", timeout=10_000)
         assert "away" in gm.inner_text(ALA)
-        gm.screenshot(path=str(tmp_path / "presence-away.png"))
         gm.wait_for_selector(ALA, state="detached", timeout=10_000)
         assert "gm" in gm.inner_text("#presence")

@@ -22,7 +22,6 @@ def test_a_page_past_the_users_socket_cap_says_so_and_the_first_stays_live(brows
         second.goto(first.url)
         state = second.wait_for_selector(".connection[data-connection-state='crowded']")
         assert "too many pages of this table open" in state.inner_text()
-        second.screenshot(path=str(tmp_path.parent / "socket-cap.png"))
         assert first.query_selector(".connection[data-connection-state='live']")
         # Retrying soon cannot help: the refused page waits a minute or to be shown again. A
         # retry due within 55 s would run in the jump and set "connecting" as it starts.

@@ -9,9 +9,9 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
+from rolls.labels import source_line
 from rolls.models import PendingTest, Roll
 from rolls.systems.caerbannog import follow_ups, gm_call
-from rolls.words import source_line
 from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 

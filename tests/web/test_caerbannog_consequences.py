@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from campaigns.sessions import end_session
+from rolls.labels import render, source_line
 from rolls.models import Condition, Roll
 from rolls.systems.caerbannog.consequences import successes
-from rolls.words import render, source_line
 from tests.web import test_opposed as opposed_tests
 from tests.web.live import panel_url
 from tests.web.test_fair_dice import end, export, run_checker

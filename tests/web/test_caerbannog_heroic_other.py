@@ -14,10 +14,10 @@ from campaigns.live import user_group
 from config.text import has_unsafe_text
 from rolls.actions import ActionRefused
 from rolls.engine import caerbannog as engine
+from rolls.labels import source_line
 from rolls.models import Roll
 from rolls.pending import actions as pending
 from rolls.systems.caerbannog import follow_ups
-from rolls.words import source_line
 from tests.web.hostile import encode
 from tests.web.test_caerbannog_rozmach import SHEET  # Morgana: the Rozmach tests' sheet
 

@@ -13,12 +13,12 @@ from django.urls import reverse
 from campaigns.system_settings import system_settings
 from rolls.actions import ActionRefused
 from rolls.dashboard import npc_rolls
+from rolls.labels import source_line
 from rolls.log.payload import roll_payload
 from rolls.models import OpposedTest, Roll
 from rolls.opposed import actions as opposed_actions
 from rolls.systems.caerbannog import npc_rozmach
 from rolls.turns import order
-from rolls.words import source_line
 from tests.web.test_caerbannog_rozmach import SHEET
 
 pytestmark = pytest.mark.django_db

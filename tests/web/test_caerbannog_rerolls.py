@@ -7,8 +7,8 @@ import uuid
 import pytest
 from django.urls import reverse
 
+from rolls.labels import source_line
 from rolls.models import Roll
-from rolls.words import source_line
 from tests.web.live import panel_url
 
 SHEET = {

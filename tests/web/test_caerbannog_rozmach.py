@@ -11,9 +11,9 @@ import pytest
 from django.urls import reverse
 
 from rolls.actions import ActionRefused
+from rolls.labels import source_line
 from rolls.models import Award, Roll
 from rolls.pending import actions as pending
-from rolls.words import source_line
 from tests.web.live import panel_url
 
 pytestmark = pytest.mark.django_db

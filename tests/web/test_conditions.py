@@ -406,7 +406,7 @@ def test_condition_entries_read_in_polish(gm_client, table):
     knock_down(table)
     entry = Roll.objects.get(kind="condition")
     with translation.override("pl"):
-        from rolls.words import render
+        from rolls.labels import render
 
         text = render(entry.label_words)
     assert "powal" in text.lower() or "przewr" in text.lower()

@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from rolls import actions
+from rolls.labels import render, source_line, words
 from rolls.models import Roll
 from rolls.templatetags.roll_log import percent
-from rolls.words import render, source_line, words
 from tests.web.dice import Scripted
 from tests.web.live import panel_url, socket_for
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET

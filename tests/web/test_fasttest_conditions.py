@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from rolls.conditions import actions as conditions
+from rolls.labels import render
 from rolls.models import Condition, PendingTest, Roll
 from rolls.systems.fasttest import states
-from rolls.words import render
 from tests.web.dice import deal
 from tests.web.live import panel_url
 from tests.web.test_after_roll import (

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from rolls.engine import fasttest
+from rolls.labels import source_line
 from rolls.models import Roll
-from rolls.words import source_line
 from sheets.models import NPC
 from tests.web.test_npc_rolls import TROLL
 

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from rolls import actions
+from rolls.labels import render, source_line, words
 from rolls.models import PendingTest, Roll
-from rolls.words import render, source_line, words
 from tests.web.dice import Scripted
 from tests.web.live import panel_url
 

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from rolls import actions
+from rolls.labels import source_line
 from rolls.models import PendingTest, Roll
-from rolls.words import source_line
 from tests.web.dice import Scripted
 from tests.web.live import panel_url
 from tests.web.test_after_roll import SPELL, spell_label

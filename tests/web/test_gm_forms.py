@@ -1,5 +1,5 @@
 """Each GM operation reads its POST through a Django form that refuses a forged value with the
-operation's own sentence (rolls.pending.forms, rolls.gm_forms, rolls.dashboard.npc_rolls)."""
+operation's own sentence (rolls.pending.forms, rolls.forms, rolls.dashboard.npc_rolls)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.http import QueryDict
 from django.urls import reverse
 from django.utils import translation
 
-from rolls import gm_forms
+from rolls import forms as gm_forms
 from rolls.dashboard import npc_rolls
 from rolls.models import Roll
 from rolls.panels import Limit

@@ -11,8 +11,8 @@ import uuid
 import pytest
 from django.urls import reverse
 
+from rolls.labels import render
 from rolls.models import GroupTest, Roll
-from rolls.words import render
 from sheets.models import Character
 from tests.web.test_panel_caerbannog import SHEET
 

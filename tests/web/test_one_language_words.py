@@ -17,9 +17,9 @@ from rolls import actions
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
 from rolls.engine import note
+from rolls.labels import render, words
 from rolls.models import Condition, RandomTable, Roll
 from rolls.templatetags.roll_log import die_words
-from rolls.words import render, words
 from tests.web.dice import deal
 from tests.web.live import panel_url
 from tests.web.pseudo_locale import (

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from campaigns.sessions import start_session
+from rolls.labels import render
 from rolls.models import OpposedTest, Roll
-from rolls.words import render
 from sheets.models import NPC
 from tests.web.live import seat
 from tests.web.test_panel_caerbannog import SHEET as CAERBANNOG_SHEET

@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from rolls import actions
+from rolls.labels import render, source_line
 from rolls.models import Roll, Visibility
 from rolls.pending import actions as pending
-from rolls.words import render, source_line
 from tests.web.test_opposed import caerbannog_duel, duel, roll_side
 from tests.web.test_opposed_reveal import whole
 from tests.web.test_opposed_settle import panel_of, settle

@@ -12,8 +12,8 @@ import uuid
 import pytest
 from django.urls import reverse
 
+from rolls.labels import render
 from rolls.models import OpposedTest, Roll
-from rolls.words import render
 from sheets.models import NPC
 from tests.web.test_opposed import caerbannog_duel, duel, roll_side, start
 from tests.web.test_panel_caerbannog import SHEET

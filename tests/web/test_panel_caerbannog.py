@@ -10,10 +10,10 @@ from django.utils import translation
 from campaigns.sessions import new_scene, start_session
 from rolls import actions
 from rolls.engine import caerbannog
+from rolls.labels import source_line
 from rolls.models import Roll
 from rolls.systems.caerbannog import follow_ups
 from rolls.systems.caerbannog import panel as panel_module
-from rolls.words import source_line
 from tests.web.live import panel_url
 from tests.web.words_helpers import in_words
 

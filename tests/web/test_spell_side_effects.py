@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from rolls import actions
+from rolls.labels import render
 from rolls.models import RandomTable, Roll
-from rolls.words import render
 from tests.web.dice import Scripted
 from tests.web.test_after_roll import CASTER, SETTINGS, SPELL, zarith
 

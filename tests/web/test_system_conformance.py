@@ -47,7 +47,7 @@ def test_an_object_without_the_protocols_members_is_refused():
 
 def test_a_system_listing_two_parts_of_one_kind_is_refused():
     from campaigns.systems import BaseSystem, register
-    from rolls.dashboard.parts import CardTools
+    from rolls.dashboard.system_boxes import CardTools
 
     class Twice(BaseSystem):
         key = "twice"
@@ -59,14 +59,14 @@ def test_a_system_listing_two_parts_of_one_kind_is_refused():
 
 
 def test_a_box_at_a_place_the_dashboard_has_not_is_refused():
-    from rolls.dashboard.parts import Box, DashboardBoxes
+    from rolls.dashboard.system_boxes import Box, DashboardBoxes
 
     with pytest.raises(ValueError, match="No place on the dashboard is called"):
         DashboardBoxes((Box("sidebar", "x.html", lambda campaign, session: {}),))
 
 
 def test_a_place_of_the_dashboard_holds_one_box():
-    from rolls.dashboard.parts import Box, DashboardBoxes
+    from rolls.dashboard.system_boxes import Box, DashboardBoxes
 
     box = Box("results", "x.html", lambda campaign, session: {})
     with pytest.raises(ValueError, match="holds one box"):
@@ -91,7 +91,7 @@ def test_a_system_without_a_part_offers_nothing_in_that_feature():
 
 def test_a_part_of_another_type_under_the_same_key_is_not_taken_for_it():
     from campaigns.systems import BaseSystem
-    from rolls.dashboard.parts import DashboardBoxes
+    from rolls.dashboard.system_boxes import DashboardBoxes
 
     class Lookalike:
         key = "dashboard_boxes"

@@ -1,10 +1,10 @@
-"""Labels and sources are stored as data (rolls.words); tests read them as the roller does."""
+"""Labels and sources are stored as data (rolls.labels); tests read them as the roller does."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rolls.words import render
+from rolls.labels import render
 
 
 def in_words(value: Any) -> Any:

@@ -16,10 +16,9 @@ from rolls import labels
 from rolls.engine import EngineError
 from rolls.engine import ast as engine
 from rolls.engine.core import RANK
-from rolls.labels import OUTCOME_LABELS
+from rolls.labels import OUTCOME_LABELS, words
 from rolls.panels import FollowUp, Indices, Name, Panel, PanelForm, source
 from rolls.systems.ast.panel import TEMPLATE, gain_funt
-from rolls.words import words
 from sheets.systems.ast import view as read_sheet
 
 # The GM's pick of the white die read when the test is hindered ("the white 6, read by the GM's

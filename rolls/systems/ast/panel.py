@@ -26,6 +26,7 @@ from rolls.conditions import in_force
 from rolls.engine import EngineError
 from rolls.engine import ast as engine
 from rolls.engine.core import OUTCOMES, SUCCESSES
+from rolls.labels import words
 from rolls.panels import (
     Limit,
     Name,
@@ -37,7 +38,6 @@ from rolls.panels import (
     not_on_sheet,
     source,
 )
-from rolls.words import words
 from sheets.systems import ast as sheet
 from sheets.systems.ast import view as read_sheet
 from sheets.systems.named_lists import NAME_MAX

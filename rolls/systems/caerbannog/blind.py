@@ -23,12 +23,12 @@ from django.utils.translation import gettext_lazy
 
 from rolls import labels
 from rolls.actions import ActionRefused, record_note, roll_follow_up
+from rolls.labels import words
 from rolls.models import Roll
 from rolls.opposed.actions import initiators_difficulty
 from rolls.opposed.rules import Declared
 from rolls.panels import FollowUp
 from rolls.systems.caerbannog import follow_ups
-from rolls.words import words
 from sheets.models import Character
 from sheets.systems.caerbannog import view as read_sheet
 

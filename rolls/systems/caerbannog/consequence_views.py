@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from rolls.actions import ActionRefused
-from rolls.gm_parts import part_or_dashboard
+from rolls.gm_answers import part_or_dashboard
 from rolls.models import Roll
 from rolls.systems.caerbannog import consequences
 

@@ -36,10 +36,10 @@ from rolls import labels
 from rolls.actions import ActionRefused, record_note
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
+from rolls.labels import words
 from rolls.models import Roll, Visibility
 from rolls.opposed.actions import side_of_roll
 from rolls.panels import source
-from rolls.words import words
 from sheets import actions as sheet_actions
 from sheets.models import Character
 from sheets.systems.caerbannog import RESOURCES

@@ -14,8 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from campaigns import stored_text
 from rolls.engine import caerbannog
-from rolls.labels import DIFFICULTY_NAMES, WORDS
-from rolls.words import words
+from rolls.labels import DIFFICULTY_NAMES, WORDS, words
 
 MAX_DIFFICULTY = 20
 

@@ -36,13 +36,13 @@ from rolls import labels
 from rolls.actions import ActionRefused
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import draw_reroll
+from rolls.labels import words
 from rolls.models import PendingTest, Roll
 from rolls.opposed.actions import initiators_difficulty
 from rolls.panels import FollowUp, Indices, Name, Panel, PanelForm, WholeNumber, source
 from rolls.systems.caerbannog import gm_call
 from rolls.systems.caerbannog.choices import SOURCE_MAX, rozmach_pool
 from rolls.systems.caerbannog.panel import TEMPLATE, keep_rozmach
-from rolls.words import words
 from sheets.systems.caerbannog import view as read_sheet
 
 # The log's words for a re-roll an ability grants (issue 14), and for heroic effort paid with

@@ -45,11 +45,11 @@ from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.dashboard.npc_rolls import Field
 from rolls.engine import EngineError, caerbannog_pool
 from rolls.engine import caerbannog as engine
+from rolls.labels import words
 from rolls.models import Roll
 from rolls.panels import source
 from rolls.systems.caerbannog import reactions, rozmach
 from rolls.turns.fight import current
-from rolls.words import words
 
 #: The campaign's setting: whether the GM's NPCs share one Rozmach pool.
 SETTING = "npc_rozmach"
@@ -304,7 +304,8 @@ def boost(*, campaign: Campaign, roll_id: int, gm, bonus: int, key: uuid.UUID, n
 
 # --- The GM's dashboard -------------------------------------------------------------------------
 
-#: The dashboard's box at its ``npcs`` place (``rolls.dashboard.parts.Box``), in "NPCs at hand".
+#: The dashboard's box at its ``npcs`` place (``rolls.dashboard.system_boxes.Box``), in "NPCs at
+#: hand".
 TEMPLATE = "systems/caerbannog/_npc_rozmach.html"
 
 

@@ -14,8 +14,8 @@ from django.views.decorators.http import require_POST
 from campaigns.access import gm_campaign
 from campaigns.models import GameSession
 from rolls.actions import ActionRefused
-from rolls.gm_forms import RollKeyForm
-from rolls.gm_parts import part_or_dashboard, sent_key
+from rolls.forms import RollKeyForm
+from rolls.gm_answers import part_or_dashboard, sent_key
 from rolls.systems.caerbannog import npc_rozmach
 
 #: One sentence for every way the bonus can be wrong.

@@ -37,6 +37,7 @@ from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
 from rolls.engine import EngineError, caerbannog
 from rolls.engine.caerbannog_group import added_dice, combined_dice
+from rolls.labels import joined, words
 from rolls.panels import Panel, source
 from rolls.systems.caerbannog import gm_call, reactions, rozmach
 from rolls.systems.caerbannog.choices import (
@@ -50,7 +51,6 @@ from rolls.systems.caerbannog.choices import (
     testable_groups,
 )
 from rolls.systems.caerbannog.difficulty import difficulty_choices
-from rolls.words import joined, words
 from sheets.systems.caerbannog import defence_groups
 from sheets.systems.caerbannog import view as read_sheet
 from sheets.templatetags.sheet_tags import roman

@@ -31,8 +31,8 @@ from campaigns.system_settings import system_settings
 from rolls import labels
 from rolls.actions import ActionRefused
 from rolls.engine import caerbannog_pool
+from rolls.labels import words
 from rolls.panels import source
-from rolls.words import words
 
 # The log's words for Rozmach before a test's dice: surprise in the first round, a reaction's
 # cost, a forced spending paid with Determinacja, and the Rozmach a test spent.

@@ -16,7 +16,7 @@ from campaigns.systems import BaseSystem, register
 from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard.awards import Experience
 from rolls.dashboard.npc_rolls import NpcTests
-from rolls.dashboard.parts import Box, CardTools, DashboardBoxes
+from rolls.dashboard.system_boxes import Box, CardTools, DashboardBoxes
 from rolls.engine import EngineError, caerbannog_opposed, caerbannog_pool
 from rolls.engine import caerbannog as engine
 from rolls.opposed.rules import OpposedRules, Outcome

@@ -1,6 +1,6 @@
 """The forms of FastTest's own GM tools on the dashboard (``rolls.systems.fasttest.gm_views``):
 the combat wound's weapon classes, read through a Django form that refuses a forged class in
-the rule's own sentence, like the shared GM forms of ``rolls.gm_forms``.
+the rule's own sentence, like the shared GM forms of ``rolls.forms``.
 """
 
 from __future__ import annotations

@@ -24,13 +24,12 @@ from rolls.dashboard import awards
 from rolls.dashboard.gm_views import SHEET_CHANGED, card_part
 from rolls.dashboard.views import after_roll_context, open_session
 from rolls.engine.fasttest_combat import WEAPON_CLASSES
-from rolls.gm_forms import RollKeyForm
-from rolls.gm_parts import dashboard_at, part_or_dashboard, sent_key
+from rolls.forms import RollKeyForm
+from rolls.gm_answers import dashboard_at, part_or_dashboard, sent_key
 from rolls.models import Roll
-from rolls.systems.fasttest import rest
+from rolls.systems.fasttest import is_ours, rest
 from rolls.systems.fasttest.gm_forms import WoundForm
 from rolls.systems.fasttest.magic_die import roll_magic_die_after
-from rolls.systems.fasttest.ours import is_ours
 from rolls.systems.fasttest.wounds import apply_combat_wound
 from sheets.models import Character
 

@@ -19,11 +19,10 @@ from campaigns.system_settings import system_settings
 from rolls.actions import ActionRefused, roll_follow_up
 from rolls.engine.core import Die
 from rolls.engine.fasttest_sheet import MAGIC_DICE, MagicRoll, magic_die_roll, roll_magic_die
+from rolls.labels import words
 from rolls.models import Roll
 from rolls.panels import FollowUp, Panel, source
-from rolls.systems.fasttest import states
-from rolls.systems.fasttest.ours import is_ours
-from rolls.words import words
+from rolls.systems.fasttest import is_ours, states
 from sheets.models import Character
 from sheets.systems import fasttest as fasttest_sheet
 

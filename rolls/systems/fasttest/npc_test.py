@@ -10,9 +10,9 @@ from django.utils.translation import gettext_lazy
 
 from rolls.dashboard.npc_rolls import MAX_DICE_TYPED, Field
 from rolls.engine import fasttest
-from rolls.fields import whole
+from rolls.forms import whole
+from rolls.labels import words
 from rolls.panels import source
-from rolls.words import words
 from sheets.models import NPC
 from sheets.systems.fasttest import ATTRIBUTES
 

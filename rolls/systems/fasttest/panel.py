@@ -18,6 +18,7 @@ from rolls.engine import EngineError, fasttest
 from rolls.engine.core import OUTCOMES, SUCCESSES
 from rolls.engine.fasttest_combat import ignored_wounds_added, wounds_for_test
 from rolls.engine.fasttest_sheet import spell_penalty
+from rolls.labels import words
 from rolls.models import Roll, Visibility
 from rolls.panels import FollowUp, Limit, Panel, source
 from rolls.systems.fasttest import spells, states
@@ -29,14 +30,13 @@ from rolls.systems.fasttest.magic_die import (
     magic_follow_ups,
 )
 from rolls.systems.fasttest.wounds import ignore_wounds_after
-from rolls.words import words
 from sheets.systems.fasttest import ATTRIBUTES, ENGINE_ATTRIBUTES, FastTestSheet
 from sheets.systems.fasttest import view as read_sheet
 
 TEMPLATE = "systems/fasttest/panel.html"
 #: How far back the sheet's magic-die button looks for the spell it follows.
 MAGIC_LOOKBACK = 20
-#: Wound severities as words for the log (rolls.words), rendered in each reader's language.
+#: Wound severities as words for the log (rolls.labels), rendered in each reader's language.
 SEVERITY_LABELS_DATA = {
     "scratch": words("severity_scratch"),
     "light": words("severity_light"),

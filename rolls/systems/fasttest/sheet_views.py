@@ -14,8 +14,7 @@ from django.views.decorators.http import require_POST
 
 from campaigns.access import member_campaign
 from campaigns.models import Campaign
-from rolls.systems.fasttest import sheet_actions
-from rolls.systems.fasttest.ours import is_ours
+from rolls.systems.fasttest import is_ours, sheet_actions
 from sheets.models import Character
 from sheets.views import answer_box, sheet_for_editor
 

@@ -23,10 +23,10 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import GameSession
 from rolls import labels
+from rolls.labels import words
 from rolls.models import Roll, Visibility
 from rolls.panels import source
 from rolls.systems.fasttest.magic_die import SPELL_LABEL
-from rolls.words import words
 
 # The log's words for a spell: its label and its penalty dice.
 labels.register(

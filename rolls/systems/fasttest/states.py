@@ -20,9 +20,8 @@ from rolls import labels
 from rolls.actions import ActionRefused
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
-from rolls.labels import WORDS
+from rolls.labels import WORDS, words
 from rolls.models import Condition, Roll
-from rolls.words import words
 from sheets.models import Character
 
 # A condition without dice reads "state: unconscious (condition, #14)", with neither sign nor

@@ -1,8 +1,8 @@
 """The dashboard's after-roll strip in FastTest: the open session's latest tests of
 characters, newest first, each with what the GM may still do after it (apply the combat
 wound, read its wound test, give an experience die after a failure, roll the magic die after a
-spell). It is FastTest's box after the roll (``rolls.dashboard.parts.Box``): ``strip_context``
-folds the items and ``templates/systems/fasttest/_after_roll.html`` shows them.
+spell). It is FastTest's box after the roll (``rolls.dashboard.system_boxes.Box``):
+``strip_context`` folds the items and ``templates/systems/fasttest/_after_roll.html`` shows them.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from campaigns.system_settings import system_settings
 from rolls.engine.core import SUCCESSES
 from rolls.models import Award, PendingTest, Roll
 from rolls.pending import actions as pending_actions
+from rolls.systems.fasttest import is_ours
 from rolls.systems.fasttest.magic_die import MAGIC_DIE, magic_follow_ups
-from rolls.systems.fasttest.ours import is_ours
 from rolls.systems.fasttest.wounds import WEAPON_LABELS, WEAPON_NAMES, roll_outcome, wound_reading
 from sheets.systems import fasttest as fasttest_sheet
 

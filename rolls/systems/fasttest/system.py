@@ -13,15 +13,15 @@ from rolls.conditions.in_force import ConditionRules
 from rolls.dashboard import awards
 from rolls.dashboard.awards import Experience
 from rolls.dashboard.npc_rolls import NpcTests
-from rolls.dashboard.parts import Box, CardTools, DashboardBoxes
+from rolls.dashboard.system_boxes import Box, CardTools, DashboardBoxes
 from rolls.engine import fasttest as engine
 from rolls.engine import fasttest_opposed
 from rolls.engine.fasttest_sheet import end_session_xp
 from rolls.opposed.rules import OpposedRules, Outcome
 from rolls.panels import FollowUps
 from rolls.pending.actions import CalledTestKind, after_pending_roll
-from rolls.systems.fasttest import demo as demo_fasttest
 from rolls.systems.fasttest import (
+    KEY,
     magic_die,
     npc_test,
     panel,
@@ -31,7 +31,7 @@ from rolls.systems.fasttest import (
     vitals,
     wounds,
 )
-from rolls.systems.fasttest.ours import KEY
+from rolls.systems.fasttest import demo as demo_fasttest
 from rolls.systems.fasttest.rules_page import PAGE as RULES_PAGE
 from rolls.systems.fasttest.sheet_actions import rename_skills
 from rolls.systems.fasttest.urls import urlpatterns

@@ -34,12 +34,11 @@ from rolls.engine.fasttest_combat import (
     needs_wound_test,
     wound_test_outcome,
 )
+from rolls.labels import words
 from rolls.models import PendingTest, Roll
 from rolls.pending import actions as pending_actions
-from rolls.systems.fasttest import sheet_actions, states
+from rolls.systems.fasttest import is_ours, sheet_actions, states
 from rolls.systems.fasttest.models import AppliedWound
-from rolls.systems.fasttest.ours import is_ours
-from rolls.words import words
 from sheets.models import Character
 from sheets.systems import fasttest as fasttest_sheet
 

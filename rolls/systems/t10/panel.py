@@ -25,6 +25,7 @@ from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
 from rolls.engine import EngineError
 from rolls.engine import t10 as engine
+from rolls.labels import words
 from rolls.panels import (
     Limit,
     Name,
@@ -36,7 +37,6 @@ from rolls.panels import (
     not_on_sheet,
     source,
 )
-from rolls.words import words
 from sheets.systems import t10 as sheet
 from sheets.systems.named_lists import NAME_MAX, signed
 

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from rolls.engine import twod6
-from rolls.fields import WholeNumber, whole
+from rolls.forms import WholeNumber, whole
 from rolls.pending.forms import OperationForm, SourceText, register_operation
 
 

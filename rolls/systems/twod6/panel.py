@@ -43,6 +43,7 @@ from rolls import labels
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
 from rolls.engine import EngineError, twod6
+from rolls.labels import joined, words
 from rolls.panels import Limit, Panel, PanelForm, source
 from rolls.systems.twod6.choices import (
     DEFAULT_DIFFICULTY,
@@ -53,7 +54,6 @@ from rolls.systems.twod6.choices import (
     TwoD6Choices,
     clean_text,
 )
-from rolls.words import joined, words
 from sheets.models import Character
 from sheets.systems.named_lists import signed
 from sheets.systems.twod6 import CATEGORY_LABELS, success_point_limit, validate
