@@ -110,6 +110,10 @@ class UnsafeTextNotShownMiddleware:
             and _UNSAFE_BYTES.search(response.content)
         ):
             response.content = _UNSAFE_BYTES.sub(b"", response.content)
+            # Counted before (CommonMiddleware): a length left longer than the body had the
+            # server drop the answer, and the page got nothing at all.
+            if response.has_header("Content-Length"):
+                response["Content-Length"] = str(len(response.content))
         return response
 
 

@@ -79,3 +79,15 @@ def test_the_markdown_export_isolates_a_line_that_overrides_direction(client, ta
     say(client, table, f"abc{RLO}def")
     url = reverse("session_export", args=[table.campaign.pk, table.session.pk, "md"])
     assert f"player — \u2068abc{RLO}def\u2069\n" in client.get(url).content.decode()
+
+
+def test_a_refusal_shown_back_without_a_control_character_says_its_own_length(
+    client, table, player
+):
+    """The character is taken out after the answer's length was counted: a length left as it
+    was is longer than the answer, and the server dropped it (uvicorn: "Response content
+    shorter than Content-Length"), so a page that sent a bell in a line of chat got nothing."""
+    client.force_login(player)
+    response = say(client, table, "hej\x07!")
+    assert response.status_code == 422
+    assert int(response["Content-Length"]) == len(response.content)
