@@ -91,10 +91,11 @@ def _chromium(chromium_path):
     test of the process (``pytest_collection_modifyitems`` below), and this closes last."""
     from playwright.sync_api import sync_playwright
 
-    from tests.web.browser import CHROMIUM_ARGS
+    from tests.web.browser import CHROMIUM_ARGS, check_disabled_features
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        check_disabled_features()
         # A browser test that also reads the test database (tests/web/test_sheets.py) does so
         # from this thread, where the loop is Playwright's, not code of ours awaiting anything.
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"

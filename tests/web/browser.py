@@ -12,6 +12,7 @@ import atexit
 import contextlib
 import functools
 import json
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -22,6 +23,17 @@ from pathlib import Path
 
 from tests.web.servers import app_env, forked, manage, uvicorn
 
+# Chromium heeds only the last --disable-features: Playwright's own (1.65, chromiumSwitches.ts),
+# then ours. Each context is a window of its own, and each window preloaded the address bar's
+# suggestion popup, a WebUI page in a renderer of its own that a headless test never shows:
+# half of what a context cost (0.6 of 1.2 CPU-s a person's page, on a loaded machine).
+PLAYWRIGHTS_DISABLED_FEATURES = (
+    "AimEnabled,AvoidCorsURLLoaderRestartOnRedirect,AvoidUnnecessaryBeforeUnloadCheckSync,"
+    "DestroyProfileOnBrowserClose,HttpsFirstBalancedModeAutoEnable,HttpsUpgrades,LensOverlay,"
+    "MediaRouter,NetworkTimeServiceQuerying,OptimizationHints,PaintHolding,PreconnectToSearch,"
+    "TcpPortRandomizationWin,ThirdPartyStoragePartitioning,"
+    "msEdgeUpdateLaunchServicesPreferredVersion,msForceBrowserSignIn"
+)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -30,8 +42,36 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-]
+    "--disable-features=" + PLAYWRIGHTS_DISABLED_FEATURES
+    + ",WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup",
+]  # fmt: skip
 DEMO_PASSWORD = "demo-table"
+
+
+def check_disabled_features() -> None:
+    """Fail if the Chromium this process launched keeps a feature Playwright turns off: its own
+    list would otherwise be lost without a word to ours (a Playwright upgrade that adds one)."""
+    kids: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            text = stat.read_text()
+            kids.setdefault(int(text[text.rindex(")") + 2 :].split()[1]), []).append(
+                int(stat.parent.name)
+            )
+    todo = [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        todo += kids.get(pid, [])
+        with contextlib.suppress(OSError):
+            args = Path(f"/proc/{pid}/cmdline").read_text().split("\0")
+            lists = [arg.split("=", 1)[1].split(",") for arg in args
+                     if arg.startswith("--disable-features=")]  # fmt: skip
+            if "--remote-debugging-pipe" in args and set(lists[0]) - set(lists[-1]):
+                raise RuntimeError(
+                    f"Playwright also disables {sorted(set(lists[0]) - set(lists[-1]))}: add"
+                    " them to PLAYWRIGHTS_DISABLED_FEATURES (tests/web/browser.py)"
+                )
+
 
 # A logged-in session for every user of the demo, made in the seeded database: a page opens
 # with its cookie instead of typing the password, which the server checks the slow way on
