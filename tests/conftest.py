@@ -107,8 +107,15 @@ def _chromium(chromium_path):
 @pytest.fixture
 def browser(_chromium):
     """Chromium for one test: every context (a person's browser) the test opens is closed
-    after it, so no page, cookie or socket outlives its test."""
+    after it, so no page, cookie or socket outlives its test; so is a server the test failed
+    in, kept up until its failure was reported (tests/web/browser.py, ``after_the_report``)."""
+    from tests.web import browser as plumbing
+
+    plumbing.after_the_report = []
     yield _chromium
+    stops, plumbing.after_the_report = plumbing.after_the_report, None
+    for stop in stops:
+        stop()
     for context in list(_chromium.contexts):
         context.close()
 

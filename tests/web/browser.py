@@ -162,11 +162,10 @@ def demo_table(tmp_path, stderr=None, **server_env: str) -> Iterator[str]:
         path = tmp_path / f"table-{len(list(tmp_path.glob('table*.sqlite3')))}.sqlite3"
     _copy_of_the_demo(path)
     if not server_env:  # the embedded default as it is: forked, the app imported already
-        with forked(path, stderr=stderr) as base:
-            yield base
-        return
-    env = app_env(DATABASE_URL=f"sqlite:///{path}")
-    with uvicorn(env | server_env, stderr=stderr) as base:
+        server = forked(path, stderr=stderr)
+    else:
+        server = uvicorn(app_env(DATABASE_URL=f"sqlite:///{path}") | server_env, stderr=stderr)
+    with _up_for_the_report(server) as base:
         yield base
 
 
@@ -178,11 +177,32 @@ def demo_table_again(tmp_path, base: str | None = None, **server_env: str) -> It
     port = int(base.rsplit(":", 1)[1]) if base else None
     path = tmp_path / "table.sqlite3"
     if not server_env:
-        with forked(path, port=port) as again:
-            yield again
-        return
-    with uvicorn(app_env(DATABASE_URL=f"sqlite:///{path}") | server_env, port=port) as again:
+        server = forked(path, port=port)
+    else:
+        server = uvicorn(app_env(DATABASE_URL=f"sqlite:///{path}") | server_env, port=port)
+    with _up_for_the_report(server) as again:
         yield again
+
+
+#: While a browser test runs (``browser`` in tests/conftest.py): what to stop once its failure
+#: has been reported. A server stopped as the failure left its ``with`` had every page say
+#: "Offline — reconnecting…" by the time the report read them (issue 38: a timeout in CI was
+#: read as both pages having lost their sockets); kept up until the test's teardown, the report
+#: reads each page as it was when the test failed.
+after_the_report: list | None = None
+
+
+@contextlib.contextmanager
+def _up_for_the_report(server) -> Iterator[str]:
+    stack = contextlib.ExitStack()
+    try:
+        yield stack.enter_context(server)
+    except BaseException:
+        if after_the_report is not None:
+            after_the_report.append(stack.pop_all().close)
+        raise
+    finally:
+        stack.close()
 
 
 # In every page a test opens: the htmx requests sent and not yet answered (their answer swapped
