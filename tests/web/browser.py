@@ -76,13 +76,22 @@ def check_disabled_features() -> None:
 # A logged-in session for every user of the demo, made in the seeded database: a page opens
 # with its cookie instead of typing the password, which the server checks the slow way on
 # purpose (PBKDF2, about half a second a login on this machine). tests/web/test_accounts.py
-# and the tests that type it still log in through the form.
+# and the tests that type it still log in through the form. Then the demo is kept as it is
+# (``sessions=False``), and a session started in each campaign, as the GM does it: most tests
+# play in one, and a page the GM opened only to start it cost a browser context.
 _SESSIONS = """
-import json
+import contextlib, json, sqlite3
 from django.contrib.auth import get_user_model
+from django.db import connection
+from campaigns.models import Campaign
+from campaigns.sessions import start_session
 from tests.web.browser import logged_in_session
-users = get_user_model().objects.all()
-print(json.dumps({user.username: logged_in_session(user) for user in users}))
+logins = {user.username: logged_in_session(user) for user in get_user_model().objects.all()}
+connection.ensure_connection()
+with contextlib.closing(sqlite3.connect(%r)) as kept:
+    connection.connection.backup(kept)
+running = {campaign.name: start_session(campaign).pk for campaign in Campaign.objects.all()}
+print(json.dumps({"logins": logins, "running": running}))
 """
 
 
@@ -100,24 +109,30 @@ def logged_in_session(user) -> str:
 
 
 @functools.cache
-def _seeded() -> tuple[Path, dict[str, str]]:
-    """This process's demo database, migrated and seeded as `make run` does it, and the
-    session key of each of its users."""
+def _seeded() -> dict:
+    """This process's demo database, migrated and seeded as `make run` does it (``plain``), the
+    same with a session running in each campaign (``running``, and the ids of those sessions),
+    and the session key of each of its users (``logins``)."""
     folder = Path(tempfile.mkdtemp(prefix="demo-table-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    path = folder / "demo.sqlite3"
-    env = app_env(DATABASE_URL=f"sqlite:///{path}")
+    running, plain = folder / "running.sqlite3", folder / "plain.sqlite3"
+    env = app_env(DATABASE_URL=f"sqlite:///{running}")
     manage(env, "migrate", "--no-input")
     manage(env, "seed_demo")
-    made = manage(env, "shell", "--no-imports", "-v", "0", "-c", _SESSIONS).stdout
-    sessions = json.loads(made.strip().splitlines()[-1])
-    return path, sessions
+    made = manage(env, "shell", "--no-imports", "-v", "0", "-c", _SESSIONS % str(plain)).stdout
+    seeded = json.loads(made.strip().splitlines()[-1])
+    return {
+        "plain": plain,
+        "running": running,
+        "sessions": seeded["running"],
+        "logins": seeded["logins"],
+    }
 
 
 @functools.cache
 def _demo_ids() -> tuple[dict[str, int], dict[tuple[str, str], int]]:
     """The demo's campaigns by name and characters by (campaign, name): every copy has them."""
-    with contextlib.closing(sqlite3.connect(_seeded()[0])) as db:
+    with contextlib.closing(sqlite3.connect(_seeded()["plain"])) as db:
         campaigns = dict(db.execute("SELECT name, id FROM campaigns_campaign"))
         characters = {
             (campaign, name): pk
@@ -139,9 +154,14 @@ def demo_path(campaign: str, character: str | None = None, page: str = "") -> st
     return path + page
 
 
-def _copy_of_the_demo(path: Path) -> None:
+def session_path(campaign: str) -> str:
+    """The address of the session running in a demo campaign (``demo_table``'s default)."""
+    return demo_path(campaign, page=f"sessions/{_seeded()['sessions'][campaign]}/")
+
+
+def _copy_of_the_demo(path: Path, sessions: bool) -> None:
     # SQLite's own backup: a consistent copy whatever journal the database keeps.
-    template, _ = _seeded()
+    template = _seeded()["running" if sessions else "plain"]
     with (
         contextlib.closing(sqlite3.connect(template)) as source,
         contextlib.closing(sqlite3.connect(path)) as copy,
@@ -150,8 +170,9 @@ def _copy_of_the_demo(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def demo_table(tmp_path, stderr=None, **server_env: str) -> Iterator[str]:
-    """The embedded default (SQLite, in-memory layer) with the demo table, on a free port.
+def demo_table(tmp_path, stderr=None, sessions: bool = True, **server_env: str) -> Iterator[str]:
+    """The embedded default (SQLite, in-memory layer) with the demo table, on a free port, a
+    session running in each campaign (``sessions=False``: none, as the demo is seeded).
 
     ``server_env`` sets more of the server's environment (``DEBUG="0"`` as `make run` serves,
     ``SOCKETS_PER_USER``...; the demo is seeded as `make run` seeds it, with the default DEBUG);
@@ -160,7 +181,7 @@ def demo_table(tmp_path, stderr=None, **server_env: str) -> Iterator[str]:
     path = tmp_path / "table.sqlite3"
     if path.exists():  # a second table in one test
         path = tmp_path / f"table-{len(list(tmp_path.glob('table*.sqlite3')))}.sqlite3"
-    _copy_of_the_demo(path)
+    _copy_of_the_demo(path, sessions)
     if not server_env:  # the embedded default as it is: forked, the app imported already
         server = forked(path, stderr=stderr)
     else:
@@ -264,34 +285,39 @@ def log_in(
     height: int = 900,
     locale: str | None = None,
     path: str = "/",
+    javascript: bool = True,
+    scripts: tuple[str, ...] = (),
 ):
     """A new browser context of ``username``, logged in (the demo's session), on the home page
-    (or ``path``). ``locale``: the language the reader's browser asks for (Accept-Language)."""
+    (or ``path``). ``locale``: the language the reader's browser asks for (Accept-Language);
+    ``scripts``: run in every page it loads, before the page's own."""
     context = browser.new_context(
-        viewport={"width": width, "height": height}, **({"locale": locale} if locale else {})
+        viewport={"width": width, "height": height},
+        java_script_enabled=javascript,
+        **({"locale": locale} if locale else {}),
     )
-    context.add_cookies([{"name": "sessionid", "value": _seeded()[1][username], "url": base}])
-    context.add_init_script(_IN_FLIGHT)
+    context.add_cookies(
+        [{"name": "sessionid", "value": _seeded()["logins"][username], "url": base}]
+    )
+    for script in (_IN_FLIGHT, *scripts):
+        context.add_init_script(script)
     page = context.new_page()
     page.goto(f"{base}{path}")
     return page
 
 
-def open_sheet(browser, base: str, username: str, campaign: str, character: str, **size):
+def open_sheet(browser, base: str, username: str, campaign: str, character: str, **options):
     """``username``'s page of ``character``'s sheet, its socket live."""
-    page = log_in(browser, base, username, path=demo_path(campaign, character), **size)
+    page = log_in(browser, base, username, path=demo_path(campaign, character), **options)
     page.wait_for_selector(LIVE)
     return page
 
 
-def start_session(browser, base: str, campaign: str, dashboard: bool = False, **size):
-    """The GM starts a session of ``campaign`` and stays on its page, or opens the dashboard."""
-    gm = log_in(browser, base, "gm", path=demo_path(campaign), **size)
-    gm.click("text=Start a session")
+def gm_at_table(browser, base: str, campaign: str, dashboard: bool = False, **options):
+    """The GM's page of the session running in ``campaign``, or of its dashboard, live."""
+    path = demo_path(campaign, page="dashboard/") if dashboard else session_path(campaign)
+    gm = log_in(browser, base, "gm", path=path, **options)
     gm.wait_for_selector(LIVE)
-    if dashboard:
-        gm.goto(f"{base}{demo_path(campaign, page='dashboard/')}")
-        gm.wait_for_selector(LIVE)
     return gm
 
 
@@ -304,3 +330,117 @@ def slow_network(page, latency_ms: int) -> None:
         "Network.emulateNetworkConditions",
         {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1},
     )
+
+
+# What the tests do at the demo table -----------------------------------------------------------
+
+FASTTEST = "Królestwo Zarith (FastTest)"
+AST = "Sagi Północy (AST)"
+T10 = "Moorcrest (T10)"
+TWOD6 = "Pustkowia (2d6)"
+CAERBANNOG = "Caerbannog 2026"
+PHONE = {"width": 360, "height": 740}
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def visit(page, base: str, path: str):
+    """The person's page goes on to ``path`` (a page of the table: its socket live), as a
+    person follows a link: cheaper than another browser for the next step of a story."""
+    page.goto(f"{base}{path}")
+    page.wait_for_selector(LIVE)
+    return page
+
+
+def entry(page, seq: int):
+    """The log's entry ``seq``, once the page shows it."""
+    selector = f"#roll-log [data-entries] > li[data-seq='{seq}']"
+    # As long as any other wait: on a loaded machine (CI runs the suite in one process beside
+    # the server and Chromium) an entry has been seen to take more than 10 s to arrive.
+    page.wait_for_selector(selector, timeout=30_000)
+    return page.locator(selector)
+
+
+def roll_panel(page) -> None:
+    """Press the test panel's Roll once it may be pressed."""
+    page.wait_for_selector("#test-panel .roll-button:not([disabled])")
+    page.click("#test-panel .roll-button")
+
+
+def click_stat(page, name: str, checked: str) -> None:
+    """Click a stat on the sheet and wait until the panel shows ``checked`` ticked and the
+    server's answer is in (the click sent it at once). A fill while the panel is being
+    replaced would select the old field's text and type into the fresh one after its number
+    (15 becomes 1520): a person sees the panel change; a test waits for it."""
+    page.click(f"button.roll-target:has-text('{name}')")
+    page.wait_for_selector(f"#test-panel {checked}:checked")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+
+
+def call_for(gm, character: str, combat: bool = False, **fields: str):
+    """Call for a test on ``character``'s party card; the called test's card on the dashboard."""
+    # By its heading: a 2d6 call form lists the other characters as helpers.
+    card = gm.locator(".party-card", has=gm.locator("h3 a", has_text=character))
+    card.locator("details.call").evaluate("details => { details.open = true; }")
+    for name, value in fields.items():
+        card.locator(f"select[name={name}]").select_option(value)
+    if combat:
+        card.locator("input[name=combat]").check()
+    # A rolled card stays until the next call for its character, and the card of a test just
+    # rolled may still show as open until the dashboard hears of the roll: the call has arrived
+    # when an open card shows that was not there before.
+    before = card_ids(gm)
+    card.locator("button", has_text="Call").click()
+    return new_open_card(gm, before)
+
+
+def card_ids(gm) -> list[str]:
+    """The ids of the pending tests' cards the dashboard shows now."""
+    return gm.eval_on_selector_all(".pending-card", "cards => cards.map(card => card.id)")
+
+
+def new_open_card(gm, before: list[str]):
+    """The card of a test called since ``before`` was read, once the dashboard shows it."""
+    found = gm.wait_for_function(
+        """ids => { const card = Array.from(document.querySelectorAll('.pending-card:not(.rolled)'))
+            .find(card => !ids.includes(card.id)); return card ? card.id : false; }""",
+        arg=before,
+    )
+    return gm.locator(f"#{found.json_value()}")
+
+
+def roll_budowa(page, visibility: str = "public") -> None:
+    """Roll BUDOWA from the sheet's panel (opened if need be), seen by ``visibility``."""
+    if not page.query_selector("#test-panel form"):
+        page.click("button.roll-target:has-text('BUDOWA')")
+        page.wait_for_selector("#test-panel form")
+    # Choosing re-renders the panel (its odds); a Roll sent before that answer came back had its
+    # own answer replaced by the late panel on a busy machine, so wait for it first.
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/test/")):
+        page.select_option("#visibility", visibility)
+    page.wait_for_selector("#test-panel .roll-button:not([disabled])")
+    shown = "(document.querySelector('#test-panel .rolled .entry') || {dataset: {}}).dataset.seq"
+    before = page.evaluate(shown)
+    page.click("#test-panel .roll-button")
+    # Each roll is a new entry: the same one again would mean the panel sent a spent key.
+    page.wait_for_function(f"before => {shown} && {shown} !== before", arg=before)
+
+
+# The panel's character changed (a roll spent a resource): the panel refreshes itself.
+SHEET_CHANGED = """() => {
+  const character = Number(document.getElementById("test-panel").dataset.character);
+  const event = new CustomEvent("table:sheet", { detail: { character }, bubbles: true });
+  document.body.dispatchEvent(event);
+}"""
+
+
+def change_sheet(tmp_path, character: str, change) -> None:
+    """``change(data)`` made to a demo character's sheet in the served copy of the demo, as the
+    GM would make it on the sheet (no page of it is open yet): cheaper than a shell of the app."""
+    path = tmp_path / "table.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        pk, data = db.execute(
+            "SELECT id, data FROM sheets_character WHERE name = ?", [character]
+        ).fetchone()
+        sheet = json.loads(data)
+        change(sheet)
+        db.execute("UPDATE sheets_character SET data = ? WHERE id = ?", [json.dumps(sheet), pk])

@@ -1,6 +1,7 @@
 """AST at the GM's card, in real browsers: the GM hinders a called test while the player watches
 the odds change, then reads another white die of the hindered roll, and the player's page shows
-that reading at once (its log and its result)."""
+that reading at once (its log and its result); and the GM reads another die of a player's own
+hindered test from the dashboard's box, the player watching."""
 
 from __future__ import annotations
 
@@ -8,11 +9,9 @@ import re
 
 import pytest
 
-from tests.web.browser import demo_table, log_in
-from tests.web.test_browser_table import entry  # noqa: F401
+from tests.web.browser import AST, demo_table, entry, gm_at_table, open_sheet
 
 pytestmark = pytest.mark.browser
-CAMPAIGN = "Sagi Północy (AST)"
 HERO = "Olaf"
 ITEMS = [
     "Ciało: silny",
@@ -24,28 +23,17 @@ ITEMS = [
 ]
 
 
-def open_table(browser, base, username, link):  # noqa: F811
-    page = log_in(browser, base, username)
-    page.click(f"text={CAMPAIGN}")
-    if username == "gm":
-        page.click("text=Start a session")
-        page.click(f"nav.crumbs >> text={CAMPAIGN}")
-    page.click(f"text={link}")
-    page.wait_for_selector(".connection[data-connection-state='live']")
-    return page
-
-
 def players_odds(page) -> str:
     return re.search(r"[\d.,<>]+ ?%", page.inner_text("#test-panel .success-chance")).group(0)
 
 
-def test_the_gm_hinders_a_called_test_and_reads_another_die_as_the_player_watches(
-    browser,
-    tmp_path,
+def test_the_gm_hinders_a_called_test_and_reads_another_die_of_it_and_of_a_free_test(
+    browser, tmp_path
 ):
     with demo_table(tmp_path) as base:
-        gm = open_table(browser, base, "gm", "GM dashboard")
-        ala = open_table(browser, base, "ala", HERO)
+        gm = gm_at_table(browser, base, AST, dashboard=True)
+        ala = open_sheet(browser, base, "ala", AST, HERO)
+        assert "No player's roll waits for your choice." in gm.inner_text("#gm-readings")
 
         card = gm.locator(".party-card", has_text=HERO)
         card.locator("summary", has_text="Call for a test").click()
@@ -73,7 +61,6 @@ def test_the_gm_hinders_a_called_test_and_reads_another_die_as_the_player_watche
         assert after != before
         assert "+20 temporary hindrances (test level): lawina" in ala.inner_text("#test-panel")
         gm.wait_for_selector(f".pending-card .pending-odds b:has-text('{after}')")
-        ala.locator("#test-panel").screenshot(path=str(tmp_path / "ast-hindered-panel.png"))
 
         # Level 21 and more against six white dice: hindered whatever the black die shows.
         ala.wait_for_selector("#test-panel .roll-button:not([disabled])")
@@ -84,7 +71,6 @@ def test_the_gm_hinders_a_called_test_and_reads_another_die_as_the_player_watche
         choose.wait_for()
         assert "Hindered: you choose the white die read" in choose.inner_text()
         choose.locator("input[name=choice]").last.check()  # the best face offered
-        gm.screenshot(path=str(tmp_path / "ast-gm-reads.png"), full_page=True)
         choose.locator("button", has_text="Read this die instead").click()
 
         reading = entry(ala, 2).inner_text()
@@ -94,21 +80,10 @@ def test_the_gm_hinders_a_called_test_and_reads_another_die_as_the_player_watche
         # The player's result is the GM's reading now, and nothing is offered after the old one.
         ala.wait_for_selector("#test-panel-rolled li[data-seq='2']")
         assert ala.locator("#test-panel-rolled form.follow-up").count() == 0
-        ala.screenshot(path=str(tmp_path / "ast-player-sees-reading.png"), full_page=True)
-
-
-def test_the_gm_reads_another_die_of_a_players_free_hindered_test_as_the_player_watches(
-    browser,
-    tmp_path,
-):
-    with demo_table(tmp_path) as base:
-        gm = open_table(browser, base, "gm", "GM dashboard")
-        ala = open_table(browser, base, "ala", HERO)
-        assert "No player's roll waits for your choice." in gm.inner_text("#gm-readings")
 
         # Ala rolls on her own, every item ticked against a level of 21 and more: hindered.
         ala.click("button.roll-target:has-text('Ciało: silny')")
-        ala.wait_for_selector("#test-panel form")
+        ala.wait_for_selector("#test-panel:not(:has(.rolled)) form")
         for count, name in enumerate(ITEMS[1:], start=2):
             ala.check(f"#test-panel input[name=item][data-name='{name}']")
             ala.wait_for_selector(f"#test-panel .sources li:has-text('+{count} white d')")
@@ -117,7 +92,7 @@ def test_the_gm_reads_another_die_of_a_players_free_hindered_test_as_the_player_
             ala.press("#ast-hindrance", "Tab")
         ala.wait_for_selector("#test-panel .roll-button:not([disabled])")
         ala.click("#test-panel .roll-button")
-        assert "hindered" in entry(ala, 1).inner_text()
+        assert "hindered" in entry(ala, 3).inner_text()
 
         # The GM's box shows the roll live, read with the worst die, the other faces offered.
         box = gm.locator("#gm-readings article.gm-reading")
@@ -126,8 +101,8 @@ def test_the_gm_reads_another_die_of_a_players_free_hindered_test_as_the_player_
         box.locator("input[name=choice]").last.check()  # the best face offered
         box.locator("button", has_text="Read this die instead").click()
 
-        reading = entry(ala, 2).inner_text()
-        assert "white die chosen by the GM → #1" in reading
+        reading = entry(ala, 4).inner_text()
+        assert "white die chosen by the GM → #3" in reading
         assert "read by the GM's choice: white die" in reading
         gm.wait_for_selector("#gm-readings:has-text('No player\\'s roll waits for your choice.')")
-        assert "white die chosen by the GM → #1" in entry(gm, 2).inner_text()
+        assert "white die chosen by the GM → #3" in entry(gm, 4).inner_text()

@@ -1,6 +1,7 @@
 """A call nobody misses (issue 28, item 3), in real browsers: the GM on the dashboard calls tests on
 Ala's Brunhilda while Ala's page is in the background. Her page's title counts the calls she has
-not seen, a notification comes only once she opted in, and her sound switch is remembered.
+not seen, a notification comes only once she opted in, and her sound switch is remembered: one
+evening of Ala's, on her campaign page and then on Brunhilda's sheet.
 
 A background tab is played by the page itself: ``document.hidden`` is made to answer what the
 test says, and ``visibilitychange`` is sent as the browser would."""
@@ -9,12 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_path, demo_table, log_in, settled
-from tests.web.test_browser_called_test import HERO, gm_dashboard
-from tests.web.test_browser_table import CAMPAIGN
+from tests.web.browser import FASTTEST, demo_path, demo_table, gm_at_table, log_in, settled, visit
 
 pytestmark = pytest.mark.browser
 
+HERO = "Brunhilda z Gór"
 TITLE = "Królestwo Zarith (FastTest) · The Table"
 
 BACKGROUND = """
@@ -64,15 +64,6 @@ window.AudioContext = class {
 """
 
 
-def ala_on_the_campaign_page(browser, base, *scripts: str):
-    """Ala's page of the campaign (where the cue of a call on Brunhilda shows), its socket live
-    and attention.js run, with ``scripts`` in every page it loads."""
-    ala = log_in(browser, base, "ala", path=demo_path(CAMPAIGN))
-    for script in (BACKGROUND, *scripts):
-        ala.context.add_init_script(script)
-    return reloaded(ala)
-
-
 def reloaded(page):
     page.reload()
     page.wait_for_selector("#call-cues[data-connection-state='live']", state="attached")
@@ -104,15 +95,21 @@ def title_is(page, title: str) -> None:
     page.wait_for_function("title => document.title === title", arg=title)
 
 
-def test_the_title_counts_the_calls_made_while_the_page_is_away(browser, tmp_path):
+def test_the_title_counts_unseen_calls_and_a_notification_or_a_beep_comes_once_opted_in(
+    browser, tmp_path
+):
     with demo_table(tmp_path) as base:
-        gm = gm_dashboard(browser, base)
-        ala = ala_on_the_campaign_page(browser, base)
+        gm = gm_at_table(browser, base, FASTTEST, dashboard=True)
+        ala = log_in(browser, base, "ala", path=demo_path(FASTTEST),
+                     scripts=(BACKGROUND, NOTIFICATIONS, AUDIO))  # fmt: skip
+        ala.wait_for_selector("#call-cues[data-connection-state='live']", state="attached")
+        ala.wait_for_function("() => window.attention !== undefined")
+
+        # The title counts the calls made while the page is away.
         assert ala.title() == TITLE
         # Not opted in: the switches are there, the sound off.
         assert ala.locator("[data-attention-controls]").is_visible()
         assert not ala.locator("[data-attention-sound]").is_checked()
-
         hide(ala)
         first = call(gm, ala, "ZRĘCZNOŚĆ")
         title_is(ala, f"(1) {TITLE}")
@@ -120,18 +117,12 @@ def test_the_title_counts_the_calls_made_while_the_page_is_away(browser, tmp_pat
         assert first != second
         assert second.startswith("call-")
         title_is(ala, f"(2) {TITLE}")
-
         hide(ala, False)
         assert ala.title() == TITLE
         # The call that came while away pulses once the page is back.
         assert "attention-new" in ala.locator("#call-cues .call-cue").get_attribute("class")
 
-
-def test_a_call_already_on_the_page_when_it_loads_is_not_new(browser, tmp_path):
-    with demo_table(tmp_path) as base:
-        gm = gm_dashboard(browser, base)
-        ala = ala_on_the_campaign_page(browser, base)
-        call(gm, ala, "ZRĘCZNOŚĆ")
+        # A call already on the page when it loads is not new.
         reloaded(ala)
         assert ala.locator("#call-cues .call-cue").count() == 1
         hide(ala)
@@ -143,61 +134,33 @@ def test_a_call_already_on_the_page_when_it_loads_is_not_new(browser, tmp_path):
             add.locator("button", has_text="Add").click()
         settled(ala)
         assert ala.title() == TITLE
-        call(gm, ala, "BUDOWA")
+        call(gm, ala, "ZRĘCZNOŚĆ")
         title_is(ala, f"(1) {TITLE}")
+        hide(ala, False)
 
-
-def test_a_call_on_the_character_whose_sheet_is_open_counts_too(browser, tmp_path):
-    with demo_table(tmp_path) as base:
-        gm = gm_dashboard(browser, base)
-        ala = log_in(browser, base, "ala", path=demo_path(CAMPAIGN, HERO))
-        ala.context.add_init_script(BACKGROUND)
-        ala.reload()
-        ala.wait_for_selector(".connection[data-connection-state='live']")
-        ala.wait_for_function("() => window.attention !== undefined")
-        sheet_title = ala.title()
-        hide(ala)
-        card = gm.locator(".party-card", has_text=HERO)
-        card.locator("summary", has_text="Call for a test").click()
-        card.locator("select[name=attribute]").select_option("ZRĘCZNOŚĆ")
-        card.locator("button", has_text="Call").click()
-        # No cue above this sheet: the call is in its test panel, and that counts.
-        ala.wait_for_selector("#test-panel .pending-note")
-        ala.wait_for_function("() => document.title.startsWith('(1) ')")
-        assert ala.title() == f"(1) {sheet_title}"
-        assert ala.locator("#call-cues .call-cue").count() == 0
-
-
-def test_a_notification_comes_only_once_the_player_opted_in(browser, tmp_path):
-    with demo_table(tmp_path) as base:
-        gm = gm_dashboard(browser, base)
-        ala = ala_on_the_campaign_page(browser, base, NOTIFICATIONS)
+        # A notification comes only once the player opted in.
         button = ala.get_by_role("button", name="Notify me when the GM calls")
         assert button.get_attribute("aria-pressed") == "false"
         assert ala.evaluate("window.__asked") == 0  # never asked on load
-
         hide(ala)
-        call(gm, ala, "ZRĘCZNOŚĆ")
+        call(gm, ala, "BUDOWA")
         title_is(ala, f"(1) {TITLE}")
         assert ala.evaluate("window.__notified") == []
-
         hide(ala, False)
         button.focus()
         ala.keyboard.press("Enter")
         ala.wait_for_selector("[data-attention-notify][aria-pressed='true']")
         assert ala.evaluate("window.__asked") == 1
         assert ala.locator("[data-attention-state]").inner_text() == "Notifications are on."
-
         hide(ala)
-        key = call(gm, ala, "BUDOWA")
+        key = call(gm, ala, "ZRĘCZNOŚĆ")
         title_is(ala, f"(1) {TITLE}")
         notified = ala.evaluate("window.__notified")
         assert len(notified) == 1
         assert notified[0]["tag"] == key
         assert "The GM calls for a test: Brunhilda z Gór" in notified[0]["title"]
-        assert "BUDOWA" in notified[0]["title"]
+        assert "ZRĘCZNOŚĆ" in notified[0]["title"]
         assert "Go to the test" not in notified[0]["title"]
-
         # The choice is remembered; pressed again, it is off.
         reloaded(ala)
         assert button.get_attribute("aria-pressed") == "true"
@@ -205,29 +168,37 @@ def test_a_notification_comes_only_once_the_player_opted_in(browser, tmp_path):
         assert button.get_attribute("aria-pressed") == "false"
         assert ala.evaluate("window.__asked") == 0
 
-
-def test_the_sound_switch_is_off_at_first_beeps_when_on_and_survives_a_reload(browser, tmp_path):
-    with demo_table(tmp_path) as base:
-        gm = gm_dashboard(browser, base)
-        ala = ala_on_the_campaign_page(browser, base, AUDIO)
+        # The sound switch is off at first, beeps when on, and survives a reload.
         sound = ala.get_by_role("switch", name="Sound")
         assert not sound.is_checked()
         hide(ala)
-        call(gm, ala, "ZRĘCZNOŚĆ")
+        call(gm, ala, "BUDOWA")
         title_is(ala, f"(1) {TITLE}")
         assert ala.evaluate("window.__beeps") == 0  # muted
-
         hide(ala, False)
         sound.check()
         assert ala.evaluate("window.__beeps") == 1  # switched on: one beep to hear it
         reloaded(ala)
         assert sound.is_checked()
         hide(ala)
-        call(gm, ala, "BUDOWA")
+        call(gm, ala, "ZRĘCZNOŚĆ")
         title_is(ala, f"(1) {TITLE}")
         assert ala.evaluate("window.__beeps") == 1
-
         hide(ala, False)
         sound.uncheck()
         reloaded(ala)
         assert not sound.is_checked()
+
+        # A call on the character whose sheet is open counts too.
+        visit(ala, base, demo_path(FASTTEST, HERO))
+        ala.wait_for_function("() => window.attention !== undefined")
+        sheet_title = ala.title()
+        hide(ala)
+        card = gm.locator(".party-card", has_text=HERO)
+        card.locator("select[name=attribute]").select_option("BUDOWA")
+        card.locator("button", has_text="Call").click()
+        # No cue above this sheet: the call is in its test panel, and that counts.
+        ala.wait_for_selector("#test-panel .pending-note")
+        ala.wait_for_function("() => document.title.startsWith('(1) ')")
+        assert ala.title() == f"(1) {sheet_title}"
+        assert ala.locator("#call-cues .call-cue").count() == 0

@@ -1,32 +1,33 @@
-"""A Caerbannog combined test with a defence, in a real browser: Julio's player names Opanowanie,
+"""A Caerbannog combined test with a defence, in real browsers: Julio's player names Opanowanie,
 Percepcja and Ukrycie from the sheet, puts Ukrycie before Percepcja with the keyboard, rolls, and
-the GM's log shows the test in that order (RULES.md section 4, rule 8)."""
+the GM's log shows the test in that order (RULES.md section 4, rule 8); then the GM calls the
+same combined test in order, and the player cannot reorder it."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.web.browser import demo_table
-from tests.web.servers import app_env, manage
-from tests.web.test_browser_table import entry
-from tests.web.test_browser_wrong_today import open_caerbannog_sheet, roll_panel, start_session
+from tests.web.browser import (
+    CAERBANNOG,
+    change_sheet,
+    demo_table,
+    entry,
+    gm_at_table,
+    open_sheet,
+    roll_panel,
+)
 
 pytestmark = pytest.mark.browser
-CAERBANNOG = "Caerbannog 2026"
 
-#: Julio as RULES.md's worked example has him: Ukrycie II (d8), Percepcja III (d10); the demo's
-#: Julio has Percepcja I and no Ukrycie.
-JULIOS_SKILLS = """
-from sheets.models import Character
-julio = Character.objects.get(name="Julio", campaign__name=%s)
-skills = [s for s in julio.data["skills"] if s["name"] not in ("Percepcja", "Ukrycie")]
-skills += [{"name": "Percepcja", "category": "practical", "level": 3},
-           {"name": "Ukrycie", "category": "physical", "level": 2}]
-julio.data["skills"] = skills
-julio.save()
-"""
+
+def julio_as_the_rules_have_him(sheet) -> None:
+    """Julio as RULES.md's worked example has him: Ukrycie II (d8), Percepcja III (d10); the
+    demo's Julio has Percepcja I and no Ukrycie."""
+    skills = [s for s in sheet["skills"] if s["name"] not in ("Percepcja", "Ukrycie")]
+    sheet["skills"] = skills + [
+        {"name": "Percepcja", "category": "practical", "level": 3},
+        {"name": "Ukrycie", "category": "physical", "level": 2},
+    ]
 
 
 def order(page) -> list[str]:
@@ -42,12 +43,13 @@ def wait_for_order(page, *tokens: str) -> None:
     assert order(page) == list(tokens)
 
 
-def test_julios_player_orders_a_combined_test_with_a_defence_and_the_gm_sees_it(browser, tmp_path):
+def test_julios_player_orders_a_combined_test_then_the_gm_calls_one_that_stays_in_order(
+    browser, tmp_path
+):
     with demo_table(tmp_path) as base:
-        env = app_env(DATABASE_URL=f"sqlite:///{tmp_path / 'table.sqlite3'}")
-        manage(env, "shell", "-c", JULIOS_SKILLS % json.dumps(CAERBANNOG))
-        gm = start_session(browser, base, CAERBANNOG)
-        ala = open_caerbannog_sheet(browser, base, "ala", "Julio")
+        change_sheet(tmp_path, "Julio", julio_as_the_rules_have_him)
+        gm = gm_at_table(browser, base, CAERBANNOG, dashboard=True)
+        ala = open_sheet(browser, base, "ala", CAERBANNOG, "Julio")
 
         # Named from the sheet, one after the other: the defence first, so it is the main one.
         ala.click("button.roll-target:has-text('Opanowanie')")
@@ -67,7 +69,6 @@ def test_julios_player_orders_a_combined_test_with_a_defence_and_the_gm_sees_it(
         assert "main" in main.locator(".cb-main-badge").inner_text()
         assert ala.locator("#test-panel button[aria-label='Move Opanowanie up']").is_disabled()
         assert "No boost: a defence has no category bonus." in ala.inner_text("#test-panel")
-        ala.screenshot(path=str(tmp_path / "julio-combined-panel.png"))
 
         roll_panel(ala)
         label = "Opanowanie I + Ukrycie II + Percepcja III (1d6+1d8+1d10)"
@@ -75,21 +76,8 @@ def test_julios_player_orders_a_combined_test_with_a_defence_and_the_gm_sees_it(
         shown = entry(gm, 1).inner_text()
         assert label in shown
         assert "Opanowanie 1d6 + Ukrycie 1d8 + Percepcja 1d10 (combined test)" in shown
-        gm.screenshot(path=str(tmp_path / "gm-log-combined.png"))
 
-
-def test_the_gm_calls_julios_combined_test_in_order_and_the_player_cannot_reorder_it(
-    browser, tmp_path
-):
-    with demo_table(tmp_path) as base:
-        env = app_env(DATABASE_URL=f"sqlite:///{tmp_path / 'table.sqlite3'}")
-        manage(env, "shell", "-c", JULIOS_SKILLS % json.dumps(CAERBANNOG))
-        gm = start_session(browser, base, CAERBANNOG)
-        gm.click(f"nav.crumbs >> text={CAERBANNOG}")
-        gm.click("text=GM dashboard")
-        gm.wait_for_selector(".connection[data-connection-state='live']")
-        ala = open_caerbannog_sheet(browser, base, "ala", "Julio")
-
+        # The GM calls Julio's combined test in order: the player cannot reorder it.
         card = gm.locator(".party-card", has_text="Julio")
         card.locator("summary", has_text="Call for a test").click()
         card.locator("select[name=tested]").select_option("defence:Opanowanie")
@@ -104,5 +92,5 @@ def test_the_gm_calls_julios_combined_test_in_order_and_the_player_cannot_reorde
         assert ala.locator("#test-panel input[name=order]:not([disabled])").count() == 0
         assert ala.locator("#test-panel #cb-form").is_disabled()
         roll_panel(ala)
-        shown = entry(gm, 1).inner_text()
+        shown = entry(gm, 2).inner_text()
         assert "Opanowanie I + Ukrycie II + Percepcja III (1d6+1d8+1d10) vs 5" in shown

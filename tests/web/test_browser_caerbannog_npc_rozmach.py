@@ -8,20 +8,18 @@ import re
 
 import pytest
 
-from tests.web.browser import demo_path, demo_table, log_in, settled, start_session
-from tests.web.test_browser_table import entry
-from tests.web.test_browser_wrong_today import CAERBANNOG
+from tests.web.browser import (
+    CAERBANNOG,
+    LAPTOP,
+    PHONE,
+    demo_path,
+    demo_table,
+    entry,
+    log_in,
+    visit,
+)
 
 pytestmark = pytest.mark.browser
-
-
-def share_the_pool(browser, base) -> None:
-    gm = log_in(browser, base, "gm", path=demo_path(CAERBANNOG))
-    gm.click("a.button:has-text('Settings')")
-    gm.check("input[name='npc_rozmach']")
-    gm.click("button:has-text('Save settings')")
-    gm.wait_for_load_state()
-    gm.context.close()
 
 
 def unfold(gm) -> None:
@@ -30,11 +28,14 @@ def unfold(gm) -> None:
         gm.click("#npc-hand > summary")
 
 
-@pytest.mark.parametrize(("width", "height"), [(1366, 768), (360, 740)])
-def test_an_npcs_roll_fills_the_pool_the_dashboard_shows(browser, tmp_path, width, height):
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_an_npcs_roll_fills_the_pool_the_dashboard_shows(browser, tmp_path, size):
     with demo_table(tmp_path) as base:
-        share_the_pool(browser, base)
-        gm = start_session(browser, base, CAERBANNOG, dashboard=True, width=width, height=height)
+        gm = log_in(browser, base, "gm", path=demo_path(CAERBANNOG, page="settings/"), **size)
+        gm.check("input[name='npc_rozmach']")
+        gm.click("button:has-text('Save settings')")
+        gm.wait_for_load_state()
+        visit(gm, base, demo_path(CAERBANNOG, page="dashboard/"))
         unfold(gm)
         gm.fill("#quick-npc", "Goblin: quick")
         gm.click("button:has-text('Add NPC')")
@@ -48,6 +49,3 @@ def test_an_npcs_roll_fills_the_pool_the_dashboard_shows(browser, tmp_path, widt
         now = re.search(r"Rozmach[^\n]*now\s*(\d+)", shown)
         assert now is not None, shown
         gm.wait_for_selector(f"#npc-box .npc-pool b:text-is('{now.group(1)}')")
-        settled(gm)
-        gm.locator("#npc-box").scroll_into_view_if_needed()
-        gm.screenshot(path=str(tmp_path / f"npc-rozmach-{width}.png"))

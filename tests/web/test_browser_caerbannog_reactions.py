@@ -7,24 +7,19 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table, log_in
+from tests.web.browser import CAERBANNOG, demo_path, demo_table, log_in, open_sheet, visit
 from tests.web.test_browser_caerbannog_rozmach import fill_reaction_costs
-from tests.web.test_browser_wrong_today import CAERBANNOG, open_caerbannog_sheet, start_session
 
 pytestmark = pytest.mark.browser
 
 
 def test_the_turns_reach_the_dashboard_and_the_players_panel_live(browser, tmp_path):
     with demo_table(tmp_path) as base:
-        setter = log_in(browser, base, "gm")
-        fill_reaction_costs(setter, "Kontra", 0)
-        setter.context.close()
-        gm = start_session(browser, base, CAERBANNOG)
-        gm.click(f"nav.crumbs >> text={CAERBANNOG}")
-        gm.click("text=GM dashboard")
-        gm.wait_for_selector(".connection[data-connection-state='live']")
+        gm = log_in(browser, base, "gm", path=demo_path(CAERBANNOG, page="settings/"))
+        fill_reaction_costs(gm, "Kontra", 0)
+        visit(gm, base, demo_path(CAERBANNOG, page="dashboard/"))
         assert "No fight in this scene" in gm.locator("#turn-now").inner_text()
-        ala = open_caerbannog_sheet(browser, base, "ala", "Julio")
+        ala = open_sheet(browser, base, "ala", CAERBANNOG, "Julio")
         ala.click("button.roll-target:has-text('Unik')")
         ala.wait_for_selector("#test-panel select[name='reaction']")
 
@@ -46,4 +41,3 @@ def test_the_turns_reach_the_dashboard_and_the_players_panel_live(browser, tmp_p
         assert "no turn started yet" in gm.locator("#turn-now").inner_text()
         ala.wait_for_selector("#test-panel select[name='reaction']")
         assert "Round 2: one reaction this round." in ala.locator("#test-panel").inner_text()
-        gm.screenshot(path=str(tmp_path / "round-two-dashboard.png"))

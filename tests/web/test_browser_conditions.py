@@ -12,12 +12,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.web.test_browser_game_night import base, open_sheet, run_session
+from tests.web.browser import T10, demo_table, gm_at_table, open_sheet
 
 pytestmark = pytest.mark.browser
-__all__ = ["base"]  # the fixture, imported for this module's tests
 
-T10 = "Moorcrest (T10)"
 KNOCKED = "knocked down (faller)"
 FALL_OPTION = "Half an effect, and you fall"
 #: Where the screenshots go to be looked at by hand (the sheet and the party card): this
@@ -90,65 +88,70 @@ def success(page) -> str:
 
 
 def test_knocked_down_from_a_roll_shapes_the_next_panel_until_the_player_stands_up(
-    browser, base, tmp_path
+    browser, tmp_path
 ):
     shots = Path(os.environ.get(SHOTS_DIR) or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
-    gm = run_session(browser, base, T10, dashboard=True)
-    ala = open_sheet(browser, base, "ala", T10, "Astrid")
-    choose(ala, "Styrka", "Svärd")
-    normal_summary = wait_summary(ala, "7 = 7 dice")
-    normal_success = success(ala)
+    with demo_table(tmp_path) as base:
+        gm = gm_at_table(browser, base, T10, dashboard=True)
+        ala = open_sheet(browser, base, "ala", T10, "Astrid")
+        for page in (gm, ala):
+            page.context.set_default_timeout(10_000)
+        choose(ala, "Styrka", "Svärd")
+        normal_summary = wait_summary(ala, "7 = 7 dice")
+        normal_success = success(ala)
 
-    # A test of two dice until it ends in "Misslyckande, men…" (one success).
-    choose(ala, "Intellekt")
-    for _attempt in range(TRIES):
-        if "Misslyckande, men" in roll(ala):
-            break
-    else:
-        pytest.fail("no “failure, but” came in the tries")
+        # A test of two dice until it ends in "Misslyckande, men…" (one success).
+        choose(ala, "Intellekt")
+        for _attempt in range(TRIES):
+            if "Misslyckande, men" in roll(ala):
+                break
+        else:
+            pytest.fail("no “failure, but” came in the tries")
 
-    # The player picks the option "you fall" from the menu under that roll, on the sheet.
-    menu = ala.locator("#roll-menu")
-    menu.locator("label.option", has_text=FALL_OPTION).locator("input").check()
-    menu.get_by_role("button", name="Pick").click()
-    card = gm.locator(".party-card", has_text="Astrid")
-    card.locator(".card-conditions .condition", has_text=KNOCKED).wait_for()
+        # The player picks the option "you fall" from the menu under that roll, on the sheet.
+        menu = ala.locator("#roll-menu")
+        menu.locator("label.option", has_text=FALL_OPTION).locator("input").check()
+        menu.get_by_role("button", name="Pick").click()
+        card = gm.locator(".party-card", has_text="Astrid")
+        card.locator(".card-conditions .condition", has_text=KNOCKED).wait_for()
 
-    # The player's sheet and next panel show it without a reload; the odds follow the pool.
-    ala.locator("#sheet-conditions .condition", has_text=KNOCKED).wait_for()
-    choose(ala, "Styrka", "Svärd")
-    ala.locator("#test-panel .sources li", has_text=f"−2 dice in the pool: {KNOCKED}").wait_for()
-    wait_summary(ala, "7 −2 = 5 dice")
-    assert success(ala) != normal_success
-    ala.screenshot(path=str(shots / "sheet_knocked_down.png"), full_page=True)
-    card.screenshot(path=str(shots / "party_card_knocked_down.png"))
+        # The player's sheet and next panel show it without a reload; the odds follow the pool.
+        ala.locator("#sheet-conditions .condition", has_text=KNOCKED).wait_for()
+        choose(ala, "Styrka", "Svärd")
+        ala.locator(
+            "#test-panel .sources li", has_text=f"−2 dice in the pool: {KNOCKED}"
+        ).wait_for()
+        wait_summary(ala, "7 −2 = 5 dice")
+        assert success(ala) != normal_success
+        ala.screenshot(path=str(shots / "sheet_knocked_down.png"), full_page=True)
+        card.screenshot(path=str(shots / "party_card_knocked_down.png"))
 
-    # The player tries to stand up until a success ends it.
-    for _attempt in range(TRIES):
-        ala.check("#test-panel input[name=attempt]")
-        ala.wait_for_selector("#test-panel input[name=attempt]:checked")
-        outcome = roll(ala)
-        if any(word in outcome for word in ("Lyckat", "Imponerande")):
-            break
-    else:
-        pytest.fail("no success came in the tries")
-    ala.locator("#sheet-conditions", has_text="No conditions").wait_for()
-    card.locator(".card-conditions .meta", has_text="none").wait_for()
+        # The player tries to stand up until a success ends it.
+        for _attempt in range(TRIES):
+            ala.check("#test-panel input[name=attempt]")
+            ala.wait_for_selector("#test-panel input[name=attempt]:checked")
+            outcome = roll(ala)
+            if any(word in outcome for word in ("Lyckat", "Imponerande")):
+                break
+        else:
+            pytest.fail("no success came in the tries")
+        ala.locator("#sheet-conditions", has_text="No conditions").wait_for()
+        card.locator(".card-conditions .meta", has_text="none").wait_for()
 
-    # The next panel is back to normal.
-    choose(ala, "Smidighet")
-    wait_summary(ala, "3 = 3 dice")
-    choose(ala, "Styrka", "Svärd")
-    assert wait_summary(ala, "7 = 7 dice") == normal_summary
-    assert success(ala) == normal_success
-    assert KNOCKED not in ala.inner_text("#test-panel")
+        # The next panel is back to normal.
+        choose(ala, "Smidighet")
+        wait_summary(ala, "3 = 3 dice")
+        choose(ala, "Styrka", "Svärd")
+        assert wait_summary(ala, "7 = 7 dice") == normal_summary
+        assert success(ala) == normal_success
+        assert KNOCKED not in ala.inner_text("#test-panel")
 
-    # Every step is in every log: the options, the condition added, and cleared.
-    cleared = f"{KNOCKED}: “stand up (resa dig)” succeeded"
-    for page in (gm, ala):
-        log = page.locator("#roll-log")
-        log.locator(".entry.options", has_text=FALL_OPTION).wait_for()
-        log.locator(".entry.condition", has_text=KNOCKED).wait_for()
-        log.locator(".entry.condition_cleared", has_text=cleared).wait_for()
-    ala.screenshot(path=str(shots / "sheet_after.png"), full_page=True)
+        # Every step is in every log: the options, the condition added, and cleared.
+        cleared = f"{KNOCKED}: “stand up (resa dig)” succeeded"
+        for page in (gm, ala):
+            log = page.locator("#roll-log")
+            log.locator(".entry.options", has_text=FALL_OPTION).wait_for()
+            log.locator(".entry.condition", has_text=KNOCKED).wait_for()
+            log.locator(".entry.condition_cleared", has_text=cleared).wait_for()
+        ala.screenshot(path=str(shots / "sheet_after.png"), full_page=True)

@@ -4,25 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table, log_in
-from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet  # noqa: F401
+from tests.web.browser import FASTTEST, demo_table, entry, gm_at_table, open_sheet
 
 pytestmark = pytest.mark.browser
 
 
-def test_the_gm_adds_troll_traits_and_the_player_sees_the_odds_change_then_rolls(
-    browser,
-    tmp_path,
-):
+def test_the_gm_adds_troll_traits_and_the_player_sees_the_odds_change_then_rolls(browser, tmp_path):
     with demo_table(tmp_path) as base:
-        gm = log_in(browser, base, "gm")
-        gm.click(f"text={CAMPAIGN}")
-        gm.click("text=Start a session")
-        gm.click(f"nav.crumbs >> text={CAMPAIGN}")
-        gm.click("text=GM dashboard")
-        gm.wait_for_selector(".connection[data-connection-state='live']")
-        ala = open_sheet(browser, base, "ala", "Brunhilda z Gór")
-        bartek = open_sheet(browser, base, "bartek", "Zbyszko Cichy")
+        gm = gm_at_table(browser, base, FASTTEST, dashboard=True)
+        ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
+        bartek = open_sheet(browser, base, "bartek", FASTTEST, "Zbyszko Cichy")
 
         card = gm.locator(".party-card", has_text="Brunhilda z Gór")
         card.locator("summary", has_text="Call for a test").click()

@@ -9,13 +9,18 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.web.test_browser_game_night import base, open_sheet, run_session
-from tests.web.test_browser_gm_night import call_for, card_ids, new_open_card
+from tests.web.browser import (
+    FASTTEST,
+    call_for,
+    card_ids,
+    demo_table,
+    gm_at_table,
+    new_open_card,
+    open_sheet,
+)
 
 pytestmark = pytest.mark.browser
-__all__ = ["base"]  # the fixture, imported for this module's tests
 
-FASTTEST = "Królestwo Zarith (FastTest)"
 HERO = "Brunhilda z Gór"
 UNCONSCIOUS = "unconscious (nieprzytomny)"
 #: Rounds of fight and wound test before giving up: each ends unconscious with a chance of
@@ -68,53 +73,54 @@ def new_item(gm, before: list[str]) -> str:
 
 
 def test_a_wound_test_read_unconscious_shows_on_the_sheet_and_the_party_card_live(
-    browser, base, tmp_path
+    browser, tmp_path
 ):
-    gm = run_session(browser, base, FASTTEST, dashboard=True)
-    ala = open_sheet(browser, base, "ala", FASTTEST, HERO)
-    card = gm.locator(".party-card", has=gm.locator("h3 a", has_text=HERO))
-    for page in (gm, ala):
-        page.evaluate("() => { window.notReloaded = true; }")
-    for _round in range(ROUNDS):
-        # A fight of UMYSŁ 4 + TECHNIKA −2 (chance 2) under 20 penalty dice, all d6.
-        fight = call_for(gm, HERO, combat=True, attribute="UMYSŁ", skill="TECHNIKA")
-        penalty_on(fight)
-        fight.locator("input[name=op][value=set_extra_d10]").wait_for(state="attached")
-        penalty_dice_as_d6(fight)
-        offered = gm.eval_on_selector_all(".after-item", "items => items.map(item => item.id)")
-        roll_the_called_test(ala, version=3)
-        item = gm.locator(f"#{new_item(gm, offered)}")
-        item.locator(".wound-form").wait_for()
-        if "Tak" in item.locator(".after-outcome").inner_text():
-            continue  # the one d10 came at or under 2: Brunhilda won this fight
+    with demo_table(tmp_path) as base:
+        gm = gm_at_table(browser, base, FASTTEST, dashboard=True)
+        ala = open_sheet(browser, base, "ala", FASTTEST, HERO)
+        for page in (gm, ala):
+            page.context.set_default_timeout(10_000)
+        card = gm.locator(".party-card", has=gm.locator("h3 a", has_text=HERO))
+        for page in (gm, ala):
+            page.evaluate("() => { window.notReloaded = true; }")
+        for _round in range(ROUNDS):
+            # A fight of UMYSŁ 4 + TECHNIKA −2 (chance 2) under 20 penalty dice, all d6.
+            fight = call_for(gm, HERO, combat=True, attribute="UMYSŁ", skill="TECHNIKA")
+            penalty_on(fight)
+            fight.locator("input[name=op][value=set_extra_d10]").wait_for(state="attached")
+            penalty_dice_as_d6(fight)
+            offered = gm.eval_on_selector_all(".after-item", "items => items.map(item => item.id)")
+            roll_the_called_test(ala, version=3)
+            item = gm.locator(f"#{new_item(gm, offered)}")
+            item.locator(".wound-form").wait_for()
+            if "Tak" in item.locator(".after-outcome").inner_text():
+                continue  # the one d10 came at or under 2: Brunhilda won this fight
 
-        # The GM applies the wound of the enemy's light weapon ("no, and…": heavy).
-        item.locator("select[name=enemy_weapon]").select_option("light")
-        before = card_ids(gm)
-        item.locator("button", has_text="Apply the wound").click()
-        item.locator(".wound-form").wait_for(state="detached")
+            # The GM applies the wound of the enemy's light weapon ("no, and…": heavy).
+            item.locator("select[name=enemy_weapon]").select_option("light")
+            before = card_ids(gm)
+            item.locator("button", has_text="Apply the wound").click()
+            item.locator(".wound-form").wait_for(state="detached")
 
-        # The wound test (Brunhilda wears armor: even a light wound is tested), made a failure.
-        # Its versions: 1 the call, 2 the armor's bonus die (added as it is called), 3 the GM's
-        # penalty dice. Waiting for 2 passed only while the page happened to show the
-        # in-between state; a loaded CI machine went from 1 to 3 in one refresh.
-        penalty_on(new_open_card(gm, before))
-        roll_the_called_test(ala, version=3)
-        state = card.locator(".card-conditions .condition", has_text=UNCONSCIOUS)
-        try:
-            state.wait_for(timeout=3000)  # it arrives live, if this round left it
-            break
-        except PlaywrightTimeout:
-            continue
-    else:
-        pytest.fail("no wound test read “unconscious” in the rounds")
+            # The wound test (Brunhilda wears armor: even a light wound is tested), made a failure.
+            # Its versions: 1 the call, 2 the armor's bonus die (added as it is called), 3 the GM's
+            # penalty dice. Waiting for 2 passed only while the page happened to show the
+            # in-between state; a loaded CI machine went from 1 to 3 in one refresh.
+            penalty_on(new_open_card(gm, before))
+            roll_the_called_test(ala, version=3)
+            state = card.locator(".card-conditions .condition", has_text=UNCONSCIOUS)
+            try:
+                state.wait_for(timeout=3000)  # it arrives live, if this round left it
+                break
+            except PlaywrightTimeout:
+                continue
+        else:
+            pytest.fail("no wound test read “unconscious” in the rounds")
 
-    # Neither page was reloaded: both followed the table's socket.
-    assert all(page.evaluate("() => window.notReloaded === true") for page in (gm, ala))
-    card.locator(".card-conditions .condition", has_text=UNCONSCIOUS).wait_for()
-    ala.locator("#sheet-conditions .condition", has_text=UNCONSCIOUS).wait_for()
-    ala.locator("#sheet-conditions button.roll-target", has_text="DUCH + SPRAWNOŚĆ").wait_for()
-    for page in (gm, ala):
-        page.locator("#roll-log .entry.condition", has_text=UNCONSCIOUS).wait_for()
-    ala.screenshot(path=str(tmp_path / "sheet_unconscious.png"), full_page=True)
-    card.screenshot(path=str(tmp_path / "party_card_unconscious.png"))
+        # Neither page was reloaded: both followed the table's socket.
+        assert all(page.evaluate("() => window.notReloaded === true") for page in (gm, ala))
+        card.locator(".card-conditions .condition", has_text=UNCONSCIOUS).wait_for()
+        ala.locator("#sheet-conditions .condition", has_text=UNCONSCIOUS).wait_for()
+        ala.locator("#sheet-conditions button.roll-target", has_text="DUCH + SPRAWNOŚĆ").wait_for()
+        for page in (gm, ala):
+            page.locator("#roll-log .entry.condition", has_text=UNCONSCIOUS).wait_for()

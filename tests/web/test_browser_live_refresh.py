@@ -1,13 +1,21 @@
 """A live part of a page refreshes for every table event, however close the event comes to the
 previous refresh: an event is never lost between one copy of the part and the next (the GM's
-tests being shaped, a player's test panel)."""
+tests being shaped, a player's test panel); and a roll at the table costs the GM's dashboard
+one request."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table, settled, until
-from tests.web.test_browser_gm_night import T10, open_sheet, start_and_open_dashboard
+from tests.web.browser import (
+    SHEET_CHANGED,
+    T10,
+    demo_table,
+    gm_at_table,
+    open_sheet,
+    settled,
+    until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -30,39 +38,25 @@ EVENT_RIGHT_AFTER_THE_SWAP = """() => {
   document.body.dispatchEvent(new CustomEvent("table:sheet", { detail: {}, bubbles: true }));
 }"""
 
-# The panel's character changed (a roll spent a resource): the panel refreshes itself.
-SHEET_CHANGED = """() => {
-  const character = Number(document.getElementById("test-panel").dataset.character);
-  const event = new CustomEvent("table:sheet", { detail: { character }, bubbles: true });
-  document.body.dispatchEvent(event);
-}"""
 
-
-def test_an_event_arriving_just_after_a_refresh_answered_is_refreshed_in_its_turn(
-    browser,
-    tmp_path,
+def test_every_event_is_refreshed_in_its_turn_and_a_roll_costs_the_dashboard_one_request(
+    browser, tmp_path
 ):
     with demo_table(tmp_path) as base:
-        gm = start_and_open_dashboard(browser, base, T10)
+        gm = gm_at_table(browser, base, T10, dashboard=True)
+        ala = open_sheet(browser, base, "ala", T10, "Astrid")
+
+        # An event arriving just after a refresh answered is refreshed in its turn.
         gm.evaluate(EVENT_RIGHT_AFTER_THE_SWAP)
         gm.wait_for_function("() => window.liveEvents.length >= 2", timeout=10000)
         assert gm.evaluate("window.liveEvents") == ["table:sheet", "table:pending"]
 
-
-def test_a_refresh_asked_while_the_panels_choices_are_on_their_way_is_sent_after_their_answer(
-    browser,
-    tmp_path,
-):
-    with demo_table(tmp_path) as base:
-        start_and_open_dashboard(browser, base, T10)
-        ala = open_sheet(browser, base, "ala", T10, "Astrid")
+        # A refresh asked while the panel's choices are on their way is sent after their answer.
         ala.click("button.roll-target:has-text('Styrka')")
         ala.wait_for_selector("#test-panel .roll-button:not([disabled])")
-
-        # The answer to a change of the choices is held back while the character changes.
         held = []
 
-        def hold_the_first_post(route):
+        def hold_the_first_post(route):  # while the character changes
             if route.request.method == "POST" and not held:
                 held.append(route)
             else:
@@ -76,7 +70,6 @@ def test_a_refresh_asked_while_the_panels_choices_are_on_their_way_is_sent_after
         with ala.expect_request("**/paper/"):
             ala.evaluate(SHEET_CHANGED)
         until(lambda: held, ala)  # the held route reaches this test apart from the page's events
-
         with ala.expect_request(
             lambda request: (
                 request.method == "POST" and request.headers.get("x-panel-refresh") == "1"
@@ -84,13 +77,10 @@ def test_a_refresh_asked_while_the_panels_choices_are_on_their_way_is_sent_after
             timeout=5000,
         ):
             held[0].continue_()
+        ala.unroute("**/test/")
+        settled(ala)
 
-
-def test_a_roll_at_the_table_costs_the_gms_dashboard_one_request(browser, tmp_path):  # noqa: F811
-    with demo_table(tmp_path) as base:
-        gm = start_and_open_dashboard(browser, base, T10)
-        ala = open_sheet(browser, base, "ala", T10, "Astrid")
-        ala.click("button.roll-target:has-text('Styrka')")
+        # A roll at the table costs the GM's dashboard one request.
         ala.wait_for_selector("#test-panel .roll-button:not([disabled])")
         sent = []
         gm.on("request", lambda request: sent.append(request.url))

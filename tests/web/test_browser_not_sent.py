@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table
-from tests.web.test_browser_gm_night import T10, open_sheet, start_and_open_dashboard
+from tests.web.browser import T10, demo_table, gm_at_table, open_sheet
 
 pytestmark = pytest.mark.browser
 NOT_SENT = ".send-failed:has-text('Not sent')"
@@ -24,11 +23,9 @@ def page_errors(page) -> list[str]:
 
 
 def test_a_stat_clicked_while_the_server_is_unreachable_says_so_and_opens_when_sent_again(
-    browser,
-    tmp_path,
+    browser, tmp_path
 ):
     with demo_table(tmp_path) as base:
-        start_and_open_dashboard(browser, base, T10)
         ala = open_sheet(browser, base, "ala", T10, "Astrid")
         errors = page_errors(ala)
         cut_off(ala)
@@ -42,12 +39,9 @@ def test_a_stat_clicked_while_the_server_is_unreachable_says_so_and_opens_when_s
         assert errors == []
 
 
-def test_the_gms_quick_dice_not_sent_say_so_and_are_rolled_once_when_sent_again(
-    browser,
-    tmp_path,
-):
+def test_the_gms_quick_dice_not_sent_say_so_and_are_rolled_once_when_sent_again(browser, tmp_path):
     with demo_table(tmp_path) as base:
-        gm = start_and_open_dashboard(browser, base, T10)
+        gm = gm_at_table(browser, base, T10, dashboard=True)
         errors = page_errors(gm)
         gm.fill("#quick-dice-expression", "1d20")
         cut_off(gm)

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table
-from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
-from tests.web.test_browser_wrong_today import start_session
+from tests.web.browser import FASTTEST, demo_table, entry, gm_at_table, open_sheet
 
 pytestmark = pytest.mark.browser
 CAPTAIN = "Kapitan straży (Guard captain)"
@@ -28,10 +26,8 @@ def choose(page, name: str, label: str) -> None:
 
 def test_the_gm_rolls_a_full_stat_npc_with_its_odds_and_a_player_sees_it(browser, tmp_path):
     with demo_table(tmp_path) as base:
-        gm = start_session(browser, base, CAMPAIGN)
-        celina = open_sheet(browser, base, "celina", "Wiedźma Jaga")
-        dashboard = gm.context.new_page()
-        dashboard.goto(gm.url.split("/sessions/")[0] + "/dashboard/")
+        dashboard = gm_at_table(browser, base, FASTTEST, dashboard=True)
+        celina = open_sheet(browser, base, "celina", FASTTEST, "Wiedźma Jaga")
         dashboard.click(f".npc-hand details summary:has-text('{CAPTAIN}')")
         choose(dashboard, "attribute", "ZRĘCZNOŚĆ 5")
         choose(dashboard, "attribute", "BUDOWA 6")
@@ -46,4 +42,3 @@ def test_the_gm_rolls_a_full_stat_npc_with_its_odds_and_a_player_sees_it(browser
         assert "przesłuchuje" in seen
         assert "attribute: BUDOWA" in seen
         assert "skill: WALKA" in seen
-        dashboard.screenshot(path=str(tmp_path / "npc-stats.png"))

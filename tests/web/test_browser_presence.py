@@ -4,29 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table, log_in
-from tests.web.test_browser_table import CAMPAIGN, open_sheet  # noqa: F401
+from tests.web.browser import FASTTEST, demo_table, gm_at_table, open_sheet
 
 pytestmark = pytest.mark.browser
 ALA = "#presence li.presence-person:has-text('ala')"
 
 
-def test_the_gms_dashboard_shows_a_player_arrive_then_away_then_gone(
-    browser,
-    tmp_path,
-):
+def test_the_gms_dashboard_shows_a_player_arrive_then_away_then_gone(browser, tmp_path):
     # A short grace and away time, so the test sees every step within seconds.
     with demo_table(tmp_path, PRESENCE_GRACE_SECONDS="1", PRESENCE_AWAY_SECONDS="4") as base:
-        gm = log_in(browser, base, "gm")
-        gm.click(f"text={CAMPAIGN}")
-        gm.click("text=Start a session")
-        gm.click(f"nav.crumbs >> text={CAMPAIGN}")
-        gm.click("text=GM dashboard")
-        gm.wait_for_selector(".connection[data-connection-state='live']")
+        gm = gm_at_table(browser, base, FASTTEST, dashboard=True)
         gm.wait_for_selector("#presence li.presence-person:has-text('gm')")
         assert gm.locator(ALA).count() == 0
 
-        ala = open_sheet(browser, base, "ala", "Brunhilda z Gór")
+        ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
         gm.wait_for_selector(f"{ALA}[data-presence-state='here']")
         assert "Brunhilda z Gór" in gm.inner_text(ALA)
         assert "here" in gm.inner_text(ALA)

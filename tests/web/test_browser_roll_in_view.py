@@ -1,26 +1,28 @@
 """Issue 24, item 7: on a desktop, a click on a stat anywhere on the sheet shows the odds and Roll
-of the test it opens without a scroll: the panel stays beside the sheet, what decides the roll
-at its top; on a wide screen the log has a column of its own."""
+of the test it opens without a scroll, in every system: the panel stays beside the sheet, what
+decides the roll at its top; on a wide screen the log has a column of its own."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import at_rest
-from tests.web.test_browser_game_night import (  # noqa: F401 (fixtures)
+from tests.web.browser import (
     AST,
     CAERBANNOG,
     FASTTEST,
+    LAPTOP,
+    LIVE,
     T10,
     TWOD6,
-    base,
+    at_rest,
     click_stat,
-    open_sheet,
-    run_session,
+    demo_path,
+    demo_table,
+    log_in,
+    visit,
 )
 
 pytestmark = pytest.mark.browser
-LAPTOP = {"width": 1366, "height": 768}
 WIDE = {"width": 1920, "height": 1080}
 
 #: Each demo system: its campaign, ala's character there, a stat to click and what it ticks.
@@ -50,24 +52,26 @@ def on_screen(page, selector: str) -> bool:
     )
 
 
-def open_a_test(browser, base, system: str, **size):  # noqa: F811
+def open_a_test(page, base, system: str) -> None:
     campaign, hero, stat, checked = SYSTEMS[system]
-    run_session(browser, base, campaign)
-    ala = open_sheet(browser, base, "ala", campaign, hero, **size)
-    click_stat(ala, stat, checked)
-    at_rest(ala, "#test-panel")  # any scrolling has ended
-    return ala
+    visit(page, base, demo_path(campaign, hero))
+    click_stat(page, stat, checked)
+    at_rest(page, "#test-panel")  # any scrolling has ended
 
 
-@pytest.mark.parametrize("system", SYSTEMS)
-def test_on_a_laptop_a_clicked_stat_shows_its_odds_and_roll(browser, base, system):  # noqa: F811
-    ala = open_a_test(browser, base, system, **LAPTOP)
-    assert on_screen(ala, "#test-panel .odds")
-    assert on_screen(ala, "#test-panel .roll-button:not([disabled])")
+def test_a_clicked_stat_shows_its_odds_and_roll_on_a_laptop_and_the_log_beside_on_a_wide_screen(
+    browser, tmp_path
+):
+    with demo_table(tmp_path) as base:
+        ala = log_in(browser, base, "ala", **LAPTOP)
+        for system in SYSTEMS:
+            open_a_test(ala, base, system)
+            assert on_screen(ala, "#test-panel .odds"), system
+            assert on_screen(ala, "#test-panel .roll-button:not([disabled])"), system
 
-
-def test_on_a_wide_screen_the_odds_roll_and_the_log_are_side_by_side(browser, base):  # noqa: F811
-    ala = open_a_test(browser, base, "ast", **WIDE)
-    assert on_screen(ala, "#test-panel .odds")
-    assert on_screen(ala, "#test-panel .roll-button:not([disabled])")
-    assert on_screen(ala, "#roll-log .log-head")
+        ala.set_viewport_size(WIDE)
+        open_a_test(ala, base, "ast")
+        ala.wait_for_selector(LIVE)
+        assert on_screen(ala, "#test-panel .odds")
+        assert on_screen(ala, "#test-panel .roll-button:not([disabled])")
+        assert on_screen(ala, "#roll-log .log-head")

@@ -1,61 +1,44 @@
-"""A page past the socket cap tells its reader why it is not live, in a real browser."""
+"""A page past the socket cap tells its reader why it is not live, and takes a place once one is
+free: in a real browser whose user may hold one table page (SOCKETS_PER_USER=1)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table, log_in
+from tests.web.browser import FASTTEST, LIVE, demo_table, open_sheet
 
 pytestmark = pytest.mark.browser
-CAMPAIGN = "Królestwo Zarith (FastTest)"
 SHEET = "Brunhilda z Gór"
+CROWDED = ".connection[data-connection-state='crowded']"
 
 
-def test_a_page_past_the_users_socket_cap_says_so_and_the_first_stays_live(browser, tmp_path):
+def test_a_page_past_the_cap_says_so_and_takes_a_place_once_one_is_free(browser, tmp_path):
     with demo_table(tmp_path, SOCKETS_PER_USER="1") as base:
-        first = log_in(browser, base, "ala")
-        first.click(f"text={CAMPAIGN}")
-        first.click(f"text={SHEET}")
-        first.wait_for_selector(".connection[data-connection-state='live']")
+        first = open_sheet(browser, base, "ala", FASTTEST, SHEET)
+
+        # A page past the user's socket cap says so, and the first stays live.
         second = first.context.new_page()
         second.clock.install()  # the page's timers, to jump ahead of them (below)
         second.goto(first.url)
-        state = second.wait_for_selector(".connection[data-connection-state='crowded']")
+        state = second.wait_for_selector(CROWDED)
         assert "too many pages of this table open" in state.inner_text()
-        assert first.query_selector(".connection[data-connection-state='live']")
+        assert first.query_selector(LIVE)
         # Retrying soon cannot help: the refused page waits a minute or to be shown again. A
         # retry due within 55 s would run in the jump and set "connecting" as it starts.
         second.clock.fast_forward(55_000)
         assert second.evaluate("window.tableSocket.state()") == "crowded"
 
-
-def test_a_refused_page_goes_live_when_shown_again_after_another_was_closed(browser, tmp_path):
-    with demo_table(tmp_path, SOCKETS_PER_USER="1") as base:
-        first = log_in(browser, base, "ala")
-        first.click(f"text={CAMPAIGN}")
-        first.click(f"text={SHEET}")
-        first.wait_for_selector(".connection[data-connection-state='live']")
-        second = first.context.new_page()
-        second.goto(first.url)
-        second.wait_for_selector(".connection[data-connection-state='crowded']")
-        first.close()
-        second.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-        second.wait_for_selector(".connection[data-connection-state='live']", timeout=20_000)
-
-
-def test_a_refused_page_takes_the_place_of_a_page_of_the_same_browser_that_closed(
-    browser, tmp_path
-):
-    with demo_table(tmp_path, SOCKETS_PER_USER="1") as base:
-        first = log_in(browser, base, "ala")
-        first.click(f"text={CAMPAIGN}")
-        first.click(f"text={SHEET}")
-        first.wait_for_selector(".connection[data-connection-state='live']")
-        second = first.context.new_page()
-        second.goto(first.url)
-        second.wait_for_selector(".connection[data-connection-state='crowded']")
-        # As a person closes a tab: the page's unload handlers run (Playwright's plain close
-        # may tear the page down without them).
+        # A refused page takes the place of a page of the same browser that closed: as a person
+        # closes a tab, the page's unload handlers run (Playwright's plain close may tear the
+        # page down without them). Not shown again, and long before the minute's retry: the
+        # closing page said so.
         first.close(run_before_unload=True)
-        # Not shown again, and long before the minute's retry: the closing page said so.
-        second.wait_for_selector(".connection[data-connection-state='live']", timeout=20_000)
+        second.wait_for_selector(LIVE, timeout=20_000)
+
+        # A refused page goes live when shown again after another was closed.
+        third = second.context.new_page()
+        third.goto(second.url)
+        third.wait_for_selector(CROWDED)
+        second.close()
+        third.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        third.wait_for_selector(LIVE, timeout=20_000)

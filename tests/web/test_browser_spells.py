@@ -1,15 +1,14 @@
 """Casting a FastTest spell in a real browser: the caster marks the test as a spell and names
 it, the panel adds its penalty dice and, on the second similar spell, one more with the earlier
-spell's number; the log says so on the GM's page too, and the magic die the roll offers is rolled
-as the spell's follow-up (RULES.md section 1, "Magic")."""
+spell's number; the log says so on the GM's page too, and the magic die is rolled after the
+spell, as the roll's follow-up or from the sheet's magic-die button (RULES.md section 1,
+"Magic"; issue 14)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table
-from tests.web.test_browser_table import CAMPAIGN, entry, open_sheet
-from tests.web.test_browser_wrong_today import roll_panel, start_session
+from tests.web.browser import FASTTEST, demo_table, entry, gm_at_table, open_sheet, roll_panel
 
 pytestmark = pytest.mark.browser
 
@@ -33,8 +32,8 @@ def new_test_on(page, attribute: str) -> None:
 
 def test_a_spell_is_cast_counted_and_followed_by_its_magic_die(browser, tmp_path):
     with demo_table(tmp_path) as base:
-        gm = start_session(browser, base, CAMPAIGN)
-        celina = open_sheet(browser, base, "celina", "Wiedźma Jaga")
+        gm = gm_at_table(browser, base, FASTTEST)
+        celina = open_sheet(browser, base, "celina", FASTTEST, "Wiedźma Jaga")
         celina.click("button.roll-target:has-text('DUCH')")
         celina.wait_for_selector("#test-panel input[name='attribute'][value='DUCH']:checked")
         mark_spell(celina, "Ognisty pocisk")
@@ -56,8 +55,17 @@ def test_a_spell_is_cast_counted_and_followed_by_its_magic_die(browser, tmp_path
         mark_spell(celina, "ognisty pocisk")
         celina.wait_for_selector("#test-panel .earlier-spell.similar")
         assert "#1 Ognisty pocisk" in celina.inner_text("#test-panel .earlier-spells")
-        celina.screenshot(path=str(tmp_path / "second-spell.png"))
         roll_panel(celina)
         second = entry(celina, 3).inner_text()
         assert "similar spells earlier this session (#1)" in second
         assert "similar spells earlier this session (#1)" in entry(gm, 3).inner_text()
+
+        # The sheet's magic-die button rolls the magic die after the caster's last spell.
+        celina.click(".magic-die button.roll-target")
+        celina.wait_for_selector("#test-panel .magic-die-roll")
+        assert "after the spell #3" in celina.inner_text("#test-panel")
+        roll_panel(celina)
+        rolled = entry(celina, 4).inner_text()
+        assert "magic die → #3" in rolled
+        assert "Magic die (Kość magii) d10" in rolled
+        assert "magic die → #3" in entry(gm, 4).inner_text()

@@ -1,92 +1,60 @@
-"""The live table in real browsers: a GM and two players at one table, on a live server."""
+"""The live table in real browsers: the GM and two players at one table, on a live server. One
+evening's story: rolls from the panel and a quick roll reach every log, each once, through a cut
+connection and a reload, and the panel keeps its choices from one roll to the next."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table
-from tests.web.browser import open_sheet as browser_open_sheet
-from tests.web.browser import start_session as browser_start_session
+from tests.web.browser import FASTTEST, demo_table, entry, gm_at_table, open_sheet, roll_budowa
 
 pytestmark = pytest.mark.browser
-CAMPAIGN = "Królestwo Zarith (FastTest)"
+
+ENTRIES = "#roll-log [data-entries] > li"
 
 
-@pytest.fixture
-def table(browser, tmp_path):
+def test_rolls_reach_every_log_once_through_a_cut_connection_and_a_reload(browser, tmp_path):
     with demo_table(tmp_path) as base:
-        gm = browser_start_session(browser, base, CAMPAIGN)
-        ala = open_sheet(browser, base, "ala", "Brunhilda z Gór")
-        bartek = open_sheet(browser, base, "bartek", "Zbyszko Cichy")
-        yield gm, ala, bartek
+        gm = gm_at_table(browser, base, FASTTEST)
+        ala = open_sheet(browser, base, "ala", FASTTEST, "Brunhilda z Gór")
+        bartek = open_sheet(browser, base, "bartek", FASTTEST, "Zbyszko Cichy")
 
+        # A player's roll shows in all three logs.
+        roll_budowa(ala)
+        for page in (gm, ala, bartek):
+            assert "BUDOWA 7" in entry(page, 1).inner_text()
 
-def open_sheet(browser, base, username, character):
-    return browser_open_sheet(browser, base, username, CAMPAIGN, character)
+        # Rolling again from the same panel is a new roll with the choices kept, and a page
+        # whose connection was cut meanwhile ends with every roll once.
+        ala.check("#test-panel input[name='skill'][value='WALKA']")
+        ala.wait_for_selector("#test-panel input[name='skill'][value='WALKA']:checked")
+        bartek.evaluate("window.tableSocket.drop()")
+        roll_budowa(ala)
+        roll_budowa(ala)
+        assert ala.locator("#test-panel .rolled .entry").get_attribute("data-seq") == "3"
+        assert ala.is_checked("#test-panel input[name='skill'][value='WALKA']")
+        assert "WALKA" in entry(ala, 3).inner_text()
+        bartek.wait_for_selector(".connection[data-connection-state='live']", timeout=15_000)
+        for seq in (1, 2, 3):
+            assert entry(bartek, seq).count() == 1
+        assert bartek.locator(ENTRIES).count() == 3
 
+        # A reload shows the same log.
+        before = entry(ala, 3).inner_text()
+        ala.reload()
+        assert entry(ala, 3).inner_text() == before
+        assert ala.locator(ENTRIES).count() == 3
 
-def roll_budowa(page, visibility: str = "public") -> None:
-    if not page.query_selector("#test-panel form"):
-        page.click("button.roll-target:has-text('BUDOWA')")
-        page.wait_for_selector("#test-panel form")
-    # Choosing re-renders the panel (its odds); a Roll sent before that answer came back had its
-    # own answer replaced by the late panel on a busy machine, so wait for it first.
-    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/test/")):
-        page.select_option("#visibility", visibility)
-    page.wait_for_selector("#test-panel .roll-button:not([disabled])")
-    shown = "(document.querySelector('#test-panel .rolled .entry') || {dataset: {}}).dataset.seq"
-    before = page.evaluate(shown)
-    page.click("#test-panel .roll-button")
-    # Each roll is a new entry: the same one again would mean the panel sent a spent key.
-    page.wait_for_function(f"before => {shown} && {shown} !== before", arg=before)
-
-
-def entry(page, seq: int):
-    selector = f"#roll-log [data-entries] > li[data-seq='{seq}']"
-    # As long as any other wait: on a loaded machine (CI runs the suite in one process beside
-    # the server and Chromium) an entry has been seen to take more than 10 s to arrive.
-    page.wait_for_selector(selector, timeout=30_000)
-    return page.locator(selector)
-
-
-def test_a_players_roll_shows_in_all_three_logs(table):
-    gm, ala, bartek = table
-    roll_budowa(ala)
-    for page in (gm, ala, bartek):
-        assert "BUDOWA 7" in entry(page, 1).inner_text()
-
-
-def test_a_reload_shows_the_same_log(table):
-    _, ala, _ = table
-    roll_budowa(ala)
-    roll_budowa(ala)
-    before = entry(ala, 2).inner_text()
-    ala.reload()
-    assert entry(ala, 2).inner_text() == before
-    assert ala.locator("#roll-log [data-entries] > li").count() == 2
-
-
-def test_a_cut_connection_ends_with_every_roll_once(table):
-    _, ala, bartek = table
-    roll_budowa(ala)
-    bartek.evaluate("window.tableSocket.drop()")
-    roll_budowa(ala)
-    roll_budowa(ala)
-    bartek.wait_for_selector(".connection[data-connection-state='live']", timeout=15_000)
-    for seq in (1, 2, 3):
-        assert entry(bartek, seq).count() == 1
-    assert bartek.locator("#roll-log [data-entries] > li").count() == 3
-
-
-def test_rolling_again_from_the_same_panel_is_a_new_roll_with_the_choices_kept(table, tmp_path):
-    _, ala, _ = table
-    ala.click("button.roll-target:has-text('BUDOWA')")
-    ala.wait_for_selector("#test-panel form")
-    ala.check("#test-panel input[name='skill'][value='WALKA']")
-    ala.wait_for_selector("#test-panel input[name='skill'][value='WALKA']:checked")
-    roll_budowa(ala)
-    roll_budowa(ala)
-    assert ala.locator("#test-panel .rolled .entry").get_attribute("data-seq") == "2"
-    assert ala.is_checked("#test-panel input[name='skill'][value='WALKA']")
-    assert "WALKA" in entry(ala, 2).inner_text()
-    ala.screenshot(path=str(tmp_path / "rolled-twice.png"), full_page=True)
+        # A quick roll shows live in every log, with its dice and the nonce the page made.
+        ala.fill("#quick-dice-expression", "2d6+3")
+        ala.click("#quick-dice button[type='submit']")
+        rolled = ala.wait_for_selector("#quick-dice .quick-rolled").inner_text()
+        assert rolled.startswith("Rolled 2d6+3 = ")
+        for page in (gm, ala, bartek):
+            shown = entry(page, 4)
+            assert "2d6+3" in shown.inner_text()
+            assert shown.locator(".dice .die").count() == 2
+            assert shown.get_attribute("data-nonce")  # checkable later
+            assert "nonce made by the server" not in shown.inner_text()
+        total = rolled.removeprefix("Rolled 2d6+3 = ").split(" ")[0]
+        assert f"= {total}" in entry(bartek, 4).inner_text()

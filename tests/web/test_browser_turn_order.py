@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import settled
+from tests.web.browser import FASTTEST, demo_table, gm_at_table, open_sheet, settled
 from tests.web.test_browser_attention import BACKGROUND, hide, title_is
-from tests.web.test_browser_game_night import FASTTEST, base, open_sheet, run_session
 
 pytestmark = pytest.mark.browser
-__all__ = ["base"]  # the fixture, imported for this module's tests
 
 HERO = "Brunhilda z Gór"
 BAR = "#turn-bar .turn-bar__now"
@@ -34,26 +32,24 @@ def next_turn(gm) -> None:
     settled(gm)
 
 
-def test_the_turn_moves_on_live_on_every_sheet_and_calls_its_player(browser, base):
-    gm = run_session(browser, base, FASTTEST, dashboard=True)
-    ala = open_sheet(browser, base, "ala", FASTTEST, HERO)
-    ala.context.add_init_script(BACKGROUND)
-    ala.reload()
-    ala.wait_for_selector(".connection[data-connection-state='live']")
-    ala.wait_for_function("() => window.attention !== undefined")
-    bartek = open_sheet(browser, base, "bartek", FASTTEST, "Zbyszko Cichy")
-    own_title = ala.title()
+def test_the_turn_moves_on_live_on_every_sheet_and_calls_its_player(browser, tmp_path):
+    with demo_table(tmp_path) as base:
+        gm = gm_at_table(browser, base, FASTTEST, dashboard=True)
+        ala = open_sheet(browser, base, "ala", FASTTEST, HERO, scripts=(BACKGROUND,))
+        ala.wait_for_function("() => window.attention !== undefined")
+        bartek = open_sheet(browser, base, "bartek", FASTTEST, "Zbyszko Cichy")
+        own_title = ala.title()
 
-    set_order(gm, {HERO: "0", "Troll": "1d10"})  # the Troll's roll, 1 to 10, comes first
-    gm.wait_for_selector("#roll-log .entries li:has-text('Initiative: 1d10')")
-    next_turn(gm)
-    bartek.wait_for_selector(f'{BAR}:has-text("an NPC\'s turn")')
-    assert "Troll" not in bartek.content()  # neither its name in the bar nor its roll
-    assert "Round 1" in ala.inner_text(BAR)
+        set_order(gm, {HERO: "0", "Troll": "1d10"})  # the Troll's roll, 1 to 10, comes first
+        gm.wait_for_selector("#roll-log .entries li:has-text('Initiative: 1d10')")
+        next_turn(gm)
+        bartek.wait_for_selector(f'{BAR}:has-text("an NPC\'s turn")')
+        assert "Troll" not in bartek.content()  # neither its name in the bar nor its roll
+        assert "Round 1" in ala.inner_text(BAR)
 
-    hide(ala)
-    next_turn(gm)
-    ala.wait_for_selector("#turn-bar .turn-bar__yours")
-    title_is(ala, f"(1) {own_title}")
-    bartek.wait_for_selector(f"{BAR}:has-text('{HERO}')")
-    assert gm.locator("#turn-order .turn-list li.is-turn").inner_text().endswith(HERO)
+        hide(ala)
+        next_turn(gm)
+        ala.wait_for_selector("#turn-bar .turn-bar__yours")
+        title_is(ala, f"(1) {own_title}")
+        bartek.wait_for_selector(f"{BAR}:has-text('{HERO}')")
+        assert gm.locator("#turn-order .turn-list li.is-turn").inner_text().endswith(HERO)

@@ -6,19 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import demo_table
-from tests.web.test_browser_gm_night import TWOD6, call_for, open_sheet, start_and_open_dashboard
-from tests.web.test_browser_table import entry  # noqa: F401
+from tests.web.browser import TWOD6, call_for, demo_table, entry, gm_at_table, open_sheet
 
 pytestmark = pytest.mark.browser
 
 
-def test_the_gm_names_a_helper_on_the_call_and_the_player_rolls_with_it_fixed(
-    browser,
-    tmp_path,
-):
+def test_the_gm_names_a_helper_on_the_call_and_the_player_rolls_with_it_fixed(browser, tmp_path):
     with demo_table(tmp_path) as base:
-        gm = start_and_open_dashboard(browser, base, TWOD6)
+        gm = gm_at_table(browser, base, TWOD6, dashboard=True)
         ala = open_sheet(browser, base, "ala", TWOD6, "Aoife")
         call_for(gm, "Aoife", attribute="Zręczność", skill="Skradanie", helper="Rurik")
 

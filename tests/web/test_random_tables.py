@@ -5,6 +5,7 @@ import json
 import uuid
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
@@ -19,7 +20,7 @@ from rolls.engine.tables import parse_dice, parse_table, roll_table
 from rolls.models import RandomTable, Roll
 from rolls.tables.rules import table_rules
 from tests.web.dice import Scripted, deal
-from tests.web.live import seat
+from tests.web.live import connected, seat, sync
 from tests.web.test_after_roll import CASTER, SETTINGS, SPELL, magic_via_panel, zarith
 
 #: A FastTest campaign with a caster and a running session (tests/web/test_hostile_*.py too).
@@ -538,3 +539,27 @@ def test_every_systems_default_tables_read_and_are_offered_for_its_own_purposes(
         lines = "\n".join(f"{at}: {text}" for at, text in enumerate(default["rows"], start=1))
         assert parse_table(default["dice"], lines)[2] == []
         assert default["purpose"] in rules.purposes
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_hidden_table_roll_reaches_the_players_pages_as_a_hidden_roll_only(
+    make_table, gm, player
+):
+    """Live as on a reload: a player's open page hears that a roll was made, never the table
+    or a row of it (moved from the browser test of the GM's hidden table roll)."""
+    table = await sync_to_async(make_table)(characters=())
+    socket = await connected(player, table.campaign)
+    assert await sync(socket, table.session) == []
+
+    def roll_hidden() -> None:
+        client = Client()
+        client.force_login(gm)
+        roll(client, table.campaign, weather(table.campaign), visibility="hidden")
+
+    await sync_to_async(roll_hidden)()
+    frame = await socket.receive_json_from(timeout=3)
+    assert frame["type"] == "entry"
+    assert "A hidden roll was made." in frame["html"]
+    assert not any(word in frame["html"] for word in ("Weather", "gust", "rain", "clear sky"))
+    await socket.disconnect()
