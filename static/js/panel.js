@@ -213,12 +213,15 @@
   });
 
   // After a roll the result (or the reason it was refused) takes the focus, not the page body.
+  // On a phone it goes to the top of the screen, the odds and Roll below it: from the panel's
+  // top, its heading pushed Roll off a 740-pixel screen when the result ran a line longer (an
+  // AST roll read on the black die, one in six).
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!rolls.has(event.detail.xhr) || !event.detail.successful) return;
     const target = document.querySelector("#test-panel-refusal [role=alert]") ||
       document.querySelector("#test-panel .rolled");
     if (target) target.focus({ preventScroll: false });
-    const panel = panelElement();
-    if (panel && phone.matches) panel.scrollIntoView({ block: "start" });
+    const shown = target || panelElement();
+    if (shown && phone.matches) shown.scrollIntoView({ block: "start" });
   });
 })();

@@ -234,6 +234,10 @@ def test_on_a_phone_the_odds_roll_and_result_stay_on_screen_as_the_sheet_changes
                 roll(ala)  # the sheet's own refresh follows the roll
             settled(ala)
             at_rest(ala, "#test-panel .rolled .entry")
+            # The result at the top of the screen, the odds and Roll below it: from the panel's
+            # top, Roll went off screen when the result ran a line longer.
+            rolled_top = "document.querySelector('#test-panel .rolled').getBoundingClientRect().top"
+            assert abs(ala.evaluate(rolled_top)) < 1
             assert in_view(ala, "#test-panel .rolled .entry"), campaign
             assert in_view(ala, "#test-panel .roll-button"), campaign
             assert ala.evaluate("document.activeElement.closest('#test-panel .rolled') !== null")
