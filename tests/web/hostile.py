@@ -11,12 +11,19 @@ listing it; a URL no crawled form posts to must be named in the test module's ta
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from html.parser import HTMLParser
 from urllib.parse import quote, urljoin, urlsplit
 
 import pytest
-from django.urls import get_resolver, resolve, reverse
+from django.core.handlers.wsgi import WSGIRequest
+from django.db import transaction
+from django.http import HttpResponse
+from django.test import Client
+from django.test import client as test_client
+from django.urls import ResolverMatch, get_resolver, resolve, reverse
 
 from campaigns.models import Campaign
 from rolls.group.actions import rules_of as group_rules_of
@@ -36,10 +43,17 @@ class Form:
     user: str
     fields: list[tuple[str, str]]
     files: tuple[str, ...] = ()
+    #: The fields a person types text into (text inputs, text areas), not a number or a choice.
+    texts: frozenset[str] = frozenset()
+
+    @cached_property
+    def _match(self) -> ResolverMatch:
+        # Resolved once: the sweeps ask every form its signature again and again.
+        return resolve(urlsplit(self.url).path)
 
     @property
     def url_name(self) -> str:
-        return resolve(urlsplit(self.url).path).url_name
+        return self._match.url_name
 
     @property
     def names(self) -> list[str]:
@@ -48,7 +62,7 @@ class Form:
     def signature(self) -> tuple:
         """Forms alike but for the rows they stand on (one per NPC, per wound) are probed once;
         the campaign (its system) and the operation chosen by a hidden field keep them apart."""
-        match = resolve(urlsplit(self.url).path)
+        match = self._match
         ops = tuple(value for name, value in self.fields if name in ("op", "kind", "change"))
         return (self.user, match.url_name, match.kwargs.get("campaign_id"), tuple(self.names), ops)
 
@@ -58,6 +72,7 @@ class _Open:
     action: str
     fields: list[tuple[str, str]] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    texts: set[str] = field(default_factory=set)
     buttons: list[tuple[str, str, str]] = field(default_factory=list)  # name, value, formaction
     select: str | None = None
     select_first: str | None = None
@@ -101,6 +116,8 @@ class FormParser(HTMLParser):
                 form.buttons.append((name, a.get("value", ""), a.get("formaction", "")))
             else:
                 form.fields.append((name, a.get("value", "")))
+                if kind in ("text", "search"):
+                    form.texts.add(name)
         elif tag == "button" and a.get("type", "submit").lower() == "submit":
             form.buttons.append((name or "", a.get("value", ""), a.get("formaction", "")))
         elif tag == "select" and name:
@@ -114,6 +131,7 @@ class FormParser(HTMLParser):
                 form.select_chosen = True
         elif tag == "textarea" and name:
             form.textarea, form.text = name, ""
+            form.texts.add(name)
 
     def handle_data(self, data):
         if self._open is not None and self._open.textarea:
@@ -146,7 +164,9 @@ class FormParser(HTMLParser):
             if key in seen:
                 continue
             seen.add(key)
-            self.forms.append(Form(action, self.user, fields, tuple(form.files)))
+            self.forms.append(
+                Form(action, self.user, fields, tuple(form.files), frozenset(form.texts))
+            )
 
 
 def parse(html: str, page_url: str, user: str) -> FormParser:
@@ -329,3 +349,38 @@ def url_arguments(name: str, values: dict[str, list]) -> list[dict]:
     for param in names:
         combos = [combo | {param: value} for combo in combos for value in values[param]]
     return combos
+
+
+class _Watched(WSGIRequest):
+    """A request that notes whether anything read what it carried: its query, its body."""
+
+    carried_read = False
+
+    def __getattribute__(self, name: str):
+        if name in ("GET", "POST", "FILES", "body", "read", "readline", "readlines"):
+            object.__setattr__(self, "carried_read", True)
+        return super().__getattribute__(name)
+
+
+def walk(client: Client, url: str, requests) -> Iterator[tuple[str, dict, HttpResponse]]:
+    """``(method, data, response)`` for each ``(method, data, headers)`` of ``requests`` sent to
+    ``url``, each in a savepoint rolled back after it, so that every request meets the same
+    table. Of the requests of one method and headers, the first is sent, and the others only
+    when its answer read what it carried: an answer that read neither its query nor its body
+    (a viewer refused at the campaign's door or the GM's, a follow-up of a roll they may not
+    see, a method the view does not take) is what every other one would be answered, on the
+    same table, whatever it carried. Headers are no such shortcut: every answer's request is
+    asked whether htmx sent it (config.redirects.HtmxLoginMiddleware)."""
+    unread = set()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(test_client, "WSGIRequest", _Watched)
+        for method, data, headers in requests:
+            kind = (method, tuple(sorted(headers.items())))
+            if kind in unread:
+                continue
+            with transaction.atomic():
+                response = getattr(client, method)(url, data, **headers)
+                transaction.set_rollback(True)
+            if not response.wsgi_request.carried_read:
+                unread.add(kind)
+            yield method, data, response

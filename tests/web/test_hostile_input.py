@@ -127,10 +127,18 @@ HOSTILE = [
     "",
     " ",
 ]
-hostile_text = st.one_of(
-    st.sampled_from(HOSTILE),
-    st.text(st.characters(categories=("Cc", "Cs", "L", "N", "P", "Zs")), max_size=12),
-)
+odd_text = st.text(st.characters(categories=("Cc", "Cs", "L", "N", "P", "Zs")), max_size=12)
+hostile_text = st.one_of(st.sampled_from(HOSTILE), odd_text)
+#: What the sweep below already puts into every field alone: control characters (a NUL, an
+#: escape sequence) and 100 KB.
+SWEPT = {"\x00", "\x01\x02\x1b[31m\x7f", "x" * 100_000}
+UNSWEPT = [text for text in HOSTILE if text not in SWEPT]
+#: For the random probes of the forms: what the sweep does not send, drawn two to one over odd
+#: text. Planted crashes, 8 seeds each: one on "NaN" in every text field was found within 200
+#: examples 5 times (by the 330th 7 times), where the old draw (all of HOSTILE as often as odd
+#: text) found it within 300 twice; one on "-1" in the GM tools' number fields, once within 200
+#: where the old draw never found it within 300.
+unswept_text = st.one_of(st.sampled_from(UNSWEPT), st.sampled_from(UNSWEPT), odd_text)
 
 
 @pytest.fixture(scope="module")
@@ -284,14 +292,16 @@ def test_the_crawl_finds_the_forms_of_every_part_of_the_table(crawl):
 
 def _writers(crawl: Crawl) -> list[tuple[Form, list[tuple[str, str]]]]:
     """Each kind of crawled form whose POST writes log entries, with the fields that make it
-    write: as the browser sends it, else with a blank field given dice ("1d6": a turn order's
-    combatant, a chat line, quick dice)."""
+    write: as the browser sends it, else with a blank field a person types text into given dice
+    ("1d6": a turn order's combatant, a chat line, quick dice). A browser takes no dice in a
+    number field and a person types none into a hidden one: trying those found the same 64
+    forms with 1,573 posts where these take 1,088."""
     found, seen = [], set()
     for form in crawl.forms:
         if form.user == "anon" or form.signature() in seen:
             continue
         seen.add(form.signature())
-        blanks = [name for name, value in form.fields if value == ""]
+        blanks = [name for name, value in form.fields if value == "" and name in form.texts]
         for fields in (form.fields, *(_with(form, {name: "1d6"}) for name in blanks)):
             if _answer(crawl, form, fields).entries:
                 found.append((form, fields))
@@ -408,17 +418,18 @@ def test_every_file_and_pasted_json_takes_json_nested_thousands_deep_without_a_5
 def test_random_hostile_text_in_any_fields_of_any_form_finds_no_500(crawl):
     forms = crawl.forms
 
+    # The example database keeps a failure found for the next run to try first: the crawl finds
+    # its forms in the same order every run.
     @settings(
-        max_examples=300,
+        max_examples=200,
         deadline=None,
-        database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     @given(st.data())
     def probe(data):
         form = data.draw(st.sampled_from(forms), label="form")
         names = data.draw(st.lists(st.sampled_from(form.names), min_size=1, unique=True))
-        replaced = {name: data.draw(hostile_text, label=name) for name in names}
+        replaced = {name: data.draw(unswept_text, label=name) for name in names}
         status = _probe(crawl, form, _with(form, replaced))
         assert status < 500, (form.user, form.url, replaced, _crashes[-1:])
 

@@ -114,8 +114,9 @@ def test_every_page_of_the_demo_written_in_one_language_reads_in_the_other(write
                         if user == "gm":  # as a part of the page asks for it (the GM's are most)
                             clients[user].get(url, HTTP_HX_REQUEST="true")
     assert len({path for _user, path, _text in read}) > 150
-    found = sorted(
-        {f"{user} {path}: {word}" for user, path, text in read
-         for word in unmarked_words_of(text, phrases, reader)}
-    )  # fmt: skip
+    # A fifth of what is read is read again unchanged (a page the crawl returns to, a part that
+    # reads alike with htmx): each text is checked once.
+    texts = {text for _user, _path, text in read}
+    words = {text: unmarked_words_of(text, phrases, reader) for text in texts}
+    found = sorted({f"{user} {path}: {word}" for user, path, text in read for word in words[text]})
     assert not found, "\n".join(found)
