@@ -365,7 +365,7 @@ def test_the_walk_sends_each_request_an_answer_reads_and_one_of_those_it_does_no
     table, player, outsider
 ):
     """``walk``'s shortcut, on the roll view: the owner's answers read every posted form, the
-    outsider's (refused at the campaign's door) and a GET's (refused by the method) none; and
+    outsider's (refused at the campaign's door) and a GET (refused by the method) none; and
     each request meets the same table."""
     url = panel_url(table.hero, "test_roll")
     asked = _requests(table)
