@@ -26,25 +26,25 @@ from collections import defaultdict
 import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-from config.env import settings_or_exit  # noqa: E402
+from config.env import settings_or_exit
 
 settings_or_exit()
 django.setup(set_prefix=False)
 
-from asgiref.sync import async_to_sync  # noqa: E402
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
-from channels.layers import get_channel_layer  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.conf import settings  # noqa: E402
-from django.contrib.auth.decorators import login_required  # noqa: E402
-from django.http import HttpResponse  # noqa: E402
-from django.urls import path  # noqa: E402
-from django.views.decorators.http import require_POST  # noqa: E402
-from live_floor import ENTRY_HTML  # noqa: E402
+from asgiref.sync import async_to_sync
+from channels.auth import AuthMiddlewareStack
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.routing import ProtocolTypeRouter, URLRouter
+from channels.security.websocket import AllowedHostsOriginValidator
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.urls import path
+from django.views.decorators.http import require_POST
+from live_floor import ENTRY_HTML
 
-from config.overrides.http import ThreadedASGIHandler  # noqa: E402
+from config.overrides.http import ThreadedASGIHandler
 
 try:  # the tree's start, as config/asgi.py's (a tree from before it has none)
     from config.warmup import lifespan

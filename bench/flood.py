@@ -82,9 +82,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import compare  # noqa: E402  (bench/ is scripts, not a package)
-import live_table  # noqa: E402
-from live_table import CpuReading, Load, Roll, Step, log, ms  # noqa: E402
+import compare
+import live_table
+from live_table import CpuReading, Load, Roll, Step, log, ms
 
 ROOT = live_table.ROOT
 PLAYERS = 5  # the quiet table: the roller, 4 other players and the GM

@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rolls.engine import ast, caerbannog, fasttest, t10, twod6  # noqa: E402
-from rolls.engine.fair import FairDice, new_seed  # noqa: E402
+from rolls.engine import ast, caerbannog, fasttest, t10, twod6
+from rolls.engine.fair import FairDice, new_seed
 
 
 def best_ms(work: Callable[[], object], repeat: int = 15) -> tuple[float, float]:

@@ -1,6 +1,19 @@
 from django.contrib import admin
 
-from rolls.models import PendingTest, RandomTable, Roll
+from rolls.models import (
+    Award,
+    Combatant,
+    Condition,
+    GroupTest,
+    OpposedTest,
+    PendingTest,
+    RandomTable,
+    Roll,
+    SavedTest,
+    Seal,
+    Strike,
+    Turn,
+)
 from rolls.systems import import_each
 
 
@@ -43,9 +56,6 @@ class PendingTestAdmin(admin.ModelAdmin):
 
 
 # Awards (rolls.dashboard.awards): records of what the GM gave.
-from rolls.models import Award  # noqa: E402
-
-
 @admin.register(Award)
 class AwardAdmin(admin.ModelAdmin):
     list_display = ["character_name", "kind", "amount", "reason", "campaign", "created_at"]
@@ -67,9 +77,6 @@ class RandomTableAdmin(admin.ModelAdmin):
 
 
 # Opposed tests (rolls.opposed): their sides and result are written by the actions, read here.
-from rolls.models import OpposedTest  # noqa: E402
-
-
 @admin.register(OpposedTest)
 class OpposedTestAdmin(admin.ModelAdmin):
     list_display = ["__str__", "session", "status", "npc_name", "created_at"]
@@ -79,9 +86,6 @@ class OpposedTestAdmin(admin.ModelAdmin):
 
 
 # Group tests (rolls.group): gathered and rolled through the actions, read here.
-from rolls.models import GroupTest  # noqa: E402
-
-
 @admin.register(GroupTest)
 class GroupTestAdmin(admin.ModelAdmin):
     list_display = ["__str__", "session", "status", "revision", "created_at"]
@@ -92,9 +96,6 @@ class GroupTestAdmin(admin.ModelAdmin):
 
 # Conditions (rolls.conditions): every adding and clearing is an entry of the session's log, so
 # they are written only through the actions and read here.
-from rolls.models import Condition  # noqa: E402
-
-
 @admin.register(Condition)
 class ConditionAdmin(ReadOnlyAdmin):
     list_display = ["name", "character", "effect", "amount", "scope", "lasts", "created_at"]
@@ -108,9 +109,6 @@ class ConditionAdmin(ReadOnlyAdmin):
 
 # Turns and rounds (rolls.turns.fight) and the scenes' turn orders (rolls.turns.order): written
 # only through their actions, read here.
-from rolls.models import Combatant, Turn  # noqa: E402
-
-
 @admin.register(Turn)
 class TurnAdmin(ViewAndDeleteAdmin):
     list_display = ["scene", "number", "round", "character", "npc", "after_seq", "created_at"]
@@ -127,9 +125,6 @@ class CombatantAdmin(ViewAndDeleteAdmin):
 
 # Seals (rolls.opposed: an opposed test's opponent's roll until the initiator settles): set and
 # broken only by the actions, read here.
-from rolls.models import SavedTest, Seal, Strike  # noqa: E402
-
-
 @admin.register(SavedTest)
 class SavedTestAdmin(admin.ModelAdmin):
     list_display = ["name", "character", "created_at"]

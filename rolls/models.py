@@ -6,6 +6,16 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+# The models a feature owns live in its folder (each names the app's others by "rolls.Model",
+# never importing this module); Django finds an app's models here, so they are imported here too,
+# and every module may keep importing any model of the app from here.
+from rolls.group.models import GroupTest
+from rolls.opposed.models import OpposedTest
+from rolls.saved.models import SavedTest
+from rolls.strikes.models import Strike
+from rolls.systems import import_each
+from rolls.turns.models import Combatant
+
 
 class Visibility(models.TextChoices):
     PUBLIC = "public", _("public")
@@ -378,15 +388,6 @@ class Turn(models.Model):
     def __str__(self) -> str:
         return f"round {self.round}, turn {self.number}"
 
-
-# The models a feature owns live in its folder; Django finds an app's models here, so they are
-# imported here too, and every module may keep importing any model of the app from here.
-from rolls.group.models import GroupTest  # noqa: E402
-from rolls.opposed.models import OpposedTest  # noqa: E402
-from rolls.saved.models import SavedTest  # noqa: E402
-from rolls.strikes.models import Strike  # noqa: E402
-from rolls.systems import import_each  # noqa: E402
-from rolls.turns.models import Combatant  # noqa: E402
 
 # A rule system's own models live in its package (FastTest's applied wounds), imported from it.
 import_each("models")

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.test import Client
 from django.test import client as test_client
-from django.urls import ResolverMatch, get_resolver, resolve, reverse
+from django.urls import ResolverMatch, URLResolver, get_resolver, resolve, reverse
 
 from campaigns.models import Campaign
 from rolls.group.actions import rules_of as group_rules_of
@@ -334,6 +334,18 @@ def _as_dict(fields: list[tuple[str, str]]) -> dict[str, list[str]]:
     for name, value in fields:
         out.setdefault(name, []).append(value)
     return out
+
+
+def url_names(patterns) -> list[str]:
+    """The name of every URL of ``patterns`` (a ``urlpatterns``), in order, those of each
+    ``include()`` among them too."""
+    names: list[str] = []
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            names += url_names(entry.url_patterns)
+        elif entry.name:
+            names.append(entry.name)
+    return names
 
 
 def url_arguments(name: str, values: dict[str, list]) -> list[dict]:

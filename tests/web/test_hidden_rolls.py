@@ -27,7 +27,7 @@ from rolls.labels import KIND_LABELS
 from rolls.models import PendingTest, Roll, Visibility
 from sheets.models import NPC, Character
 from tests.web.dice import deal
-from tests.web.hostile import url_arguments, walk
+from tests.web.hostile import url_arguments, url_names, walk
 from tests.web.live import panel_url
 from tests.web.test_after_roll import CASTER, SPELL, zarith
 from tests.web.test_opposed import caerbannog_duel, roll_side
@@ -301,8 +301,8 @@ def test_a_roll_request_with_the_key_of_a_hidden_roll_answers_with_it_redacted(
 # --- Every endpoint of rolls.urls, every viewer but the GM, good and bad input -----------------
 
 
-def _fill(pattern, table: Table) -> list[dict]:
-    """Every set of URL arguments worth trying on ``pattern``: its hidden rolls, each kind."""
+def _fill(name: str, table: Table) -> list[dict]:
+    """Every set of URL arguments worth trying on URL ``name``: its hidden rolls, each kind."""
     values = {
         "campaign_id": [table.campaign.pk],
         "session_id": [table.session_id],
@@ -320,9 +320,9 @@ def _fill(pattern, table: Table) -> list[dict]:
         "saved_id": [1],
         # A wound on the sheet (FastTest's System.urls): the sheet's wound tracker must not leak.
         "index": [0],
-        "pk": [table.npc.pk if pattern.name in ("npc_roll", "npc_roll_box") else table.hero.pk],
+        "pk": [table.npc.pk if name in ("npc_roll", "npc_roll_box") else table.hero.pk],
     }
-    return url_arguments(pattern.name, values)
+    return url_arguments(name, values)
 
 
 def _requests(table: Table) -> list[tuple[str, dict, dict]]:
@@ -402,12 +402,12 @@ def test_no_answer_of_any_roll_endpoint_shows_a_hidden_roll_to_anyone_but_the_gm
         client = Client()
         if viewer in users:
             client.force_login(users[viewer])
-        for pattern in roll_urls.urlpatterns:
-            for kwargs in _fill(pattern, table):
-                url = reverse(pattern.name, kwargs=kwargs)
+        for name in url_names(roll_urls.urlpatterns):
+            for kwargs in _fill(name, table):
+                url = reverse(name, kwargs=kwargs)
                 for method, data, response in walk(client, url, _requests(table)):
                     where = f"{viewer}: {method.upper()} {url} {data} -> {response.status_code}"
                     found += [f"{where}: {leak}" for leak in leaks(response.text, table)]
-                    if pattern.name == "test_follow_up" and viewer in users and method == "post":
+                    if name == "test_follow_up" and viewer in users and method == "post":
                         found += [] if response.status_code == 404 else [f"{where}: not a 404"]
     assert not found, f"{len(found)} found, the first:\n" + "\n".join(found[:40])

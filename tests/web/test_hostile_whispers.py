@@ -29,7 +29,7 @@ from rolls import urls as roll_urls
 from rolls.labels import KIND_LABELS
 from rolls.models import Roll, Visibility
 from sheets.models import NPC, Character
-from tests.web.hostile import url_arguments, walk
+from tests.web.hostile import url_arguments, url_names, walk
 from tests.web.live import roll, socket_for
 
 pytestmark = pytest.mark.django_db
@@ -163,8 +163,8 @@ def _users(table: Chat, outsider) -> dict:
     }
 
 
-def _fill(pattern, table: Chat) -> list[dict]:
-    """Every set of URL arguments worth trying on ``pattern``: the lines, each kind."""
+def _fill(name: str, table: Chat) -> list[dict]:
+    """Every set of URL arguments worth trying on URL ``name``: the lines, each kind."""
     values = {
         "campaign_id": [table.campaign.pk],
         "session_id": [table.session.pk],
@@ -181,9 +181,9 @@ def _fill(pattern, table: Chat) -> list[dict]:
         "saved_id": [1],
         "index": [0],
         # The whisper is spoken as A's character, the GM's note as the NPC.
-        "pk": [table.npc.pk if pattern.name in ("npc_roll", "npc_roll_box") else table.hero.pk],
+        "pk": [table.npc.pk if name in ("npc_roll", "npc_roll_box") else table.hero.pk],
     }
-    return url_arguments(pattern.name, values)
+    return url_arguments(name, values)
 
 
 def _requests(table: Chat) -> list[tuple[str, dict, dict]]:
@@ -250,9 +250,9 @@ def _walk(table: Chat, outsider, urls: list[str], requests) -> None:
 
 def test_no_answer_of_any_roll_endpoint_shows_a_line_to_anyone_it_is_not_for(table, outsider):
     urls = [
-        reverse(pattern.name, kwargs=kwargs)
-        for pattern in roll_urls.urlpatterns
-        for kwargs in _fill(pattern, table)
+        reverse(name, kwargs=kwargs)
+        for name in url_names(roll_urls.urlpatterns)
+        for kwargs in _fill(name, table)
     ]
     _walk(table, outsider, urls, _requests(table))
 
