@@ -60,9 +60,13 @@ def test_open_pages_come_back_by_themselves_and_caught_up(browser, tmp_path):
             page.reload()
             page.wait_for_selector(LIVE)
 
-        # A page back online reconnects at once however long it was offline.
-        ala.context.set_offline(True)
+        # A page back online reconnects at once however long it was offline. Its socket is
+        # closed first and the network goes after: Chromium's offline emulation holds back an
+        # open socket's frames, its closing one too, and a socket closed offline says so only
+        # after the 60 s closing handshake (the page read Live for the 30 s the test waited).
         ala.evaluate("window.tableSocket.drop()")  # its socket, lost with the network
+        ala.wait_for_selector(OFFLINE)  # its retries wait for the page's clock, held
+        ala.context.set_offline(True)
         # Ten minutes offline: its retries are now 15 to 30 s apart.
         later(ala, 30, jumps=20)
         ala.context.set_offline(False)
