@@ -245,6 +245,26 @@ def settled(page, timeout: float = 10_000) -> None:
     page.wait_for_function("() => window.__inFlight.size === 0", timeout=timeout)
 
 
+def panel_change(url: str) -> bool:
+    """A request of a test panel for its choices (a change, a refresh): its URL ends /test/."""
+    return url.endswith("/test/")
+
+
+def hold_first(page, matching) -> list:
+    """Holds the page's next request ``matching`` (a route's URL matcher) until the test lets it
+    go (``held[0].continue_()``); those after it pass until ``page.unroute(matching)``."""
+    held: list = []
+
+    def hold(route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(matching, hold)
+    return held
+
+
 def until(condition, page, timeout: float = 10) -> None:
     """Wait until ``condition()`` holds of what Playwright has told this test (a route it
     holds, a request it saw): each look lets it deliver what the browser has sent since."""

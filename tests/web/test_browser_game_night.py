@@ -22,7 +22,9 @@ from tests.web.browser import (
     demo_table,
     entry,
     gm_at_table,
+    hold_first,
     log_in,
+    panel_change,
     session_path,
     settled,
     until,
@@ -153,18 +155,7 @@ def test_a_new_stat_starts_from_its_defaults_and_what_is_typed_or_ticked_survive
 
         # A box ticked while the panel refreshes stays ticked and counts.
         click_stat(ala, "BUDOWA", "input[name=attribute][value='BUDOWA']")
-        held = []
-
-        def hold_the_first(route):
-            if held:
-                route.continue_()
-            else:
-                held.append(route)
-
-        def choices(url: str) -> bool:
-            return url.endswith("/test/")
-
-        ala.route(choices, hold_the_first)
+        held = hold_first(ala, panel_change)
         ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
         until(lambda: held, ala)  # the refresh for the first box is on its way, and held
         ala.check("#test-panel input[name=trait][data-name='szermierka']")
@@ -175,7 +166,7 @@ def test_a_new_stat_starts_from_its_defaults_and_what_is_typed_or_ticked_survive
         assert ala.is_checked("#test-panel input[name=trait][data-name='Rycerz królestwa']")
         assert ala.is_checked("#test-panel input[name=trait][data-name='szermierka']")
         assert "Rycerz królestwa" in ala.inner_text("#test-panel .odds .sources")
-        ala.unroute(choices)
+        ala.unroute(panel_change)
 
         # A 2d6 Charyzma test keeps nothing of the shooting test before.
         visit(ala, base, demo_path(TWOD6, "Aoife"))

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import FASTTEST, demo_table, entry, open_sheet, settled, until
+from tests.web.browser import (
+    FASTTEST,
+    demo_table,
+    entry,
+    hold_first,
+    open_sheet,
+    panel_change,
+    settled,
+    until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -137,18 +146,7 @@ def test_one_click_is_one_roll_a_lost_roll_says_so_and_the_result_gets_the_focus
 
         # A roll clicked while a change is on its way waits for it and rolls it.
         open_budowa(ala)
-        held = []
-
-        def hold_the_first(route):
-            if held:
-                route.continue_()
-            else:
-                held.append(route)
-
-        def choices(url: str) -> bool:
-            return url.endswith("/test/")
-
-        ala.route(choices, hold_the_first)
+        held = hold_first(ala, panel_change)
         ala.check("#test-panel input[name=trait][data-name='Rycerz królestwa']")
         ala.click(ROLL)
         # The roll waits its turn (hx-sync): the held change is the only request on its way.
@@ -158,12 +156,11 @@ def test_one_click_is_one_roll_a_lost_roll_says_so_and_the_result_gets_the_focus
         held[0].continue_()
         ala.wait_for_selector("#test-panel .rolled .entry[data-seq='8']")
         assert "Rycerz królestwa" in ala.inner_text("#test-panel .rolled .entry[data-seq='8']")
-        ala.unroute(choices)
+        ala.unroute(panel_change)
 
         # A choice changed while the roll is in flight does not hide its result.
         open_budowa(ala)
-        held = []
-        ala.route(ROLL_ROUTE, hold_the_first)
+        held = hold_first(ala, ROLL_ROUTE)
         ala.click(ROLL)
         ala.wait_for_function("() => document.querySelector('#test-panel .roll-button[aria-busy]')")
         # The button is busy as htmx sends; the held route reaches this test a moment later.
