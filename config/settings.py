@@ -144,6 +144,18 @@ ROLL_RATE_LIMIT = env_int("ROLL_RATE_LIMIT", 50, minimum=1, maximum=10_000_000)
 CHAT_RATE_LIMIT = env_int("CHAT_RATE_LIMIT", 20, minimum=1, maximum=10_000_000)
 REPLAY_ENTRY_LIMIT = env_int("REPLAY_ENTRY_LIMIT", 10_000, minimum=1, maximum=100_000_000)
 
+# The Discord bridge (rolls/discord) posts only to these origins: Discord's own. Not read from the
+# environment: only tests change it (to a stand-in on 127.0.0.1), so no deployment can be made to
+# post to an address of its network.
+DISCORD_WEBHOOK_ORIGINS = (
+    "https://discord.com",
+    "https://discordapp.com",
+    "https://canary.discord.com",
+    "https://ptb.discord.com",
+)
+# Whether this process runs the bridge's courier as it starts serving (the ASGI lifespan).
+DISCORD_COURIER = env_int("DISCORD_COURIER", 1, minimum=0, maximum=1) == 1
+
 CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL"))}
 # Sessions are read on every request: from the cache, and from the database only on a miss.
 CACHES = {"default": cache_from_url(os.environ.get("REDIS_URL"))}

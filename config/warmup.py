@@ -37,6 +37,7 @@ from django.utils import formats, translation
 
 from campaigns import stored_text
 from campaigns.systems import all_systems
+from rolls.discord.courier import Courier
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -63,15 +64,20 @@ def warm_up() -> int:
 
 def lifespan(threads: Executor, count: int):
     """The ASGI lifespan app of a server whose ``count`` worker threads are ``threads``: as the
-    server starts, they connect (``connect``)."""
+    server starts, they connect (``connect``), and the Discord bridge's courier starts
+    (rolls.discord.courier: it delivers what the table posts to the group's channel)."""
 
     async def app(scope, receive, send) -> None:
+        courier = None
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 await connect(threads, count)
+                courier = Courier().start() if settings.DISCORD_COURIER else None
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                if courier is not None:
+                    await asyncio.to_thread(courier.stop)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

@@ -21,6 +21,7 @@ from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import GameSession
 from campaigns.systems import get_system
 from rolls import limits
+from rolls.discord import outbox
 from rolls.engine import EngineError, fair, note
 from rolls.engine.core import RandomSource
 from rolls.labels import render
@@ -212,6 +213,8 @@ def _record(spec: RollSpec, rng: RandomSource | None) -> tuple[Roll, bool]:
         # process's sockets in the roller's language reuse it (rolls.log.rendered).
         transaction.on_commit(lambda: entry_html(payload, language), robust=True)
     broadcast_on_commit(campaign_group(campaign_id), {"type": "table.roll", "payload": payload})
+    # What every member may read leaves for the group's Discord channel, if it has a bridge.
+    outbox.queue_entry(roll, payload, campaign_id)
     return roll, True
 
 
@@ -368,9 +371,12 @@ def reveal(rolls: list[Roll]) -> None:
         revealed.append(seal.roll)
     if not revealed:
         return
-    payloads = [roll_payload(roll) for roll in sorted(revealed, key=lambda roll: roll.seq)]
+    revealed.sort(key=lambda roll: roll.seq)
+    payloads = [roll_payload(roll) for roll in revealed]
     campaign_id = revealed[0].session.campaign_id
     broadcast_on_commit(campaign_group(campaign_id), {"type": "table.reveal", "payloads": payloads})
+    for roll, payload in zip(revealed, payloads, strict=True):
+        outbox.queue_entry(roll, payload, campaign_id)  # public once revealed: posted now
 
 
 def reveal_at_end(sender, session, **kwargs) -> None:

@@ -56,3 +56,11 @@ class RollsConfig(AppConfig):
 
         scene_opened.connect(conditions.scene_started, dispatch_uid="conditions-scene-end")
         session_ending.connect(conditions.session_ending, dispatch_uid="conditions-session-end")
+
+        # The session's start and end are posted to the group's Discord channel, if it has a
+        # bridge; its end after what it reveals (connected above).
+        from campaigns.sessions import scene_started
+        from rolls.discord import outbox
+
+        scene_started.connect(outbox.session_started, dispatch_uid="discord-session-started")
+        session_ended.connect(outbox.session_ended, dispatch_uid="discord-session-ended")

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 # The models a feature owns live in its folder (each names the app's others by "rolls.Model",
 # never importing this module); Django finds an app's models here, so they are imported here too,
 # and every module may keep importing any model of the app from here.
+from rolls.discord.models import DiscordBridge, DiscordPost
 from rolls.group.models import GroupTest
 from rolls.opposed.models import OpposedTest
 from rolls.saved.models import SavedTest
@@ -396,6 +397,8 @@ __all__ = [
     "Combatant",
     "Award",
     "Condition",
+    "DiscordBridge",
+    "DiscordPost",
     "GroupTest",
     "OpposedTest",
     "PendingTest",

@@ -18,6 +18,7 @@ FEATURES = (
     "dashboard",
     "conditions",
     "group",
+    "discord",
 )
 
 urlpatterns = [

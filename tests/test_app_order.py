@@ -104,6 +104,7 @@ FEATURES = (
     "engine",
     "chat",
     "log",
+    "discord",
     "live",
     "pending",
     "conditions",

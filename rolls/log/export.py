@@ -19,17 +19,17 @@ from rolls.labels import outcome_word, render, source_line
 from rolls.models import Visibility
 
 
-def _dice_text(entry: dict[str, Any]) -> str:
+def dice_text(entry: dict[str, Any]) -> str:
     return " ".join(
         f"d{die['sides']}:{die['face']}{'' if die['kept'] else '(x)'}" for die in entry["dice"]
     )
 
 
-def _sources_text(entry: dict[str, Any]) -> str:
+def sources_text(entry: dict[str, Any]) -> str:
     return "; ".join(source_line(source) for source in entry["sources"])
 
 
-def _outcome(entry: dict[str, Any], total: str = "= {}") -> str:
+def outcome(entry: dict[str, Any], total: str = "= {}") -> str:
     """What came of the entry; an expression's total as ``total`` says (a sum in Markdown, the
     bare number in a spreadsheet's cell)."""
     if entry.get("note"):  # a condition added or cleared, options chosen: its label says it
@@ -114,7 +114,7 @@ def as_csv(entries: list[dict[str, Any]]) -> str:
             [
                 entry["seq"], entry["created_at"], entry["visibility"], entry["kind"], _who(entry),
                 isolated_text(entry["actor_name"]), isolated_text(render(entry["label"])),
-                _dice_text(entry), _outcome(entry, "{}"), _sources_text(entry), _struck(entry),
+                dice_text(entry), outcome(entry, "{}"), sources_text(entry), struck_text(entry),
             ]
         )  # fmt: skip
     return out.getvalue()
@@ -126,7 +126,7 @@ def _time(entry: dict[str, Any]) -> str:
     return timezone.localtime(moment).strftime("%H:%M:%S") if moment else ""
 
 
-def _roller(entry: dict[str, Any]) -> str:
+def roller(entry: dict[str, Any]) -> str:
     """Who rolled: the character with the player who rolled it, or the roller alone; a note or
     a line of chat is "by" its member, as the log says."""
     character, user = isolated_text(entry["character_name"]), isolated_text(entry["actor_name"])
@@ -151,7 +151,7 @@ def _marker(entry: dict[str, Any]) -> str:
     return ""
 
 
-def _struck(entry: dict[str, Any]) -> str:
+def struck_text(entry: dict[str, Any]) -> str:
     """Who struck the entry and why (rolls.strikes), "" when it stands."""
     struck = entry.get("struck")
     if not struck:
@@ -185,18 +185,18 @@ def as_markdown(session, entries: list[dict[str, Any]]) -> str:
         if entry["redacted"]:
             lines.append(f"{head} {_redacted(entry)}")
             continue
-        outcome = _outcome(entry)
-        line = f"{head} {_roller(entry)}{_marker(entry)}"
+        said_outcome = outcome(entry)
+        line = f"{head} {roller(entry)}{_marker(entry)}"
         if entry["label"]:
             line += f" — {isolated_text(render(entry['label']))}"
         # An opposed test's entry has neither an outcome word nor dice: its label says who won.
-        said = [f"**{outcome}**"] if outcome else []
-        said += [f"({_dice_text(entry)})"] if entry["dice"] else []
+        said = [f"**{said_outcome}**"] if said_outcome else []
+        said += [f"({dice_text(entry)})"] if entry["dice"] else []
         if said:
             line += ": " + " ".join(said)
         if entry["sources"]:
-            line += f" — {_sources_text(entry)}"
-        if struck := _struck(entry):
+            line += f" — {sources_text(entry)}"
+        if struck := struck_text(entry):
             line = f"{head} ~~{line[len(head) + 1 :]}~~ *[{struck}]*"
         lines.append(line)
     return "\n".join(lines) + "\n"

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from campaigns.actions import ActionRefused
 from campaigns.live import broadcast_on_commit, campaign_group
 from campaigns.models import GameSession, Scene
+from rolls.discord import outbox
 from rolls.models import Turn
 
 
@@ -177,4 +178,5 @@ def mark(
             "npc": npc is not None,
         },
     )
+    outbox.queue_turn(locked, round_, character, npc)
     return current(locked.campaign_id)
