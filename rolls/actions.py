@@ -160,6 +160,7 @@ def _record(spec: RollSpec, rng: RandomSource | None) -> tuple[Roll, bool]:
     # so a view that writes many (a turn order's dice) spends as many (rolls.limits).
     limits.charge_entry()
     seq, seed, campaign_id = _next_seq(session.pk)
+    scene_id, bridged = _scene_and_bridge(session.pk, campaign_id)
     module = engine or get_system(system).engine
     nonce, server_nonce = _nonce(spec.nonce)
     source = rng or dice_source(seed, seq, nonce)
@@ -174,7 +175,7 @@ def _record(spec: RollSpec, rng: RandomSource | None) -> tuple[Roll, bool]:
         # The caller's session: ``roll.session`` needs no query (follow-ups read its scenes).
         session=session,
         seq=seq,
-        scene_id=_current_scene(session.pk),
+        scene_id=scene_id,
         actor=spec.actor,
         character=character,
         npc=npc,
@@ -213,8 +214,8 @@ def _record(spec: RollSpec, rng: RandomSource | None) -> tuple[Roll, bool]:
         # process's sockets in the roller's language reuse it (rolls.log.rendered).
         transaction.on_commit(lambda: entry_html(payload, language), robust=True)
     broadcast_on_commit(campaign_group(campaign_id), {"type": "table.roll", "payload": payload})
-    # What every member may read leaves for the group's Discord channel, if it has a bridge.
-    outbox.queue_entry(roll, payload, campaign_id)
+    if bridged:  # what every member may read leaves for the group's Discord channel
+        outbox.queue_entry(roll, payload, campaign_id)
     return roll, True
 
 
@@ -245,21 +246,24 @@ def _next_seq(session_id: int) -> tuple[int, str, int]:
     return seq, seed, campaign_id
 
 
-def _current_scene(session_id: int) -> int | None:
+def _scene_and_bridge(session_id: int, campaign_id: int) -> tuple[int | None, bool]:
     """The session's latest scene, read once its row is locked (a scene started meanwhile
-    waited for the lock, so it is either wholly before this roll or after it)."""
+    waited for the lock, so it is either wholly before this roll or after it), and whether the
+    campaign posts to Discord (rolls.discord.outbox): one statement, so a campaign without a
+    bridge pays nothing for it."""
     with connection.cursor() as cursor:
-        cursor.execute(_CURRENT_SCENE, [session_id])
-        row = cursor.fetchone()
-    return row[0] if row else None
+        cursor.execute(_SCENE_AND_BRIDGE, [session_id, campaign_id])
+        scene_id, bridged = cursor.fetchone()
+    return scene_id, bool(bridged)
 
 
 _NEXT_SEQ = (
     'UPDATE "campaigns_gamesession" SET "last_seq" = "last_seq" + 1 WHERE "id" = %s '
     'RETURNING "last_seq", "seed", "ended_at", "campaign_id"'
 )
-_CURRENT_SCENE = (
-    'SELECT "id" FROM "campaigns_scene" WHERE "session_id" = %s ORDER BY "number" DESC LIMIT 1'
+_SCENE_AND_BRIDGE = (
+    'SELECT (SELECT "id" FROM "campaigns_scene" WHERE "session_id" = %s '
+    f'ORDER BY "number" DESC LIMIT 1), {outbox.HAS_BRIDGE}'
 )
 
 

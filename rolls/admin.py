@@ -4,6 +4,8 @@ from rolls.models import (
     Award,
     Combatant,
     Condition,
+    DiscordBridge,
+    DiscordPost,
     GroupTest,
     OpposedTest,
     PendingTest,
@@ -146,6 +148,20 @@ class SealAdmin(ViewAndDeleteAdmin):
     list_display = ["roll", "revealed_at", "created_at"]
     list_select_related = ["roll"]
     readonly_fields = ["roll", "viewers", "revealed_at"]
+
+
+# The Discord bridge (rolls.discord): its state and outbox, read; its webhook's token never shown.
+@admin.register(DiscordBridge)
+class DiscordBridgeAdmin(ViewAndDeleteAdmin):
+    list_display = ["campaign", "active", "gone", "last_delivered_at", "failing_since"]
+    list_select_related = ["campaign"]
+    exclude = ["webhook_url"]
+
+
+@admin.register(DiscordPost)
+class DiscordPostAdmin(ReadOnlyAdmin):
+    list_display = ["bridge", "kind", "roll", "sent_at", "dropped", "created_at"]
+    list_filter = ["kind"]
 
 
 # A rule system's own models have their admin in its package (FastTest's applied wounds).

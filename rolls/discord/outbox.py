@@ -2,8 +2,9 @@
 outbox): a roll rolled back posts nothing, and one committed is posted even across a restart.
 
 Only what every member may read is queued: public entries (never a secret, hidden, sealed or
-whispered one, nor that one was made), the session's start and end, whose turn it is. Queuing
-costs a campaign without a bridge one statement for a public entry and nothing else.
+whispered one, nor that one was made), the session's start and end, whose turn it is. A roll
+asks whether its campaign has a bridge in the statement that reads its scene (``HAS_BRIDGE``),
+so a campaign without one pays no statement for it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from django.db import connection, transaction
 from rolls.discord.models import DiscordBridge, DiscordPost
 from rolls.log.payload import may_see
 
+#: Whether the campaign (the parameter) has a bridge that is on, as an SQL expression.
+HAS_BRIDGE = (
+    'EXISTS (SELECT 1 FROM "rolls_discordbridge" WHERE "campaign_id" = %s AND "active" '
+    'AND NOT "gone")'
+)
 #: Set as a post is committed: the courier of this process wakes at once (others poll).
 queued = threading.Event()
 

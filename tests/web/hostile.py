@@ -238,6 +238,7 @@ class Crawl:
             for url in (
                 reverse("campaign_detail", args=[c]),
                 reverse("campaign_settings", args=[c]),
+                reverse("discord_bridge", args=[c]),
                 reverse("character_create", args=[c]),
                 reverse("character_import", args=[c]),
                 reverse("npc_list", args=[c]),

@@ -474,7 +474,17 @@ def _wait_for(condition, seconds: float = 10.0) -> None:
 # --- What a roll pays -------------------------------------------------------------------------
 
 
-def test_a_public_roll_without_a_bridge_costs_one_statement_and_a_hidden_one_none(table, player):
+def test_a_roll_at_a_table_without_a_bridge_costs_no_statement_more(table, player):
+    with CaptureQueriesContext(connection) as public:
+        roll(table.session, player)
+    with CaptureQueriesContext(connection) as hidden:
+        roll(table.session, player, visibility=Visibility.HIDDEN)
+    assert not [q for q in public.captured_queries if "rolls_discordpost" in q["sql"]]
+    assert len(public.captured_queries) == len(hidden.captured_queries)
+    assert not DiscordPost.objects.exists()
+
+
+def test_a_public_roll_at_a_table_with_a_bridge_costs_one_insert_more(table, bridge, player):
     with CaptureQueriesContext(connection) as public:
         roll(table.session, player)
     with CaptureQueriesContext(connection) as hidden:
@@ -483,7 +493,6 @@ def test_a_public_roll_without_a_bridge_costs_one_statement_and_a_hidden_one_non
     assert len(queued) == 1
     assert queued[0].startswith("INSERT")
     assert len(public.captured_queries) == len(hidden.captured_queries) + 1
-    assert not DiscordPost.objects.exists()
 
 
 def test_a_rolled_back_roll_posts_nothing(table, bridge, discord, player):

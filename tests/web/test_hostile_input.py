@@ -67,6 +67,7 @@ READ_ONLY = {
     "caerbannog_results_box",
     "pinned_tests",
     "turn_bar",
+    "discord_state",
 }
 #: URLs that take a POST the crawl does not reach, each with why (probe them when it can).
 UNREACHED = {

@@ -103,7 +103,8 @@ def test_a_roll_after_a_double_submitted_one_takes_the_next_seq(client, running)
 def test_a_roll_reads_and_writes_seven_times(client, running):
     """The user, the character with its campaign, the open session, whether the character has
     conditions (issue 15); then, in the transaction, the session's row locked and its seq
-    bumped in one statement, its scene and the roll. The busiest request."""
+    bumped in one statement, its scene (with whether the campaign posts to Discord: issue 40)
+    and the roll. The busiest request."""
     hero = running.hero
     form = {"attribute": "BUDOWA", "skill": "WALKA", "visibility": "public"}
     client.post(panel_url(hero, "test_roll"), form | {"key": str(uuid.uuid4())})
