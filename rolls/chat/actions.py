@@ -10,17 +10,20 @@ from django.utils.translation import gettext_lazy
 
 from campaigns.models import Campaign, GameSession
 from rolls import labels
-from rolls.actions import ActionRefused, record_note
+from rolls.actions import ActionRefused, RollSpec, record_roll
+from rolls.engine import chat as chat_engine
 from rolls.labels import words
 from rolls.models import Roll, Visibility
 
 #: The log's kind of a chat line.
-CHAT = "chat"
+CHAT = chat_engine.KIND
 
 # How the log and the exports read a line: its kind, and its text with whom it was for.
 labels.register(
     kinds={CHAT: gettext_lazy("chat")},
     words={
+        # ``/me``: an action, not speech; the log reads "*Brunhilda* draws her sword".
+        "chat_action": gettext_lazy("*%(name)s* %(text)s"),
         "chat_said": "%(text)s",
         "chat_to_gm": gettext_lazy("to the GM: %(text)s"),
         "chat_note": gettext_lazy("note to self: %(text)s"),
@@ -29,7 +32,7 @@ labels.register(
 )
 
 
-def _label(text: str, visibility: str, recipient) -> dict[str, Any]:
+def _label(text: str | dict[str, Any], visibility: str, recipient) -> dict[str, Any]:
     if visibility == Visibility.WHISPER:
         return words("chat_whispered", name=recipient.get_username(), text=text)
     if visibility == Visibility.SECRET:
@@ -49,28 +52,44 @@ def say(
     recipient=None,
     character=None,
     npc=None,
+    action: bool = False,
+    inline: list[str] | None = None,
+    nonce: str | None = None,
 ) -> tuple[Roll, bool]:
     """Log ``text`` in the open session from ``actor`` (as ``character`` or ``npc`` where
-    given), for whom ``visibility`` and ``recipient`` say. A repeated ``key`` answers with the
-    line it made, never a second one."""
+    given), for whom ``visibility`` and ``recipient`` say; ``action``: a ``/me``, what the
+    speaker does. The dice expressions of ``inline`` (``[[...]]`` in the text, in order) are
+    rolled with the line's entry from the session's fair stream (``nonce``: the page's), so
+    they are seen by whom the line is for. A repeated ``key`` answers with the line it made,
+    never a second one."""
     if (visibility == Visibility.WHISPER) != (recipient is not None):
         raise ActionRefused(_("A whisper is for one member of the table."))
     session = GameSession.objects.open_of(campaign.pk)
     if session is None:
         raise ActionRefused(_("No game session is running; the GM starts one."))
-    facts = {"text": text}
+    facts: dict[str, Any] = {"note": CHAT, "text": text}
     if recipient is not None:
         facts |= {"to": recipient.pk, "to_name": recipient.get_username()}
-    return record_note(
-        kind=CHAT,
-        facts=facts,
-        session=session,
-        actor=actor,
-        system=campaign.system,
-        key=key,
-        label=_label(text, visibility, recipient),
-        visibility=visibility,
-        recipient=recipient,
-        character=character,
-        npc=npc,
+    if action:
+        facts["action"] = True
+    if inline:
+        facts["inline"] = list(inline)
+    speaker = character or npc
+    said = words("chat_action", name=speaker.name if speaker else actor.get_username(), text=text)
+    return record_roll(
+        RollSpec(
+            params=facts,
+            kind=CHAT,
+            engine=chat_engine,
+            session=session,
+            actor=actor,
+            system=campaign.system,
+            key=key,
+            label=_label(said if action else text, visibility, recipient),
+            visibility=visibility,
+            recipient=recipient,
+            character=character,
+            npc=npc,
+            nonce=nonce,
+        )
     )

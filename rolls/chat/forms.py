@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from campaigns.models import Campaign, Membership
 from config.text import TextField
+from rolls.chat import commands
 from rolls.engine.note import MAX_TEXT
 from rolls.forms import RollKey, Text
 from rolls.models import Visibility
@@ -37,12 +38,16 @@ class SayForm(forms.Form):
     to = forms.ChoiceField(label=gettext_lazy("To"))
     speaker = forms.ChoiceField(label=gettext_lazy("As"), required=False)
     key = RollKey(required=False)
+    # The page's nonce for the dice the line rolls (``[[...]]``, ``/r``): rolls.engine.fair.
+    nonce = Text()
     next = Text()
 
     def __init__(self, *args, campaign: Campaign | None = None, user=None, **kwargs) -> None:
         kwargs.setdefault("auto_id", "say-%s")
         super().__init__(*args, **kwargs)
         self.campaign, self.user = campaign, user
+        self.typed: commands.Typed | None = None  # the line as read (``clean``)
+        self.named = None  # the member a ``/w`` names
         if campaign is None:
             # Only to look the form's fields over (the text rule's test): no one to write to.
             self.members, self.speakers, self.is_gm = {}, {}, False
@@ -82,10 +87,69 @@ class SayForm(forms.Form):
             raise forms.ValidationError(_("Write something first."))
         return text
 
-    def line(self) -> dict[str, Any]:
-        """The clean line as ``rolls.chat.actions.say`` takes it."""
+    def clean(self) -> dict[str, Any]:
+        """The line's command (``rolls.chat.commands``): a refusal is the text's, so the box
+        marks it and keeps it as typed."""
+        cleaned = super().clean()
+        if "text" not in cleaned:
+            return cleaned
+        try:
+            self.typed = commands.read(cleaned["text"])
+            if self.typed.kind == commands.WHISPER:
+                self.named = self._named(self.typed.name)
+        except forms.ValidationError as error:
+            self.add_error("text", error)
+        return cleaned
+
+    def _named(self, name: str):
+        """The member a ``/w`` names (their username, whatever its case); the GM is spoken to
+        as "to the GM only" is."""
+        if name.casefold() == self.user.get_username().casefold():
+            raise forms.ValidationError(
+                _("“%(name)s” is you: a whisper is for another member of the table.")
+                % {"name": name}
+            )
+        for member in self.members.values():
+            if member.get_username().casefold() == name.casefold():
+                return member
+        others = sorted(member.get_username() for member in self.members.values())
+        if not others:
+            raise forms.ValidationError(
+                _("Nobody at this table is called “%(name)s”, and nobody else is at it yet.")
+                % {"name": name}
+            )
+        raise forms.ValidationError(
+            _("Nobody at this table is called “%(name)s”; whisper to one of: %(names)s.")
+            % {"name": name, "names": ", ".join(others)}
+        )
+
+    def is_roll(self) -> bool:
+        """Whether the line is ``/r``: quick dice, not a line of chat."""
+        return self.typed is not None and self.typed.kind == commands.ROLL
+
+    def roll_visibility(self) -> str | None:
+        """Who sees a ``/r`` roll, as the quick-dice box says it (``quick_dice.visibilities``):
+        the table, or the GM only as the box's "to" says; None for a whisper, which a roll
+        cannot be."""
         to = self.cleaned_data["to"]
+        if to == EVERYONE:
+            return Visibility.PUBLIC
+        if to == GM_ONLY:
+            return Visibility.HIDDEN if self.is_gm else Visibility.SECRET
+        return None
+
+    def line(self) -> dict[str, Any]:
+        """The clean line as ``rolls.chat.actions.say`` takes it: a command decides whom it is
+        for over the box's "to"."""
+        to = self.cleaned_data["to"]
+        typed = self.typed
+        assert typed is not None  # a valid form has read its line
         recipient = self.members[int(to[1:])] if to.startswith("u") else None
+        if typed.kind == commands.WHISPER:
+            recipient = self.named if self.named.pk != self.campaign.gm_id else None
+            to = "u" if recipient is not None else GM_ONLY
+        elif typed.kind == commands.GM:
+            recipient, to = None, GM_ONLY
         if recipient is not None:
             visibility = Visibility.WHISPER
         elif to == GM_ONLY:
@@ -94,7 +158,9 @@ class SayForm(forms.Form):
             visibility = Visibility.PUBLIC
         speaker = self.speakers.get(self.cleaned_data.get("speaker") or "")
         return {
-            "text": self.cleaned_data["text"],
+            "text": typed.text,
+            "action": typed.kind == commands.ME,
+            "inline": [params.expression for params in typed.inline],
             "visibility": visibility,
             "recipient": recipient,
             "character": speaker if isinstance(speaker, Character) else None,

@@ -18,6 +18,7 @@ from rolls import limits
 from rolls.actions import ActionRefused
 from rolls.chat.actions import say
 from rolls.chat.forms import SayForm
+from rolls.tables import quick_dice
 
 
 def _next(request: HttpRequest, campaign: Campaign, form: SayForm) -> str:
@@ -50,8 +51,16 @@ def say_line(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if key is None:
         form.add_error(None, _("This message is malformed; reload the page and try again."))
         return _box(request, campaign, form, status=400)
+    nonce = form.cleaned_data.get("nonce")
     try:
-        line, _created = say(campaign=campaign, actor=request.user, key=key, **form.line())
+        if form.is_roll():
+            line = _roll(campaign, request.user, form, key, nonce)
+            if line is None:
+                return _box(request, campaign, form, status=422)
+        else:
+            line, _created = say(
+                campaign=campaign, actor=request.user, key=key, nonce=nonce, **form.line()
+            )
     except ActionRefused as refusal:
         form.add_error(None, str(refusal))
         return _box(request, campaign, form, status=409)
@@ -64,3 +73,28 @@ def say_line(request: HttpRequest, campaign_id: int) -> HttpResponse:
         initial={"to": form.cleaned_data["to"], "speaker": form.cleaned_data.get("speaker")},
     )
     return _box(request, campaign, fresh, said=line)
+
+
+def _roll(campaign: Campaign, user, form: SayForm, key, nonce):
+    """``/r``: the quick-dice box's roll (its engine, its visibility, its kind of entry), or
+    None with the refusal in the box."""
+    visibility = form.roll_visibility()
+    typed = form.cleaned_data["text"]
+    quick = quick_dice.read_form(
+        {"expression": form.typed.text if form.typed else "", "visibility": visibility or ""},
+        campaign.is_gm(user),
+    )
+    if visibility is None:
+        quick.errors = [
+            _(
+                "A roll is for everyone or for the GM only, never a whisper: choose one of "
+                "them beside the line."
+            )  # fmt: skip
+        ]
+    if quick.errors:
+        form.add_error("text", [f"{typed}: {error}" for error in quick.errors])
+        return None
+    roll, _created = quick_dice.roll_quick(
+        campaign=campaign, actor=user, form=quick, key=key, nonce=nonce
+    )
+    return roll

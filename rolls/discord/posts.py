@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from campaigns.systems import get_system
 from rolls.discord.models import DiscordBridge, DiscordPost
 from rolls.engine import EngineError
-from rolls.labels import outcome_word, render
+from rolls.labels import outcome_word
 from rolls.log import export
 from rolls.log.payload import may_see, roll_payload
 from rolls.log.reading import ENTRY_RELATED
@@ -105,7 +105,7 @@ def _entry(bridge: DiscordBridge, roll_id: int | None) -> dict[str, Any]:
     entry = roll_payload(roll)
     if not may_see(entry, None, False):  # never queued so; said again where it leaves
         raise ValueError(f"entry {roll.pk} is not every member's to read")
-    lines = [plain(render(entry["label"]))] if entry["label"] else []
+    lines = [plain(export.label_text(entry))] if entry["label"] else []
     if outcome := export.outcome(entry):
         lines.append(f"**{plain(outcome)}**")
     if entry["dice"]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import tables
+from .chat import KIND as CHAT
 from .core import EngineError
 from .dice import EXPRESSION_KINDS
 from .fair import FairDice, commitment, seed_bytes
@@ -167,6 +168,8 @@ def _check_entry(
 def _engine(entry: Mapping[str, Any]) -> Any:
     """Quick dice and a group test's dice are expressions whatever the campaign's system; a
     condition's entry draws no dice; a test is its system's."""
+    if entry.get("kind") == CHAT:  # a line of chat: its dice rolled in place, if any
+        return system_module("chat")
     if entry.get("kind") in NOTE_KINDS:  # a condition added or cleared: no dice, no rules
         return system_module("note")
     return system_module("dice" if entry.get("kind") in EXPRESSION_KINDS else entry["system"])

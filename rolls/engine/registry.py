@@ -22,6 +22,8 @@ TOOLS: dict[str, str] = {
     "dice": "dice",
     # Entries that roll nothing (a condition added or cleared): rolls.engine.note.
     "note": "note",
+    # A line of chat, with the dice it rolls in place (``[[1d20+2]]``): rolls.engine.chat.
+    "chat": "chat",
 }
 
 

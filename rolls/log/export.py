@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 from campaigns.stored_text import as_read
 from config import csv_cells
 from config.member_text import isolated_text
-from rolls.chat.actions import CHAT
+from rolls.engine.chat import KIND as CHAT
+from rolls.engine.chat import written_out
 from rolls.engine.dice import QUICK_KIND
 from rolls.labels import outcome_word, render, source_line
 from rolls.models import Visibility
@@ -42,6 +43,34 @@ def outcome(entry: dict[str, Any], total: str = "= {}") -> str:
     return outcome_word(entry["outcome"], entry["system"])
 
 
+def label_text(entry: dict[str, Any]) -> str:
+    """The entry's label in the reader's language; a line of chat with each roll it made in
+    place written with its result (``[[1d20+2 = 17]]``), its dice beside it as every entry's."""
+    label = entry["label"]
+    params = entry.get("params") if isinstance(entry.get("params"), dict) else {}
+    if entry["kind"] == CHAT and params.get("inline"):
+        text = params.get("text")
+        label = _text_replaced(label, text, written_out(str(text), entry["result"]))
+    return render(label)
+
+
+def _text_replaced(label: Any, text: Any, written: str, depth: int = 0) -> Any:
+    """``label`` (words as data) with its ``text`` argument, the line as typed, written out:
+    only there, so a speaker's name that looks like a roll stays a name."""
+    if not isinstance(label, dict) or depth > 6:
+        return label
+    args = label.get("a")
+    if not isinstance(args, dict):
+        return label
+    changed = {
+        name: written
+        if name == "text" and value == text
+        else _text_replaced(value, text, written, depth + 1)
+        for name, value in args.items()
+    }
+    return {**label, "a": changed}
+
+
 def _in_words(entry: dict[str, Any]) -> dict[str, Any]:
     """The entry with its label and sources in the reader's language (they are stored as data,
     rolls.labels): what a reader of the file wants; the dice, params and faces stay as they are."""
@@ -53,7 +82,7 @@ def _in_words(entry: dict[str, Any]) -> dict[str, Any]:
         else source
         for source in entry["sources"]
     ]
-    return {**entry, "label": render(entry["label"]), "sources": sources}
+    return {**entry, "label": label_text(entry), "sources": sources}
 
 
 def _redacted(entry: dict[str, Any]) -> str:
@@ -113,7 +142,7 @@ def as_csv(entries: list[dict[str, Any]]) -> str:
         writer.writerow(
             [
                 entry["seq"], entry["created_at"], entry["visibility"], entry["kind"], _who(entry),
-                isolated_text(entry["actor_name"]), isolated_text(render(entry["label"])),
+                isolated_text(entry["actor_name"]), isolated_text(label_text(entry)),
                 dice_text(entry), outcome(entry, "{}"), sources_text(entry), struck_text(entry),
             ]
         )  # fmt: skip
@@ -188,7 +217,7 @@ def as_markdown(session, entries: list[dict[str, Any]]) -> str:
         said_outcome = outcome(entry)
         line = f"{head} {roller(entry)}{_marker(entry)}"
         if entry["label"]:
-            line += f" — {isolated_text(render(entry['label']))}"
+            line += f" — {isolated_text(label_text(entry))}"
         # An opposed test's entry has neither an outcome word nor dice: its label says who won.
         said = [f"**{said_outcome}**"] if said_outcome else []
         said += [f"({dice_text(entry)})"] if entry["dice"] else []

@@ -2,7 +2,9 @@
 through one evening's talk.
 
 A line arrives live in every log that may read it, a whisper only in its reader's and the GM's,
-the box is usable by keyboard alone, "rolls only" hides the lines (live ones too), a refused
+a line's roll in place ([[1d20+2]]) reaches another player with its result and shows its dice on
+keyboard focus, the box is usable by keyboard alone (the up arrow brings back the last line),
+"rolls only" hides the lines (live ones too), a refused
 line keeps what was typed, with the reason, and a line the GM strikes shows struck in every open
 log at once, with who and why.
 """
@@ -82,6 +84,25 @@ def test_an_evenings_talk_reaches_whom_it_may_and_the_gm_strikes_a_line(browser,
         assert "Nie ufaj mu." not in celina.content()
         assert lines(celina) == 2  # the two lines to everyone
 
+        # A line with a roll in it reaches another player's log with the result in place; its
+        # dice show on keyboard focus, and a whisper's roll never reaches a third player.
+        say(ala, "Atakuję: [[1d20+2]]!")
+        rolled = line(bartek, "Atakuję:").locator(".inline-roll")
+        total = int(rolled.locator(".inline-total").inner_text())
+        assert 3 <= total <= 22
+        said = line(bartek, "Atakuję:").locator(".chat-text").inner_text()
+        assert said.startswith(f"Atakuję: {total}")
+        rolled.focus()
+        tip = rolled.locator(".inline-dice")
+        assert tip.bounding_box()["width"] > 50  # shown on focus, not the hidden 1 px
+        assert f"1d20+2: {total - 2}" in tip.inner_text()
+        say(ala, "/w bartek Tajny rzut [[d20]]")
+        line(bartek, "Tajny rzut")
+        say(ala, "Po tajnym rzucie.")
+        line(celina, "Po tajnym rzucie.")
+        assert "Tajny rzut" not in celina.content()
+        assert lines(celina) == 4  # the two before, the roll's line and the one after
+
         # A line is written and sent by keyboard alone.
         before = lines(ala)
         ala.focus("#say-text")
@@ -102,6 +123,10 @@ def test_an_evenings_talk_reaches_whom_it_may_and_the_gm_strikes_a_line(browser,
             assert ala.evaluate("document.activeElement.id") == "say-text"
             assert ala.input_value("#say-to") == "gm"
         assert lines(ala) == before + 2
+        # The up arrow in the empty box brings back the last line sent, to read or send again.
+        ala.keyboard.press("ArrowUp")
+        assert ala.input_value("#say-text") == "I drugi."
+        ala.fill("#say-text", "")
         assert "to the GM" in line(ala, "I drugi.").locator(".badge").inner_text()
         assert "Mam plan." not in bartek.content()
 
