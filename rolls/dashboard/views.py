@@ -23,6 +23,7 @@ from rolls.conditions.forms import ConditionForm
 from rolls.dashboard import awards, gm_readings
 from rolls.dashboard.party import vitals
 from rolls.dashboard.system_boxes import box_context
+from rolls.discord.models import DiscordBridge
 from rolls.forms import CallTestForm, ChangeTypedForm, RollKeyForm
 from rolls.live.presence import log_context
 from rolls.log.payload import roll_payload
@@ -244,7 +245,10 @@ def _dashboard_context(request, campaign, **forms) -> dict[str, Any]:
 @login_required
 def dashboard(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
-    return render(request, "rolls/dashboard/page.html", _dashboard_context(request, campaign))
+    context = _dashboard_context(request, campaign)
+    # A bridge Discord stopped (its webhook deleted) is told where the GM looks during a game.
+    context["discord_stopped"] = DiscordBridge.objects.filter(campaign=campaign, gone=True).first()
+    return render(request, "rolls/dashboard/page.html", context)
 
 
 @require_GET

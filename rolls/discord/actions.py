@@ -15,7 +15,7 @@ from rolls.discord.models import DiscordBridge, DiscordPost
 def connect(campaign: Campaign, *, url: str, language: str, site: str) -> DiscordBridge:
     """Post the campaign's public log to the webhook ``url`` (``webhook.BadWebhook`` when it is
     none the server may post to), in ``language``, linking back to ``site``; a test message
-    says in the channel that it works."""
+    says in the channel that it works (one, however often the GM connects while it waits)."""
     webhook.check(url)
     bridge, _created = DiscordBridge.objects.update_or_create(
         campaign=campaign,
@@ -36,10 +36,9 @@ def connect(campaign: Campaign, *, url: str, language: str, site: str) -> Discor
 
 
 @transaction.atomic
-def send_test(bridge: DiscordBridge) -> None:
-    if not bridge.active or bridge.gone:
-        raise ValueError(_("Switch the bridge on (or paste a new webhook) before testing it."))
-    outbox.queue_test(bridge)
+def send_test(bridge: DiscordBridge) -> bool:
+    """Queue a test message; False when one still waits to be delivered."""
+    return outbox.queue_test(bridge)
 
 
 @transaction.atomic

@@ -81,10 +81,16 @@ def queue_turn(session, round_: int, character=None, npc=None) -> None:
     transaction.on_commit(_wake)
 
 
-def queue_test(bridge: DiscordBridge) -> None:
-    """Queue the GM's test message."""
+def queue_test(bridge: DiscordBridge) -> bool:
+    """Queue the GM's test message; False when one still waits (one is enough)."""
+    waiting = DiscordPost.objects.filter(
+        bridge=bridge, kind=DiscordPost.Kind.TEST, sent_at=None, dropped=""
+    )
+    if waiting.exists():
+        return False
     DiscordPost.objects.create(bridge=bridge, kind=DiscordPost.Kind.TEST)
     transaction.on_commit(_wake)
+    return True
 
 
 def session_started(sender, campaign, scene, **kwargs) -> None:

@@ -96,13 +96,10 @@ def _switch(request: Request, campaign, bridge: DiscordBridge | None, do: str) -
             form = WebhookForm(initial={"language": bridge.language})
             message = _("Switch the bridge on, or paste a new webhook, before testing it.")
             return _refused(request, campaign, bridge, form, message, 409)
-        if DiscordPost.objects.filter(
-            bridge=bridge, kind="test", sent_at=None, dropped=""
-        ).exists():
-            messages.info(request, _("A test message is already on its way."))
-        else:
-            actions.send_test(bridge)
+        if actions.send_test(bridge):
             messages.success(request, _("A test message is on its way to the channel."))
+        else:
+            messages.info(request, _("A test message is already on its way."))
     elif do == "remove":
         actions.remove(bridge)
         messages.success(request, _("Discord is disconnected: nothing more is posted there."))

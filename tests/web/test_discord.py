@@ -181,6 +181,19 @@ def test_whispers_and_lines_to_the_gm_are_never_posted_but_public_chat_is(
     assert len(discord.posted()) == 1
 
 
+def test_a_public_line_with_a_roll_in_place_is_posted_with_its_result_written_in(
+    table, bridge, discord, player
+):
+    line, _ = say(
+        campaign=table.campaign, actor=player, text="Atakuję [[1d20+2]]!", key=uuid.uuid4(),
+        inline=["1d20+2"],
+    )  # fmt: skip
+    total = line.result["answer"]["inline"][0]["total"]
+    deliver(bridge)
+    [embed] = discord.posted()
+    assert embed["description"].startswith(f"Atakuję \\[\\[1d20+2 = {total}\\]\\]!")
+
+
 def test_a_sealed_roll_is_posted_only_once_revealed(table, bridge, discord, player):
     from rolls.actions import reveal
 
@@ -599,6 +612,15 @@ def test_a_second_test_message_waits_for_the_first(client, table, bridge, gm):
     page = client.post(page_of(table), {"do": "test"}, follow=True).content.decode()
     assert "already on its way" in page
     assert DiscordPost.objects.filter(bridge=bridge, kind="test", sent_at=None).count() == 1
+
+
+def test_connecting_again_while_the_test_message_waits_queues_no_second_one(
+    client, table, discord, gm
+):
+    client.force_login(gm)
+    for _ in range(3):
+        client.post(page_of(table), {"url": discord.url, "language": "en"})
+    assert DiscordPost.objects.filter(kind="test", sent_at=None).count() == 1
 
 
 def test_a_test_without_a_bridge_or_while_it_is_off_is_refused_with_a_sentence(client, table, gm):
