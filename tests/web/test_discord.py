@@ -310,8 +310,10 @@ def test_a_rate_limit_waits_as_long_as_discord_says_then_posts_everything_once(
         discord.then(429, {"message": "You are being rate limited.", "retry_after": 2.5})
     before = timezone.now()
     assert deliver(bridge) == 0
+    after = timezone.now()
     waiting = fresh(bridge)
-    assert timedelta(seconds=2.4) < waiting.next_try_at - before < timedelta(seconds=3.5)
+    wait = timedelta(seconds=2.5)
+    assert before + wait <= waiting.next_try_at <= after + wait
     assert "2.5 s" in waiting.last_error
     assert deliver(bridge) == 0  # not before it may
     assert len(discord.requests) == 1
@@ -325,10 +327,17 @@ def test_a_rate_limit_waits_as_long_as_discord_says_then_posts_everything_once(
 def test_an_empty_rate_limit_bucket_waits_before_the_next_request(table, bridge, discord, player):
     roll(table.session, player)
     discord.then(200, {"id": "77"}, {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": "4"})
+    before = timezone.now()
+    deliver(bridge)
+    after = timezone.now()
     roll(table.session, player)
     deliver(bridge)
-    assert len(discord.requests) == 1
-    assert fresh(bridge).next_try_at > timezone.now() + timedelta(seconds=3)
+    assert len(discord.requests) == 1  # the second entry waits for the bucket to refill
+    refill = timedelta(seconds=4)
+    assert before + refill <= fresh(bridge).next_try_at <= after + refill
+    due_now(bridge)
+    deliver(bridge)
+    assert len(discord.requests) == 2
 
 
 def test_network_errors_back_off_longer_each_time_and_the_gm_sees_since_when_and_why(
@@ -336,18 +345,22 @@ def test_network_errors_back_off_longer_each_time_and_the_gm_sees_since_when_and
 ):
     roll(table.session, player)
     discord.close_next(2)
+    first = timezone.now()
     deliver(bridge)
     failing = fresh(bridge)
     assert failing.failures == 1
+    assert first + timedelta(seconds=1) <= failing.next_try_at
     assert failing.failing_since is not None
     assert failing.last_error.startswith("Discord could not be reached")
-    first_wait = failing.next_try_at - timezone.now()
     due_now(bridge)
+    before = timezone.now()
     deliver(bridge)
+    after = timezone.now()
     again = fresh(bridge)
     assert again.failures == 2
     assert again.failing_since == failing.failing_since
-    assert again.next_try_at - timezone.now() > first_wait
+    # The second failure waits courier.backoff(2), two seconds: twice the first.
+    assert before + timedelta(seconds=2) <= again.next_try_at <= after + timedelta(seconds=2)
     due_now(bridge)
     assert deliver(bridge) == 1
     healed = fresh(bridge)
