@@ -14,6 +14,7 @@ from django.db import transaction
 from django.dispatch import Signal
 
 from campaigns.models import Campaign, Membership, new_invite_token
+from campaigns.real_dice import KEY as REAL_DICE
 from campaigns.system_settings import system_settings
 from campaigns.systems import get_system
 
@@ -73,8 +74,11 @@ def revoke_invite(campaign: Campaign) -> None:
 
 
 @transaction.atomic
-def save_settings(campaign: Campaign, *, name: str, system_values: dict[str, Any]) -> Campaign:
-    """Rename the campaign and store its own system's settings, all or nothing.
+def save_settings(
+    campaign: Campaign, *, name: str, system_values: dict[str, Any], real_dice: str | None = None
+) -> Campaign:
+    """Rename the campaign and store its own system's settings, all or nothing; ``real_dice``
+    (``campaigns.real_dice``), when given, says who may type real dice.
 
     The system brings the sheets in line in the same transaction (``settings_saved``: a
     FastTest skill rename rewrites every character's ``data["skills"]`` keys), so sheets and
@@ -87,6 +91,8 @@ def save_settings(campaign: Campaign, *, name: str, system_values: dict[str, Any
     )
     stored = dict(locked.settings or {})
     stored[locked.system] = {**current, **system_values}
+    if real_dice is not None:
+        stored[REAL_DICE] = real_dice
     locked.settings = stored
     locked.name = name
     locked.save(update_fields=["settings", "name"])

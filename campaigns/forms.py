@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Protocol
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from campaigns import real_dice
 from campaigns.models import Campaign
 from campaigns.systems import Words, get_system, system_choices
 from config.text import TextField
@@ -41,6 +42,22 @@ class CampaignNameForm(forms.Form):
         label=_("Campaign name"),
         max_length=Campaign._meta.get_field("name").max_length,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+
+class RealDiceForm(forms.Form):
+    """Who may roll real dice at the table and type them in (``campaigns.real_dice``)."""
+
+    real_dice = forms.ChoiceField(
+        label=_("Real dice"),
+        choices=real_dice.CHOICES,
+        widget=forms.RadioSelect,
+        required=False,  # not posted: left as it is
+        help_text=_(
+            "For a group in one room: a test panel then offers “I rolled real dice”, one box "
+            "per die. Typed dice cannot be checked like the server's fair dice; the log says "
+            "who typed them."
+        ),
     )
 
 

@@ -13,8 +13,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns import actions
 from campaigns.access import Request, gm_campaign, member_campaign
-from campaigns.forms import CampaignForm, CampaignNameForm, settings_form
+from campaigns.forms import CampaignForm, CampaignNameForm, RealDiceForm, settings_form
 from campaigns.models import Campaign, Membership
+from campaigns.real_dice import real_dice
 from campaigns.system_settings import system_settings
 
 # Where an anonymous visitor's invite waits while they log in or sign up.
@@ -247,14 +248,16 @@ def campaign_settings(request: Request, campaign_id: int) -> HttpResponse:
     data = request.POST if request.method == "POST" else None
     name_form = CampaignNameForm(data, initial={"name": campaign.name})
     system_form = settings_form(campaign, current, data)
+    dice_form = RealDiceForm(data, initial={"real_dice": real_dice(campaign)})
     if request.method == "POST":
         name_ok = name_form.is_valid()
         system_ok = system_form is None or system_form.is_valid()
-        if name_ok and system_ok:
+        if name_ok and system_ok and dice_form.is_valid():
             actions.save_settings(
                 campaign,
                 name=name_form.cleaned_data["name"],
                 system_values=system_form.system_values() if system_form else {},
+                real_dice=dice_form.cleaned_data["real_dice"] or None,
             )
             messages.success(request, _("Settings saved."))
             return redirect("campaign_settings", campaign_id=campaign.pk)
@@ -262,6 +265,7 @@ def campaign_settings(request: Request, campaign_id: int) -> HttpResponse:
         "campaign": campaign,
         "name_form": name_form,
         "system_form": system_form,
+        "dice_form": dice_form,
         "refused": request.method == "POST",
     }
     return render(request, "campaigns/settings.html", context)

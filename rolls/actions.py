@@ -24,6 +24,7 @@ from rolls import limits
 from rolls.discord import outbox
 from rolls.engine import EngineError, fair, note
 from rolls.engine.core import RandomSource
+from rolls.engine.typed import TypedDice
 from rolls.labels import render
 from rolls.log import reading
 from rolls.log.payload import audience_of, engine_faces, result_document, roll_payload
@@ -61,6 +62,9 @@ class RollSpec:
     whole until it is revealed (``reveal``); everyone else, that it was made and waits.
 
     ``recipient``: whom a whisper (``Visibility.WHISPER``, rolls.chat) is for.
+
+    ``typed``: the dice are real dice the actor rolled at the table and typed in; the caller
+    passes them to ``record_roll`` as its ``rng`` (``rolls.engine.typed.TypedDice``).
     """
 
     session: GameSession
@@ -81,6 +85,7 @@ class RollSpec:
     engine: Any = None
     sealed_for: tuple[int, ...] | None = None
     recipient: Any = None
+    typed: bool = False
 
 
 def record_roll(spec: RollSpec, *, rng: RandomSource | None = None) -> tuple[Roll, bool]:
@@ -169,6 +174,8 @@ def _record(spec: RollSpec, rng: RandomSource | None) -> tuple[Roll, bool]:
         result = resolver(module, module.parse_params(spec.params), source)
     except EngineError as error:
         raise ActionRefused(str(error)) from error
+    if getattr(source, "unused", 0):  # typed dice the roll did not ask for: never dropped
+        raise ActionRefused(_("More dice were typed than this test rolls; look at it again."))
     document = result_document(result)
     drawn = [list(die) for die in getattr(source, "drawn", ())]
     roll = Roll.objects.create(
@@ -200,6 +207,7 @@ def _record(spec: RollSpec, rng: RandomSource | None) -> tuple[Roll, bool]:
         # test's result) draws none, and no page was asked for its nonce.
         server_nonce=server_nonce and bool(drawn),
         drawn=drawn,
+        typed=spec.typed,
     )
     if spec.sealed_for is not None:
         Seal.objects.create(roll=roll, viewers=list(spec.sealed_for))  # caches ``roll.seal`` too
@@ -282,11 +290,13 @@ def roll_from_panel(
     nonce=None,
     defer_after=False,
     sealed_for=None,
+    typed=None,
 ) -> tuple[Roll, bool]:
     """Roll a test panel for a character; what the roll spends or gains lands on the sheet in
     the same transaction (experience dice spent, FUNT gained, Rozmach after the roll), then the
     panel's ``after`` runs (``defer_after``: the caller runs it, once its own rows are saved);
-    ``sealed_for`` seals it as ``record_roll`` says."""
+    ``sealed_for`` seals it as ``record_roll`` says. ``typed``: the faces of real dice the actor
+    rolled at the table, in the order the test asks for them, rolled instead of drawn dice."""
 
     def update_sheet(result, roll: Roll) -> None:
         if not panel.spend and panel.on_result is None:
@@ -322,7 +332,9 @@ def roll_from_panel(
             on_result=update_sheet,
             nonce=nonce,
             sealed_for=sealed_for,
-        )
+            typed=typed is not None,
+        ),
+        rng=None if typed is None else TypedDice(typed),
     )
     if created and panel.after is not None and not defer_after:
         panel.after(roll)

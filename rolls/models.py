@@ -91,6 +91,9 @@ class Roll(models.Model):
     nonce = models.CharField(max_length=64, blank=True)
     server_nonce = models.BooleanField(default=False)
     drawn = models.JSONField(default=list)
+    # Real dice rolled at the table and typed in by ``actor`` (rolls.panels.real_dice): the
+    # faces are the roller's, not the fair stream's, so the entry draws nothing to check.
+    typed = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

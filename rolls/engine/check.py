@@ -38,6 +38,8 @@ class Report:
     skipped: list[tuple[int, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     hidden: int = 0  # entries the export's reader may not see: no dice to check
+    # Real dice rolled at the table and typed in: nothing drawn, so nothing to prove or refute.
+    typed: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -48,11 +50,13 @@ class Report:
         out += [f"#{seq}: matches" for seq in self.matched]
         out += [f"#{seq}: MISMATCH: {why}" for seq, why in self.mismatched]
         out += [f"#{seq}: not checked: {why}" for seq, why in self.skipped]
+        out += [f"#{seq}: typed: real dice rolled at the table, not drawn" for seq in self.typed]
         total = len(self.matched) + len(self.mismatched)
         verdict = "every checked entry matches" if self.ok else "the dice do NOT check out"
+        typed = f", {len(self.typed)} typed (real dice)" if self.typed else ""
         out.append(
-            f"{len(self.matched)} of {total} entries match, {len(self.skipped)} not checkable, "
-            f"{self.hidden} hidden from this export's reader: {verdict}."
+            f"{len(self.matched)} of {total} entries match, {len(self.skipped)} not checkable"
+            f"{typed}, {self.hidden} hidden from this export's reader: {verdict}."
         )
         return out
 
@@ -91,6 +95,9 @@ def check_document(document: Any) -> Report:
         if isinstance(entry, Mapping) and not entry.get("redacted")
     }
     for seq, entry in by_seq.items():
+        if entry.get("typed") is True:
+            report.typed.append(seq)
+            continue
         if not entry.get("nonce"):
             report.skipped.append((seq, "logged before fair dice, without a nonce"))
             continue

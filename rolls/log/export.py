@@ -132,18 +132,19 @@ def as_csv(entries: list[dict[str, Any]]) -> str:
     writer = csv_cells.writer(out)  # a character or label typed as a formula stays text
     writer.writerow(
         ["seq", "time", "visibility", "kind", "character", "rolled_by", "test", "dice", "outcome",
-         "modifiers", "struck"]
+         "modifiers", "struck", "typed_by"]
     )  # fmt: skip
     for entry in entries:
         if entry["redacted"]:
             writer.writerow([entry["seq"], entry["created_at"], entry["visibility"], "", "", "",
-                             _redacted(entry), "", "", "", ""])  # fmt: skip
+                             _redacted(entry), "", "", "", "", ""])  # fmt: skip
             continue
         writer.writerow(
             [
                 entry["seq"], entry["created_at"], entry["visibility"], entry["kind"], _who(entry),
                 isolated_text(entry["actor_name"]), isolated_text(label_text(entry)),
                 dice_text(entry), outcome(entry, "{}"), sources_text(entry), struck_text(entry),
+                isolated_text(entry["actor_name"]) if entry.get("typed") else "",
             ]
         )  # fmt: skip
     return out.getvalue()
@@ -178,6 +179,11 @@ def _marker(entry: dict[str, Any]) -> str:
     if entry["visibility"] == Visibility.WHISPER:
         return " *[" + _("whisper: its author, its reader and the GM") + "]*"
     return ""
+
+
+def typed_text(entry: dict[str, Any]) -> str:
+    """Who typed the entry's real dice (rolls.real_dice)."""
+    return _("real dice, typed by %(name)s") % {"name": isolated_text(entry["actor_name"])}
 
 
 def struck_text(entry: dict[str, Any]) -> str:
@@ -221,6 +227,8 @@ def as_markdown(session, entries: list[dict[str, Any]]) -> str:
         # An opposed test's entry has neither an outcome word nor dice: its label says who won.
         said = [f"**{said_outcome}**"] if said_outcome else []
         said += [f"({dice_text(entry)})"] if entry["dice"] else []
+        if entry.get("typed"):
+            said.append("*[" + typed_text(entry) + "]*")
         if said:
             line += ": " + " ".join(said)
         if entry["sources"]:

@@ -118,6 +118,8 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
         "nonce": roll.nonce,
         "server_nonce": roll.server_nonce,
         "drawn": roll.drawn,
+        # Real dice typed in by the actor (rolls.real_dice): nothing drawn, nothing to check.
+        "typed": roll.typed,
         "created_at": roll.created_at.isoformat(),
         "redacted": False,
     }

@@ -30,11 +30,13 @@ _rendered: OrderedDict[tuple, list] = OrderedDict()
 
 def checkable(entry: dict[str, Any], session) -> bool:
     """Whether the entry, shown in the log of ``session``, offers to check its dice: once the
-    session has ended and its seed is out, for an entry of that session that drew dice."""
+    session has ended and its seed is out, for an entry of that session that drew dice (not
+    real dice typed in: rolls.real_dice)."""
     return bool(
         session is not None
         and not session.is_open
         and entry.get("nonce")
+        and not entry.get("typed")
         and entry.get("session_id") == session.pk
     )
 

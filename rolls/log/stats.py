@@ -8,6 +8,8 @@ follows, and an entry that draws none (a boost, an opposed or group result) coun
 entry without drawn dice (rolled before fair dice) counts its dice unless it is a follow-up,
 which carries dice of the entry it follows. Every die drawn is counted, kept or dropped: each
 was drawn fair, and dropping depends on the faces, so counting only the kept ones would skew them.
+Real dice typed in at the table (``typed``) are never mixed with the drawn ones: they are counted
+apart (``typed_stats``), as the dice of the table's own hands.
 """
 
 from __future__ import annotations
@@ -182,8 +184,19 @@ def counted(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The entries whose dice count: visible to the viewer, and either not a follow-up or one
     that drew dice of its own."""
     return [
-        e for e in entries if not e["redacted"] and (e.get("parent_seq") is None or e.get("drawn"))
+        e
+        for e in entries
+        if not e["redacted"]
+        and not e.get("typed")
+        and (e.get("parent_seq") is None or e.get("drawn"))
     ]
+
+
+def typed_stats(entries: Iterable[dict[str, Any]]) -> Scope | None:
+    """The real dice typed in at the table (rolls.real_dice), apart from the drawn ones; None
+    when the viewer sees none."""
+    typed = [e for e in entries if not e["redacted"] and e.get("typed")]
+    return _scope("", typed) if typed else None
 
 
 def session_stats(entries: Iterable[dict[str, Any]]) -> tuple[Scope, list[Scope]]:

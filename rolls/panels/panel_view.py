@@ -18,8 +18,9 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from campaigns.models import GameSession
+from campaigns.real_dice import may_type_dice
 from campaigns.systems import Words, get_system
-from rolls import roll_options
+from rolls import real_dice, roll_options
 from rolls.log.reading import entry_for
 from rolls.log.rendered import entry_html
 from rolls.models import PendingTest, Roll, Visibility
@@ -161,6 +162,9 @@ class PanelView:
             "options_refusal": options_refusal,
             "opposed": opposed_panel_view(call.pending, call.choices, viewer=self.request.user),
             "opposed_settle": self.settle,
+            **real_dice.panel_context(
+                panel, call.choices, may_type_dice(self.campaign, self.request.user)
+            ),
             **self.rolled_context(rolled),
         }
         return render(self.request, "rolls/panels/_panel.html", context, status=status)

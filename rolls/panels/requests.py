@@ -13,6 +13,9 @@ from rolls.models import Visibility
 from rolls.panels import Key, Name, WholeNumberOrNone, posted
 
 MALFORMED = gettext_lazy("This roll request is malformed; reload the page and try again.")
+REAL_DICE_REFUSED = gettext_lazy(
+    "The GM has not allowed you to type real dice in this campaign; roll here instead."
+)
 
 
 class PanelRequest(forms.Form):

@@ -13,8 +13,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from campaigns.access import Request
+from campaigns.real_dice import may_type_dice
 from campaigns.systems import get_system
-from rolls import actions, roll_options
+from rolls import actions, real_dice, roll_options
 from rolls.conditions import actions as conditions
 from rolls.conditions.forms import OptionsForm
 from rolls.engine.note import NOTE_KINDS
@@ -33,6 +34,7 @@ from rolls.panels.panel_view import (
 )
 from rolls.panels.requests import (
     MALFORMED,
+    REAL_DICE_REFUSED,
     FollowUpRequest,
     RollRequest,
     ShownRequest,
@@ -139,10 +141,15 @@ def test_roll(request: Request, campaign_id: int, pk: int) -> HttpResponse:
     session = view.session
     if session is None:
         return refuse(409, _("No game session is running; the GM starts one."))
+    typed = real_dice.typed_text(choices) if real_dice.asked(choices) else None
+    if typed is not None and not may_type_dice(campaign, request.user):
+        return refuse(403, str(REAL_DICE_REFUSED))
     if "pending" in asked.errors or asked.cleaned_data.get("pending") is not None:
-        return _roll_pending(view, choices, asked, refuse)
+        return _roll_pending(view, choices, asked, refuse, typed)
     panel = get_system(campaign.system).panel.build(character, campaign, choices)
     if panel.ready and panel.parent is not None:
+        if typed is not None:
+            return refuse(409, _("Real dice cannot be typed for this roll; roll it here."))
         return _roll_as_follow_up(view, choices, panel, asked, refuse)
     try:
         if not panel.ready:
@@ -160,6 +167,7 @@ def test_roll(request: Request, campaign_id: int, pk: int) -> HttpResponse:
             key=key,
             visibility=visibility,
             nonce=nonce,
+            typed=None if typed is None else real_dice.faces(panel, typed),
         )
     except actions.ActionRefused as refusal:
         # A request sent again after its answer was lost: the roll it made is the answer (the
@@ -171,6 +179,9 @@ def test_roll(request: Request, campaign_id: int, pk: int) -> HttpResponse:
         if made is None:
             return refuse(409 if panel.ready else 422, str(refusal))
         return view.response(choices, rolled=made)
+    if typed is not None:
+        # The whole panel again, its dice's boxes empty for the next roll's faces.
+        return view.response(real_dice.without_faces(choices), rolled=roll)
     if panel.spend or panel.on_result is not None:
         # The roll changed the sheet (left on ``character``): the whole panel again.
         return view.response(choices, rolled=roll)
@@ -215,7 +226,7 @@ def _roll_answer(view: PanelView, roll: Roll) -> HttpResponse:
     return reswap(retarget(response, "#test-panel-rolled"), "innerHTML")
 
 
-def _roll_pending(view: PanelView, choices, roll_request, refuse) -> HttpResponse:
+def _roll_pending(view: PanelView, choices, roll_request, refuse, typed) -> HttpResponse:
     """Roll a test the GM called for, at exactly the revision the player was shown."""
     request, character = view.request, view.character
     asked = roll_request.cleaned_data
@@ -228,6 +239,7 @@ def _roll_pending(view: PanelView, choices, roll_request, refuse) -> HttpRespons
         roll, _created = pending_actions.roll_pending(
             pending_id=pending_id, revision=revision, actor=request.user, choices=choices,
             key=asked["key"], visibility=asked["visibility"], nonce=asked["nonce"],
+            typed=typed,
         )  # fmt: skip
     except actions.ActionRefused as refusal:
         return refuse(409, str(refusal))

@@ -19,6 +19,7 @@ from campaigns.live import broadcast_on_commit, user_group
 from campaigns.models import GameSession, Scene
 from campaigns.systems import get_system
 from config.text import text_problem
+from rolls import real_dice
 from rolls.actions import ActionRefused, roll_follow_up, roll_from_panel
 from rolls.models import PendingTest
 from rolls.panels import gm_follow_ups_of, gm_limits, posted
@@ -184,8 +185,11 @@ def call_off_waiting(sender, session, **kwargs) -> None:
 
 
 @transaction.atomic
-def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibility, nonce=None):
-    """Roll a pending test if the player saw its latest revision; else refuse, losing nothing."""
+def roll_pending(
+    *, pending_id: int, revision: int, actor, choices, key, visibility, nonce=None, typed=None
+):
+    """Roll a pending test if the player saw its latest revision; else refuse, losing nothing.
+    ``typed``: what was typed for real dice (``rolls.real_dice``), read against this panel."""
     pending = (
         PendingTest.objects.select_for_update()
         .select_related("character", "session__campaign")
@@ -215,6 +219,7 @@ def roll_pending(*, pending_id: int, revision: int, actor, choices, key, visibil
         nonce=nonce,
         defer_after=True,
         sealed_for=sealed,
+        typed=None if typed is None else real_dice.faces(panel, typed),
     )
     if created:
         pending.status = PendingTest.Status.ROLLED

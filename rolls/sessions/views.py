@@ -143,6 +143,7 @@ def session_stats(request: HttpRequest, campaign_id: int, session_id: int) -> Ht
         "is_gm": is_gm,
         "whole": whole,
         "people": people,
+        "typed": stats.typed_stats(entries),
         "min_expected": stats.MIN_EXPECTED,
         "chart": {"width": stats.CHART_WIDTH, "height": stats.CHART_HEIGHT},
     }

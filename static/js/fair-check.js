@@ -126,10 +126,16 @@
     const entries = Array.from(log.querySelectorAll("li[data-nonce]"));
     let matched = 0;
     for (const li of entries) if (await showEntry(log, key, li)) matched += 1;
-    const summary = log.dataset.fairSummary.replace("{matched}", matched).replace("{total}", entries.length);
+    // Real dice typed in at the table (data-typed) drew nothing from the stream: listed as
+    // typed, neither a match nor a mismatch.
+    const typed = Array.from(log.querySelectorAll("li[data-typed]"));
+    for (const li of typed) li.dataset.fairResult = "typed";
+    let summary = log.dataset.fairSummary.replace("{matched}", matched).replace("{total}", entries.length);
+    if (typed.length) summary += " " + log.dataset.fairTyped.replace("{typed}", typed.length);
     const out = log.querySelector("[data-fair-summary-out]");
     out.dataset.matched = String(matched);
     out.dataset.total = String(entries.length);
+    out.dataset.typed = String(typed.length);
     out.dataset.committed = String(committed);
     out.textContent = summary + " " +
       (committed ? log.dataset.fairCommitmentOk : log.dataset.fairCommitmentBad);
