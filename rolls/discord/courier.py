@@ -300,6 +300,8 @@ class Courier:
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"[:64]
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="discord-courier", daemon=True)
+        #: Rounds done (each looks for due posts once), and failed in a row.
+        self.rounds = self.errors = 0
 
     def start(self) -> Courier:
         self.thread.start()
@@ -316,10 +318,16 @@ class Courier:
             wait = POLL_SECONDS
             try:
                 soonest = deliver_due(self.owner)
+                self.errors = 0
                 if soonest is not None:
                     wait = min(wait, max(0.05, soonest))
             except Exception:
+                # A database busy for a moment (SQLite's lock) must not hold the posts back a
+                # whole poll: again soon, then less often while it keeps failing.
                 logger.exception("the Discord courier failed; it tries again")
                 close_old_connections()
+                self.errors += 1
+                wait = min(POLL_SECONDS, 0.1 * 2 ** min(self.errors, 10))
+            self.rounds += 1
             outbox.queued.wait(wait)
         connection.close()

@@ -6,18 +6,19 @@ and two couriers at once, and the GM's page."""
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.sessions import end_session, start_session
 from rolls.chat.actions import say
-from rolls.discord import actions, courier, posts, webhook
+from rolls.discord import actions, courier, outbox, posts, webhook
 from rolls.discord.models import DiscordBridge, DiscordPost
 from rolls.models import Visibility
 from rolls.strikes.actions import strike
@@ -479,7 +480,9 @@ def test_the_courier_thread_posts_a_committed_roll_without_waiting_for_its_poll(
     monkeypatch.setattr(courier, "POLL_SECONDS", 60.0)
     running = courier.Courier().start()
     try:
-        _wait_for(lambda: discord.titles() == ["The Table is connected"])
+        # Its first round done, the courier waits for a wake: the roll meets no delivery under
+        # way (in-memory SQLite's shared cache refuses a write beside another at once).
+        _wait_for(lambda: discord.titles() == ["The Table is connected"] and running.rounds)
         entry = roll(table.session, player)
         _wait_for(lambda: len(discord.titles()) == 2)
     finally:
@@ -488,9 +491,26 @@ def test_the_courier_thread_posts_a_committed_roll_without_waiting_for_its_poll(
     assert not running.thread.is_alive()
 
 
-def _wait_for(condition, seconds: float = 10.0) -> None:
-    import time
+def test_a_courier_that_meets_an_error_tries_again_soon_not_after_a_whole_poll(monkeypatch):
+    calls = []
 
+    def busy_then_fine(owner):
+        calls.append(time.monotonic())
+        if len(calls) == 1:
+            raise OperationalError("database table is locked")
+        running.stopping.set()  # one round after the error is enough: as ``stop()`` does
+        outbox.queued.set()
+
+    monkeypatch.setattr(courier, "deliver_due", busy_then_fine)
+    monkeypatch.setattr(courier, "POLL_SECONDS", 60.0)
+    running = courier.Courier()
+    running.start().thread.join(timeout=10)  # its own thread, as the server runs it
+    outbox.queued.clear()
+    assert len(calls) == 2
+    assert calls[1] - calls[0] < 1.0
+
+
+def _wait_for(condition, seconds: float = 10.0) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < deadline, "the courier did not deliver in time"
