@@ -24,6 +24,16 @@ FLAG, FACE = "real_dice", "real_face"
 
 
 @dataclass(frozen=True)
+class Test:
+    """A test's dice as ``faces`` and ``boxes`` read them where there is no panel (an NPC's
+    test on the GM's dashboard): its system and params, ready."""
+
+    system: str
+    params: dict[str, Any]
+    ready: bool = True
+
+
+@dataclass(frozen=True)
 class Box:
     """One die's box on the panel: its place (1...), its sides, what was typed in it."""
 

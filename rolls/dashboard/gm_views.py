@@ -24,6 +24,9 @@ from django_htmx.http import trigger_client_event
 
 from campaigns.access import gm_campaign
 from campaigns.models import Campaign
+from campaigns.real_dice import OFF as REAL_DICE_OFF
+from campaigns.real_dice import real_dice as real_dice_mode
+from rolls import real_dice
 from rolls.actions import ActionRefused
 from rolls.dashboard import awards, gm_readings, npc_rolls
 from rolls.dashboard.views import (
@@ -36,6 +39,7 @@ from rolls.dashboard.views import (
 from rolls.forms import CardPartForm, RollKeyForm
 from rolls.gm_answers import dashboard_at, part_or_dashboard, sent_key
 from rolls.log.reading import entry_for
+from rolls.panels.requests import REAL_DICE_REFUSED
 from rolls.turns import fight as turns
 from sheets.models import NPC, Character
 
@@ -288,8 +292,18 @@ def npc_roll_box(request: HttpRequest, campaign_id: int, pk: int) -> HttpRespons
     context = {"campaign": campaign, "session": open_session(campaign), "npc": npc}
     if request.GET:
         form = npc_rolls.read_form(campaign.system, request.GET, npc, campaign=campaign)
-        context["npc_roll"] = {"npc_id": npc.pk, "form": form}
+        context["npc_roll"] = _npc_state(campaign, npc, form, request.GET)
     return render(request, "rolls/dashboard/_npc_roll.html", context)
+
+
+def _npc_state(campaign, npc, form, choices) -> dict[str, Any]:
+    """An NPC's test form as posted, with the boxes of the real dice it rolls where the GM has
+    allowed real dice (rolls.real_dice)."""
+    allowed = real_dice_mode(campaign) != REAL_DICE_OFF
+    shown = real_dice.panel_context(form, choices, allowed)["real_dice"]
+    if shown is not None:
+        shown["prefix"] = f"npc-{npc.pk}-"  # each NPC's boxes their own ids on the dashboard
+    return {"npc_id": npc.pk, "form": form, "real_dice": shown}
 
 
 @require_POST
@@ -298,10 +312,14 @@ def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
     campaign = gm_campaign(request, campaign_id)
     npc = get_object_or_404(NPC, pk=pk, campaign=campaign)
     form = npc_rolls.read_form(campaign.system, request.POST, npc, campaign=campaign)
-    state: dict[str, Any] = {"npc_id": npc.pk, "form": form}
+    state = _npc_state(campaign, npc, form, request.POST)
+    typed = real_dice.typed_text(request.POST) if real_dice.asked(request.POST) else None
     key = sent_key(request)
     status = 200
-    if key is None:
+    if typed is not None and real_dice_mode(campaign) == REAL_DICE_OFF:
+        form.errors.setdefault("", []).append(str(REAL_DICE_REFUSED))
+        status = 403
+    elif key is None:
         form.errors.setdefault("", []).append(_("This request is malformed; reload the page."))
         status = 400
     elif not form.ready:
@@ -310,7 +328,7 @@ def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
         try:
             roll, _created = npc_rolls.roll_npc_test(
                 campaign=campaign, npc=npc, gm=request.user, form=form, key=key,
-                nonce=RollKeyForm(request.POST).sent_nonce(),
+                nonce=RollKeyForm(request.POST).sent_nonce(), typed=typed,
             )  # fmt: skip
         except ActionRefused as refusal:
             form.errors.setdefault("", []).append(str(refusal))
@@ -322,6 +340,10 @@ def npc_roll(request: HttpRequest, campaign_id: int, pk: int) -> HttpResponse:
                 })  # fmt: skip
                 return dashboard_at(campaign, f"#npc-roll-{npc.pk}")
             state["rolled"] = entry_for(roll, request.user, campaign.is_gm(request.user))
+            if typed is not None:  # the boxes empty for the next roll's faces
+                state = _npc_state(campaign, npc, form, real_dice.without_faces(request.POST)) | {
+                    "rolled": state["rolled"]
+                }
     if not request.htmx:
         return _whole_dashboard(request, campaign, {"npc_roll": state}, status=status)
     context = {

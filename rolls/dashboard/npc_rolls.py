@@ -26,9 +26,11 @@ from django.utils.translation import gettext as _
 from campaigns.models import Campaign, GameSession
 from campaigns.systems import get_system
 from config.text import text_problem
+from rolls import real_dice
 from rolls.actions import ActionRefused, RollSpec, record_roll
 from rolls.engine import EngineError
 from rolls.engine.core import OUTCOMES
+from rolls.engine.typed import TypedDice
 from rolls.forms import Text, WholeNumber, whole
 from rolls.labels import joined, words
 from rolls.models import Roll, Visibility
@@ -274,9 +276,11 @@ def at_roll(
 
 def roll_npc_test(
     *, campaign: Campaign, npc: NPC, gm, form: NPCRollForm, key: uuid.UUID,
-    nonce: str | None = None,
+    nonce: str | None = None, typed: list[str] | None = None,
 ) -> tuple[Roll, bool]:  # fmt: skip
-    """Roll the NPC's test in the open session; no character, the NPC named on the entry."""
+    """Roll the NPC's test in the open session; no character, the NPC named on the entry.
+    ``typed``: the faces of real dice the GM rolled behind the screen (rolls.real_dice), read
+    against the dice the test rolls once the rules have made it (``at_roll``)."""
     if not form.ready:
         raise ActionRefused(_("Correct the NPC's test first."))
     session = GameSession.objects.open_of(campaign.pk)
@@ -286,6 +290,9 @@ def roll_npc_test(
     if existing is not None:  # sent again: the roll it made, whatever the rules say now
         return existing, False
     params, sources, on_result = at_roll(campaign, npc, form.values, form.params, form.sources)
+    faces = None
+    if typed is not None:
+        faces = real_dice.faces(real_dice.Test(campaign.system, params), typed)
     return record_roll(
         RollSpec(
             session=session,
@@ -299,5 +306,7 @@ def roll_npc_test(
             visibility=form.visibility,
             nonce=nonce,
             on_result=on_result,
-        )
+            typed=faces is not None,
+        ),
+        rng=None if faces is None else TypedDice(faces),
     )

@@ -9,6 +9,7 @@ from typing import Any
 
 from django import template
 
+from campaigns.real_dice import OFF, real_dice
 from rolls.dashboard import awards, npc_rolls
 from rolls.dashboard.system_boxes import card_tools_of
 
@@ -28,7 +29,11 @@ def npc_roll_form(context, npc) -> dict[str, Any]:
     if isinstance(state, dict) and state.get("npc_id") == npc.pk:
         return state
     campaign = context["campaign"]
-    return {"npc_id": npc.pk, "form": npc_rolls.blank_form(campaign.system, npc, campaign)}
+    form = npc_rolls.blank_form(campaign.system, npc, campaign)
+    # Where the GM allows real dice, the box to say they were rolled (its dice once ticked).
+    offered = real_dice(campaign) != OFF
+    shown = {"on": False, "prefix": f"npc-{npc.pk}-"} if offered else None
+    return {"npc_id": npc.pk, "form": form, "real_dice": shown}
 
 
 @register.simple_tag

@@ -310,3 +310,81 @@ def roll_entry(roll):
     from rolls.log.payload import roll_payload
 
     return roll_payload(Roll.objects.select_related("actor", "parent").get(pk=roll.pk))
+
+
+# --- an NPC's test, rolled by the GM behind the screen ----------------------------------------
+
+TROLL = [{"name": "wielki", "dice": 3}]
+NPC_GM_ONLY = pytest.mark.table(
+    settings={"real_dice": "gm"}, characters=(), npcs=[("Troll", TROLL)]
+)
+NPC_OFF = pytest.mark.table(characters=(), npcs=[("Troll", TROLL)])
+# Chance 5, no bonus or penalty dice: one d10 and one d6.
+NPC_TEST = {"chance": "5", "bonus": "0", "penalty": "0", "visibility": "hidden"}
+
+
+def npc_roll(client, table, **form):
+    url = reverse("npc_roll", args=[table.campaign.pk, table.npc.pk])
+    return client.post(url, NPC_TEST | {"key": str(uuid.uuid4())} | form, HTTP_HX_REQUEST="true")
+
+
+@NPC_GM_ONLY
+def test_the_gm_types_the_real_dice_of_an_npcs_test_and_they_are_its_dice(client, table, gm):
+    client.force_login(gm)
+    response = npc_roll(client, table, real_dice="1", real_face=["3", "5"])
+    assert response.status_code == 200
+    roll = Roll.objects.get()
+    assert roll.typed
+    assert [die["face"] for die in roll.result["dice"]] == [3, 5]
+    assert roll.drawn == []
+    # The boxes come back empty for the next roll's faces.
+    assert 'value="3"' not in response.content.decode()
+
+
+@NPC_GM_ONLY
+def test_the_npcs_form_asks_for_a_box_per_die_once_real_dice_are_ticked(client, table, gm):
+    client.force_login(gm)
+    url = reverse("npc_roll_box", args=[table.campaign.pk, table.npc.pk])
+    html = client.get(url, NPC_TEST | {"real_dice": "1"}).content.decode()
+    assert f'id="npc-{table.npc.pk}-real-face-1"' in html
+    assert f'id="npc-{table.npc.pk}-real-face-2"' in html
+    assert f'id="npc-{table.npc.pk}-real-face-3"' not in html
+
+
+@NPC_GM_ONLY
+def test_the_dashboard_offers_real_dice_for_an_npcs_test_where_the_gm_allows_them(
+    client, table, gm
+):
+    client.force_login(gm)
+    html = client.get(reverse("dashboard", args=[table.campaign.pk])).content.decode()
+    assert f'id="npc-{table.npc.pk}-real-dice-on"' in html
+
+
+@NPC_OFF
+def test_real_dice_for_an_npc_are_refused_where_the_gm_has_not_allowed_them(client, table, gm):
+    client.force_login(gm)
+    html = client.get(reverse("dashboard", args=[table.campaign.pk])).content.decode()
+    assert "real-dice-on" not in html
+    response = npc_roll(client, table, real_dice="1", real_face=["3", "5"])
+    assert response.status_code == 403
+    assert not Roll.objects.exists()
+
+
+@NPC_GM_ONLY
+@pytest.mark.parametrize(
+    ("faces", "says"),
+    [
+        (["3"], "Die 2 (d6) is missing"),
+        (["3", "7"], "Die 2 (d6) shows 1 to 6"),
+        (["3", "5", "2"], "3 dice were typed, but this test rolls 2"),
+        (["x", "5"], "Die 1 (d10) shows 1 to 10"),
+    ],
+)
+def test_npc_faces_that_do_not_fit_the_test_are_refused_naming_the_die(
+    client, table, gm, faces, says
+):
+    client.force_login(gm)
+    response = npc_roll(client, table, real_dice="1", real_face=faces)
+    assert response.status_code == 409
+    assert says in response.content.decode()
+    assert not Roll.objects.exists()
