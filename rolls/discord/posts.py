@@ -110,6 +110,8 @@ def _entry(bridge: DiscordBridge, roll_id: int | None) -> dict[str, Any]:
         lines.append(f"**{plain(outcome)}**")
     if entry["dice"]:
         lines.append(plain(export.dice_text(entry)))
+    if entry.get("typed"):  # real dice rolled at the table (rolls.real_dice): none of ours
+        lines.append(f"*{plain(export.typed_text(entry))}*")
     if odds := _odds(entry):
         lines.append(odds)
     if entry["sources"]:

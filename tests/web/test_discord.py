@@ -195,6 +195,15 @@ def test_a_public_line_with_a_roll_in_place_is_posted_with_its_result_written_in
     assert embed["description"].startswith(f"Atakuję \\[\\[1d20+2 = {total}\\]\\]!")
 
 
+def test_a_roll_of_real_dice_says_in_the_channel_who_typed_them(table, bridge, discord, player):
+    from rolls.engine.typed import TypedDice
+
+    roll(table.session, player, typed=True, rng=TypedDice([3, 5, 2]))
+    deliver(bridge)
+    [embed] = discord.posted()
+    assert "*real dice, typed by player*" in embed["description"]
+
+
 def test_a_sealed_roll_is_posted_only_once_revealed(table, bridge, discord, player):
     from rolls.actions import reveal
 
