@@ -10,6 +10,7 @@ listing it; a URL no crawled form posts to must be named in the test module's ta
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from django.test import client as test_client
 from django.urls import ResolverMatch, URLResolver, get_resolver, resolve, reverse
 
 from campaigns.models import Campaign
+from rolls import actions
 from rolls.group.actions import rules_of as group_rules_of
 from rolls.models import PendingTest, RandomTable, Roll
 from rolls.systems.fasttest import sheet_actions
@@ -264,7 +266,10 @@ class Crawl:
             ):
                 self.page(player, url)
             self._sheet(gm, campaign, other)
-            self._sheet(player, campaign, hero)
+            # A result to apply: Caerbannog's after-roll box offers its forms for successes.
+            caerbannog = campaign.system == "caerbannog"
+            with _first_roll_succeeds() if caerbannog else contextlib.nullcontext():
+                self._sheet(player, campaign, hero)
             if campaign.system == "fasttest":  # a spell, so the strip offers its magic die
                 self._spell(gm, campaign)
             dashboard = self.page(gm, reverse("dashboard", args=[c]))
@@ -324,6 +329,33 @@ class Crawl:
             for form in rolls[:1]:
                 if Roll.objects.filter(character=character, actor__username=user).count() < 3:
                     self.page(user, form.url, method="post", data=_as_dict(form.fields))
+
+
+class _Highest:
+    """A random source that gives every die its highest face."""
+
+    def randint(self, low: int, high: int) -> int:
+        return high
+
+
+@contextlib.contextmanager
+def _first_roll_succeeds():
+    """The next roll made through a view gets every die's highest face; the rest are drawn as
+    ever. Caerbannog's after-roll box offers its forms to apply a result only for a test with
+    successes, and the crawl's drawn rolls had none in some runs (the hostile sweep then missed
+    ``caerbannog_apply_result`` and failed); highest faces give a Caerbannog test successes."""
+    drawn = actions.dice_source
+    made: list[int] = []
+
+    def source(*stream):
+        made.append(1)
+        return _Highest() if len(made) == 1 else drawn(*stream)
+
+    actions.dice_source = source
+    try:
+        yield
+    finally:
+        actions.dice_source = drawn
 
 
 def _as_query(target: dict) -> dict:

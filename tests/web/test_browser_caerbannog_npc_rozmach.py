@@ -40,6 +40,9 @@ def test_an_npcs_roll_fills_the_pool_the_dashboard_shows(browser, tmp_path, size
         gm.fill("#quick-npc", "Goblin: quick")
         gm.click("button:has-text('Add NPC')")
         gm.wait_for_selector(".npc-hand details summary:has-text('Goblin')", state="attached")
+        # The new NPC came with a page load: on a phone its script folds the hand once loaded,
+        # and unfolding before that was undone (it failed so on a busy machine).
+        gm.wait_for_load_state()
         unfold(gm)
         box = gm.wait_for_selector("#npc-box")
         assert "0 of 10 in the pool all your NPCs share" in box.inner_text()

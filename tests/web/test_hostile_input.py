@@ -288,6 +288,8 @@ def test_every_url_is_probed_or_named_here(crawl):
 def test_the_crawl_finds_the_forms_of_every_part_of_the_table(crawl):
     probed = {form.url_name for form in crawl.forms}
     assert {"change_test", "test_roll", "test_follow_up", "character_import", "npc_roll"} <= probed
+    # Offered only after a Caerbannog test with successes: the crawl makes one (hostile.py).
+    assert "caerbannog_apply_result" in probed
     assert len(crawl.forms) > 100
 
 
