@@ -124,6 +124,17 @@ def third_player(make_user):
 
 
 @pytest.fixture
+def third(make_user, table):
+    """A third player seated at the ``table``, who is neither author nor reader of anything
+    whispered between the first two."""
+    from campaigns.models import Membership
+
+    user = make_user("trzeci")
+    Membership.objects.create(campaign=table.campaign, user=user)
+    return user
+
+
+@pytest.fixture
 def dice(monkeypatch) -> ScriptedDice:
     """``dice(4, 4, 1)``: the rolls the server makes from now on deal these faces;
     ``dice.queue()``: one scripted source they all draw from (tests/web/dice.py)."""

@@ -25,14 +25,6 @@ pytestmark = [
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def third(make_user, table):
-    """A third player at the table, who is neither author nor recipient of anything here."""
-    user = make_user("trzeci")
-    Membership.objects.create(campaign=table.campaign, user=user)
-    return user
-
-
 def say(client, table, text="Witajcie!", *, htmx=True, **fields):
     url = reverse("say_line", args=[table.campaign.pk])
     data = {"text": text, "to": "all", "key": str(uuid.uuid4()), **fields}

@@ -31,14 +31,6 @@ pytestmark = [
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def third(make_user, table):
-    """A third player, who is neither author nor reader of anything whispered here."""
-    user = make_user("trzeci")
-    Membership.objects.create(campaign=table.campaign, user=user)
-    return user
-
-
 def say(client, table, text, *, headers=None, **fields):
     url = reverse("say_line", args=[table.campaign.pk])
     data = {"text": text, "to": "all", "key": str(uuid.uuid4()), **fields}

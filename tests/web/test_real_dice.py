@@ -393,9 +393,8 @@ def test_npc_faces_that_do_not_fit_the_test_are_refused_naming_the_die(
 # --- a test the GM called for -----------------------------------------------------------------
 
 
-@EVERYONE
-def test_a_called_test_is_rolled_with_the_real_dice_the_player_typed(client, table, gm, player):
-    from rolls.models import PendingTest
+def called_roll(client, table, gm, player, *faces):
+    """The GM calls BUDOWA + WALKA on the hero; its player rolls it with these real dice."""
     from rolls.pending import actions as pending
 
     called = pending.call_test(
@@ -404,9 +403,15 @@ def test_a_called_test_is_rolled_with_the_real_dice_the_player_typed(client, tab
     )  # fmt: skip
     client.force_login(player)
     form = {"pending": called.pk, "revision": called.revision, "key": str(uuid.uuid4())}
-    response = client.post(
-        panel_url(table.hero, "test_roll"), form | {"real_dice": "1", "real_face": ["4", "2"]}
-    )
+    faces_typed = {"real_dice": "1", "real_face": [str(face) for face in faces]}
+    return called, client.post(panel_url(table.hero, "test_roll"), form | faces_typed)
+
+
+@EVERYONE
+def test_a_called_test_is_rolled_with_the_real_dice_the_player_typed(client, table, gm, player):
+    from rolls.models import PendingTest
+
+    called, response = called_roll(client, table, gm, player, 4, 2)
     assert response.status_code == 200
     roll = Roll.objects.get()
     assert roll.typed
@@ -419,17 +424,8 @@ def test_a_called_tests_faces_that_do_not_fit_are_refused_and_the_test_still_wai
     client, table, gm, player
 ):
     from rolls.models import PendingTest
-    from rolls.pending import actions as pending
 
-    called = pending.call_test(
-        session=table.session, character=table.hero, gm=gm,
-        target={"attribute": "BUDOWA", "skill": ["WALKA"]},
-    )  # fmt: skip
-    client.force_login(player)
-    form = {"pending": called.pk, "revision": called.revision, "key": str(uuid.uuid4())}
-    response = client.post(
-        panel_url(table.hero, "test_roll"), form | {"real_dice": "1", "real_face": ["4"]}
-    )
+    called, response = called_roll(client, table, gm, player, 4)
     assert response.status_code == 409
     assert "Die 2 (d6) is missing" in response.content.decode()
     assert not Roll.objects.exists()
