@@ -31,7 +31,8 @@ def _recap(request: HttpRequest, campaign_id: int, session_id: int) -> dict[str,
         "is_gm": is_gm,
         "people": [(person, charts.get(person.actor_id)) for person in everyone],
         "hidden": sum(1 for entry in entries if entry["redacted"]),
-        "chart": {"width": luck.CHART_WIDTH, "height": luck.CHART_HEIGHT},
+        "chart_box": {"width": luck.CHART_WIDTH, "height": luck.CHART_HEIGHT},
+        "chart_top": next((chart.top for chart in charts.values()), 1.0),
         **luck.listed(entries),
     }
 

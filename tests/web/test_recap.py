@@ -144,9 +144,9 @@ def test_the_page_shows_the_figures_and_links_the_least_likely_entries(
 ):
     client.force_login(player)
     html = client.get(recap_url(table)).content.decode()
-    assert '<dd data-figure="expected">2.2</dd>' in html
+    assert '<span data-figure="expected">2.2</span>' in html
     luck_shown = round(100 * float(sum(PERCENTILES) / 4))
-    assert f'<dd data-figure="luck" class="lucky">{luck_shown} %' in html
+    assert f'<span data-figure="luck" class="lucky">{luck_shown} %</span>' in html
     assert f'#roll-{table.session.pk}-{night[1].seq}" data-figure="least-success">' in html
     assert "a 20 % chance of success" in html
     assert "a 20 % chance of failure" in html
@@ -154,7 +154,11 @@ def test_the_page_shows_the_figures_and_links_the_least_likely_entries(
 
 def test_the_luck_chart_runs_from_zero_through_each_tests_surplus(client, table, player, night):
     client.force_login(player)
-    [(_person, chart)] = client.get(recap_url(table)).context["people"]
+    response = client.get(recap_url(table))
+    [(_person, chart)] = response.context["people"]
+    html = response.content.decode()
+    assert f'viewBox="0 0 {luck.CHART_WIDTH} {luck.CHART_HEIGHT}"' in html
+    assert f'<polyline class="luck" points="{chart.points}"' in html
     running = [0.0]
     for success, p in zip((1, 1, 0, 0), P, strict=True):
         running.append(running[-1] + success - float(p))
@@ -284,7 +288,7 @@ def test_the_live_part_is_the_recap_alone(client, table, player, night):
     client.force_login(player)
     part = client.get(recap_url(table, "session_recap_part")).content.decode()
     assert part.lstrip().startswith('<div id="recap"')
-    assert '<dd data-figure="tests">4</dd>' in part
+    assert '<td data-figure="tests">4</td>' in part
 
 
 def test_the_recap_is_linked_from_the_session_and_the_list_of_sessions(client, table, player):
