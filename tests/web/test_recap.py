@@ -241,31 +241,8 @@ def test_a_session_without_rolls_says_nobody_has_rolled(client, table, player):
 
 
 # --- Refusals ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", ["session_recap", "session_recap_part", "session_recap_export"])
-def test_an_outsider_finds_no_recap(client, table, outsider, night, name):
-    client.force_login(outsider)
-    assert client.get(recap_url(table, name)).status_code == 404
-
-
-@pytest.mark.parametrize("name", ["session_recap", "session_recap_part", "session_recap_export"])
-def test_another_tables_session_is_refused(client, make_table, table, player, night, name):
-    other = make_table(name="Inny stół", players=1)
-    client.force_login(player)
-    url = reverse(name, args=[other.campaign.pk, table.session.pk])
-    assert client.get(url).status_code == 404
-
-
-def test_someone_logged_out_is_sent_to_log_in(client, table):
-    response = client.get(recap_url(table))
-    assert response.status_code == 302
-    assert "/login" in response["Location"]
-
-
-def test_a_post_to_the_recap_is_refused(client, table, player):
-    client.force_login(player)
-    assert client.post(recap_url(table)).status_code == 405
+# Who gets which status from the recap, its part and its export (an outsider, another table's
+# session, someone logged out, a POST) is in the one access matrix, tests/web/test_access.py.
 
 
 # --- Live, links and the export ----------------------------------------------------------------
