@@ -12,6 +12,8 @@ import uuid
 from fractions import Fraction
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns.sessions import end_session
@@ -266,6 +268,18 @@ def test_the_live_part_is_the_recap_alone(client, table, player, night):
     part = client.get(recap_url(table, "session_recap_part")).content.decode()
     assert part.lstrip().startswith('<div id="recap"')
     assert '<td data-figure="tests">4</td>' in part
+
+
+def test_a_refresh_costs_the_same_queries_after_four_entries_or_eight(client, table, player, night):
+    client.force_login(player)
+    url = recap_url(table, "session_recap_part")
+    with CaptureQueriesContext(connection) as four:
+        client.get(url)
+    for test in SCRIPT:
+        rolled_test(table, player, *test)
+    with CaptureQueriesContext(connection) as eight:
+        assert '<td data-figure="tests">8</td>' in client.get(url).content.decode()
+    assert len(eight) == len(four)
 
 
 def test_the_recap_is_linked_from_the_session_and_the_list_of_sessions(client, table, player):
