@@ -23,14 +23,15 @@ from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
 from rolls.engine import dice as quick
 from rolls.models import Visibility
-from rolls.recap import luck
+from rolls.recap import luck, markdown
 from rolls.strikes.actions import strike
 from tests.web.dice import Scripted
+from tests.web.test_opposed import FASTTEST_SHEET, fasttest_duel, roll_side
 
 pytestmark = [pytest.mark.django_db, pytest.mark.table("fasttest", title="Noc pierwsza")]
 
 
-def fasttest(chance: int) -> dict:
+def fasttest_params(chance: int) -> dict:
     """A FastTest test of one d10 and one d6 (no bonus or penalty dice) whose chance is
     ``chance``: attribute + skill, success on a d10 at or under it."""
     return {"attribute": chance - 1, "skills": [1], "bonus": 0, "penalty": 0}
@@ -41,7 +42,7 @@ def rolled_test(table, actor, chance, d10, d6, visibility=Visibility.PUBLIC, **e
     (``record_roll``), the d10 and the d6 showing these faces."""
     roll, _ = actions.record_roll(
         actions.RollSpec(
-            session=table.session, actor=actor, system="fasttest", params=fasttest(chance),
+            session=table.session, actor=actor, system="fasttest", params=fasttest_params(chance),
             key=uuid.uuid4(), label="BUDOWA", visibility=visibility, **extra,
         ),
         rng=Scripted(d10, d6),
@@ -87,7 +88,7 @@ def hand_odds(chance: int) -> dict[str, Fraction]:
 
 def test_the_hand_odds_are_what_the_engines_command_line_answers():
     requests = [
-        json.dumps({"system": "fasttest", "op": "odds", "params": fasttest(chance)})
+        json.dumps({"system": "fasttest", "op": "odds", "params": fasttest_params(chance)})
         for chance in (2, 6, 8)
     ]
     answered = subprocess.run(
@@ -235,6 +236,28 @@ def test_a_condition_that_came_and_went_is_listed(make_table, client, gm):
     client.force_login(gm)
     listed = client.get(recap_url(table)).context["conditions"]
     assert [entry["kind"] for entry in listed] == ["condition", "condition_cleared"]
+
+
+UNHURT = FASTTEST_SHEET | {"wounds": []}  # no penalty dice: each side rolls one d10, one d6
+
+
+@pytest.mark.table("fasttest", characters=[("Ala", UNHURT), ("Bartek", UNHURT)])
+def test_an_opposed_test_is_listed_and_each_sides_roll_is_its_rollers_test(
+    client, gm, player, other_player, table, dice
+):
+    opposed = fasttest_duel(client, gm, table)
+    dice(3, 4)  # both "yes" at the same chance: the higher d10, Bartek's 5, wins
+    roll_side(client, player, opposed.initiator)
+    dice(5, 5)
+    roll_side(client, other_player, opposed.opponent)
+    client.force_login(player)
+    response = client.get(recap_url(table))
+    tests = {person.name: len(person.tests) for person, _chart in response.context["people"]}
+    assert tests == {player.get_username(): 1, other_player.get_username(): 1}
+    [listed] = response.context["opposed"]
+    assert markdown.event_line(listed) == (
+        "#3 gm: Opposed test (#1 against #2): Bartek beats Ala by 0 — minor victory"
+    )
 
 
 def test_a_session_without_rolls_says_nobody_has_rolled(client, table, player):
