@@ -260,6 +260,16 @@ def test_an_opposed_test_is_listed_and_each_sides_roll_is_its_rollers_test(
     )
 
 
+def test_a_group_tests_result_is_listed_and_measured_as_no_ones_test():
+    result = {
+        "seq": 7, "kind": "group", "redacted": False, "note": False, "parent_seq": None,
+        "system": "caerbannog", "outcome": "success", "params": {}, "struck": None,
+    }  # fmt: skip
+    hidden = {"seq": 8, "redacted": True}
+    assert luck.measured(result) is None
+    assert luck.listed([result, hidden])["group"] == [result]
+
+
 def test_a_session_without_rolls_says_nobody_has_rolled(client, table, player):
     client.force_login(player)
     assert "Nobody has rolled yet." in client.get(recap_url(table)).content.decode()
