@@ -84,6 +84,10 @@ class Engine(Protocol):
     def odds(self, params: Passed) -> Mapping[str, JSON]:
         """The exact chance of each outcome, before the roll."""
 
+    #: Its outcome keys worst to best, which succeed, its critical and its catastrophe
+    #: (``rolls.engine.core.Scale``): the night's recap (rolls.recap) measures luck by it.
+    SCALE: Passed
+
 
 @runtime_checkable
 class SheetModule(Protocol):

@@ -19,6 +19,7 @@ FEATURES = (
     "conditions",
     "group",
     "discord",
+    "recap",
 )
 
 urlpatterns = [

@@ -46,7 +46,8 @@ class DiscordBridge(models.Model):
 class DiscordPost(models.Model):
     """One thing to tell the channel, queued with what it tells: an ``entry`` of the log, an
     ``edit`` of an entry's post (the entry was struck), the session ``started`` or ``ended``,
-    a ``turn`` (``facts``: the round and whose turn), or the GM's ``test`` message.
+    a ``turn`` (``facts``: the round and whose turn), the GM's ``test`` message, or the
+    session's ``recap`` (rolls.recap) after its end, counted from its public entries.
 
     ``message_id`` is Discord's message that carries it (several posts share one when they were
     sent together); ``sent_at`` once Discord took it; ``dropped`` says why Discord refused it."""
@@ -58,6 +59,7 @@ class DiscordPost(models.Model):
         ENDED = "ended"
         TURN = "turn"
         TEST = "test"
+        RECAP = "recap"
 
     bridge = models.ForeignKey(DiscordBridge, on_delete=models.CASCADE, related_name="posts")
     kind = models.CharField(max_length=10, choices=Kind.choices)

@@ -2,7 +2,8 @@
 outbox): a roll rolled back posts nothing, and one committed is posted even across a restart.
 
 Only what every member may read is queued: public entries (never a secret, hidden, sealed or
-whispered one, nor that one was made), the session's start and end, whose turn it is. A roll
+whispered one, nor that one was made), the session's start and end, its recap (from its public
+entries only), whose turn it is. A roll
 asks whether its campaign has a bridge in the statement that reads its scene (``HAS_BRIDGE``),
 so a campaign without one pays no statement for it.
 """
@@ -100,5 +101,7 @@ def session_started(sender, campaign, scene, **kwargs) -> None:
 
 
 def session_ended(sender, session, **kwargs) -> None:
-    """The session has ended (``campaigns.sessions.session_ended``)."""
+    """The session has ended (``campaigns.sessions.session_ended``): that, then its recap,
+    counted from its public entries as the post is sent (``posts``)."""
     queue_session(session, DiscordPost.Kind.ENDED)
+    queue_session(session, DiscordPost.Kind.RECAP)

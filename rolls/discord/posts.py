@@ -24,6 +24,8 @@ from rolls.log import export
 from rolls.log.payload import may_see, roll_payload
 from rolls.log.reading import ENTRY_RELATED
 from rolls.models import Roll
+from rolls.recap import luck
+from rolls.recap import markdown as recap_words
 
 #: Discord's limits: embeds a message, characters a title, a description, all of a message's.
 EMBEDS_A_MESSAGE = 10
@@ -68,6 +70,8 @@ def embed(bridge: DiscordBridge, post: DiscordPost) -> dict[str, Any]:
         return _said(_("The Table is connected"), text % {"campaign": _name(bridge)})
     if post.kind == DiscordPost.Kind.TURN:
         return _said(_turn(post.facts or {}), "")
+    if post.kind == DiscordPost.Kind.RECAP:
+        return _recap(bridge, post.session)
     started = post.kind == DiscordPost.Kind.STARTED
     title = _("The session has started") if started else _("The session has ended")
     session = post.session
@@ -98,6 +102,24 @@ def _session_link(bridge: DiscordBridge, session) -> str:
         return ""
     path = reverse("session_detail", args=[session.campaign_id, session.pk])
     return bridge.site.rstrip("/") + path
+
+
+def _recap(bridge: DiscordBridge, session) -> dict[str, Any]:
+    """The night's recap (rolls.recap) from the session's public entries alone: what the
+    channel's every reader may know, never a secret, hidden, sealed or whispered roll."""
+    rolls = Roll.objects.filter(session=session).select_related(*ENTRY_RELATED)
+    entries = [e for e in map(roll_payload, rolls.order_by("seq")) if may_see(e, None, False)]
+    lines = []
+    for person in luck.people(entries):
+        lines.append(f"**{plain(person.name)}**")
+        lines += [plain(line) for line in recap_words.person_lines(person)]
+    listed = luck.listed(entries)
+    for key, heading in recap_words.SECTIONS:
+        if found := listed[key]:
+            lines.append(f"**{plain(heading())}**: {len(found)}")
+    title = _("Recap") + f": {plain(str(session))}"
+    path = reverse("session_recap", args=[session.campaign_id, session.pk])
+    return _said(title, "\n".join(lines), bridge.site.rstrip("/") + path)
 
 
 def _entry(bridge: DiscordBridge, roll_id: int | None) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any
 from .core import (
     OUTCOMES,
     RANK,
+    SIX_OUTCOMES,
     Die,
     EngineError,
     RandomSource,
@@ -34,6 +35,9 @@ from .core import (
 
 SIDES = 6
 ALLOWED = ("white", "level_mod", "choice")
+
+#: Its outcomes worst to best, its successes and extremes (RULES.md): the shared six.
+SCALE = SIX_OUTCOMES
 
 #: What each face of a read die answers (RULES.md 2.4; 3 is `no` by Decision).
 FACE_OUTCOME: dict[int, str] = {

@@ -44,6 +44,7 @@ from .core import (
     Die,
     EngineError,
     RandomSource,
+    Scale,
     check_fields,
     check_probabilities,
     draw,
@@ -63,6 +64,12 @@ DIFFICULTIES: dict[str, int] = {"łatwy": 2, "przeciętny": 3, "wymagający": 4,
 SUCCESS = "success"
 FAILURE = "failure"
 CRITICAL_FAILURE = "critical_failure"
+
+#: The outcomes worst to best: a critical failure (every die a 1) is its catastrophe; the
+#: rules name no critical success.
+SCALE = Scale(
+    (CRITICAL_FAILURE, FAILURE, SUCCESS), frozenset({SUCCESS}), catastrophe=CRITICAL_FAILURE
+)
 
 ALLOWED = ("dice", "difficulty", "ease", "modifier", "bonus", "boost", "rozmach", "heroic")
 

@@ -18,6 +18,26 @@ OUTCOMES: tuple[str, ...] = ("no_and", "no", "no_but", "yes_but", "yes", "yes_an
 RANK: dict[str, int] = {key: rank for rank, key in enumerate(OUTCOMES)}
 SUCCESSES = frozenset({"yes_but", "yes", "yes_and"})
 
+
+@dataclass(frozen=True)
+class Scale:
+    """A system's outcome keys from worst to best, which of them succeed, and its extremes (a
+    critical above every other, a catastrophe below; None where the rules have none). What
+    compares one test's luck with another's (rolls.recap.luck) reads it, never a system's name."""
+
+    order: tuple[str, ...]
+    successes: frozenset[str]
+    critical: str | None = None
+    catastrophe: str | None = None
+
+    def rank(self, outcome: str) -> int:
+        """The outcome's place, 0 the worst; ``ValueError`` for a key the system lacks."""
+        return self.order.index(outcome)
+
+
+#: The six-outcome scale of RULES.md (FastTest and the Alternative Test System).
+SIX_OUTCOMES = Scale(OUTCOMES, SUCCESSES, critical="yes_and", catastrophe="no_and")
+
 _REQUIRED = object()
 
 

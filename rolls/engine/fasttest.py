@@ -15,6 +15,7 @@ from typing import Any
 from .core import (
     OUTCOMES,
     RANK,
+    SIX_OUTCOMES,
     Die,
     EngineError,
     RandomSource,
@@ -46,6 +47,9 @@ LABELS = (LABEL_DRAW, LABEL_MINOR, LABEL_WIN, LABEL_CLEAR_WIN, LABEL_CRITICAL_WI
 
 #: What settled an opposed test: the ranks, then chance_raw, then the kept d10; else a draw.
 DECIDED_BY = ("rank", "chance_raw", "kept_d10", "draw")
+
+#: Its outcomes worst to best, its successes and extremes (RULES.md): the shared six.
+SCALE = SIX_OUTCOMES
 
 # Outcome keys by (success, d6 face); index 0 is unused so a face indexes directly.
 _SUCCESS_BY_D6 = ("", "yes_but", "yes_but", "yes_but", "yes", "yes", "yes_and")

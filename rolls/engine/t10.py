@@ -18,6 +18,7 @@ from .core import (
     Die,
     EngineError,
     RandomSource,
+    Scale,
     check_dice_count,
     check_fields,
     check_probabilities,
@@ -39,6 +40,14 @@ OUTCOME_KEYS: tuple[str, ...] = (
     "success_but",
     "success",
     "impressive",
+)
+
+#: The outcomes worst to best; a success from ``success_but`` up (a result of 2 or more).
+SCALE = Scale(
+    OUTCOME_KEYS,
+    frozenset({"success_but", "success", "impressive"}),
+    critical="impressive",
+    catastrophe="catastrophe",
 )
 
 #: Odds leave out at most _TAIL of probability in the explosion tail (see ``_chain``) and do

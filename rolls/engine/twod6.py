@@ -28,6 +28,7 @@ from .core import (
     Die,
     EngineError,
     RandomSource,
+    Scale,
     check_dice_count,
     check_fields,
     check_probabilities,
@@ -39,6 +40,9 @@ from .core import (
 
 ALLOWED = ("attribute", "skill", "modifiers", "helpers", "difficulty", "cap_bonus")
 CATEGORIES = ("circumstance", "personal", "equipment", "supernatural")
+
+#: Failure, then success: the rules name no extremes (success points say how well).
+SCALE = Scale(("failure", "success"), frozenset({"success"}))
 MOD_LIMIT = 5
 MAX_HELPERS = 4
 SIDES = 6

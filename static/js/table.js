@@ -39,7 +39,7 @@
 
   function lastSeq() {
     const list = entriesList();
-    if (!list) return 0;
+    if (!list) return parseInt(logRoot().dataset.lastSeq || "0", 10);
     let max = 0;
     list.querySelectorAll(":scope > li[data-seq]").forEach(function (li) {
       max = Math.max(max, parseInt(li.dataset.seq, 10));
@@ -59,6 +59,13 @@
 
   function insertEntry(message) {
     if (message.session !== sessionId()) return;
+    // A page without the log that names its session (the recap) only hears that one came,
+    // and remembers its seq so that a reconnect asks for what came since, not for them all.
+    if (eventsOnly) {
+      root.dataset.lastSeq = Math.max(lastSeq(), message.seq);
+      announce("table:entry", message);
+      return;
+    }
     const list = entriesList();
     if (!list || list.querySelector(':scope > li[data-seq="' + message.seq + '"]')) return;
     const template = document.createElement("template");

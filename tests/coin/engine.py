@@ -7,9 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rolls.engine.core import Die, check_fields
+from rolls.engine.core import Die, Scale, check_fields
 
 HEADS, TAILS = 2, 1
+#: Tails fails, heads succeeds; a coin has no extremes.
+SCALE = Scale(("failure", "success"), frozenset({"success"}))
 
 
 @dataclass(frozen=True)

@@ -285,8 +285,15 @@ class Crawl:
                 reverse("after_roll_strip", args=[c]),
             ):
                 self.page(gm, url)
+            self._recap(gm, player, c, session.pk)  # after the rolls above, so it counts some
             if group_rules_of(campaign.system) is not None:
                 self._group_test(gm, player, c)
+
+    def _recap(self, gm: str, player: str, c: int, session_id: int) -> None:
+        """The night's recap, its live part and its export, as the GM and as the player."""
+        for user in (gm, player):
+            for name in ("session_recap", "session_recap_part", "session_recap_export"):
+                self.page(user, reverse(name, args=[c, session_id]))
 
     def _group_test(self, gm: str, player: str, c: int) -> None:
         """The group test screen at each step: the player starts it, the GM gathers a helper

@@ -103,6 +103,17 @@ class SystemConformance:
         assert isinstance(system.sheet, SheetModule)
         assert isinstance(system.panel, PanelModule)
 
+    def test_its_scale_orders_every_outcome_and_succeeds_as_its_panel_says(self, client, table):
+        scale = table.system.engine.SCALE
+        assert scale.successes <= set(scale.order)
+        assert {scale.critical, scale.catastrophe} - {None} <= set(scale.order)
+        for targets in table.targets(client).values():
+            panel = open_panel(client, table.hero, targets[0]).context["panel"]
+            if panel.ready:
+                assert {outcome for outcome, _p in panel.odds} <= set(scale.order)
+                succeeding = sum(p for outcome, p in panel.odds if outcome in scale.successes)
+                assert succeeding == pytest.approx(panel.success)
+
     def test_each_of_its_parts_is_found_by_its_own_type(self, system):
         for part in system.parts:
             assert isinstance(part, Part)

@@ -250,8 +250,34 @@ def test_the_sessions_start_and_end_are_posted(table, bridge, discord):
     start_session(table.campaign, "Druga noc")
     deliver(bridge)
     titles = discord.titles()
-    assert titles == ["The session has ended", "The session has started"]
-    assert discord.posted()[1]["description"] == "Druga noc"
+    assert titles == [
+        "The session has ended",
+        f"Recap: {posts.plain(str(table.session))}",
+        "The session has started",
+    ]
+    assert discord.posted()[2]["description"] == "Druga noc"
+
+
+def test_the_recap_posted_at_the_end_counts_the_public_entries_alone(
+    table, bridge, discord, player, other_player
+):
+    from tests.web.dice import Scripted
+
+    roll(table.session, player, rng=Scripted(3, 6, 6))  # chance 6: a "yes, and"
+    roll(table.session, other_player, visibility=Visibility.SECRET, rng=Scripted(1, 6, 6))
+    chat(table, player, "[[1d6]]", visibility=Visibility.WHISPER, recipient=other_player,
+         inline=["1d6"])  # fmt: skip
+    deliver(bridge)
+    discord.messages.clear()
+    end_session(table.session)
+    deliver(bridge)
+    [_ended, recap] = discord.posted()
+    assert recap["title"] == f"Recap: {posts.plain(str(table.session))}"
+    assert recap["url"].endswith(f"/sessions/{table.session.pk}/recap/")
+    said = recap["description"].split("\n")
+    assert said[:2] == ["**player**", posts.plain("1 roll, 1 test: 1 success, 0 failures")]
+    assert posts.plain("Criticals: 1; catastrophes: 0.") in said
+    assert other_player.get_username() not in recap["description"]
 
 
 def test_whose_turn_it_is_is_posted_and_a_hidden_npc_stays_unnamed(table, bridge, discord):
