@@ -71,8 +71,12 @@
 
   // The shortcuts: a letter, not while the reader types in a field, nor with Ctrl, Alt or Meta.
   const dialog = document.querySelector("[data-keys]");
+  // A box or a radio button takes no letters: a key pressed on one is a shortcut.
+  const NO_TEXT = /^(checkbox|radio|button|submit|reset|range|color|file|image)$/;
   function typing(el) {
-    return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+    if (!el) return false;
+    if (el.tagName === "INPUT") return !NO_TEXT.test(el.type);
+    return el.isContentEditable || /^(TEXTAREA|SELECT)$/.test(el.tagName);
   }
   function focus(el) {
     if (!el) return;
@@ -82,6 +86,7 @@
   const keys = {
     "?": function () { dialog.showModal(); },
     p: function () { focus(document.getElementById("test-panel") || document.querySelector(".roll-target")); },
+    s: function () { focus(document.querySelector(".roll-target")); },
     r: function () {
       const roll = document.querySelector("#test-panel .roll-button:not([disabled])");
       if (roll) roll.click();

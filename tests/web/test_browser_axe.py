@@ -118,9 +118,12 @@ def test_every_page_of_the_demo_table_has_no_serious_or_critical_violation(brows
             name = players_character(campaign, "ala")
             walk.open(ala, f"sheet {system} (player)", demo_path(campaign, name))
             walk.open(gm, f"dashboard {system}", demo_path(campaign, page="dashboard/"))
-        walk.open(gm, "sheet fasttest (GM)", demo_path(FASTTEST, "Brunhilda z Gór"))
-        for page in ("", "settings/"):  # in Polish too: the words and the page's lang
+            walk.open(gm, f"sheet {system} (GM)", demo_path(campaign, name))
+        walk.open(gm, "group test", demo_path(CAERBANNOG, page="group/"))
+        for page in ("", "settings/", "dashboard/"):  # in Polish too: the words, the page's lang
             walk.open(polish, f"campaign {page or 'page'} (Polish)", demo_path(FASTTEST, page=page))
+        walk.open(polish, "sheet fasttest (GM, Polish)", demo_path(FASTTEST, "Brunhilda z Gór"))
+        walk.open(polish, "rules fasttest (Polish)", "/rules/fasttest/")
         walk.open(phone, "sheet fasttest (player, phone)", demo_path(FASTTEST, "Brunhilda z Gór"))
         walk.open(phone, "table (player, phone)", session_path(FASTTEST))
         walk.open(gm_phone, "dashboard fasttest (phone)", demo_path(FASTTEST, page="dashboard/"))

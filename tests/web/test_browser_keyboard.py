@@ -41,6 +41,15 @@ def hears(page, text: str) -> None:
     page.wait_for_function("text => window.__heard.some(said => said.includes(text))", arg=text)
 
 
+def tab_to(page, selector: str) -> None:
+    """Press Tab until the focus is on ``selector`` (at most 60 times), as a person tabs on."""
+    for _press in range(60):
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
 def focused(page) -> str:
     return page.evaluate("() => document.activeElement.id")
 
@@ -59,6 +68,7 @@ def test_a_called_test_a_roll_and_a_line_of_chat_by_keyboard_alone_are_each_hear
         ala.wait_for_function("document.activeElement.id === 'test-panel'")
         panel = ala.get_by_role("region", name=f"The GM calls for a test: {HERO}")
         assert 'button "Roll"' in panel.aria_snapshot()
+        assert panel.get_by_role("button", name="Roll").get_attribute("aria-keyshortcuts") == "r"
 
         # r rolls the called test; the new entry is heard once, in a sentence.
         ala.keyboard.press("r")
@@ -66,15 +76,37 @@ def test_a_called_test_a_roll_and_a_line_of_chat_by_keyboard_alone_are_each_hear
         hears(ala, f"{HERO} rolled ZRĘCZNOŚĆ 5")
         assert "ZRĘCZNOŚĆ 5" in said.inner_text()
 
+        # The call is over once the panel has heard so (a table event refreshes it).
+        ala.wait_for_selector("#test-panel input[name=pending]", state="detached")
+        settled(ala)
+        # s goes to the sheet's first stat; Enter opens its test, Space ticks a skill, r rolls.
+        ala.keyboard.press("s")
+        assert ala.evaluate("document.activeElement.matches('button.roll-target')")
+        assert "BUDOWA" in ala.evaluate("document.activeElement.textContent")
+        ala.keyboard.press("Enter")
+        ala.wait_for_selector("#test-panel input[name=attribute][value='BUDOWA']:checked")
+        ala.wait_for_function("document.activeElement.id === 'test-panel'")
+        settled(ala)
+        tab_to(ala, "#test-panel input[name=skill]")
+        while not ala.is_checked("#test-panel input[name=skill][value='WALKA']"):
+            ala.keyboard.press("ArrowDown")
+        settled(ala)  # the panel's odds for the choice are in, the choice kept
+        assert ala.is_checked("#test-panel input[name=skill][value='WALKA']")
+        ala.wait_for_selector("#test-panel .roll-button:not([disabled])")
+        ala.keyboard.press("r")
+        rolled = entry(ala, 2)
+        hears(ala, f"{HERO} rolled BUDOWA")
+        assert "WALKA" in rolled.inner_text()
+
         # c goes to the chat: the line typed is sent with Enter and heard as said.
         ala.keyboard.press("c")
         assert focused(ala) == "say-text"
         ala.keyboard.type("Dobry wieczór")
         ala.keyboard.press("Enter")
-        entry(ala, 2)
+        entry(ala, 3)
         hears(ala, "Dobry wieczór")
         # Keys typed into a field are the field's: "c" and "l" above went into the line.
-        assert ala.locator("[data-entries] > li[data-seq='2'] .chat-text").inner_text() == (
+        assert ala.locator("[data-entries] > li[data-seq='3'] .chat-text").inner_text() == (
             "Dobry wieczór"
         )
 
@@ -99,6 +131,7 @@ def test_a_called_test_a_roll_and_a_line_of_chat_by_keyboard_alone_are_each_hear
         said = heard(ala)
         assert len([text for text in said if "ZRĘCZNOŚĆ 5" in text]) == 1
         assert len([text for text in said if "Dobry wieczór" in text]) == 1
+        assert len([text for text in said if "rolled BUDOWA" in text]) == 1
         assert len([text for text in said if "The GM calls" in text]) == 1
 
 
@@ -114,6 +147,11 @@ def test_question_mark_lists_the_shortcuts_in_a_dialog_that_escape_closes(browse
         assert gm.evaluate("document.activeElement.closest('dialog') !== null")
         gm.keyboard.press("Escape")
         dialog.wait_for(state="hidden")
+        # Its button is shown when the keyboard reaches it, as the skip link is.
+        hint = gm.locator(".keys-hint")  # clipped to a pixel, its button in it
+        assert hint.bounding_box()["width"] <= 1
+        tab_to(gm, "[data-keys-open]")
+        assert hint.bounding_box()["width"] > 100
         gm.keyboard.press("g")
         gm.wait_for_url(f"{base}{demo_path(FASTTEST, page='dashboard/')}")
 
