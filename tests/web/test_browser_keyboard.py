@@ -142,6 +142,7 @@ def test_question_mark_lists_the_shortcuts_in_a_dialog_that_escape_closes(browse
         dialog = gm.get_by_role("dialog", name="Keyboard shortcuts")
         dialog.wait_for()
         assert "to the GM dashboard" in dialog.inner_text()
+        assert "roll the test in the panel" in dialog.inner_text()
         # Modal: the rest of the page is out of reach while it is open, its keys too.
         gm.keyboard.press("l")
         assert gm.evaluate("document.activeElement.closest('dialog') !== null")

@@ -56,6 +56,14 @@ def test_the_region_says_its_sentences_in_the_readers_language(client, table):
     assert 'data-said-turn="Your turn!"' in html
 
 
+def test_the_dashboards_list_leaves_out_the_keys_of_a_sheet_and_its_panel(client, table):
+    client.force_login(table.gm)
+    html = client.get(reverse("dashboard", args=[table.campaign.pk])).content.decode()
+    listed = html[html.index("data-keys") : html.index("</dialog>")]
+    assert "to the roll log" in listed
+    assert "roll the test in the panel" not in listed
+
+
 def test_only_the_gm_is_offered_the_dashboard_key(client, table):
     url = reverse("session_detail", args=[table.campaign.pk, table.session.pk])
     dashboard = reverse("dashboard", args=[table.campaign.pk])
