@@ -26,6 +26,9 @@
   let timer = null;
   let cutOff = false; // the page was live and lost its socket: it may have missed any event
   let loginRetried = false;
+  // From a (re)connect's "since" until the server says the page is synced: the entries that
+  // come are the page's catching up, which the page's live region does not speak (access.js).
+  let catchingUp = false;
 
   // The table's events go to the body and bubble: listeners on the document hear them, and so
   // do the page's live sections (hx-trigger="table:... from:body").
@@ -78,7 +81,7 @@
     list.insertBefore(li, after || null);
     const empty = logRoot().querySelector("[data-empty]");
     if (empty) empty.remove();
-    announce("table:entry", message);
+    announce("table:entry", catchingUp ? Object.assign({ replayed: true }, message) : message);
   }
 
   // A sealed entry the page shows was revealed (an opposed test's opponent's roll, once the
@@ -121,6 +124,7 @@
     let answered = false;
     current.addEventListener("open", function () {
       awaySince = null; // the server took the handshake: whatever comes next, it is not away
+      catchingUp = true;
       sendSince();
     });
     current.addEventListener("message", function (event) {
@@ -138,6 +142,7 @@
       if (message.type === "entry") insertEntry(message);
       else if (message.type === "reveal") revealEntry(message);
       else if (message.type === "synced" && message.more) sendSince();
+      else if (message.type === "synced") catchingUp = false;
       // The user's pages replayed more than a table needs (rolls/limits.py): ask again then.
       else if (message.type === "error" && message.retry) setTimeout(sendSince, message.retry * 1000);
       else if (message.type === "session") {

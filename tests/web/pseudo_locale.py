@@ -234,12 +234,13 @@ READ_ATTRIBUTES = re.compile(r"title|aria-label|aria-description|placeholder|alt
 class _Readable(HTMLParser):
     """The pieces of a page a reader meets: its text as one piece, since a message may hold
     markup and so span several elements, then each attribute above and the value of a button
-    drawn as an input. Left out: scripts, styles, code (a command to type is no language's),
+    drawn as an input. Left out: scripts, styles, code and keys (a command to type, a key to
+    press, is no language's: the keyboard shortcuts' list, rolls/_keys.html),
     what a text box holds (typed text), and an element that says it is in another language
     than the page (``lang="sv"``: the seed's words quoted beside their translation; the
     language switch naming each language in its own), with all it holds."""
 
-    SKIPPED = frozenset({"script", "style", "code", "textarea"})
+    SKIPPED = frozenset({"script", "style", "code", "kbd", "textarea"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
