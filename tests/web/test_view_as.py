@@ -264,6 +264,25 @@ def test_every_write_under_the_prefix_is_refused_and_writes_nothing(
     assert budgets == []
 
 
+def test_every_page_of_the_table_reads_in_the_view_as_it_reads_to_the_player(evening, gm, player):
+    """Every URL of the table by GET, as the player and through the view: the same status, the
+    same place to go, the same body (``NORMALISATIONS``); what a player may not open (the GM's
+    pages) the view may not either, and nothing answers 500 or 403 for a write refused."""
+    own, view = evening.client(player), evening.client(gm)
+    prefix, answered = prefix_of(evening, player), set()
+    for url in _table_urls(evening, player):
+        for headers in ({}, HX):
+            mine, seen = own.get(url, **headers), view.get(prefix + url, **headers)
+            answered.add(seen.status_code)
+            assert (url, seen.status_code) == (url, mine.status_code)
+            went = seen.get("Location", "").replace(f"{prefix}/", "/")
+            assert (url, went) == (url, mine.get("Location", ""))
+            if not getattr(mine, "streaming", False):
+                body = normalised(seen.content.decode(errors="replace"), prefix)
+                assert (url, body) == (url, normalised(mine.content.decode(errors="replace")))
+    assert {200, 404, 405} <= answered  # pages shown, the GM's pages not, forms' actions not
+
+
 def test_a_refused_write_says_why_where_the_page_shows_refusals(evening, gm, player):
     url = reverse("test_roll", args=[evening.campaign.pk, evening.hero.pk])
     view = evening.client(gm)
