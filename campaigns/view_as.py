@@ -31,6 +31,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.messages.storage.base import BaseStorage
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -125,9 +126,6 @@ class ViewAsMiddleware:
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
-        # Django keeps a relative STATIC_URL with the script prefix it first met: read it now,
-        # under the site's own prefix, never under a view's.
-        settings.STATIC_URL  # noqa: B018
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         match = PREFIX.match(request.path_info)
@@ -157,6 +155,11 @@ class ViewAsMiddleware:
 
     def _as_player(self, request: HttpRequest, view: ViewAs, rest: str) -> HttpResponse:
         prefix = get_script_prefix()
+        # A relative STATIC_URL takes the script prefix it is first read under, and keeps it
+        # (Django caches it, and the static files' storage its base URL): both are read here,
+        # under the site's own prefix, so the view's never reaches the site's static files.
+        settings.STATIC_URL  # noqa: B018
+        staticfiles_storage.base_url  # type: ignore[attr-defined]  # noqa: B018
         request.view_as = view  # type: ignore[attr-defined]
         request.user = view.player
 

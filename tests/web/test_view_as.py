@@ -137,6 +137,18 @@ def test_the_view_says_whose_it_is_and_the_way_back(evening, gm, player):
     assert f'data-view-as="/ws/view/{evening.campaign.pk}/{player.pk}/"' in banner
 
 
+def test_the_views_static_files_are_the_sites_own(evening, gm, player, settings):
+    view, page = evening.client(gm), f"{prefix_of(evening, player)}/c/{evening.campaign.pk}/"
+    view.get(page)  # the client's middleware made (whitenoise reads the setting as it starts)
+    # Then, as in a process whose first page is the view's, the setting (relative: Django adds
+    # the script prefix as it first reads it) and the static files' storage are read afresh.
+    settings.STATIC_URL = "static/"
+    prefix = prefix_of(evening, player)
+    html = view.get(page).content.decode()
+    assert 'href="/static/css/app.css"' in html
+    assert f"{prefix}/static/" not in html
+
+
 def test_links_on_the_view_stay_in_the_view(evening, gm, player):
     c, prefix = evening.campaign.pk, prefix_of(evening, player)
     html = evening.client(gm).get(f"{prefix}/c/{c}/").content.decode()
