@@ -2,7 +2,8 @@
 dashboard's "View as ala" the GM reads Ala's table page under a band that says so; a roll of
 another player reaches the view's log live as it reaches Ala's own page, the GM's hidden roll
 reaches it as it reaches her (a stub, nothing of the roll), and a click on Roll in the view is
-refused with a sentence and rolls nothing."""
+refused with a sentence and rolls nothing; a test the GM calls on Ala opens on the view's
+panel as it opens on hers."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from tests.web.browser import (
     FASTTEST,
     LIVE,
+    call_for,
     demo_path,
     demo_table,
     entry,
@@ -61,3 +63,14 @@ def test_the_gm_reads_alas_table_live_and_cannot_roll_from_it(browser, tmp_path)
         assert "read-only view" in refusal.inner_text()
         view.wait_for_function("() => !document.querySelector('.htmx-request')")
         assert view.locator(ENTRIES).count() == ala.locator(ENTRIES).count() == 2
+
+        # A test the GM calls on Brunhilda opens on the view's panel as on Ala's, live (the
+        # view's panel refreshes by GET, static/js/panel.js).
+        call_for(dashboard, "Brunhilda z Gór")
+        for page in (ala, view):
+            page.wait_for_selector(
+                "#test-panel form.panel-choices input[name='pending']", state="attached"
+            )
+        assert view.locator("#test-panel h2, #test-panel h3").first.inner_text() == (
+            ala.locator("#test-panel h2, #test-panel h3").first.inner_text()
+        )
