@@ -25,11 +25,16 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def addressed(user_id: int, event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` for the user's own group, naming the user (``user``): the GM's view of a
+    player's table (rolls.live.view_as) hears the GM's group and the player's, and takes from
+    each only what is its own."""
+    return {**event, "user": user_id}
+
+
 def to_user(user_id: int, event: dict[str, Any]) -> None:
-    """Send ``event`` to the user's own pages once the transaction commits. It names the user
-    (``user``): the GM's view of a player's table (rolls.live.view_as) hears the GM's group and
-    the player's, and takes from each only what is its own."""
-    broadcast_on_commit(user_group(user_id), {**event, "user": user_id})
+    """Send ``event`` to the user's own pages once the transaction commits (``addressed``)."""
+    broadcast_on_commit(user_group(user_id), addressed(user_id, event))
 
 
 def membership_ended(sender, instance, **kwargs) -> None:

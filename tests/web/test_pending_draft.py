@@ -28,7 +28,7 @@ def called(table, gm):
 def announced(monkeypatch):
     sent = []
     monkeypatch.setattr(
-        pending, "to_user", lambda user_id, event: sent.append((user_group(user_id), event))
+        pending, "broadcast_on_commit", lambda group, event: sent.append((group, event))
     )
     return sent
 
