@@ -143,13 +143,12 @@ class ViewAsMiddleware:
         if not rest.startswith(f"/c/{campaign_id}/"):
             return _leave(request, rest)
         campaign, player = found
-        query = request.META.get("QUERY_STRING", "")
         view = ViewAs(
             campaign,
             player,
             request.user,
             dashboard=reverse("dashboard", args=[campaign.pk]),
-            as_yourself=get_script_prefix() + rest.lstrip("/") + (f"?{query}" if query else ""),
+            as_yourself=_unprefixed(request, rest),
         )
         return self._as_player(request, view, rest)
 
@@ -182,10 +181,15 @@ class ViewAsMiddleware:
         return None
 
 
+def _unprefixed(request: HttpRequest, rest: str) -> str:
+    """The page the request asks for, with its query, outside the view."""
+    query = request.META.get("QUERY_STRING", "")
+    return get_script_prefix() + rest.lstrip("/") + (f"?{query}" if query else "")
+
+
 def _leave(request: HttpRequest, rest: str) -> HttpResponse:
     """A page outside the viewed table (the home page, the rules): the GM's own, unprefixed."""
-    query = request.META.get("QUERY_STRING", "")
-    target = get_script_prefix() + rest.lstrip("/") + (f"?{query}" if query else "")
+    target = _unprefixed(request, rest)
     if request.headers.get("HX-Request") == "true":
         return HttpResponseClientRedirect(target)
     return HttpResponseRedirect(target)

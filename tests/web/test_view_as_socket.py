@@ -10,6 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
+from campaigns.models import Membership
 from config.asgi import application
 from rolls.live import consumers, presence
 from rolls.pending import actions as pending
@@ -162,3 +163,9 @@ async def test_the_gms_logout_closes_the_view_and_the_players_does_not(table, gm
     assert await view.receive_json_from(timeout=3) == {"type": "pong"}
     await sync_to_async(gms.post)(reverse("logout"))
     assert await close_code(view) == consumers.CLOSE_LOGGED_OUT
+
+
+async def test_the_players_removal_closes_the_view(table, gm, player):
+    view = await opened(await sync_to_async(view_of)(gm, table, player))
+    await sync_to_async(Membership.objects.filter(campaign=table.campaign, user=player).delete)()
+    assert await close_code(view) == consumers.CLOSE_NOT_A_MEMBER
