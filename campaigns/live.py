@@ -25,15 +25,24 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def addressed(user_id: int, event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` for the user's own group, naming the user (``user``): the GM's view of a
+    player's table (rolls.live.view_as) hears the GM's group and the player's, and takes from
+    each only what is its own."""
+    return {**event, "user": user_id}
+
+
+def to_user(user_id: int, event: dict[str, Any]) -> None:
+    """Send ``event`` to the user's own pages once the transaction commits (``addressed``)."""
+    broadcast_on_commit(user_group(user_id), addressed(user_id, event))
+
+
 def membership_ended(sender, instance, **kwargs) -> None:
     """A member left, was removed, or their campaign or account was deleted: once that commits,
     their open pages of that table are closed, on every worker (the table's consumer hears this
     in the user's own group). Connected to ``post_delete`` of ``Membership`` (campaigns.apps),
     which a campaign's or a user's deletion sends for each membership it takes with it."""
-    broadcast_on_commit(
-        user_group(instance.user_id),
-        {"type": "table.membership_ended", "campaign": instance.campaign_id},
-    )
+    to_user(instance.user_id, {"type": "table.membership_ended", "campaign": instance.campaign_id})
 
 
 def login_mark(session_key: str | None) -> str:
@@ -60,7 +69,7 @@ def logged_out(sender, request, user, **kwargs) -> None:
     worker; their other logins' pages stay. Connected to ``user_logged_out`` (campaigns.apps)."""
     if user is not None:
         login = login_mark(request.session.session_key)
-        broadcast_on_commit(user_group(user.pk), {"type": "table.login_ended", "login": login})
+        to_user(user.pk, {"type": "table.login_ended", "login": login})
 
 
 def account_changed(sender, instance, created: bool = False, **kwargs) -> None:
@@ -72,7 +81,7 @@ def account_changed(sender, instance, created: bool = False, **kwargs) -> None:
     # AbstractBaseUser.save clears it after this signal).
     changed = getattr(instance, "_password", None) is not None
     if not created and (changed or not instance.is_active):
-        broadcast_on_commit(user_group(instance.pk), {"type": "table.login_ended", "login": None})
+        to_user(instance.pk, {"type": "table.login_ended", "login": None})
 
 
 def broadcast(group: str, event: dict[str, Any]) -> None:

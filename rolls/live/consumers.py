@@ -106,7 +106,9 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             return
         # Before membership is read: a removal or a logout committed after that read reaches
         # this page as an event (and closes it); one committed before, the read refuses.
-        await self._join(user_group(user.pk))
+        self.real_id = user.pk  # the login: its budgets, its places, its end
+        for group in self._own_groups(user):
+            await self._join(group)
         self.session_key = self.scope["session"].session_key
         membership, lease = await self._admit(user)
         if membership is None:
@@ -119,7 +121,9 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         self.lease = lease
         self.renewing: asyncio.Task | None = None
         self._renew_later()
-        self.user_id, self.is_gm = user.pk, membership[0]
+        # Whose eyes the page reads the table with: the user's own (the GM's view of a player's
+        # table reads it with the player's, rolls.live.view_as).
+        self.user_id, self.is_gm = membership[2], membership[0]
         # What the presence list needs of the campaign, not the campaign: a socket holds only
         # what it uses (memory per socket, docs/performance.md).
         self.gm_id = membership[1].gm_id
@@ -175,11 +179,21 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
             logger.warning("could not give back a table socket's lease", exc_info=True)
         await self._announce_presence(left=True)
 
+    #: Whether this page seats its user at the table (presence): the GM's view of a player's
+    #: table seats nobody.
+    seated = True
+
+    def _own_groups(self, user) -> list[str]:
+        """The user's own groups this page hears (calls, logouts, removals)."""
+        return [user_group(user.pk)]
+
     async def _announce_presence(self, left: bool = False) -> None:
         """Tell every page of the table who is at it now, soon after a page opens or closes.
 
         Best effort: a database or cache that is down loses one update, never the socket.
         """
+        if not self.seated:
+            return
         try:
             if left:
                 await sync_to_async(presence.left, thread_sensitive=False)(
@@ -223,7 +237,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         """Renew the lease; whether the page's login still holds, read as HTTP reads it each
         request: what ended without an event (a session expired or deleted) ends here too."""
         socket_slots.renew(self.lease)
-        return user_id_of(self.session_key) == self.user_id
+        return user_id_of(self.session_key) == self.real_id
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kw):
         """Every frame: counted against the budget first, then parsed, then answered."""
@@ -234,7 +248,7 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         self.counted_at = now
         if self.allowance < 1:
             self.closing = True
-            logger.info("closed a table socket of user %s for flooding", self.user_id)
+            logger.info("closed a table socket of user %s for flooding", self.real_id)
             await self.close(code=CLOSE_FLOOD, reason="too many messages")
             return
         self.allowance -= 1
@@ -323,11 +337,11 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         )
 
     async def _replays_spent(self) -> int:
-        return await sync_to_async(limits.spent, thread_sensitive=False)("replay", self.user_id)
+        return await sync_to_async(limits.spent, thread_sensitive=False)("replay", self.real_id)
 
     async def _spend_replay(self, entries: int) -> bool:
         return await sync_to_async(limits.spend, thread_sensitive=False)(
-            "replay", self.user_id, entries, settings.REPLAY_ENTRY_LIMIT
+            "replay", self.real_id, entries, settings.REPLAY_ENTRY_LIMIT
         )
 
     async def table_roll(self, event: dict[str, Any]) -> None:
@@ -408,7 +422,8 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
 
     async def table_pending(self, event: dict[str, Any]) -> None:
         """A pending test changed (sent to the player's own group only)."""
-        await self.send_json({k: v for k, v in event.items() if k != "type"} | {"type": "pending"})
+        sent = {k: v for k, v in event.items() if k not in ("type", "user")}
+        await self.send_json(sent | {"type": "pending"})
 
     async def table_group(self, event: dict[str, Any]) -> None:
         """A group test changed (rolls.group): every page of the table fetches it again."""
@@ -440,23 +455,28 @@ class TableConsumer(DispatchWithoutConnectionCheck, AsyncJsonWebsocketConsumer):
         return None
 
     @database_sync_to_async
-    def _admit(self, user) -> tuple[tuple[bool, Campaign] | None, socket_slots.Lease | str | None]:
-        """Whether the user is the GM and the campaign (None: not a member), and the socket's lease.
+    def _admit(
+        self, user
+    ) -> tuple[tuple[bool, Campaign, int] | None, socket_slots.Lease | str | None]:
+        """Whether the page reads as the GM, the campaign and whose eyes it reads with (None:
+        not a member), and the socket's lease.
 
         The lease is a scope's name instead when that scope has all its sockets open already.
         """
         campaign = Campaign.objects.for_member(user).filter(pk=self.campaign_id).first()
         if campaign is None:
             return None, None
-        lease = socket_slots.take(
-            {
-                f"user:{user.pk}": settings.SOCKETS_PER_USER,
-                f"table:{self.campaign_id}": settings.SOCKETS_PER_TABLE,
-                # Never the one that is full: a user's pages of one table are among all theirs.
-                presence.seat(self.campaign_id, user.pk): settings.SOCKETS_PER_USER,
-            }
-        )
-        return (campaign.is_gm(user), campaign), lease
+        return (campaign.is_gm(user), campaign, user.pk), self._take_lease(user)
+
+    def _take_lease(self, user) -> socket_slots.Lease | str:
+        scopes = {
+            f"user:{user.pk}": settings.SOCKETS_PER_USER,
+            f"table:{self.campaign_id}": settings.SOCKETS_PER_TABLE,
+        }
+        if self.seated:
+            # Never the one that is full: a user's pages of one table are among all theirs.
+            scopes[presence.seat(self.campaign_id, user.pk)] = settings.SOCKETS_PER_USER
+        return socket_slots.take(scopes)
 
     @database_sync_to_async
     def _entries_after(

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
-from campaigns.live import broadcast_on_commit, user_group
+from campaigns.live import addressed, broadcast_on_commit, user_group
 from campaigns.models import GameSession, Scene
 from campaigns.systems import get_system
 from config.text import text_problem
@@ -80,7 +80,7 @@ def pending_event(pending: PendingTest, **fields: Any) -> dict[str, Any]:
 def _announce(pending: PendingTest, gm_id: int, **fields: Any) -> None:
     event = pending_event(pending, **fields)
     for user_id in {pending.character.owner_id, gm_id}:
-        broadcast_on_commit(user_group(user_id), event)
+        broadcast_on_commit(user_group(user_id), addressed(user_id, event))
 
 
 def _announce_shaped(pending: PendingTest, user_ids: set[int], **fields: Any) -> None:
@@ -93,10 +93,11 @@ def _announce_shaped(pending: PendingTest, user_ids: set[int], **fields: Any) ->
             others.extend(more)
     event = pending_event(pending, **fields)
     for user_id in user_ids:
-        broadcast_on_commit(user_group(user_id), event)
+        broadcast_on_commit(user_group(user_id), addressed(user_id, event))
     for other, other_fields in others:
+        owner = other.character.owner_id
         broadcast_on_commit(
-            user_group(other.character.owner_id), pending_event(other, **other_fields)
+            user_group(owner), addressed(owner, pending_event(other, **other_fields))
         )
 
 

@@ -95,6 +95,15 @@
   document.addEventListener("htmx:responseError", function (event) {
     if (event.detail.xhr && event.detail.xhr.status >= 500) notSent(event);
   });
+  // A refusal the server put where the page shows refusals (config/refusals.py) is shown
+  // whatever its status: the GM's read-only view answers every write with 403 (campaigns/view_as.py).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const xhr = event.detail.xhr;
+    if (xhr && xhr.status === 403 && xhr.getResponseHeader("HX-Retarget") === "#request-refusal") {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     const elt = event.detail.elt;
     const shown = elt && event.detail.successful && notice(elt);

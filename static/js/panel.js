@@ -41,7 +41,9 @@
     const form = choicesForm(panelElement());
     const source = form || panelElement();
     if (!source) return;
-    htmx.ajax("POST", panelElement().dataset.panelUrl, {
+    // The refresh only reads; the GM's read-only view, which refuses every POST, asks by GET.
+    const method = document.querySelector("[data-view-as]") ? "GET" : "POST";
+    htmx.ajax(method, panelElement().dataset.panelUrl, {
       source: source, target: "#test-panel", swap: "morph", headers: { "X-Panel-Refresh": "1" },
     }).catch(function () { /* said on the panel (live.js); the next event refreshes again */ });
   }

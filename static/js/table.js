@@ -114,8 +114,10 @@
     clearTimeout(timer);
     setState("connecting");
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const url = scheme + location.host + "/ws/campaigns/" + logRoot().dataset.campaign +
-      "/?lang=" + encodeURIComponent(logRoot().dataset.lang || "en") +
+    // The GM's read-only view of a player's table has a socket of its own (campaigns/view_as.py).
+    const viewAs = document.querySelector("[data-view-as]");
+    const path = viewAs ? viewAs.dataset.viewAs : "/ws/campaigns/" + logRoot().dataset.campaign + "/";
+    const url = scheme + location.host + path + "?lang=" + encodeURIComponent(logRoot().dataset.lang || "en") +
       (document.querySelector("[data-presence]") ? "&presence=1" : "");
     const current = new WebSocket(url);
     socket = current;

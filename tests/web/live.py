@@ -34,8 +34,11 @@ def roll(session, actor, visibility="public", key=None, **extra):
     return created
 
 
-def socket_for(user, campaign, origin: bytes = b"http://localhost", lang: str = "en"):
-    """A websocket communicator logged in as ``user`` (None: anonymous)."""
+def socket_for(
+    user, campaign, origin: bytes = b"http://localhost", lang: str = "en", path: str = ""
+):
+    """A websocket communicator logged in as ``user`` (None: anonymous), of the table's socket
+    or of the one at ``path`` (the GM's view of a player's table: ``/ws/view/<c>/<u>/``)."""
     # Here, not at the top: channels.testing imports daphne, a dev requirement only, and the
     # rolling helpers of this module serve bench/pages.py after a plain ``make install``.
     from channels.testing import WebsocketCommunicator
@@ -48,7 +51,7 @@ def socket_for(user, campaign, origin: bytes = b"http://localhost", lang: str = 
         client.force_login(user)
         headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
     return WebsocketCommunicator(
-        application, f"/ws/campaigns/{campaign.pk}/?lang={lang}", headers=headers
+        application, f"{path or f'/ws/campaigns/{campaign.pk}/'}?lang={lang}", headers=headers
     )
 
 

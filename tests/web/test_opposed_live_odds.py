@@ -278,11 +278,13 @@ def test_a_players_draft_tells_the_other_sides_player_and_names_both_sides(
             "type": "table.pending", "pending": b.pk, "character": b.character_id,
             "revision": b.revision, "status": "open", "draft": True,
             "opposed": opposed.pk, "other_pending": a.pk, "other_character": a.character_id,
+            "user": gm.pk,
         }),
         (user_group(player.pk), {
             "type": "table.pending", "pending": a.pk, "character": a.character_id,
             "revision": a.revision, "status": "open",
             "opposed": opposed.pk, "other_pending": b.pk, "other_character": b.character_id,
+            "user": player.pk,
         }),
     ]  # fmt: skip
 
