@@ -62,11 +62,12 @@
 
   function insertEntry(message) {
     if (message.session !== sessionId()) return;
+    const told = catchingUp ? Object.assign({ replayed: true }, message) : message;
     // A page without the log that names its session (the recap) only hears that one came,
     // and remembers its seq so that a reconnect asks for what came since, not for them all.
     if (eventsOnly) {
       root.dataset.lastSeq = Math.max(lastSeq(), message.seq);
-      announce("table:entry", message);
+      announce("table:entry", told);
       return;
     }
     const list = entriesList();
@@ -81,7 +82,7 @@
     list.insertBefore(li, after || null);
     const empty = logRoot().querySelector("[data-empty]");
     if (empty) empty.remove();
-    announce("table:entry", catchingUp ? Object.assign({ replayed: true }, message) : message);
+    announce("table:entry", told);
   }
 
   // A sealed entry the page shows was revealed (an opposed test's opponent's roll, once the
