@@ -58,6 +58,13 @@ def players_character(campaign: str, username: str) -> str:
     )
 
 
+def viewed_as(campaign: str, username: str, path: str) -> str:
+    """``path`` of a demo campaign as its GM sees it through ``username``'s eyes
+    (campaigns/view_as.py)."""
+    player = _first("SELECT id FROM auth_user WHERE username = ?", username)
+    return f"/view/{demo_path(campaign).split('/')[2]}/{player}{path}"
+
+
 def first_npc(campaign: str) -> int:
     return int(
         _first(
@@ -153,6 +160,14 @@ def test_every_page_of_the_demo_table_has_no_serious_or_critical_violation(brows
         session = session_path(FASTTEST)
         walk.open(gm, "session stats", f"{session}stats/")
         walk.open(gm, "log, earlier page", f"{session}log/earlier/?before=2")
+        walk.open(gm, "recap (GM)", f"{session}recap/")
+        walk.open(ala, "recap (player)", f"{session}recap/")
+        walk.open(phone, "recap (player, phone)", f"{session}recap/")
+        as_ala = viewed_as(FASTTEST, "ala", session)
+        walk.open(gm, "table, viewed as a player", as_ala)
+        walk.open(gm_phone, "table, viewed as a player (phone)", as_ala)
+        sheet = demo_path(FASTTEST, "Brunhilda z Gór")
+        walk.open(gm, "sheet, viewed as a player", viewed_as(FASTTEST, "ala", sheet))
 
     if os.environ.get("AXE_REPORT"):
         axe.save(walk.found, os.environ["AXE_REPORT"])
