@@ -43,6 +43,9 @@ PAGES = [
     ("session page (player)", "session_detail", "player", False),
     ("sheet page (player)", "character_detail", "player", False),
     ("earlier entries (player)", "session_log_earlier", "player", True),
+    ("recap (GM)", "session_recap", "gm", False),
+    ("recap (player)", "session_recap", "player", False),
+    ("recap: live part (player)", "session_recap_part", "player", True),
 ]
 
 
@@ -91,6 +94,8 @@ def seed(entries: int) -> dict:
     ids = {
         "session_detail": [campaign.pk, session.pk],
         "session_log_earlier": [campaign.pk, session.pk],
+        "session_recap": [campaign.pk, session.pk],
+        "session_recap_part": [campaign.pk, session.pk],
         "character_detail": [campaign.pk, hero.pk],
     }
     urls = {}

@@ -27,9 +27,12 @@ the least likely failure (the smallest P(failure) among failures).
 
 from __future__ import annotations
 
+import functools
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from campaigns.systems import UnknownSystem, get_system
@@ -119,15 +122,26 @@ class Person:
         return min(lost, key=lambda test: (test.p_failure, test.seq)) if lost else None
 
 
-def odds_of(entry: Mapping[str, Any]) -> dict[str, float] | None:
+def odds_of(entry: Mapping[str, Any]) -> Mapping[str, float] | None:
     """The exact odds of the entry's outcomes as its params say, None where its engine cannot
     tell them (an unknown system, params it refuses)."""
     try:
-        engine = get_system(entry["system"]).engine
-        odds = engine.odds(engine.parse_params(entry["params"]))["odds"]
+        return _odds(entry["system"], json.dumps(entry["params"], sort_keys=True))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+#: A night's tests share few params (a character's stats, a few modifiers), and odds are a pure
+#: function of them: each is worked out once per process, not once per test per refresh (a recap
+#: of 2,000 entries spent a third of its time here; bench/pages.py).
+@functools.lru_cache(maxsize=4096)
+def _odds(system: str, params: str) -> Mapping[str, float] | None:
+    try:
+        engine = get_system(system).engine
+        odds = engine.odds(engine.parse_params(json.loads(params)))["odds"]
     except (UnknownSystem, EngineError, KeyError, TypeError):
         return None
-    return {str(key): float(chance) for key, chance in odds.items()}
+    return MappingProxyType({str(key): float(chance) for key, chance in odds.items()})
 
 
 def measured(entry: Mapping[str, Any]) -> Test | None:
