@@ -45,26 +45,15 @@
     if (li) say(sentence(li));
   });
 
-  // What asks for the reader (as attention.js reads it): a call's cue, a called test in the
-  // panel, the turn bar's "Your turn!". There at load, it is not news.
-  function asking() {
-    const found = new Map();
-    document.querySelectorAll("[data-attention]").forEach(function (el) { found.set(el.dataset.attention, el); });
-    const pending = document.querySelector("#test-panel input[name=pending]");
-    if (pending) found.set("call-" + pending.value, document.getElementById("test-panel-title"));
-    return found;
-  }
-  function cue(el) {
-    const copy = el.cloneNode(true);
-    copy.querySelectorAll("a, button").forEach(function (part) { part.remove(); });
-    return words(copy);
-  }
+  // What asks for the reader (static/js/asking.js): a call's cue, a called test in the panel,
+  // the turn bar's "Your turn!". There at load, it is not news.
+  const asking = window.tableAsking.asking;
   const seen = new Set(asking().keys());
   function look() {
     asking().forEach(function (el, key) {
       if (seen.has(key)) return;
       seen.add(key);
-      say(key.startsWith("turn-") ? region.dataset.saidTurn : cue(el));
+      say(key.startsWith("turn-") ? region.dataset.saidTurn : window.tableAsking.said(el));
     });
   }
   document.addEventListener("htmx:afterSettle", look);

@@ -12,21 +12,9 @@
   function remembered(name) { try { return localStorage.getItem(stored[name]) === "on"; } catch (e) { return false; } }
   function remember(name, on) { try { localStorage.setItem(stored[name], on ? "on" : "off"); } catch (e) { /* private mode */ } }
 
-  // What asks for the reader now, by a key that stays the same across refreshes ("call-12").
-  function asking() {
-    const found = new Map();
-    document.querySelectorAll("[data-attention]").forEach(function (el) { found.set(el.dataset.attention, el); });
-    // A called test on the character whose panel is on the page is in the panel, not in a cue.
-    const pending = document.querySelector("#test-panel input[name=pending]");
-    if (pending) found.set("call-" + pending.value, document.getElementById("test-panel-title"));
-    return found;
-  }
-
-  function said(el) {
-    const copy = el.cloneNode(true);
-    copy.querySelectorAll("a, button").forEach(function (part) { part.remove(); });
-    return copy.textContent.replace(/\s+/g, " ").trim();
-  }
+  // What asks for the reader now, and its words (static/js/asking.js).
+  const asking = window.tableAsking.asking;
+  const said = window.tableAsking.said;
 
   let audio = null;
   function beep() {
