@@ -45,8 +45,10 @@ class Roll(models.Model):
     scene = models.ForeignKey(
         "campaigns.Scene", on_delete=models.PROTECT, null=True, blank=True, related_name="rolls"
     )
+    # Indexed with kind and created_at below (a member's own rolls of a kind, newest first),
+    # which also serves every look-up by actor alone.
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rolls"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rolls", db_index=False
     )
     character = models.ForeignKey(
         "sheets.Character", on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls"
@@ -103,6 +105,14 @@ class Roll(models.Model):
             models.UniqueConstraint(
                 fields=["session", "idempotency_key"], name="one_roll_per_request"
             ),
+        ]
+        # A long evening's log must not slow what looks for the latest entries of one kind
+        # (the tables box's last table roll, a panel's last test) or a member's own rolls of a
+        # kind (the quick-dice box's recent expressions): without these, a page that finds
+        # none reads the whole session or every roll its member ever made (issue 42).
+        indexes = [
+            models.Index(fields=["session", "kind", "seq"], name="roll_kind_in_session"),
+            models.Index(fields=["actor", "kind", "created_at"], name="roll_kind_of_actor"),
         ]
         verbose_name = _("roll")
         verbose_name_plural = _("rolls")
