@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # URL to whoever mistypes one). `make run DEBUG=1` for the debug pages while developing.
 DEBUG ?= 0
 
-.PHONY: run test test-quick coverage install lint typecheck install-hooks bench bench-live bench-compare bench-pages bench-flood messages clean
+.PHONY: run test test-quick coverage install lint typecheck install-hooks bench bench-live bench-compare bench-pages bench-replay bench-flood messages clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -99,6 +99,10 @@ bench-compare: $(VENV)/.installed
 
 bench-pages: $(VENV)/.installed
 	$(BIN)/python bench/pages.py $(ARGS)
+
+# A socket's replay of the last 500 entries of a big log (issue 42).
+bench-replay: $(VENV)/.installed
+	$(BIN)/python bench/replay.py $(ARGS)
 
 # One account's flood against a quiet table; BEFORE=<directory or revision> measures it too.
 bench-flood: $(VENV)/.installed

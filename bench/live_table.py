@@ -59,6 +59,15 @@ Redis pub/sub channels are global across database numbers: other processes on th
 run, another benchmark) use other group names (``campaign-<id>``, ``user-<id>``), so no message
 crosses. Redis db 7 is flushed before and after each scale-out run; the database is dropped.
 
+A big log (``--log-entries N``, 0): each table's open session holds N entries before any roll,
+and its campaign ``--campaign-entries`` (default N; the rest in ended sessions of up to N each),
+written in the set-up as ``tests/web/long_log.py``'s ``mixed_log`` writes them (real entries of
+every kind and visibility by the GM and the table's players, then copies of them under the
+following seqs; the session's last seq follows, so the rolls measured come after). Every page's
+socket asks ``since`` that last seq, as a page just loaded does (it shows the log up to there),
+so no socket replays the log. Not for floor and django, which keep no log. The set-up's time
+grows with tables x entries: meant for ``--sequential`` and a few tables.
+
 Load. T tables (``--tables``, 100) of P players (``--players``, 6) and their GM, each person one
 websocket (``/ws/campaigns/<id>/?lang=en``, ``sessionid`` cookie, ``Origin``; after the
 handshake ``since``/``synced`` like a page). In scale-out the sockets of a table are split over
@@ -178,8 +187,12 @@ def log(message: str) -> None:
 # --- Set-up, in a subprocess with the mode's DATABASE_URL ----------------------------------------
 
 
-def setup_tables(first: int, count: int, players: int, migrate: bool) -> list[dict]:
-    """Write ``count`` tables from index ``first`` on; return their ids and session cookies."""
+def setup_tables(
+    first: int, count: int, players: int, migrate: bool, entries: int = 0, campaign: int = 0
+) -> list[dict]:
+    """Write ``count`` tables from index ``first`` on, each session's log filled up to
+    ``entries`` and the campaign's past evenings with the rest of ``campaign`` entries
+    (``fill_log``); return their ids, session cookies and last seqs."""
     sys.path.insert(0, str(TREE))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -196,7 +209,7 @@ def setup_tables(first: int, count: int, players: int, migrate: bool) -> list[di
     from django.utils import timezone
     from django.utils.crypto import get_random_string
 
-    from campaigns.models import Campaign, Membership
+    from campaigns.models import Campaign, GameSession, Membership
     from campaigns.sessions import start_session
     from sheets.models import Character
 
@@ -246,7 +259,11 @@ def setup_tables(first: int, count: int, players: int, migrate: bool) -> list[di
         ],
         batch_size=500,
     )
-    sessions = {campaign.pk: start_session(campaign, "Bench night").pk for campaign in campaigns}
+    sessions = {}
+    for table in campaigns:
+        fill_log(table, range(per_table), entries, campaign, past=True)
+        sessions[table.pk] = start_session(table, "Bench night")
+        fill_log(table, range(per_table), entries, campaign, past=False)
     store, expires = SessionStore(), timezone.now() + timedelta(days=1)
     backend = "django.contrib.auth.backends.ModelBackend"
     cookies = {}
@@ -261,10 +278,16 @@ def setup_tables(first: int, count: int, players: int, migrate: bool) -> list[di
         }
         rows.append(Session(session_key=key, session_data=store.encode(data), expire_date=expires))
     Session.objects.bulk_create(rows, batch_size=500)
+    last_seqs = dict(
+        GameSession.objects.filter(pk__in=[s.pk for s in sessions.values()]).values_list(
+            "pk", "last_seq"
+        )
+    )
     return [
         {
             "campaign": ID_BASE + t,
-            "session": sessions[ID_BASE + t],
+            "session": sessions[ID_BASE + t].pk,
+            "last_seq": last_seqs.get(sessions[ID_BASE + t].pk, 0),
             "members": [
                 {"cookie": cookies[uid(t, m)], "character": uid(t, m) if m else None}
                 for m in range(per_table)
@@ -272,6 +295,33 @@ def setup_tables(first: int, count: int, players: int, migrate: bool) -> list[di
         }
         for t in indexes
     ]
+
+
+def fill_log(campaign, members: range, entries: int, everything: int, past: bool) -> None:
+    """The campaign's log as ``tests/web/long_log.py``'s ``mixed_log`` fills it (the GM, member
+    0, and the players with their characters; every visibility and kind of entry): with
+    ``past``, ended sessions of up to ``entries`` each holding ``everything - entries``;
+    without, the open session up to ``entries``."""
+    if not entries:
+        return
+    from campaigns.models import GameSession
+    from campaigns.sessions import end_session, start_session
+    from sheets.models import Character
+    from tests.web.long_log import mixed_log
+
+    heroes = {hero.owner_id: hero for hero in Character.objects.filter(campaign=campaign)}
+    gm = campaign.gm
+    seated = [(heroes[uid].owner, heroes[uid]) for uid in sorted(heroes) if uid != gm.pk]
+    if not past:
+        mixed_log(GameSession.objects.open_of(campaign.pk), gm, seated, entries)
+        return
+    left, evening = everything - entries, 0
+    while left > 0:
+        evening += 1
+        session = start_session(campaign, f"Bench evening {evening}")
+        mixed_log(session, gm, seated, min(left, entries), seed=evening)
+        end_session(session)
+        left -= min(left, entries)
 
 
 def roll_while_away(rolls: list[dict]) -> list[int]:
@@ -370,9 +420,11 @@ def app_env(**overrides: str) -> dict[str, str]:
     return env
 
 
-def run_setup(env: dict[str, str], first: int, count: int, players: int, migrate: bool) -> list:
-    command = [PYTHON, __file__, "--tree", str(TREE),
-               "--setup-db", f"{first},{count},{players},{int(migrate)}"]  # fmt: skip
+def run_setup(
+    env: dict[str, str], first: int, count: int, players: int, migrate: bool, log: tuple = (0, 0)
+) -> list:
+    command = [PYTHON, __file__, "--tree", str(TREE), "--setup-db",
+               f"{first},{count},{players},{int(migrate)},{log[0]},{log[1]}"]  # fmt: skip
     done = subprocess.run(
         command, cwd=TREE, env=env | {"BENCH_ID_BASE": str(ID_BASE)}, capture_output=True,
         text=True, timeout=600,
@@ -817,7 +869,9 @@ class Load:
         )  # fmt: skip
         sock.task = asyncio.create_task(self._read(sock))
         since = {"type": "since", "session": table["session"]}
-        await sock.ws.send(json.dumps(since | {"seq": self.last_seq.get(sock.table, 0)}))
+        # A page just loaded shows the log up to its last entry and asks for what came after.
+        shown = self.last_seq.get(sock.table, table.get("last_seq", 0))
+        await sock.ws.send(json.dumps(since | {"seq": shown}))
         await asyncio.wait_for(sock.synced.wait(), 60)
         self.socks[sock.id] = sock
 
@@ -1033,8 +1087,12 @@ class Load:
 class Deployment:
     """The servers of one mode, and how to add tables to their database."""
 
-    def __init__(self, mode: str, players: int, stack: contextlib.ExitStack) -> None:
+    def __init__(
+        self, mode: str, players: int, stack: contextlib.ExitStack, log: tuple = (0, 0)
+    ) -> None:
         self.mode, self.players, self.stack = mode, players, stack
+        # Entries of each table's open session and of its whole campaign (--log-entries).
+        self.log = log if mode not in ("floor", "django") else (0, 0)
         self.kind = mode
         self.env: dict[str, str] = {}
         self.processes: list[subprocess.Popen] = []
@@ -1067,7 +1125,9 @@ class Deployment:
         else:
             # The set-up needs no channel layer: nobody listens yet.
             env = {k: v for k, v in self.env.items() if k != "REDIS_URL"}
-            tables = run_setup(env, self.made, count, self.players, migrate=self.made == 0)
+            tables = run_setup(
+                env, self.made, count, self.players, migrate=self.made == 0, log=self.log
+            )
         self.made += count
         return tables
 
@@ -1172,7 +1232,7 @@ def held(step: Step, limit_ms: float) -> bool:
 
 
 async def run_mode(mode: str, args, stack: contextlib.ExitStack) -> list[Step] | list[Restart]:
-    deployment = Deployment(mode, args.players, stack)
+    deployment = Deployment(mode, args.players, stack, (args.log_entries, args.campaign_entries))
     log(f"[{mode}] preparing")
     deployment.prepare()
     started = time.perf_counter()
@@ -1328,7 +1388,7 @@ class Pages:
     def __init__(self, tables: list[dict], ports: list[int], players: int, seed: int) -> None:
         self.tables, self.seed = tables, seed
         self.pages = [
-            Page(t, m, ports[m % len(ports)])
+            Page(t, m, ports[m % len(ports)], seq=tables[t].get("last_seq", 0))
             for t in range(len(tables))
             for m in range(players + 1)
         ]
@@ -1836,6 +1896,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--tree", type=Path, default=ROOT, help="the project the servers run (this benchmark's)"
     )
+    parser.add_argument(
+        "--log-entries", type=int, default=0,
+        help="entries in each table's open session before the rolls (0; not floor, django)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--campaign-entries", type=int,
+        help="entries of each table's whole campaign, the rest in ended sessions "
+        "(default: --log-entries)",
+    )  # fmt: skip
     parser.add_argument("--setup-db", help=argparse.SUPPRESS)
     parser.add_argument("--roll-while-away", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -1861,6 +1930,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         if args.sequential_rolls < 2:
             parser.error("--sequential-rolls must be 2 or more (the first is kept apart)")
         args.tables, args.players = 1, 5  # the roller, 4 other players and the GM
+    if args.campaign_entries is None:
+        args.campaign_entries = args.log_entries
+    if args.log_entries < 0 or args.campaign_entries < args.log_entries:
+        parser.error("--log-entries is 0 or more, --campaign-entries at least --log-entries")
     args.reconnect = [rule.strip() for rule in args.reconnect.split(",") if rule.strip()]
     if args.restart:
         if args.ramp or args.sequential:
@@ -1915,8 +1988,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.setup_db:
         global ID_BASE
         ID_BASE = int(os.environ["BENCH_ID_BASE"])
-        first, count, players, migrate = (int(v) for v in args.setup_db.split(","))
-        print(json.dumps(setup_tables(first, count, players, bool(migrate))))
+        first, count, players, migrate, entries, campaign = (
+            int(v) for v in args.setup_db.split(",")
+        )
+        print(json.dumps(setup_tables(first, count, players, bool(migrate), entries, campaign)))
         return 0
     if args.roll_while_away:
         print(json.dumps(roll_while_away(json.load(sys.stdin))))
