@@ -103,11 +103,11 @@ def _bring_up_to_date(kept: _Kept, session: GameSession, user_id: int | None, is
     if kept.sealed and lifted.exists():
         _restart(kept)
     rows = _rows_from(session, kept.last)
-    if kept.last is not None and not (_continues(rows, kept.last) and _stands(rows, kept.last)):
+    if kept.last is not None and _continues(rows, kept.last) and _stands(rows[1:], kept.last):
+        rows = rows[1:]
+    elif kept.last is not None:
         _restart(kept)
         rows = _rows_from(session, None)
-    elif kept.last is not None:
-        rows = rows[1:]
     if rows:
         entries = _as_seen(rows, user_id, is_gm)
         kept.night.fold(entries)
@@ -132,13 +132,13 @@ def _mark(row: Roll) -> Mark:
     return (row.seq, row.pk, row.idempotency_key, row.created_at)
 
 
-def _stands(rows: list[Roll], last: Mark) -> bool:
-    """Whether no new row strikes an entry counted already. A strike (rolls.strikes) is written
+def _stands(new: list[Roll], last: Mark) -> bool:
+    """Whether no ``new`` row strikes an entry counted already. A strike (rolls.strikes) is written
     with its entry, in one transaction: the rows that show the one show the other, so a strike
     is never missed, and one of an entry among the new rows is read with it."""
     return not any(
         row.kind in AUDIENCE_OF_PARENT and row.parent_id and row.parent.seq <= last[0]
-        for row in rows
+        for row in new
     )
 
 

@@ -421,6 +421,19 @@ def test_a_strike_of_an_entry_counted_already_is_counted(client, table, player, 
     assert kept == afresh(table, player)
 
 
+def test_a_strike_counted_is_not_counted_again_at_each_refresh(
+    table, player, gm, night, monkeypatch
+):
+    strike(campaign=table.campaign, gm=gm, roll_id=night[0].pk, reason="zły rzut",
+           key=uuid.uuid4())  # fmt: skip
+    part_of(table, player)  # the strike the last entry counted
+    read = []
+    payload = reading.roll_payload
+    monkeypatch.setattr(reading, "roll_payload", lambda roll: read.append(roll) or payload(roll))
+    assert "1 test struck by the GM" in part_of(table, player)
+    assert read == []
+
+
 def test_a_lifted_seal_has_the_sealed_roll_counted(table, gm, player, other_player, night):
     sealed = rolled_test(table, other_player, 9, 1, 6, sealed_for=(other_player.pk,))
     assert "1 roll you cannot see is not counted" in part_of(table, player)
