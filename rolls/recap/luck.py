@@ -316,10 +316,6 @@ class Night:
         order = sorted(self.tallies, key=lambda who: (who[0].casefold(), who[1]))
         return [self.tallies[who].person() for who in order]
 
-    def lists(self) -> dict[str, list[Mapping[str, Any]]]:
-        """The listed events, each list a copy: the night goes on growing."""
-        return {key: list(found) for key, found in self.listed.items()}
-
 
 def people(entries: Iterable[Mapping[str, Any]]) -> list[Person]:
     """Each person who rolled, by name, with their rolls, tests and luck, in the entries' order."""

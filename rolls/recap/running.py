@@ -43,11 +43,19 @@ Mark = tuple[int, int, uuid.UUID, datetime]
 
 @dataclass(frozen=True)
 class Recap:
-    """What a recap shows, as one reader may see it (a copy: the kept figures go on growing)."""
+    """What a recap shows, as one reader may see it: a copy, read-only (the kept figures go on
+    growing), that every request serves until a new entry comes."""
 
-    people: list[luck.Person]
+    people: tuple[luck.Person, ...]
+    charts: dict[int, luck.Chart]
     hidden: int
-    listed: dict[str, list[dict[str, Any]]]
+    listed: dict[str, tuple[dict[str, Any], ...]]
+
+    @classmethod
+    def of(cls, night: luck.Night) -> Recap:
+        people = tuple(night.people())
+        listed = {key: tuple(found) for key, found in night.listed.items()}
+        return cls(people, luck.charts(list(people)), night.hidden, listed)
 
 
 @dataclass
@@ -59,6 +67,7 @@ class _Kept:
     night: luck.Night = field(default_factory=luck.Night)
     last: Mark | None = None
     sealed: set[int] = field(default_factory=set)
+    recap: Recap | None = None  # the last one served, while no entry came since
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -75,8 +84,9 @@ def recap_for(session: GameSession, user_id: int | None, is_gm: bool) -> Recap:
     kept = _slot((session.pk, session.started_at, "gm" if is_gm else user_id))
     with kept.lock:  # one request folds at a time; another reader's figures never wait
         _bring_up_to_date(kept, session, user_id, is_gm)
-        night = kept.night
-        return Recap(people=night.people(), hidden=night.hidden, listed=night.lists())
+        if kept.recap is None:
+            kept.recap = Recap.of(kept.night)
+        return kept.recap
 
 
 def forget() -> None:
@@ -111,12 +121,12 @@ def _bring_up_to_date(kept: _Kept, session: GameSession, user_id: int | None, is
     if rows:
         entries = _as_seen(rows, user_id, is_gm)
         kept.night.fold(entries)
-        kept.last = _mark(rows[-1])
+        kept.last, kept.recap = _mark(rows[-1]), None
         kept.sealed |= {entry["id"] for entry in entries if entry.get("sealed") is True}
 
 
 def _restart(kept: _Kept) -> None:
-    kept.night, kept.last, kept.sealed = luck.Night(), None, set()
+    kept.night, kept.last, kept.sealed, kept.recap = luck.Night(), None, set(), None
 
 
 def _rows_from(session: GameSession, last: Mark | None) -> list[Roll]:

@@ -22,15 +22,14 @@ def _recap(request: HttpRequest, campaign_id: int, session_id: int) -> dict[str,
     session = get_object_or_404(GameSession, pk=session_id, campaign=campaign)
     is_gm = campaign.is_gm(request.user)
     recap = running.recap_for(session, request.user.pk, is_gm)
-    charts = luck.charts(recap.people)
     return {
         "campaign": campaign,
         "session": session,
         "is_gm": is_gm,
-        "people": [(person, charts.get(person.actor_id)) for person in recap.people],
+        "people": [(person, recap.charts.get(person.actor_id)) for person in recap.people],
         "hidden": recap.hidden,
         "chart_box": {"width": luck.CHART_WIDTH, "height": luck.CHART_HEIGHT},
-        "chart_top": next((chart.top for chart in charts.values()), 1.0),
+        "chart_top": next((chart.top for chart in recap.charts.values()), 1.0),
         **recap.listed,
     }
 
