@@ -52,9 +52,9 @@ CHART_WIDTH, CHART_HEIGHT = 240, 80
 CHART_POINTS = CHART_WIDTH
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Test:
-    """One test as luck reads it."""
+    """One test as luck reads it (slotted: a long night's figures keep tens of thousands)."""
 
     seq: int
     outcome: str
@@ -208,15 +208,6 @@ class Tally:
         )
 
 
-def odds_of(entry: Mapping[str, Any]) -> Mapping[str, float] | None:
-    """The exact odds of the entry's outcomes as its params say, None where its engine cannot
-    tell them (an unknown system, params it refuses)."""
-    try:
-        return _odds(entry["system"], json.dumps(entry["params"], sort_keys=True))
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
 #: A night's tests share few params (a character's stats, a few modifiers), and odds are a pure
 #: function of them: each is worked out once per process, not once per test per refresh (a recap
 #: of 2,000 entries spent a third of its time here; bench/pages.py).
@@ -237,28 +228,43 @@ def measured(entry: Mapping[str, Any]) -> Test | None:
         or entry.get("note")
         or entry.get("parent_seq") is not None
         or entry["kind"] in RESULT_KINDS
+        or not isinstance(entry.get("outcome"), str)
     ):
         return None
     try:
-        scale = get_system(entry["system"]).engine.SCALE
-        rank = scale.rank(entry["outcome"])
+        params = json.dumps(entry["params"], sort_keys=True)
+    except (KeyError, TypeError, ValueError):
+        return None
+    figures = _figures(entry["system"], params, entry["outcome"])
+    if figures is None:
+        return None
+    return Test(entry["seq"], *figures, typed=bool(entry.get("typed")))
+
+
+#: A test's figures are a pure function of its system, params and outcome, as its odds are:
+#: worked out once per process, and the tests sharing them share their objects (a long night's
+#: kept figures hold tens of thousands of tests; rolls.recap.running).
+@functools.lru_cache(maxsize=4096)
+def _figures(system: str, params: str, outcome: str) -> tuple[Any, ...] | None:
+    """(outcome, success, P(success), percentile, critical, catastrophe), or None."""
+    try:
+        scale = get_system(system).engine.SCALE
+        rank = scale.rank(outcome)
     except (UnknownSystem, AttributeError, ValueError):
         return None
-    odds = odds_of(entry)
+    odds = _odds(system, params)
     if odds is None:
         return None
-    ranks = {outcome: scale.rank(outcome) for outcome in odds if outcome in scale.order}
-    worse = sum(odds[outcome] for outcome, place in ranks.items() if place < rank)
-    same = odds.get(entry["outcome"], 0.0)
-    return Test(
-        seq=entry["seq"],
-        outcome=entry["outcome"],
-        success=entry["outcome"] in scale.successes,
-        p_success=sum(odds.get(outcome, 0.0) for outcome in scale.successes),
-        percentile=worse + same / 2,
-        critical=entry["outcome"] == scale.critical,
-        catastrophe=entry["outcome"] == scale.catastrophe,
-        typed=bool(entry.get("typed")),
+    ranks = {name: scale.rank(name) for name in odds if name in scale.order}
+    worse = sum(odds[name] for name, place in ranks.items() if place < rank)
+    same = odds.get(outcome, 0.0)
+    return (
+        outcome,
+        outcome in scale.successes,
+        sum(odds.get(name, 0.0) for name in scale.successes),
+        worse + same / 2,
+        outcome == scale.critical,
+        outcome == scale.catastrophe,
     )
 
 
