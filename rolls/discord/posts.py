@@ -24,8 +24,8 @@ from rolls.log import export
 from rolls.log.payload import may_see, roll_payload
 from rolls.log.reading import ENTRY_RELATED
 from rolls.models import Roll
-from rolls.recap import luck
 from rolls.recap import markdown as recap_words
+from rolls.recap import running
 
 #: Discord's limits: embeds a message, characters a title, a description, all of a message's.
 EMBEDS_A_MESSAGE = 10
@@ -107,15 +107,13 @@ def _session_link(bridge: DiscordBridge, session) -> str:
 def _recap(bridge: DiscordBridge, session) -> dict[str, Any]:
     """The night's recap (rolls.recap) from the session's public entries alone: what the
     channel's every reader may know, never a secret, hidden, sealed or whispered roll."""
-    rolls = Roll.objects.filter(session=session).select_related(*ENTRY_RELATED)
-    entries = [e for e in map(roll_payload, rolls.order_by("seq")) if may_see(e, None, False)]
+    recap = running.recap_for(session, None, False)  # nobody's but what every member may read
     lines = []
-    for person in luck.people(entries):
+    for person in recap.people:
         lines.append(f"**{plain(person.name)}**")
         lines += [plain(line) for line in recap_words.person_lines(person)]
-    listed = luck.listed(entries)
     for key, heading in recap_words.SECTIONS:
-        if found := listed[key]:
+        if found := recap.listed[key]:
             lines.append(f"**{plain(heading())}**: {len(found)}")
     title = _("Recap") + f": {plain(str(session))}"
     path = reverse("session_recap", args=[session.campaign_id, session.pk])

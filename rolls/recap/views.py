@@ -1,5 +1,5 @@
-"""The recap's page, its live part and its Markdown export: one reading of the session's entries
-the reader may see (``entries_for``), whatever the page."""
+"""The recap's page, its live part and its Markdown export: the figures of the session's entries
+the reader may see, whatever the page, kept per reader as the log grows (``running``)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from django.views.decorators.http import require_GET
 
 from campaigns.access import member_campaign
 from campaigns.models import GameSession
-from rolls.log.reading import entries_for
-from rolls.recap import luck, markdown
+from rolls.recap import luck, markdown, running
 
 
 def _recap(request: HttpRequest, campaign_id: int, session_id: int) -> dict[str, Any]:
@@ -22,18 +21,16 @@ def _recap(request: HttpRequest, campaign_id: int, session_id: int) -> dict[str,
     campaign = member_campaign(request, campaign_id)
     session = get_object_or_404(GameSession, pk=session_id, campaign=campaign)
     is_gm = campaign.is_gm(request.user)
-    entries = entries_for(session, request.user, is_gm, newest_first=False)
-    everyone = luck.people(entries)
-    charts = luck.charts(everyone)
+    recap = running.recap_for(session, request.user.pk, is_gm)
     return {
         "campaign": campaign,
         "session": session,
         "is_gm": is_gm,
-        "people": [(person, charts.get(person.actor_id)) for person in everyone],
-        "hidden": sum(1 for entry in entries if entry["redacted"]),
+        "people": [(person, recap.charts.get(person.actor_id)) for person in recap.people],
+        "hidden": recap.hidden,
         "chart_box": {"width": luck.CHART_WIDTH, "height": luck.CHART_HEIGHT},
-        "chart_top": next((chart.top for chart in charts.values()), 1.0),
-        **luck.listed(entries),
+        "chart_top": next((chart.top for chart in recap.charts.values()), 1.0),
+        **recap.listed,
     }
 
 

@@ -6,6 +6,7 @@ Markdown export; and the recap the Discord bridge posts when the session ends.""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import uuid
@@ -22,10 +23,13 @@ from rolls.chat.actions import say
 from rolls.conditions import actions as conditions
 from rolls.conditions import in_force
 from rolls.engine import dice as quick
+from rolls.log import reading
+from rolls.log.reading import entries_for
 from rolls.models import Visibility
-from rolls.recap import luck, markdown
+from rolls.recap import luck, markdown, running
 from rolls.strikes.actions import strike
 from tests.web.dice import Scripted
+from tests.web.long_log import long_log, mixed_log
 from tests.web.test_opposed import FASTTEST_SHEET, fasttest_duel, roll_side
 
 pytestmark = [pytest.mark.django_db, pytest.mark.table("fasttest", title="Noc pierwsza")]
@@ -343,3 +347,169 @@ def test_a_rare_chance_keeps_a_decimal():
     from rolls.recap.markdown import percent
 
     assert (percent(0.004), percent(0.2), percent(0.0)) == ("0.4 %", "20 %", "0 %")
+
+
+# --- The figures kept per reader (issue 42: a recap costs what is new, not the night) ----------
+# Each reader's figures are kept after the last entry counted (rolls.recap.running); a request
+# folds in the entries that came since. Every test here checks the kept figures against the
+# same recap counted afresh, from every entry the reader may see.
+
+
+def afresh(table, user) -> str:
+    """The reader's live part with no figures kept: counted from the session's first entry."""
+    running.forget()
+    return part_of(table, user)
+
+
+def part_of(table, user) -> str:
+    return table.client(user).get(recap_url(table, "session_recap_part")).content.decode()
+
+
+def an_evening(table, count: int) -> None:
+    """The session filled up to ``count`` entries of every visibility and kind, by both players
+    and the GM (tests/web/long_log.py)."""
+    players = [(table.players[0], table.hero), (table.players[1], None)]
+    mixed_log(table.session, table.gm, players, count)
+
+
+def test_the_running_sum_is_pythons_sum_to_the_last_bit():
+    draw = random.Random(42)
+    chances = [draw.random() / draw.choice((1, 7, 1e6)) for _ in range(5000)]
+    kept = luck.RunningSum()
+    for chance in chances:
+        kept.add(chance)
+    assert kept.value == sum(chances)
+
+
+def test_the_kept_figures_after_new_entries_are_those_counted_afresh_for_every_reader(
+    table, gm, player, other_player
+):
+    an_evening(table, 60)
+    readers = (gm, player, other_player)
+    for reader in readers:
+        part_of(table, reader)  # kept
+    an_evening(table, 180)
+    rolled_test(table, other_player, 9, 1, 6, visibility=Visibility.SECRET)
+    rolled_test(table, gm, 9, 10, 1, visibility=Visibility.HIDDEN)
+    say(campaign=table.campaign, actor=player, text="[[1d6]]", key=uuid.uuid4(),
+        visibility=Visibility.WHISPER, recipient=other_player, inline=["1d6"])  # fmt: skip
+    kept = {reader.pk: part_of(table, reader) for reader in readers}
+    assert kept == {reader.pk: afresh(table, reader) for reader in readers}
+    assert len(set(kept.values())) == 3  # three readers, three recaps
+
+
+def test_the_kept_figures_are_what_the_readers_entries_count(table, gm, player, other_player):
+    an_evening(table, 40)
+    for reader, is_gm in ((gm, True), (player, False), (other_player, False)):
+        running.recap_for(table.session, reader.pk, is_gm)
+        an_evening(table, table.session.last_seq + 30)
+        kept = running.recap_for(table.session, reader.pk, is_gm)
+        entries = entries_for(table.session, reader, is_gm, newest_first=False)
+        assert list(kept.people) == luck.people(entries)
+        assert kept.hidden == sum(entry["redacted"] for entry in entries)
+        assert {key: list(found) for key, found in kept.listed.items()} == luck.listed(entries)
+
+
+def test_a_strike_of_an_entry_counted_already_is_counted(client, table, player, gm, night):
+    unlikely = rolled_test(table, player, 1, 1, 5)  # a 10 % success
+    assert "a 10 % chance of success" in part_of(table, player)
+    strike(campaign=table.campaign, gm=gm, roll_id=unlikely.pk, reason="zły rzut",
+           key=uuid.uuid4())  # fmt: skip
+    kept = part_of(table, player)
+    assert "a 10 % chance of success" not in kept
+    assert "1 test struck by the GM" in kept
+    assert kept == afresh(table, player)
+
+
+def test_a_strike_counted_is_not_counted_again_at_each_refresh(
+    table, player, gm, night, monkeypatch
+):
+    strike(campaign=table.campaign, gm=gm, roll_id=night[0].pk, reason="zły rzut",
+           key=uuid.uuid4())  # fmt: skip
+    part_of(table, player)  # the strike the last entry counted
+    read = []
+    payload = reading.roll_payload
+    monkeypatch.setattr(reading, "roll_payload", lambda roll: read.append(roll) or payload(roll))
+    assert "1 test struck by the GM" in part_of(table, player)
+    assert read == []
+
+
+def test_a_lifted_seal_has_the_sealed_roll_counted(table, gm, player, other_player, night):
+    sealed = rolled_test(table, other_player, 9, 1, 6, sealed_for=(other_player.pk,))
+    assert "1 roll you cannot see is not counted" in part_of(table, player)
+    actions.reveal([sealed])
+    kept = part_of(table, player)
+    assert "you cannot see" not in kept
+    assert f'">{other_player.get_username()}</a></th>' in kept  # a row at a glance
+    assert kept == afresh(table, player)
+
+
+def test_two_players_never_share_their_figures(table, player, other_player, night):
+    rolled_test(table, other_player, 9, 1, 6, visibility=Visibility.SECRET)
+    assert other_player.get_username() in part_of(table, other_player)
+    assert other_player.get_username() not in part_of(table, player)
+    rolled_test(table, player, 9, 1, 6, visibility=Visibility.SECRET)
+    assert '<td data-figure="tests">5</td>' in part_of(table, player)
+    assert other_player.get_username() not in part_of(table, player)
+    assert '<td data-figure="tests">5</td>' not in part_of(table, other_player)
+
+
+@pytest.mark.parametrize("whose", ["gm", "player"])
+def test_a_refresh_reads_the_new_entries_alone_in_the_same_queries_at_20_or_2000(
+    table, whose, monkeypatch
+):
+    reader = table.gm if whose == "gm" else table.players[0]
+    read = []
+    payload = reading.roll_payload
+    monkeypatch.setattr(reading, "roll_payload", lambda roll: read.append(roll) or payload(roll))
+    queries = {}
+    for count in (20, 2000):
+        long_log(table.session, table.players[0], table.gm, count, character=table.hero)
+        part_of(table, reader)
+        rolled_test(table, table.players[0], 6, 3, 6)
+        read.clear()
+        with CaptureQueriesContext(connection) as asked:
+            assert "Nobody has rolled yet." not in part_of(table, reader)
+        queries[count] = len(asked)
+        assert len(read) == 1  # the new test alone
+    assert queries[20] == queries[2000]
+
+
+def test_a_long_nights_line_draws_at_most_the_charts_points(table, gm, player):
+    long_log(table.session, player, gm, 4 * luck.CHART_POINTS, character=table.hero)
+    response = table.client(gm).get(recap_url(table))
+    ala = {p.name: (p, c) for p, c in response.context["people"]}[player.get_username()]
+    person, chart = ala
+    points = chart.points.split()
+    assert len(person.tests) > 2 * luck.CHART_POINTS
+    assert len(points) == luck.CHART_POINTS
+    assert (points[0].split(",")[0], points[-1].split(",")[0]) == ("0.0", f"{luck.CHART_WIDTH}.0")
+    last_y = luck.CHART_HEIGHT / 2 * (1 - person.surplus / chart.top)
+    assert float(points[-1].split(",")[1]) == pytest.approx(last_y, abs=0.01)
+
+
+def test_a_line_of_fewer_tests_than_the_charts_points_draws_every_test():
+    tally = luck.Tally(1, "ala")
+    for seq in range(luck.CHART_POINTS - 1):
+        tally.add(luck.Test(seq, "yes", True, 0.5, 0.6, False, False, False))
+    assert [place for place, _value in tally.line()] == list(range(luck.CHART_POINTS))
+
+
+def test_the_kept_figures_are_bounded_the_least_recently_read_dropped(
+    table, player, other_player, monkeypatch
+):
+    monkeypatch.setattr(running, "SLOTS", 2)
+    running.forget()
+    for reader in (player, other_player, table.gm):
+        part_of(table, reader)
+    assert [key[-1] for key in running._kept] == [other_player.pk, "gm"]
+
+
+def test_a_strike_of_an_entry_not_counted_yet_is_counted_struck(table, player, gm, night):
+    part_of(table, player)
+    unlikely = rolled_test(table, player, 1, 1, 5)
+    strike(campaign=table.campaign, gm=gm, roll_id=unlikely.pk, reason="zły rzut",
+           key=uuid.uuid4())  # fmt: skip
+    kept = part_of(table, player)
+    assert "1 test struck by the GM" in kept
+    assert kept == afresh(table, player)
