@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import time
 from fractions import Fraction
 
 import pytest
@@ -377,26 +376,15 @@ def test_odds_refuse_boost_and_heroic_effort():
             cb.odds(params)
 
 
-def test_odds_of_six_mixed_dice_take_well_under_20_ms():
-    params = cb.parse_params({"dice": [4, 6, 8, 10, 12, 12], "difficulty": 4, "ease": 0})
-    best = min(_timed(cb.odds, params) for _ in range(5))
-    assert best < 0.005
-
-
-def test_odds_of_200_mixed_dice_are_exact_and_quick():
+def test_odds_of_200_mixed_dice_are_exact():
+    # 200 dice have 10^170 rolls: odds that enumerated them would never end. How fast they are
+    # is bench/odds.py's to print (the house times nothing in a test: the machines are noisy).
     dice = [4, 6, 8, 10, 12] * 40
     for ease in (-1, 0, 1):
         params = cb.parse_params({"dice": dice, "difficulty": 7, "ease": ease})
-        assert _timed(cb.odds, params) < 0.2
         odds = cb.odds(params)
         assert sum(odds["result_odds"].values()) == pytest.approx(1, abs=1e-9)
         assert 9.99 < odds["rozmach_mean"] < 10
-
-
-def _timed(function, *args) -> float:
-    start = time.perf_counter()
-    function(*args)
-    return time.perf_counter() - start
 
 
 # --- Properties -----------------------------------------------------------------------------
