@@ -56,9 +56,12 @@ def struck_of(roll: Roll) -> dict[str, Any] | None:
 #: roll kept from a viewer still shows that it was made (a hidden roll is part of the evening);
 #: a word between two people is not.
 UNSHOWN_KINDS = frozenset({"chat"})
+#: The log's kind of the GM's strike of an earlier entry (rolls.strikes writes it): the one
+#: entry that changes how another, earlier one reads (struck).
+STRUCK = "struck"
 #: Entries whose readers are those of the entry they follow, whoever wrote them: the GM's strike
 #: (rolls.strikes) of a player's secret roll reaches that player, of a whisper its two people.
-AUDIENCE_OF_PARENT = frozenset({"struck"})
+AUDIENCE_OF_PARENT = frozenset({STRUCK})
 
 
 def audience_of(roll: Roll) -> dict[str, Any]:

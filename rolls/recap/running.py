@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from campaigns.models import GameSession
-from rolls.log.payload import AUDIENCE_OF_PARENT
+from rolls.log.payload import STRUCK
 from rolls.log.reading import ENTRY_RELATED, _as_seen
 from rolls.models import Roll, Seal
 from rolls.recap import luck
@@ -147,8 +147,7 @@ def _stands(new: list[Roll], last: Mark) -> bool:
     with its entry, in one transaction: the rows that show the one show the other, so a strike
     is never missed, and one of an entry among the new rows is read with it."""
     return not any(
-        row.kind in AUDIENCE_OF_PARENT and row.parent_id and row.parent.seq <= last[0]
-        for row in new
+        row.kind == STRUCK and row.parent_id and row.parent.seq <= last[0] for row in new
     )
 
 

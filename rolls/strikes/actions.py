@@ -16,14 +16,12 @@ from rolls import labels
 from rolls.actions import ActionRefused, record_note
 from rolls.conditions import actions as conditions
 from rolls.labels import words
-from rolls.log.payload import roll_payload, sealed_for
+from rolls.log.payload import STRUCK, roll_payload, sealed_for
 from rolls.log.reading import ENTRY_RELATED
 from rolls.models import Condition, Roll, Strike
 from sheets import actions as sheet_actions
 from sheets.models import Character
 
-#: The log's kind of the entry that strikes another.
-STRUCK = "struck"
 REASON_MAX = 200
 
 labels.register(

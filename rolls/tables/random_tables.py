@@ -464,13 +464,13 @@ def latest_roll(session) -> Roll | None:
     """The open session's latest table roll: what the GM's tables box shows as rolled."""
     if session is None or not session.is_open:
         return None
-    return latest_of_kind(session).first()
+    return table_rolls(session).first()
 
 
-def latest_of_kind(session, kind: str = TABLE):
-    """The session's entries of ``kind``, newest first: read through the ``roll_kind_in_session``
-    index, so a session with none of them costs nothing however long its log."""
-    return Roll.objects.filter(session=session, kind=kind).order_by("-seq")
+def table_rolls(session):
+    """The session's table rolls, newest first: read through the ``roll_kind_in_session`` index,
+    so a session with none costs nothing however long its log."""
+    return Roll.objects.filter(session=session, kind=TABLE).order_by("-seq")
 
 
 def purpose_word(system_key: str, purpose: str) -> str:

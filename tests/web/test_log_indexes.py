@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 
 from rolls.tables.quick_dice import recent_params
-from rolls.tables.random_tables import latest_of_kind
+from rolls.tables.random_tables import table_rolls
 
 pytestmark = pytest.mark.django_db
 
@@ -28,4 +28,4 @@ def test_the_quick_dice_box_reads_a_members_quick_rolls_through_their_index(tabl
 
 
 def test_the_tables_box_reads_the_last_table_roll_through_the_kind_index(table):
-    assert "roll_kind_in_session" in plan(latest_of_kind(table.session))
+    assert "roll_kind_in_session" in plan(table_rolls(table.session))
